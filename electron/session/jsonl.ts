@@ -1,0 +1,175 @@
+/**
+ * JSONL session files: one header line, then one event (or packed chunk row) per line. Compatible
+ * with the reference runtime's uncompressed `session.jsonl` (DeepSeek Harness
+ * `packages/session/session-persistence-jsonl`), whose packed `text-chunks` / `reasoning-chunks` /
+ * `tool-call-chunks` rows expand to the exact original events.
+ *
+ * Reading rules (DESIGN §7): a torn last line is dropped with a warning; damage at or before the
+ * last `turn/end` (the committed region) is a {@link SessionCorruptionError}; damage after it ends the
+ * preserved prefix, with a warning that says how many lines were dropped. Nothing is dropped silently.
+ *
+ * Pure: strings in, strings out.
+ */
+import { SessionCorruptionError, SessionFormatUnsupportedError } from '../../shared/errors.js';
+import {
+  KNOWN_EVENT_TYPES,
+  SESSION_FORMAT_VERSION,
+  type SessionEvent,
+  type SessionHeader,
+} from '../../shared/events.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import { expandPackedRow, isPackedRow, packEvents, serializeEvent, serializePackedRow, type PackedRow } from './chunk-rows.js';
+import { normalizeLegacyEvent } from './legacy-events.js';
+
+export interface JsonlImport {
+  readonly header: SessionHeader;
+  /** Contiguous events from seq 0 (gaps filled with `import/elided` placeholders). */
+  readonly events: SessionEvent[];
+  /** Everything the reader repaired or dropped, in plain words. */
+  readonly warnings: string[];
+}
+
+export interface ExportOptions {
+  /** Pack runs of delta chunks into rows (default true; smaller files, same events). */
+  readonly pack?: boolean;
+}
+
+/** Serialises a session as JSONL text (ends with a newline). */
+export function exportJsonl(header: SessionHeader, events: readonly SessionEvent[], options: ExportOptions = {}): string {
+  const lines: string[] = [serializeHeader(header)];
+  const rows = options.pack === false ? events : packEvents(events);
+  for (const row of rows) lines.push('seq0' in row ? serializePackedRow(row) : serializeEvent(row));
+  return lines.join('\n') + '\n';
+}
+
+function serializeHeader(header: SessionHeader): string {
+  const line: Record<string, JsonValue> = { type: 'session', version: header.version, id: header.id, createdAt: header.createdAt };
+  if (header.cwd !== undefined) line['cwd'] = header.cwd;
+  if (header.title !== undefined) line['title'] = header.title;
+  if (header.parentSession !== undefined) line['parentSession'] = header.parentSession;
+  if (header.seedLength !== undefined) line['seedLength'] = header.seedLength;
+  return JSON.stringify(line);
+}
+
+interface ParsedLine {
+  readonly lineNo: number;
+  readonly value: JsonObject | undefined;
+  readonly error?: string;
+}
+
+/**
+ * Parses a JSONL session file.
+ * @param fallbackId used when the header has no usable id (placeholders such as `{{sessionId}}`).
+ * @throws SessionCorruptionError for damage in the committed region or a missing header;
+ *   SessionFormatUnsupportedError for another format version or an unknown required event type.
+ */
+export function importJsonl(text: string, fallbackId: string): JsonlImport {
+  const warnings: string[] = [];
+  const rawLines = text.split('\n');
+  const endsWithNewline = text.endsWith('\n');
+  if (endsWithNewline) rawLines.pop();
+  const parsed: ParsedLine[] = rawLines.map((line, i) => {
+    if (line.trim() === '') return { lineNo: i + 1, value: undefined, error: 'empty line' };
+    try {
+      const value: unknown = JSON.parse(line);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return { lineNo: i + 1, value: undefined, error: 'not a JSON object' };
+      return { lineNo: i + 1, value: value as JsonObject };
+    } catch (error) {
+      return { lineNo: i + 1, value: undefined, error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  // A trailing blank line from a "\n\n" ending is harmless.
+  while (parsed.length > 1 && parsed[parsed.length - 1]!.error === 'empty line') parsed.pop();
+  const headerLine = parsed[0];
+  if (!headerLine?.value || headerLine.value['type'] !== 'session') {
+    throw new SessionCorruptionError(fallbackId, undefined, 'the first line is not a session header');
+  }
+  const header = readHeader(headerLine.value, fallbackId, warnings);
+
+  // The committed region ends at the last line that is a well-formed turn/end.
+  let lastTurnEnd = 0;
+  for (let i = parsed.length - 1; i > 0; i--) {
+    if (parsed[i]!.value?.['type'] === 'turn/end') {
+      lastTurnEnd = i;
+      break;
+    }
+  }
+
+  const events: SessionEvent[] = [];
+  let nextSeq = 0;
+  for (let i = 1; i < parsed.length; i++) {
+    const line = parsed[i]!;
+    const isLast = i === parsed.length - 1;
+    let decoded: SessionEvent[];
+    try {
+      if (!line.value) throw new Error(line.error ?? 'unreadable line');
+      decoded = decodeLine(line.value, header.id);
+    } catch (error) {
+      if (error instanceof SessionFormatUnsupportedError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      if (i <= lastTurnEnd) {
+        throw new SessionCorruptionError(header.id, nextSeq, `line ${line.lineNo} is damaged (${reason}) inside the committed region`, { cause: error });
+      }
+      if (isLast && !endsWithNewline) {
+        warnings.push(`dropped a torn last line (line ${line.lineNo}: ${reason})`);
+      } else {
+        warnings.push(`dropped ${parsed.length - i} line(s) from line ${line.lineNo} on: line ${line.lineNo} is damaged (${reason}) after the last completed turn`);
+      }
+      break;
+    }
+    const first = decoded[0]!;
+    if (first.seq < nextSeq) {
+      const message = `line ${line.lineNo} repeats seq ${first.seq} (expected ${nextSeq})`;
+      if (i <= lastTurnEnd) throw new SessionCorruptionError(header.id, first.seq, message);
+      warnings.push(`dropped ${parsed.length - i} line(s) from line ${line.lineNo} on: ${message}`);
+      break;
+    }
+    if (first.seq > nextSeq) {
+      warnings.push(`seqs ${nextSeq}–${first.seq - 1} are missing from the file (before line ${line.lineNo}); kept as import/elided placeholders`);
+      for (; nextSeq < first.seq; nextSeq++) events.push({ type: 'import/elided', seq: nextSeq, time: first.time, data: {} });
+    }
+    for (const event of decoded) {
+      if (event.seq !== nextSeq) throw new SessionCorruptionError(header.id, event.seq, `line ${line.lineNo} has a seq gap inside a packed row`);
+      events.push(event);
+      nextSeq++;
+    }
+  }
+  return { header, events, warnings };
+}
+
+function readHeader(line: JsonObject, fallbackId: string, warnings: string[]): SessionHeader {
+  const version = line['version'] ?? SESSION_FORMAT_VERSION;
+  if (version !== SESSION_FORMAT_VERSION) {
+    throw new SessionFormatUnsupportedError(
+      typeof version === 'number' && version > SESSION_FORMAT_VERSION
+        ? `session format version ${version} is newer than this build understands (${SESSION_FORMAT_VERSION}); upgrade Forkline`
+        : `session format version ${String(version)} is not supported and no upgrade path ships`,
+    );
+  }
+  const rawId = line['id'];
+  let id = fallbackId;
+  if (typeof rawId === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(rawId)) id = rawId;
+  else warnings.push(`the header id ${JSON.stringify(rawId)} is not usable; imported as ${fallbackId}`);
+  const createdAt = typeof line['createdAt'] === 'number' && Number.isSafeInteger(line['createdAt']) ? line['createdAt'] : 0;
+  const header: { -readonly [K in keyof SessionHeader]: SessionHeader[K] } = { version: SESSION_FORMAT_VERSION, id, createdAt };
+  if (typeof line['cwd'] === 'string') header.cwd = line['cwd'];
+  if (typeof line['title'] === 'string') header.title = line['title'];
+  if (typeof line['parentSession'] === 'string') header.parentSession = line['parentSession'];
+  if (typeof line['seedLength'] === 'number') header.seedLength = line['seedLength'];
+  return header;
+}
+
+function decodeLine(value: JsonObject, sessionId: string): SessionEvent[] {
+  if (isPackedRow(value)) return expandPackedRow(value as unknown as PackedRow);
+  const type = value['type'];
+  const seq = value['seq'];
+  const time = value['time'];
+  if (typeof type !== 'string') throw new Error('event has no type');
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw new Error('event has no valid seq');
+  if (typeof time !== 'number' || !Number.isFinite(time)) throw new Error('event has no valid time');
+  if (!('data' in value)) throw new Error('event has no data');
+  if (!KNOWN_EVENT_TYPES.has(type) && value['ignorable'] !== true) {
+    throw new SessionFormatUnsupportedError(`event type ${type} (seq ${seq}) is not known to this build and is not marked ignorable`);
+  }
+  return [normalizeLegacyEvent(value as unknown as SessionEvent, sessionId)];
+}

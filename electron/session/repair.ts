@@ -1,0 +1,137 @@
+/**
+ * Crash recovery closers (DESIGN §8; reference runtime `interruptedTurnClosers`).
+ *
+ * Given a log whose last turn is open, returns the events that close it honestly:
+ * one synthetic `tool/result` per unanswered tool call of the open step — `TOOL_NOT_STARTED` when no
+ * `tool/call` was logged, `TOOL_OUTCOME_UNKNOWN` citing the call when it was — then `step/end` if a
+ * step is open, then `turn/end{interrupted}`. A balanced log yields nothing, so applying the
+ * closers twice appends nothing the second time. Committed events are never touched.
+ */
+import type { EventInput, SessionEvent } from '../../shared/events.js';
+import type { CallId, ToolResultMessage } from '../../shared/messages.js';
+
+/** Text the model sees for a call that never started. */
+export const TOOL_NOT_STARTED_TEXT =
+  'This tool call never started: the session was interrupted (the app closed or crashed) before it ran. ' +
+  'Nothing was executed. If the result is still needed, call the tool again.';
+
+/** Text the model sees for a call whose outcome is unknown. */
+export const TOOL_OUTCOME_UNKNOWN_TEXT =
+  'The outcome of this tool call is unknown: the session was interrupted (the app closed or crashed) while it was running. ' +
+  'It may have completed, partially completed, or not run at all. Retry it only if it is read-only or idempotent; ' +
+  'otherwise first verify the current state (for example re-read the file or check the command\'s effect) or ask the user.';
+
+interface PendingCall {
+  readonly callId: CallId;
+  toolCallSeq?: number;
+  answered: boolean;
+}
+
+/** What is open at the end of a log. */
+export interface OpenState {
+  readonly turn: number | undefined;
+  readonly step: number | undefined;
+  /** Unanswered calls of the open step, in assistant-block order. */
+  readonly pending: readonly { readonly callId: CallId; readonly toolCallSeq?: number }[];
+}
+
+/** Scans a log and reports the trailing open turn/step and unanswered calls. */
+export function scanOpenState(events: readonly SessionEvent[]): OpenState {
+  let turn: number | undefined;
+  let step: number | undefined;
+  let pending: PendingCall[] = [];
+  for (const event of events) {
+    switch (event.type) {
+      case 'turn/start':
+        turn = event.data.turn;
+        step = undefined;
+        pending = [];
+        break;
+      case 'turn/end':
+        turn = undefined;
+        step = undefined;
+        pending = [];
+        break;
+      case 'step/start':
+        step = event.data.step;
+        pending = [];
+        break;
+      case 'step/end':
+        step = undefined;
+        pending = [];
+        break;
+      case 'assistant/message':
+        if (step === undefined) break;
+        for (const block of event.data.message.content) {
+          if (block.type === 'tool-call') pending.push({ callId: block.id, answered: false });
+        }
+        break;
+      case 'tool/call': {
+        const entry = pending.find((p) => p.callId === event.data.callId && !p.answered);
+        if (entry) entry.toolCallSeq = event.seq;
+        break;
+      }
+      case 'tool/result': {
+        if (event.surfaceOp !== 'append') break;
+        const callId = event.data.message.content[0]?.toolCallId;
+        const entry = pending.find((p) => p.callId === callId && !p.answered);
+        if (entry) entry.answered = true;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return {
+    turn,
+    step,
+    pending: pending.filter((p) => !p.answered).map((p) => (p.toolCallSeq === undefined ? { callId: p.callId } : { callId: p.callId, toolCallSeq: p.toolCallSeq })),
+  };
+}
+
+/**
+ * The closers for a log's trailing open turn, in append order; `[]` when no turn is open.
+ * Message ids are deterministic (`interrupted-tool-result-<callId>-<seq>`) so a replay of the same
+ * log yields the same closers.
+ */
+export function interruptedTurnClosers(events: readonly SessionEvent[]): EventInput[] {
+  const state = scanOpenState(events);
+  if (state.turn === undefined) return [];
+  const closers: EventInput[] = [];
+  let nextSeq = events.length;
+  if (state.step !== undefined) {
+    for (const call of state.pending) {
+      const started = call.toolCallSeq !== undefined;
+      const message: ToolResultMessage = {
+        id: `interrupted-tool-result-${call.callId}-${nextSeq}`,
+        role: 'user',
+        source: { kind: 'tool', callId: call.callId },
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: call.callId,
+            content: [{ type: 'text', text: started ? TOOL_OUTCOME_UNKNOWN_TEXT : TOOL_NOT_STARTED_TEXT }],
+            isError: true,
+          },
+        ],
+      };
+      closers.push({
+        type: 'tool/result',
+        data: {
+          turn: state.turn,
+          step: state.step,
+          message,
+          error: started
+            ? { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' }
+            : { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' },
+        },
+        surfaceOp: 'append',
+        ...(started ? { sourceEventSeqs: [call.toolCallSeq!] } : {}),
+      });
+      nextSeq++;
+    }
+    closers.push({ type: 'step/end', data: { turn: state.turn, step: state.step } });
+  }
+  closers.push({ type: 'turn/end', data: { turn: state.turn, reason: { kind: 'interrupted' } } });
+  return closers;
+}

@@ -1,0 +1,121 @@
+/**
+ * In-memory reference implementation of {@link SessionStore}. It defines the expected behaviour in
+ * the shared contract suite and the differential property test against SQLite; it is also handy for
+ * one-off tools that need no file. Events are kept as the frozen objects they were given.
+ */
+import { StoreError } from '../../shared/errors.js';
+import type { SessionEvent, SessionHeader } from '../../shared/events.js';
+import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
+
+interface Entry {
+  header: SessionHeader;
+  own: SessionEvent[];
+  prefixFrom: string | undefined;
+  updatedAt: number;
+  ownerPid: number | undefined;
+}
+
+export class MemorySessionStore implements SessionStore {
+  private readonly sessions = new Map<string, Entry>();
+  private closed = false;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private entry(id: string): Entry {
+    if (this.closed) throw new StoreError('STORE_CLOSED', 'the session store is closed');
+    const entry = this.sessions.get(id);
+    if (!entry) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+    return entry;
+  }
+
+  private count(entry: Entry): number {
+    return (entry.prefixFrom !== undefined ? (entry.header.seedLength ?? 0) : 0) + entry.own.length;
+  }
+
+  createSession(header: SessionHeader, events: readonly SessionEvent[], options: CreateSessionOptions = {}): void {
+    if (this.sessions.has(header.id)) throw new StoreError('SESSION_ALREADY_EXISTS', `session ${header.id} already exists`);
+    const firstSeq = options.prefixFrom !== undefined ? (header.seedLength ?? 0) : 0;
+    if (options.prefixFrom !== undefined) {
+      const source = this.entry(options.prefixFrom);
+      if (this.count(source) < firstSeq) throw new StoreError('STALE_APPEND', `prefix source ${options.prefixFrom} is too short`);
+    }
+    events.forEach((e, i) => {
+      if (e.seq !== firstSeq + i) throw new StoreError('STALE_APPEND', `create of ${header.id}: seq ${e.seq} where ${firstSeq + i} was expected`);
+    });
+    this.sessions.set(header.id, { header, own: [...events], prefixFrom: options.prefixFrom, updatedAt: this.now(), ownerPid: undefined });
+  }
+
+  append(sessionId: string, events: readonly SessionEvent[]): void {
+    if (events.length === 0) return;
+    const entry = this.entry(sessionId);
+    const next = this.count(entry);
+    events.forEach((e, i) => {
+      if (e.seq !== next + i) throw new StoreError('STALE_APPEND', `append to ${sessionId}: seq ${e.seq} where ${next + i} was expected`);
+    });
+    entry.own.push(...events);
+    entry.updatedAt = this.now();
+  }
+
+  readAll(sessionId: string): SessionEvent[] {
+    return this.readFrom(sessionId, 0);
+  }
+
+  readFrom(sessionId: string, fromSeq: number): SessionEvent[] {
+    const entry = this.entry(sessionId);
+    const prefix = entry.prefixFrom !== undefined ? this.readAll(entry.prefixFrom).slice(0, entry.header.seedLength ?? 0) : [];
+    return [...prefix, ...entry.own].slice(Math.max(0, fromSeq));
+  }
+
+  readRange(sessionId: string, fromSeq: number, toSeq: number): SessionEvent[] {
+    return this.readFrom(sessionId, fromSeq).slice(0, Math.max(0, toSeq - Math.max(0, fromSeq)));
+  }
+
+  get(sessionId: string): SessionRecord | undefined {
+    const entry = this.sessions.get(sessionId);
+    return entry ? this.record(entry) : undefined;
+  }
+
+  private record(entry: Entry): SessionRecord {
+    return {
+      header: entry.header,
+      eventCount: this.count(entry),
+      updatedAt: entry.updatedAt,
+      ...(entry.prefixFrom !== undefined ? { prefixFrom: entry.prefixFrom } : {}),
+      ...(entry.ownerPid !== undefined ? { ownerPid: entry.ownerPid } : {}),
+    };
+  }
+
+  list(): SessionRecord[] {
+    return [...this.sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt || a.header.id.localeCompare(b.header.id)).map((e) => this.record(e));
+  }
+
+  children(sessionId: string): SessionRecord[] {
+    return [...this.sessions.values()].filter((e) => e.prefixFrom === sessionId).map((e) => this.record(e));
+  }
+
+  setTitle(sessionId: string, title: string | undefined): void {
+    const entry = this.entry(sessionId);
+    const { title: _old, ...rest } = entry.header;
+    void _old;
+    entry.header = title === undefined ? rest : { ...rest, title };
+  }
+
+  setOwner(sessionId: string, pid: number | undefined): void {
+    this.entry(sessionId).ownerPid = pid;
+  }
+
+  delete(sessionId: string): void {
+    this.entry(sessionId);
+    for (const [, child] of this.sessions) {
+      if (child.prefixFrom === sessionId) {
+        child.own = [...this.readAll(sessionId).slice(0, child.header.seedLength ?? 0), ...child.own];
+        child.prefixFrom = undefined;
+      }
+    }
+    this.sessions.delete(sessionId);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+}

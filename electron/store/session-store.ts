@@ -1,0 +1,75 @@
+/**
+ * The storage seam for session logs (DESIGN §7). The SQLite implementation lives in
+ * `sqlite-session-store.ts`; an in-memory reference implementation in `memory-session-store.ts`
+ * runs the same contract tests. Keeping storage behind this interface lets the Electron build swap
+ * the native module (better-sqlite3 must be built per Electron ABI, STACK.md §6).
+ *
+ * All methods are synchronous: better-sqlite3 is, and every transaction stays short.
+ */
+import type { SessionEvent, SessionHeader } from '../../shared/events.js';
+
+/** One row of the session table: everything listing needs without reading events. */
+export interface SessionRecord {
+  readonly header: SessionHeader;
+  /** Number of events = next seq. */
+  readonly eventCount: number;
+  /** Epoch ms of the last append (or creation). */
+  readonly updatedAt: number;
+  /** Session whose rows hold this session's inherited prefix, or undefined when it owns them. */
+  readonly prefixFrom?: string;
+  /** Process id that holds the session live (an agent may be appending), if any. */
+  readonly ownerPid?: number;
+}
+
+export interface CreateSessionOptions {
+  /** Read seqs `[0, header.seedLength)` from this session instead of copying them (fork by reference). */
+  readonly prefixFrom?: string;
+}
+
+export interface SessionStore {
+  /**
+   * Creates the session row and its first events in one transaction. `events` must start at seq
+   * `header.seedLength ?? 0` when `prefixFrom` is given, else at 0.
+   * @throws StoreError SESSION_ALREADY_EXISTS, SESSION_NOT_FOUND (prefix source), STALE_APPEND (bad first seq).
+   */
+  createSession(header: SessionHeader, events: readonly SessionEvent[], options?: CreateSessionOptions): void;
+
+  /**
+   * Appends a contiguous batch in one transaction. The first seq must equal the stored next seq;
+   * a mismatch means another writer got there first.
+   * @throws StoreError STALE_APPEND (first seq ≠ stored next seq or a gap inside the batch),
+   *   SESSION_NOT_FOUND.
+   */
+  append(sessionId: string, events: readonly SessionEvent[]): void;
+
+  /** Every event of a session (inherited prefix included), in seq order. @throws SessionCorruptionError, StoreError */
+  readAll(sessionId: string): SessionEvent[];
+
+  /** Events with `seq >= fromSeq`, in seq order (`[]` past the end). @throws SessionCorruptionError, StoreError */
+  readFrom(sessionId: string, fromSeq: number): SessionEvent[];
+
+  /** Events with `fromSeq <= seq < toSeq`, in seq order. @throws SessionCorruptionError, StoreError */
+  readRange(sessionId: string, fromSeq: number, toSeq: number): SessionEvent[];
+
+  /** The session's row, or undefined. Reads only the session table. */
+  get(sessionId: string): SessionRecord | undefined;
+
+  /** All sessions, newest activity first. Reads only the session table. */
+  list(): SessionRecord[];
+
+  /** Sessions whose prefix is read from `sessionId`. */
+  children(sessionId: string): SessionRecord[];
+
+  setTitle(sessionId: string, title: string | undefined): void;
+
+  /** Marks the session as held live by `pid` (undefined clears the mark). */
+  setOwner(sessionId: string, pid: number | undefined): void;
+
+  /**
+   * Deletes a session. Children that read their prefix from it first get their own copy, in the
+   * same transaction, so no child loses history.
+   */
+  delete(sessionId: string): void;
+
+  close(): void;
+}

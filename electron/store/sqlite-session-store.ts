@@ -1,0 +1,327 @@
+/**
+ * SQLite session store on better-sqlite3 (DESIGN §7).
+ *
+ * - Pragmas: `busy_timeout` first, then WAL, `synchronous=FULL`, foreign keys on.
+ * - One writer connection; every write is one short `BEGIN IMMEDIATE` transaction, never held
+ *   across an `await` (the API is synchronous).
+ * - Append checks the stored next seq (`sessions.event_count`) so a stale writer is rejected.
+ * - Runs of delta chunks are stored as one packed row (`chunk-rows.ts`), which keeps the append
+ *   rate above raw one-row-per-event inserts.
+ * - Fork by reference: a child with `prefix_from` reads seqs `[0, seed_length)` from that session.
+ *   Deleting a session first copies its prefix into every child that reads it.
+ */
+import Database from 'better-sqlite3';
+import { SessionCorruptionError, StoreError } from '../../shared/errors.js';
+import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader } from '../../shared/events.js';
+import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
+import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type PackedRow, type PackedRowType } from '../session/chunk-rows.js';
+import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
+import { APPLICATION_ID, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
+
+interface SessionRow {
+  id: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  cwd: string | null;
+  title: string | null;
+  parent_session: string | null;
+  seed_length: number | null;
+  prefix_from: string | null;
+  event_count: number;
+  owner_pid: number | null;
+}
+
+interface EventRow {
+  seq: number;
+  last_seq: number;
+  type: string;
+  time: number;
+  data: string;
+  surface_op: string | null;
+  source_event_seqs: string | null;
+  ignorable: number | null;
+}
+
+export interface SqliteStoreOptions {
+  /** Epoch-ms clock for `updated_at`. */
+  readonly now?: () => number;
+  /** Pack delta-chunk runs into single rows (default true). */
+  readonly packChunks?: boolean;
+}
+
+export class SqliteSessionStore implements SessionStore {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<StatementName, Database.Statement>();
+  private readonly now: () => number;
+  private readonly packChunks: boolean;
+  private closed = false;
+
+  /**
+   * Opens (creating if needed) the store at `file` (`:memory:` allowed).
+   * @throws StoreError SCHEMA_UNSUPPORTED when the file is another application's database or a
+   *   newer schema version.
+   */
+  constructor(readonly file: string, options: SqliteStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.packChunks = options.packChunks ?? true;
+    this.db = new Database(file);
+    try {
+      for (const pragma of CONNECTION_PRAGMAS) this.db.pragma(pragma);
+      this.migrate();
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  private migrate(): void {
+    const run = this.db.transaction(() => {
+      const version = this.db.pragma('user_version', { simple: true }) as number;
+      const appId = this.db.pragma('application_id', { simple: true }) as number;
+      const tables = (this.db.prepare(SQL.tableCount).get() as { n: number }).n;
+      if (version === 0 && tables > 0 && appId !== APPLICATION_ID) {
+        throw new StoreError('SCHEMA_UNSUPPORTED', `${this.file} is not a Forkline store (it already has tables)`);
+      }
+      if (appId !== 0 && appId !== APPLICATION_ID) {
+        throw new StoreError('SCHEMA_UNSUPPORTED', `${this.file} belongs to another application (application_id ${appId})`);
+      }
+      if (version > SCHEMA_VERSION) {
+        throw new StoreError('SCHEMA_UNSUPPORTED', `${this.file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}. Upgrade Forkline.`);
+      }
+      for (let v = version + 1; v <= SCHEMA_VERSION; v++) {
+        this.db.exec(MIGRATIONS[v]!);
+        this.db.pragma(`user_version = ${v}`);
+      }
+      if (appId === 0) this.db.pragma(`application_id = ${APPLICATION_ID}`);
+    });
+    run.immediate();
+  }
+
+  private stmt(name: StatementName): Database.Statement {
+    if (this.closed) throw new StoreError('STORE_CLOSED', 'the session store is closed');
+    let statement = this.statements.get(name);
+    if (!statement) {
+      statement = this.db.prepare(SQL[name]);
+      this.statements.set(name, statement);
+    }
+    return statement;
+  }
+
+  createSession(header: SessionHeader, events: readonly SessionEvent[], options: CreateSessionOptions = {}): void {
+    const firstSeq = options.prefixFrom !== undefined ? (header.seedLength ?? 0) : 0;
+    const tx = this.db.transaction(() => {
+      if (this.stmt('getSession').get(header.id)) {
+        throw new StoreError('SESSION_ALREADY_EXISTS', `session ${header.id} already exists`);
+      }
+      if (options.prefixFrom !== undefined) {
+        const source = this.stmt('getSession').get(options.prefixFrom) as SessionRow | undefined;
+        if (!source) throw new StoreError('SESSION_NOT_FOUND', `prefix source ${options.prefixFrom} does not exist`);
+        if (source.event_count < firstSeq) {
+          throw new StoreError('STALE_APPEND', `prefix source ${options.prefixFrom} has only ${source.event_count} stored events; the fork needs ${firstSeq}`);
+        }
+      }
+      checkContiguous(header.id, events, firstSeq);
+      const now = this.now();
+      this.stmt('insertSession').run({
+        id: header.id,
+        version: header.version,
+        created_at: header.createdAt,
+        updated_at: now,
+        cwd: header.cwd ?? null,
+        title: header.title ?? null,
+        parent_session: header.parentSession ?? null,
+        seed_length: header.seedLength ?? null,
+        prefix_from: options.prefixFrom ?? null,
+        event_count: firstSeq + events.length,
+      });
+      this.insertEvents(header.id, events);
+    });
+    tx.immediate();
+  }
+
+  append(sessionId: string, events: readonly SessionEvent[]): void {
+    if (events.length === 0) return;
+    const tx = this.db.transaction(() => {
+      const row = this.stmt('sessionEventCount').get(sessionId) as { event_count: number } | undefined;
+      if (!row) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+      checkContiguous(sessionId, events, row.event_count);
+      this.insertEvents(sessionId, events);
+      this.stmt('updateEventCount').run(row.event_count + events.length, this.now(), sessionId);
+    });
+    tx.immediate();
+  }
+
+  private insertEvents(sessionId: string, events: readonly SessionEvent[]): void {
+    const insert = this.stmt('insertEvent');
+    const rows = this.packChunks ? packEvents(events) : events;
+    for (const row of rows) {
+      if ('seq0' in row) {
+        const members = (row.data.texts ?? row.data.args)!.length;
+        insert.run(sessionId, row.seq0, row.seq0 + members - 1, row.type, row.time0, JSON.stringify(row.data), null, null, null);
+      } else {
+        insert.run(
+          sessionId,
+          row.seq,
+          row.seq,
+          row.type,
+          row.time,
+          JSON.stringify(row.data),
+          row.surfaceOp === undefined ? null : JSON.stringify(row.surfaceOp),
+          row.sourceEventSeqs === undefined ? null : JSON.stringify(row.sourceEventSeqs),
+          row.ignorable ? 1 : null,
+        );
+      }
+    }
+  }
+
+  readAll(sessionId: string): SessionEvent[] {
+    return this.readFrom(sessionId, 0);
+  }
+
+  readFrom(sessionId: string, fromSeq: number): SessionEvent[] {
+    return this.readRange(sessionId, fromSeq, Number.MAX_SAFE_INTEGER);
+  }
+
+  readRange(sessionId: string, fromSeq: number, toSeq: number): SessionEvent[] {
+    const out: SessionEvent[] = [];
+    const read = this.db.transaction(() => {
+      const record = this.requireRow(sessionId);
+      this.collectRange(record, Math.max(0, fromSeq), Math.min(toSeq, record.event_count), out);
+    });
+    read.deferred();
+    return out;
+  }
+
+  /** Appends events with `from <= seq < to` of `row` (following the prefix chain) to `out`. */
+  private collectRange(row: SessionRow, from: number, to: number, out: SessionEvent[]): void {
+    if (from >= to) return;
+    const seedLength = row.seed_length ?? 0;
+    if (row.prefix_from !== null && from < seedLength) {
+      const source = this.stmt('getSession').get(row.prefix_from) as SessionRow | undefined;
+      if (!source) throw new SessionCorruptionError(row.id, from, `its prefix source ${row.prefix_from} is missing`);
+      this.collectRange(source, from, Math.min(to, seedLength), out);
+      from = seedLength;
+      if (from >= to) return;
+    }
+    let expected = from;
+    const rows = this.stmt('readRange').iterate(row.id, from - (MAX_PACKED_MEMBERS - 1), to, from) as IterableIterator<EventRow>;
+    for (const r of rows) {
+      for (const event of decodeRow(row.id, r)) {
+        if (event.seq < from || event.seq >= to) continue;
+        if (event.seq !== expected) throw new SessionCorruptionError(row.id, expected, `stored events jump from seq ${expected - 1} to ${event.seq}`);
+        out.push(event);
+        expected++;
+      }
+    }
+    if (expected !== to) throw new SessionCorruptionError(row.id, expected, `stored events end at seq ${expected - 1} but the session records ${to}`);
+  }
+
+  private requireRow(sessionId: string): SessionRow {
+    const row = this.stmt('getSession').get(sessionId) as SessionRow | undefined;
+    if (!row) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+    return row;
+  }
+
+  get(sessionId: string): SessionRecord | undefined {
+    const row = this.stmt('getSession').get(sessionId) as SessionRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  list(): SessionRecord[] {
+    return (this.stmt('listSessions').all() as SessionRow[]).map(toRecord);
+  }
+
+  children(sessionId: string): SessionRecord[] {
+    return (this.stmt('listChildren').all(sessionId) as SessionRow[]).map(toRecord);
+  }
+
+  setTitle(sessionId: string, title: string | undefined): void {
+    const result = this.stmt('setTitle').run(title ?? null, sessionId);
+    if (result.changes === 0) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+  }
+
+  setOwner(sessionId: string, pid: number | undefined): void {
+    this.stmt('setOwner').run(pid ?? null, sessionId);
+  }
+
+  delete(sessionId: string): void {
+    const tx = this.db.transaction(() => {
+      const row = this.requireRow(sessionId);
+      for (const child of this.stmt('listChildren').all(sessionId) as SessionRow[]) {
+        const prefix: SessionEvent[] = [];
+        this.collectRange(row, 0, child.seed_length ?? 0, prefix);
+        this.insertEvents(child.id, prefix);
+        this.stmt('clearPrefix').run(child.id);
+      }
+      this.stmt('deleteSession').run(sessionId);
+    });
+    tx.immediate();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.statements.clear();
+    this.db.close();
+  }
+}
+
+function checkContiguous(sessionId: string, events: readonly SessionEvent[], firstSeq: number): void {
+  events.forEach((event, i) => {
+    if (event.seq !== firstSeq + i) {
+      throw new StoreError(
+        'STALE_APPEND',
+        i === 0
+          ? `append to ${sessionId} starts at seq ${event.seq} but the store's next seq is ${firstSeq} (another writer appended first, or events were skipped)`
+          : `append to ${sessionId} has a gap: seq ${event.seq} follows ${firstSeq + i - 1}`,
+      );
+    }
+  });
+}
+
+function toRecord(row: SessionRow): SessionRecord {
+  const header: { -readonly [K in keyof SessionHeader]: SessionHeader[K] } = { version: row.version, id: row.id, createdAt: row.created_at };
+  if (row.cwd !== null) header.cwd = row.cwd;
+  if (row.title !== null) header.title = row.title;
+  if (row.parent_session !== null) header.parentSession = row.parent_session;
+  if (row.seed_length !== null) header.seedLength = row.seed_length;
+  const record: { -readonly [K in keyof SessionRecord]: SessionRecord[K] } = { header, eventCount: row.event_count, updatedAt: row.updated_at };
+  if (row.prefix_from !== null) record.prefixFrom = row.prefix_from;
+  if (row.owner_pid !== null) record.ownerPid = row.owner_pid;
+  return record;
+}
+
+function decodeRow(sessionId: string, row: EventRow): SessionEvent[] {
+  let data: JsonValue;
+  try {
+    data = JSON.parse(row.data) as JsonValue;
+  } catch (error) {
+    throw new SessionCorruptionError(sessionId, row.seq, `the stored data of a ${row.type} row is not valid JSON`, { cause: error });
+  }
+  if (PACKED_ROW_TYPES.has(row.type)) {
+    try {
+      const events = expandPackedRow({ type: row.type as PackedRowType, seq0: row.seq, time0: row.time, data } as unknown as PackedRow);
+      if (events[events.length - 1]!.seq !== row.last_seq) throw new Error(`the row claims to end at seq ${row.last_seq}`);
+      for (const e of events) deepFreezeJson(e);
+      return events;
+    } catch (error) {
+      throw new SessionCorruptionError(sessionId, row.seq, `a packed chunk row is damaged (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    }
+  }
+  if (!KNOWN_EVENT_TYPES.has(row.type) && row.ignorable !== 1) {
+    throw new SessionCorruptionError(sessionId, row.seq, `unknown event type ${row.type}`);
+  }
+  if (typeof row.time !== 'number' || data === null || typeof data !== 'object') {
+    throw new SessionCorruptionError(sessionId, row.seq, `the ${row.type} row has no valid time or data`);
+  }
+  const event: Record<string, unknown> = { seq: row.seq, type: row.type, time: row.time, data };
+  try {
+    if (row.surface_op !== null) event['surfaceOp'] = JSON.parse(row.surface_op);
+    if (row.source_event_seqs !== null) event['sourceEventSeqs'] = JSON.parse(row.source_event_seqs);
+  } catch (error) {
+    throw new SessionCorruptionError(sessionId, row.seq, 'the stored surface op or provenance is not valid JSON', { cause: error });
+  }
+  if (row.ignorable === 1) event['ignorable'] = true;
+  return [deepFreezeJson(event) as unknown as SessionEvent];
+}

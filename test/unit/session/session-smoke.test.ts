@@ -1,0 +1,32 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportJsonl, importJsonl } from '../../../electron/session/jsonl.js';
+import { Session } from '../../../electron/session/session.js';
+
+const FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures/agent-session-logs/deepseek-harness');
+
+describe('session smoke', () => {
+  it('appends, freezes and derives', () => {
+    let t = 0;
+    const s = new Session({ header: { version: 0, id: 's1', createdAt: 0 }, now: () => ++t });
+    s.append({ type: 'turn/start', data: { turn: 1 } });
+    s.append({ type: 'step/start', data: { turn: 1, step: 1 } });
+    const u = s.append({ type: 'user/message', data: { id: 'm1', role: 'user', content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } }, surfaceOp: 'append' });
+    expect(Object.isFrozen(u.data)).toBe(true);
+    expect(s.deriveMessages()).toHaveLength(1);
+    expect(() => s.append({ type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } })).toThrow(/step 1 is still open/);
+    expect(() => s.append({ type: 'step/end', data: { turn: 1, step: 1, x: undefined } as never })).toThrow(/undefined/);
+  });
+
+  for (const file of readdirSync(FIXTURES)) {
+    it(`imports ${file}`, () => {
+      const text = readFileSync(join(FIXTURES, file), 'utf8');
+      const imported = importJsonl(text, 'fallback');
+      const session = new Session({ header: imported.header, seed: imported.events, invariants: 'report' });
+      const again = importJsonl(exportJsonl(imported.header, imported.events), 'fallback');
+      expect(again.events).toEqual(imported.events);
+      console.log(file, imported.events.length, imported.warnings, session.warnings.slice(0, 3), session.deriveMessages().length);
+    });
+  }
+});
