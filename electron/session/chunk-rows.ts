@@ -152,6 +152,10 @@ export function packEvents(events: readonly SessionEvent[]): (SessionEvent | Pac
     let j = i + 1;
     let bytes = 0;
     while (j < events.length && j - i < MAX_PACKED_MEMBERS && runKey(events[j]!) === key && events[j]!.seq === events[j - 1]!.seq + 1) {
+      // Member times are rebuilt as time0 + dt[0] + …; with fractional times floating-point
+      // rounding can make that differ from the stored time, so such a member ends the run.
+      const previous = events[j - 1]!.time;
+      if (previous + (events[j]!.time - previous) !== events[j]!.time) break;
       const c = (events[j]!.data as { chunk: { text?: string; argumentsDelta?: string } }).chunk;
       bytes += (c.text ?? c.argumentsDelta ?? '').length * 3;
       if (bytes > MAX_PACKED_TEXT_BYTES) break;

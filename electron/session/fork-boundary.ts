@@ -43,12 +43,14 @@ export function checkForkBoundaryWith(length: number, eventAt: (seq: number) => 
 
 /**
  * Maps a UI anchor to a boundary the way the reference host does: the first `turn/end` at or after
- * `atSeq` (none given → the last `turn/end`), extended over trailing between-turn events up to the
- * next `turn/start`. Returns undefined when no closed turn qualifies.
+ * `atSeq` (none given, or past the end of the log → the last `turn/end`), extended over trailing
+ * between-turn events up to the next `turn/start`. Returns undefined when no closed turn qualifies
+ * (an anchor inside an unfinished trailing turn never clips backwards).
  */
 export function boundaryForAnchor(events: readonly SessionEvent[], atSeq?: number): number | undefined {
   let end: number | undefined;
-  if (atSeq === undefined) {
+  // No anchor, or an anchor past the end of the log, means "the last closed turn" (reference host).
+  if (atSeq === undefined || atSeq >= events.length) {
     for (let i = events.length - 1; i >= 0; i--) {
       if (events[i]!.type === 'turn/end') {
         end = i;

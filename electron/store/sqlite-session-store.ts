@@ -43,11 +43,29 @@ interface EventRow {
   ignorable: number | null;
 }
 
+/** One row just inserted inside a write transaction (see {@link SqliteStoreOptions.onRowWritten}). */
+export interface RowWritten {
+  readonly sessionId: string;
+  /** First and last seq held by the row (equal unless it is a packed chunk run). */
+  readonly seq: number;
+  readonly lastSeq: number;
+  /** Event type, or the packed row type. */
+  readonly type: string;
+  /** 0-based position of the row within the rows of this write. */
+  readonly rowIndex: number;
+}
+
 export interface SqliteStoreOptions {
   /** Epoch-ms clock for `updated_at`. */
   readonly now?: () => number;
   /** Pack delta-chunk runs into single rows (default true). */
   readonly packChunks?: boolean;
+  /**
+   * Instrumentation: called inside the write transaction after each event row is inserted, before
+   * the commit. Crash tests use it as a failpoint (a process killed here must leave no partial
+   * batch behind). Throwing from it rolls the transaction back.
+   */
+  readonly onRowWritten?: (row: RowWritten) => void;
 }
 
 export class SqliteSessionStore implements SessionStore {
@@ -55,6 +73,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly statements = new Map<StatementName, Database.Statement>();
   private readonly now: () => number;
   private readonly packChunks: boolean;
+  private readonly onRowWritten: ((row: RowWritten) => void) | undefined;
   private closed = false;
 
   /**
@@ -65,6 +84,7 @@ export class SqliteSessionStore implements SessionStore {
   constructor(readonly file: string, options: SqliteStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.packChunks = options.packChunks ?? true;
+    this.onRowWritten = options.onRowWritten;
     this.db = new Database(file);
     try {
       for (const pragma of CONNECTION_PRAGMAS) this.db.pragma(pragma);
@@ -155,10 +175,12 @@ export class SqliteSessionStore implements SessionStore {
   private insertEvents(sessionId: string, events: readonly SessionEvent[]): void {
     const insert = this.stmt('insertEvent');
     const rows = this.packChunks ? packEvents(events) : events;
+    let rowIndex = 0;
     for (const row of rows) {
       if ('seq0' in row) {
         const members = (row.data.texts ?? row.data.args)!.length;
         insert.run(sessionId, row.seq0, row.seq0 + members - 1, row.type, row.time0, JSON.stringify(row.data), null, null, null);
+        this.onRowWritten?.({ sessionId, seq: row.seq0, lastSeq: row.seq0 + members - 1, type: row.type, rowIndex: rowIndex++ });
       } else {
         insert.run(
           sessionId,
@@ -171,6 +193,7 @@ export class SqliteSessionStore implements SessionStore {
           row.sourceEventSeqs === undefined ? null : JSON.stringify(row.sourceEventSeqs),
           row.ignorable ? 1 : null,
         );
+        this.onRowWritten?.({ sessionId, seq: row.seq, lastSeq: row.seq, type: row.type, rowIndex: rowIndex++ });
       }
     }
   }

@@ -97,19 +97,23 @@ export class SessionWriteBehind implements IDisposable {
     if (this.queue.length === 0) return Promise.resolve();
     const batch = this.queue;
     this.queue = [];
-    const run = async () => {
+    const run = async (): Promise<void> => {
       try {
         await this.write(batch);
         this.writes++;
       } catch (error) {
         this.queue = batch.concat(this.queue);
         throw error;
-      } finally {
-        this.writing = undefined;
       }
     };
-    this.writing = run();
-    return this.writing;
+    // The writer may be synchronous (better-sqlite3) and throw before `run()` returns, so the
+    // active-write slot is cleared in a `.finally` that always runs after the assignment below
+    // (clearing it inside `run` would happen first and leave a settled promise in the slot forever).
+    const promise: Promise<void> = run().finally(() => {
+      if (this.writing === promise) this.writing = undefined;
+    });
+    this.writing = promise;
+    return promise;
   }
 
   /**

@@ -1,0 +1,477 @@
+/**
+ * The agent loop (DESIGN §4; reference runtime `packages/core/agent-loop/src/agent.ts`): the
+ * turn/step driver over one live session.
+ *
+ * One turn: `turn/start` → claim the inbox → (nothing claimed → zero-step turn) → `step/start` →
+ * `user/message`s → `request/header` when first or changed → flush → model stream, every chunk
+ * logged → `assistant/message` → tools (`tool/call` in model order as each starts, `tool/result`
+ * in model order) → `step/end` → another step while tool results or steering are owed →
+ * `turn/end{reason}`. `step/end` and `turn/end` are always written (finally).
+ *
+ * Retries of a failed request stay inside the same step (`llm/retry` logged before the wait).
+ * `max-tokens` drops unfinished tool calls and is sticky for the turn. Cancel carries a cause; a
+ * partially streamed answer becomes `assistant/message{interrupted}`; calls not yet started get
+ * `ABORTED_BEFORE_DISPATCH` pairs. Durability barriers: flush before each model request and before
+ * each tool body runs, and at turn end.
+ */
+import type { LlmFailure } from '../../shared/chunks.js';
+import { Emitter, type Event } from '../../shared/event.js';
+import { errorChain, ForklineError } from '../../shared/errors.js';
+import type {
+  ApprovalPolicyName,
+  CancelCause,
+  LlmCallConfig,
+  RequestHeader,
+  SessionEvent,
+  TurnEndReason,
+} from '../../shared/events.js';
+import { jsonEquals, type JsonValue } from '../../shared/json.js';
+import type { AssistantBlock, AssistantMessage, ToolCallBlock, ToolResultMessage, UserMessage } from '../../shared/messages.js';
+import type { AgentStatus } from '../../shared/api.js';
+import { BlockAssembler } from '../llm/assembler.js';
+import type { ModelClient } from '../llm/model-client.js';
+import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
+import type { Session } from '../session/session.js';
+import { parseArguments, ToolPipeline, type ToolCallRequest, type ToolCallResult } from '../tools/pipeline.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { runToolCalls, SchedulerFailure } from '../tools/scheduler.js';
+import type { FileReadTracker } from '../tools/tool.js';
+import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
+import { Inbox, type InboxState } from './inbox.js';
+import { localDate, renderSystemPrompt } from './system-prompt.js';
+
+/** What the model should be called with; read at every step so settings changes apply. */
+export interface AgentModelConfig extends LlmCallConfig {
+  /** Context window in tokens, when known (logged in `request/context`). */
+  readonly contextWindow?: number;
+}
+
+export interface AgentOptions {
+  readonly session: Session;
+  /** Resolves when every appended event is durable (the store's write-behind barrier). */
+  readonly flush: () => Promise<void>;
+  readonly model: ModelClient;
+  readonly tools: ToolRegistry;
+  readonly files: FileReadTracker;
+  /** Absolute real path of the workspace. */
+  readonly cwd: string;
+  readonly config: () => AgentModelConfig;
+  readonly approvalPolicy: () => ApprovalPolicyName;
+  readonly approvalAnswerer?: ApprovalAnswerer;
+  readonly newId: () => string;
+  readonly now?: () => number;
+  readonly platform?: string;
+  readonly retryPolicy?: Partial<RetryPolicy>;
+  /** Waits `ms`, rejecting when `signal` aborts. Tests may shorten waits. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly maxParallelToolCalls?: number;
+  /** Live tool output (bash) for the UI. */
+  readonly onToolOutput?: (callId: string, text: string) => void;
+  /** Saves an oversized tool output and returns where (see ToolPipeline). */
+  readonly spill?: (callId: string, text: string) => string | undefined;
+  /**
+   * Decides, before each step, what enters it (reference runtime `agent/pre-step`): `enter` with the
+   * (possibly rewritten, possibly empty) messages, or `reject` to end the turn as `blocked`. An empty
+   * first batch gives a zero-step turn. Default: enter the claimed messages unchanged.
+   */
+  readonly preStep?: (messages: readonly UserMessage[], position: { readonly turn: number; readonly step: number }) => PreStepDecision | Promise<PreStepDecision>;
+  /** Overrides the system prompt renderer (tests). */
+  readonly systemPrompt?: (config: AgentModelConfig, toolNames: readonly string[]) => string;
+}
+
+/** What a pre-step hook decides. */
+export type PreStepDecision = { readonly kind: 'enter'; readonly messages: readonly UserMessage[] } | { readonly kind: 'reject'; readonly reason: string };
+
+/** Thrown inside the driver when a pre-step hook rejects the step. */
+class StepRejected extends Error {}
+
+/** The failure a turn ended with, thrown inside the driver. */
+class TurnFailure extends ForklineError {
+  constructor(readonly failure: LlmFailure) {
+    super(failure.code, failure.message);
+    this.name = 'TurnFailure';
+  }
+}
+
+type StepOutcome = 'completed' | 'max-tokens' | 'tools';
+
+const defaultSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+export class Agent {
+  readonly session: Session;
+  readonly inbox: Inbox;
+  readonly approvals: ApprovalGate;
+  private readonly options: AgentOptions;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private statusValue: AgentStatus = 'idle';
+  private driver: Promise<void> | undefined;
+  private activeAbort: AbortController | undefined;
+  private wakeLatched = false;
+  private disposed = false;
+  private headerLoggedByThisInstance = false;
+  /** The last `request/context` of the current lifecycle (scanned once, then tracked). */
+  private lastContext: SessionEvent<'request/context'>['data'] | undefined;
+  private readonly statusEmitter = new Emitter<AgentStatus>();
+  /** Fires on every `idle ⇄ running` transition. */
+  readonly onDidChangeStatus: Event<AgentStatus> = this.statusEmitter.event;
+
+  constructor(options: AgentOptions) {
+    this.options = options;
+    this.session = options.session;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? defaultSleep;
+    this.inbox = new Inbox(options.session);
+    this.approvals = new ApprovalGate(options.session, options.newId, options.approvalAnswerer);
+    this.lastContext = lastRequestContext(options.session);
+  }
+
+  get status(): AgentStatus {
+    return this.statusValue;
+  }
+  get onDidChangeInbox(): Event<InboxState> {
+    return this.inbox.onDidChange;
+  }
+  get onDidChangeApprovals(): Event<readonly PendingApproval[]> {
+    return this.approvals.onDidChange;
+  }
+
+  /** Queues a prompt for its own turn and wakes the agent. */
+  followup(text: string): UserMessage {
+    return this.send('next-turn', text, { kind: 'user' }, true);
+  }
+
+  /** Queues steering for the next step of the running turn (or starts a turn when idle). */
+  steer(text: string): UserMessage {
+    return this.send('next-step', text, { kind: 'steer' }, true);
+  }
+
+  /** Stages context for the next step without waking an idle agent. */
+  inject(text: string): UserMessage {
+    return this.send('next-step', text, { kind: 'inject' }, false);
+  }
+
+  private send(target: 'next-turn' | 'next-step', text: string, source: UserMessage['source'], wake: boolean): UserMessage {
+    if (this.disposed) throw new ForklineError('AGENT_DISPOSED', 'the agent was disposed');
+    const message: UserMessage = { id: this.options.newId(), role: 'user', content: [{ type: 'text', text }], source };
+    // A waking send that lands after the running turn was cancelled waits for the next turn.
+    const redirected = wake && target === 'next-step' && this.activeAbort?.signal.aborted === true ? 'next-turn' : target;
+    this.inbox.add(redirected, message);
+    if (wake) this.wake();
+    return message;
+  }
+
+  private wake(): void {
+    if (this.driver) {
+      this.wakeLatched = true;
+      return;
+    }
+    this.setStatus('running');
+    this.driver = this.drive().finally(() => {
+      this.driver = undefined;
+      if (this.wakeLatched && !this.disposed && this.inbox.hasWork) {
+        this.wakeLatched = false;
+        this.wake();
+      } else {
+        this.wakeLatched = false;
+        this.setStatus('idle');
+      }
+    });
+  }
+
+  private setStatus(status: AgentStatus): void {
+    if (this.statusValue === status) return;
+    this.statusValue = status;
+    this.statusEmitter.fire(status);
+  }
+
+  /** Resolves when no turn is running or queued to run. */
+  async whenIdle(): Promise<void> {
+    while (this.driver) await this.driver;
+  }
+
+  /**
+   * Cancels the running turn with a cause (the first cause wins) and clears the inbox durably
+   * unless `keepInbox`. A no-op for the turn when idle.
+   */
+  cancel(cause: CancelCause = { kind: 'user' }, options: { keepInbox?: boolean } = {}): void {
+    if (!options.keepInbox) {
+      this.wakeLatched = false;
+      this.inbox.clear();
+    }
+    if (this.activeAbort && !this.activeAbort.signal.aborted) this.activeAbort.abort(cause);
+  }
+
+  /** Cancels with cause `disposed`, waits for the driver, releases resources. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.cancel({ kind: 'disposed' }, { keepInbox: true });
+    await this.whenIdle();
+    this.approvals.dispose();
+    this.inbox.dispose();
+    this.statusEmitter.dispose();
+  }
+
+  private async drive(): Promise<void> {
+    for (;;) {
+      if (this.disposed || !this.inbox.hasWork) return;
+      const keepGoing = await this.runTurn();
+      if (!keepGoing) return;
+    }
+  }
+
+  /** Runs one turn; returns true when the driver may continue with queued work. */
+  private async runTurn(): Promise<boolean> {
+    const { session } = this;
+    const turn = session.lastTurn + 1;
+    const abort = new AbortController();
+    this.activeAbort = abort;
+    session.append({ type: 'turn/start', data: { turn } });
+    let reason: TurnEndReason = { kind: 'completed' };
+    let continueDriver = false;
+    try {
+      let batch: readonly UserMessage[] = this.inbox.claimForTurn();
+      let step = 0;
+      let maxTokens = false;
+      for (;;) {
+        if (abort.signal.aborted) throw abort.signal.reason;
+        if (this.options.preStep) {
+          const decision = await this.options.preStep(batch, { turn, step: step + 1 });
+          if (abort.signal.aborted) throw abort.signal.reason;
+          if (decision.kind === 'reject') throw new StepRejected(decision.reason);
+          batch = decision.messages;
+        }
+        // An empty first batch is a zero-step turn: turn/end{completed} with no step.
+        if (step === 0 && batch.length === 0) return false;
+        step++;
+        session.append({ type: 'step/start', data: { turn, step } });
+        let outcome: StepOutcome;
+        try {
+          for (const message of batch) session.append({ type: 'user/message', data: message, surfaceOp: 'append' });
+          outcome = await this.runStep(turn, step, abort.signal);
+        } finally {
+          session.append({ type: 'step/end', data: { turn, step } });
+        }
+        if (outcome === 'max-tokens') maxTokens = true;
+        if (abort.signal.aborted) throw abort.signal.reason;
+        batch = this.inbox.claimNextStep();
+        if (outcome === 'tools' || batch.length > 0) continue;
+        break;
+      }
+      reason = maxTokens ? { kind: 'max-tokens' } : { kind: 'completed' };
+      continueDriver = true;
+    } catch (error) {
+      if (abort.signal.aborted) reason = { kind: 'aborted', cause: abort.signal.reason as CancelCause };
+      else if (error instanceof StepRejected) reason = { kind: 'blocked' };
+      else reason = { kind: 'error', failure: toFailure(error) };
+    } finally {
+      session.append({ type: 'turn/end', data: { turn, reason } });
+      this.activeAbort = undefined;
+      try {
+        await this.options.flush();
+      } catch (error) {
+        console.error(`session ${session.id}: could not persist the end of turn ${turn}:`, error);
+        continueDriver = false;
+      }
+    }
+    return continueDriver;
+  }
+
+  private buildHeader(config: AgentModelConfig): RequestHeader {
+    const tools = this.options.tools.schemas();
+    const toolNames = tools.map((t) => t.name);
+    const system = this.options.systemPrompt
+      ? this.options.systemPrompt(config, toolNames)
+      : renderSystemPrompt({ cwd: this.options.cwd, platform: this.options.platform ?? process.platform, date: localDate(this.now()), model: config.model, toolNames });
+    const callConfig: LlmCallConfig = {
+      provider: config.provider,
+      model: config.model,
+      ...(config.reasoningEffort !== undefined ? { reasoningEffort: config.reasoningEffort } : {}),
+      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+      ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    };
+    return { config: callConfig, ...(system !== '' ? { system } : {}), ...(tools.length > 0 ? { tools } : {}) };
+  }
+
+  /** Logs `request/header` when this is the instance's first request or the envelope changed. */
+  private logHeader(config: AgentModelConfig, header: RequestHeader): RequestHeader {
+    const { session } = this;
+    const previous = session.requestHeader();
+    if (!this.headerLoggedByThisInstance) {
+      this.headerLoggedByThisInstance = true;
+      session.append({ type: 'request/header', data: { reason: previous === undefined ? 'initial' : 'resume', header } });
+    } else if (!jsonEquals(previous as unknown as JsonValue, header as unknown as JsonValue)) {
+      session.append({ type: 'request/header', data: { reason: 'change', header } });
+    }
+    const context = this.lastContext;
+    if (!context || context.provider !== config.provider || context.model !== config.model || context.contextWindow !== config.contextWindow) {
+      const event = session.append({
+        type: 'request/context',
+        data: { provider: config.provider, model: config.model, ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}) },
+      });
+      this.lastContext = event.data;
+    }
+    return session.requestHeader()!;
+  }
+
+  private async runStep(turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
+    const { session } = this;
+    let retry = 0;
+    for (;;) {
+      const messages = session.deriveMessages();
+      const config = this.options.config();
+      const header = this.logHeader(config, this.buildHeader(config));
+      await this.options.flush();
+      if (signal.aborted) throw signal.reason;
+      const assembler = new BlockAssembler();
+      const chunkSeqs: number[] = [];
+      for await (const chunk of this.options.model.stream({ header, messages }, signal)) {
+        const event = session.append({ type: 'assistant/chunk', data: { turn, step, chunk } });
+        chunkSeqs.push(event.seq);
+        assembler.push(chunk);
+      }
+      if (signal.aborted) {
+        const blocks = assembler.interruptedBlocks();
+        if (blocks.length > 0) {
+          const { usage } = assembler.result();
+          session.append({
+            type: 'assistant/message',
+            data: { turn, step, message: this.assistantMessage(blocks, config), ...(usage ? { usage } : {}), interrupted: true },
+            sourceEventSeqs: chunkSeqs,
+            surfaceOp: 'append',
+          });
+        }
+        throw signal.reason;
+      }
+      const result = assembler.result();
+      if (result.finish.kind === 'error' || result.finish.kind === 'aborted') {
+        const failure = result.finish.failure;
+        const decision = decideRetry(failure, retry + 1, this.options.retryPolicy);
+        if (!decision) throw new TurnFailure(failure);
+        retry++;
+        session.append({ type: 'llm/retry', data: { turn, step, attempt: retry, delayMs: decision.delayMs, failure } });
+        await this.sleep(decision.delayMs, signal);
+        continue;
+      }
+      session.append({
+        type: 'assistant/message',
+        data: { turn, step, message: this.assistantMessage(result.blocks, config), ...(result.usage ? { usage: result.usage } : {}) },
+        sourceEventSeqs: chunkSeqs,
+        surfaceOp: 'append',
+      });
+      if (result.finish.kind === 'max-tokens') return 'max-tokens';
+      const calls = result.blocks.filter((b): b is ToolCallBlock => b.type === 'tool-call');
+      if (calls.length === 0) return 'completed';
+      await this.runTools(turn, step, calls, signal);
+      return 'tools';
+    }
+  }
+
+  private assistantMessage(blocks: readonly AssistantBlock[], config: AgentModelConfig): AssistantMessage {
+    return { id: this.options.newId(), role: 'assistant', content: blocks, source: { kind: 'model', provider: config.provider, model: config.model } };
+  }
+
+  private async runTools(turn: number, step: number, blocks: readonly ToolCallBlock[], signal: AbortSignal): Promise<void> {
+    const { session } = this;
+    const calls: ToolCallRequest[] = blocks.map((b) => ({ callId: b.id, name: b.name, arguments: b.arguments }));
+    const callSeqs = new Map<number, number>();
+    const pipeline = new ToolPipeline({
+      registry: this.options.tools,
+      cwd: this.options.cwd,
+      sessionId: session.id,
+      files: this.options.files,
+      policy: this.options.approvalPolicy,
+      requestApproval: (question, approvalSignal) => this.approvals.ask(question, approvalSignal),
+      ...(this.options.onToolOutput ? { onOutput: this.options.onToolOutput } : {}),
+      ...(this.options.spill ? { spill: this.options.spill } : {}),
+    });
+    const logCall = (call: ToolCallRequest, index: number) => {
+      const event = session.append({ type: 'tool/call', data: { turn, step, callId: call.callId, name: call.name, arguments: call.arguments } });
+      callSeqs.set(index, event.seq);
+    };
+    const logResult = (call: ToolCallRequest, index: number, result: ToolCallResult) => {
+      const message: ToolResultMessage = {
+        id: this.options.newId(),
+        role: 'user',
+        source: { kind: 'tool', callId: call.callId },
+        content: [{ type: 'tool-result', toolCallId: call.callId, content: [{ type: 'text', text: result.content }], isError: result.isError }],
+      };
+      const seq = callSeqs.get(index);
+      session.append({
+        type: 'tool/result',
+        data: { turn, step, message, ...(result.error ? { error: result.error } : {}), ...(result.meta !== undefined ? { meta: result.meta } : {}) },
+        ...(seq !== undefined ? { sourceEventSeqs: [seq] } : {}),
+        surfaceOp: 'append',
+      });
+      if (call.name === 'todo_write' && !result.isError) {
+        const todos = (result.meta as { todos?: JsonValue } | undefined)?.todos;
+        if (Array.isArray(todos)) session.append({ type: 'todo/write', data: { todos: todos as never } });
+      }
+    };
+    try {
+      await runToolCalls(
+        calls,
+        {
+          onStart: async (call, index) => {
+            logCall(call, index);
+            await this.options.flush();
+          },
+          prepare: (call) => pipeline.prepare(call, signal),
+          isConcurrencySafe: (call) => {
+            const parsed = parseArguments(call.arguments);
+            return parsed.ok && this.options.tools.isConcurrencySafe(call.name, parsed.value);
+          },
+          onResult: logResult,
+          onAbortedBeforeDispatch: (call, index, result) => {
+            logCall(call, index);
+            logResult(call, index, result);
+          },
+        },
+        { signal, ...(this.options.maxParallelToolCalls !== undefined ? { maxParallel: this.options.maxParallelToolCalls } : {}) },
+      );
+    } catch (error) {
+      if (error instanceof SchedulerFailure) {
+        // Never leave a call without a result: the provider would reject every later request.
+        for (const { call, index, started } of error.uncommitted) {
+          if (!started) logCall(call, index);
+          logResult(call, index, {
+            content: `Error: an internal failure interrupted this call (${errorChain(error.cause)}). Its outcome is unknown; verify the current state before repeating it.`,
+            isError: true,
+            error: { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' },
+          });
+        }
+      }
+      throw error;
+    }
+  }
+}
+
+/** The latest `request/context` after the last `session/end-seed` (a new lifecycle logs its own). */
+function lastRequestContext(session: Session): SessionEvent<'request/context'>['data'] | undefined {
+  for (let seq = session.length - 1; seq >= 0; seq--) {
+    const event = session.eventAt(seq)!;
+    if (event.type === 'request/context') return event.data;
+    if (event.type === 'session/end-seed') return undefined;
+  }
+  return undefined;
+}
+
+/** Any thrown value → the structured failure written into `turn/end{error}`. */
+function toFailure(error: unknown): LlmFailure {
+  if (error instanceof TurnFailure) return error.failure;
+  if (ForklineError.isInstance(error)) return { message: error.message, code: 'UNKNOWN' };
+  return { message: errorChain(error), code: 'UNKNOWN' };
+}

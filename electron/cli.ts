@@ -1,0 +1,368 @@
+/**
+ * `forkline` — the headless entry (DESIGN §2): run, resume, serve, ls, show, fork, export, import.
+ * Plain Node (no Electron). Every command opens the same SQLite store as the desktop app.
+ *
+ * Exit codes: 0 success; 1 the turn ended without completing (error, cancel, max-tokens) or a
+ * command failed; 2 bad usage or configuration (e.g. no API key).
+ */
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ProviderChoice } from '../shared/api.js';
+import { ForklineError } from '../shared/errors.js';
+import type { ApprovalOutcome, ApprovalPolicyName, SessionEvent } from '../shared/events.js';
+import type { ApprovalAnswerer } from './agent/approval-gate.js';
+import { describeReason, TimelineText } from './cli/timeline-text.js';
+import { createRuntime, defaultDataDir, type Runtime } from './host/runtime.js';
+import { startBrowserServer } from './host/transport/ws-server.js';
+import { providerPreset } from './llm/providers.js';
+
+const USAGE = `forkline — a coding agent whose sessions are append-only event logs
+
+Usage:
+  forkline run --cwd DIR [options] "task"      run one task in DIR and stream the turn
+  forkline resume ID [options] "follow-up"     continue a stored session
+  forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1
+  forkline ls                                  list stored sessions
+  forkline show ID                             print a session's timeline
+  forkline fork ID [--at SEQ]                  fork a session at a completed turn
+  forkline export ID [--out FILE]              write a session as JSONL (stdout by default)
+  forkline import FILE                         import a JSONL session file
+
+Model options (run, resume, serve):
+  --provider deepseek|openai|openrouter|ollama|custom   (default: deepseek, or custom with --base-url)
+  --base-url URL     any OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1
+  --model M          model id (default: the provider's default, deepseek-v4-flash)
+  --effort E         reasoning effort (DeepSeek: off|low|high|max)
+  --approval ask|allow|deny   shell commands and file writes (default: ask; with no terminal, ask denies)
+Other:
+  --data-dir DIR     where sessions are stored (default: ${defaultDataDir()})
+
+Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY or OPENROUTER_API_KEY from the environment.`;
+
+class UsageError extends Error {}
+
+interface ParsedCli {
+  readonly command: string;
+  readonly positionals: string[];
+  readonly values: Record<string, string | boolean | undefined>;
+}
+
+function parse(argv: string[]): ParsedCli {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      cwd: { type: 'string' },
+      provider: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      effort: { type: 'string' },
+      approval: { type: 'string' },
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      at: { type: 'string' },
+      out: { type: 'string' },
+      'no-color': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command = 'help', ...rest] = positionals;
+  return { command: values.help ? 'help' : command, positionals: rest, values };
+}
+
+function modelOverrides(values: ParsedCli['values']): Partial<ProviderChoice> {
+  const baseUrl = values['base-url'] as string | undefined;
+  const provider = (values['provider'] as string | undefined) ?? (baseUrl !== undefined ? 'custom' : undefined);
+  const out: { -readonly [K in keyof ProviderChoice]?: ProviderChoice[K] } = {};
+  if (provider !== undefined) {
+    out.provider = provider;
+    out.baseUrl = baseUrl ?? providerPreset(provider).baseUrl;
+    const defaultModel = providerPreset(provider).defaultModel;
+    if (defaultModel !== undefined) out.model = defaultModel;
+  }
+  if (baseUrl !== undefined) out.baseUrl = baseUrl;
+  if (values['model'] !== undefined) out.model = values['model'] as string;
+  if (values['effort'] !== undefined) out.reasoningEffort = values['effort'] as string;
+  return out;
+}
+
+function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undefined {
+  const value = values['approval'] as string | undefined;
+  if (value === undefined) return undefined;
+  if (value !== 'ask' && value !== 'allow' && value !== 'deny') throw new UsageError(`--approval must be ask, allow or deny (got ${value})`);
+  return value;
+}
+
+/** Asks on the terminal; with no terminal, answers `unavailable` and says how to allow. */
+function terminalAnswerer(out: (text: string) => void): ApprovalAnswerer {
+  return async (question, signal): Promise<ApprovalOutcome> => {
+    if (!process.stdin.isTTY) {
+      out(`! ${question.toolName} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`);
+      return 'unavailable';
+    }
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      const answer = await rl.question(`? Allow ${question.toolName} ${summarizeForPrompt(question.arguments)} (${question.reason})? [y/N] `, { signal });
+      return /^y(es)?$/i.test(answer.trim()) ? 'allowed-once' : 'rejected';
+    } catch {
+      return 'cancelled';
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+function summarizeForPrompt(raw: string): string {
+  try {
+    const args = JSON.parse(raw) as Record<string, unknown>;
+    if (typeof args['command'] === 'string') return `\`${args['command']}\``;
+    if (typeof args['path'] === 'string') return args['path'];
+  } catch {
+    // fall through
+  }
+  return raw.slice(0, 200);
+}
+
+function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalAnswerer } = {}): Runtime {
+  const approval = approvalPolicy(values);
+  const active = modelOverrides(values);
+  return createRuntime({
+    dataDir: (values['data-dir'] as string | undefined) ?? defaultDataDir(),
+    overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}) },
+    ...extra,
+  });
+}
+
+/** Refuses to start a turn that can only fail for lack of a key or a model. */
+function checkModelReady(runtime: Runtime): void {
+  const { provider, model, baseUrl } = runtime.settings.active;
+  const preset = providerPreset(provider);
+  if (model.trim() === '') throw new UsageError(`no model is set for ${preset.label}: pass --model`);
+  if (baseUrl.trim() === '') throw new UsageError('no base URL is set: pass --base-url');
+  if (preset.requiresApiKey && runtime.settings.apiKey(provider) === undefined) {
+    throw new UsageError(
+      `no API key for ${preset.label}: set ${preset.apiKeyEnv ?? 'the API key'} in the environment` +
+        ` (or use --base-url with a local OpenAI-compatible server such as Ollama).`,
+    );
+  }
+}
+
+async function runTurn(runtime: Runtime, sessionId: string, text: string, color: boolean): Promise<number> {
+  const printer = new TimelineText({ live: true, color });
+  const write = (s: string) => {
+    if (s !== '') process.stdout.write(s);
+  };
+  const connection = runtime.host.connect((push) => {
+    if (push.kind === 'session/events') for (const event of push.events) write(printer.render(event));
+    if (push.kind === 'tool/output') {
+      printer.markStreamed(push.callId);
+      write(color ? `\x1b[2m${push.text}\x1b[0m` : push.text);
+    }
+  });
+  const sub = connection.subscribeSession({ sessionId, fromSeq: runtime.repository.get(sessionId)?.eventCount ?? 0 });
+  for (const notice of sub.notices) write(`! ${notice}\n`);
+  const agent = runtime.host.ensureAgent(sessionId);
+  const turnBefore = agent.session.lastTurn;
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      write('\n! cancelling the turn (Ctrl+C again to quit now)\n');
+      agent.cancel({ kind: 'user' });
+    } else process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    connection.followup({ sessionId, text });
+    await agent.whenIdle();
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    process.off('SIGINT', onSigint);
+    connection.dispose();
+  }
+  const ends = agent.session.eventsFrom(0).filter((e): e is SessionEvent<'turn/end'> => e.type === 'turn/end' && e.data.turn > turnBefore);
+  const last = ends[ends.length - 1];
+  if (!last) return 1;
+  const reason = last.data.reason;
+  if (reason.kind === 'error') {
+    const hint =
+      reason.failure.code === 'AUTH'
+        ? ' Check the API key.'
+        : reason.failure.code === 'TRANSPORT'
+          ? ' Check the base URL and that the server is running.'
+          : reason.failure.code === 'MISSING_CREDENTIAL'
+            ? ' Set the provider\'s API key environment variable.'
+            : '';
+    process.stderr.write(`forkline: the model request failed — ${describeReason(reason)}.${hint}\n`);
+  }
+  return reason.kind === 'completed' ? 0 : 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const cli = parse(argv);
+  const color = process.stdout.isTTY === true && cli.values['no-color'] !== true && !process.env['NO_COLOR'];
+  const out = (s: string) => process.stdout.write(s);
+  switch (cli.command) {
+    case 'help':
+      out(`${USAGE}\n`);
+      return 0;
+    case 'run': {
+      const task = cli.positionals.join(' ').trim();
+      const cwd = cli.values['cwd'] as string | undefined;
+      if (!task) throw new UsageError('run needs a task, e.g. forkline run --cwd . "make the tests pass"');
+      if (!cwd) throw new UsageError('run needs --cwd DIR (the workspace folder)');
+      if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(out) });
+      try {
+        checkModelReady(runtime);
+        const connection = runtime.host.connect(() => undefined);
+        const session = connection.createSession({ cwd: realpathSync(resolve(cwd)) });
+        connection.dispose();
+        out(`session ${session.id}\n`);
+        const code = await runTurn(runtime, session.id, task, color);
+        out(`\nsession ${session.id}\n`);
+        return code;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'resume': {
+      const [id, ...rest] = cli.positionals;
+      const text = rest.join(' ').trim();
+      if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(out) });
+      try {
+        checkModelReady(runtime);
+        if (!runtime.repository.get(id)) throw new UsageError(`no session ${id} (see forkline ls)`);
+        const code = await runTurn(runtime, id, text, color);
+        out(`\nsession ${id}\n`);
+        return code;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'serve': {
+      const runtime = open(cli.values);
+      const port = cli.values['port'] !== undefined ? Number(cli.values['port']) : 0;
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
+      const staticDir = rendererDir();
+      if (!existsSync(join(staticDir, 'index.html'))) {
+        await runtime.close();
+        throw new UsageError(`the renderer is not built (${staticDir}/index.html is missing): run npm run build:renderer first`);
+      }
+      const server = await startBrowserServer({ host: runtime.host, staticDir, port });
+      out(`Forkline browser mode: ${server.url}\n(data: ${runtime.dataDir}; Ctrl+C to stop)\n`);
+      await new Promise<void>((resolveStop) => {
+        const stop = () => resolveStop();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+      await runtime.close();
+      return 0;
+    }
+    case 'ls': {
+      const runtime = open(cli.values);
+      try {
+        const rows = runtime.repository.list();
+        if (rows.length === 0) out('no sessions yet\n');
+        for (const r of rows) {
+          const lineage = r.header.parentSession ? `  ⑂ ${r.header.parentSession.slice(0, 8)}` : '';
+          out(`${r.header.id}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${r.header.title ?? '(untitled)'}${lineage}\n`);
+        }
+        return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'show': {
+      const [id] = cli.positionals;
+      if (!id) throw new UsageError('show needs a session id');
+      const runtime = open(cli.values);
+      try {
+        const loaded = runtime.repository.load(id);
+        const h = loaded.record.header;
+        out(`session ${h.id}${h.title ? ` — ${h.title}` : ''}\nworkspace ${h.cwd ?? '(none)'}${h.parentSession ? `\nforked from ${h.parentSession} after seq ${(h.seedLength ?? 1) - 1}` : ''}\n`);
+        if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
+        const printer = new TimelineText({ live: false, color });
+        for (const event of loaded.events) out(printer.render(event));
+        return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'fork': {
+      const [id] = cli.positionals;
+      if (!id) throw new UsageError('fork needs a session id');
+      const at = cli.values['at'] !== undefined ? Number(cli.values['at']) : undefined;
+      if (at !== undefined && (!Number.isInteger(at) || at < 0)) throw new UsageError('--at must be a seq (a non-negative integer)');
+      const runtime = open(cli.values);
+      try {
+        const connection = runtime.host.connect(() => undefined);
+        const child = await connection.forkSession({ sessionId: id, ...(at !== undefined ? { atSeq: at } : {}) });
+        connection.dispose();
+        out(`${child.id}\n`);
+        return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'export': {
+      const [id] = cli.positionals;
+      if (!id) throw new UsageError('export needs a session id');
+      const runtime = open(cli.values);
+      try {
+        const jsonl = runtime.repository.exportJsonl(id);
+        const file = cli.values['out'] as string | undefined;
+        if (file) writeFileSync(file, jsonl);
+        else out(jsonl);
+        return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'import': {
+      const [file] = cli.positionals;
+      if (!file) throw new UsageError('import needs a JSONL file');
+      const runtime = open(cli.values);
+      try {
+        const result = runtime.repository.importJsonl(readFileSync(file, 'utf8'));
+        for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+        out(`${result.id}\n`);
+        return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    default:
+      throw new UsageError(`unknown command ${cli.command}`);
+  }
+}
+
+/** The built renderer folder (dist/renderer at the repository root). */
+function rendererDir(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`forkline: ${error.message}\n(forkline help for usage)\n`);
+      process.exit(2);
+    }
+    if (ForklineError.isInstance(error)) {
+      process.stderr.write(`forkline: ${error.message} [${error.code}]\n`);
+      process.exit(1);
+    }
+    if (error instanceof TypeError && /parseArgs|Unknown option/i.test(String((error as { code?: string }).code ?? error.message))) {
+      process.stderr.write(`forkline: ${error.message}\n(forkline help for usage)\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`forkline: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,510 @@
+/**
+ * Host: implements HostApi over the session repository and live agents (one agent per open
+ * session) — DESIGN §9. Transports (Electron IPC, browser-mode WebSocket) call `connect(push)` once
+ * per client; subscriptions and terminals belong to that connection and end with it. A renderer
+ * reload or a second window only subscribes and reads: nothing it does alone changes any log
+ * (opening a cold session with an open last turn applies crash recovery, which is idempotent).
+ */
+import { realpathSync, statSync } from 'node:fs';
+import type {
+  AgentStatus,
+  ApprovalRequest,
+  HostMethods,
+  HostPush,
+  InboxSnapshot,
+  SessionSummary,
+  SubscribeResult,
+} from '../../shared/api.js';
+import { ForklineError } from '../../shared/errors.js';
+import type { SessionEvent } from '../../shared/events.js';
+import type { IDisposable } from '../../shared/lifecycle.js';
+import { DisposableStore } from '../../shared/lifecycle.js';
+import { messageText } from '../../shared/messages.js';
+import { Agent } from '../agent/agent.js';
+import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
+import type { ModelClient, ModelRequest } from '../llm/model-client.js';
+import type { ProviderSettings } from '../llm/providers.js';
+import { boundaryForAnchor } from '../session/fork-boundary.js';
+import type { LiveSession, SessionRepository } from '../store/session-repository.js';
+import type { SessionRecord } from '../store/session-store.js';
+import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { ToolDefinition } from '../tools/tool.js';
+import type { HostHandlers } from './dispatch.js';
+import { listFolders } from './folders.js';
+import { inspectRequest } from './request-inspector.js';
+import type { SettingsStore } from './settings-store.js';
+import { TerminalManager } from './terminal-manager.js';
+
+export interface HostOptions {
+  readonly repository: SessionRepository;
+  readonly settings: SettingsStore;
+  /** Builds a model client for the current provider settings (the real one: OpenAiCompatibleClient). */
+  readonly createModelClient: (settings: ProviderSettings) => ModelClient;
+  /** The tools every agent gets (the built-ins). */
+  readonly createTools: () => ToolDefinition[];
+  readonly newId: () => string;
+  readonly now?: () => number;
+  /** Native folder dialog (desktop app). Absent in browser mode. */
+  readonly chooseWorkspace?: () => Promise<string | null>;
+  /** Decides approvals without the UI (e.g. the CLI's terminal prompt). */
+  readonly approvalAnswerer?: ApprovalAnswerer;
+  /** Saves oversized tool output; returns its path. */
+  readonly spill?: (sessionId: string, callId: string, text: string) => string | undefined;
+  readonly maxParallelToolCalls?: number;
+}
+
+interface AgentHandle {
+  readonly agent: Agent;
+  readonly live: LiveSession;
+  readonly disposables: DisposableStore;
+}
+
+interface Subscription {
+  readonly id: string;
+  readonly sessionId: string;
+  lastSentSeq: number;
+  readonly connection: HostConnection;
+}
+
+export class Host implements IDisposable {
+  private readonly agents = new Map<string, AgentHandle>();
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly connections = new Set<HostConnection>();
+  readonly terminals: TerminalManager;
+  private readonly terminalOwners = new Map<string, HostConnection>();
+  private readonly pendingEvents = new Map<string, SessionEvent[]>();
+  private flushScheduled = false;
+  private closed = false;
+
+  constructor(readonly options: HostOptions) {
+    this.terminals = new TerminalManager(options.newId);
+    this.terminals.onData(({ terminalId, data }) => this.terminalOwners.get(terminalId)?.push({ kind: 'terminal/data', terminalId, data }));
+    this.terminals.onExit(({ terminalId, exitCode }) => {
+      this.terminalOwners.get(terminalId)?.push({ kind: 'terminal/exit', terminalId, exitCode });
+      this.terminalOwners.delete(terminalId);
+    });
+  }
+
+  get repository(): SessionRepository {
+    return this.options.repository;
+  }
+
+  /** Opens a client connection; `push` receives that client's live feed. */
+  connect(push: (message: HostPush) => void): HostConnection {
+    if (this.closed) throw new ForklineError('HOST_CLOSED', 'the host is shutting down');
+    const connection = new HostConnection(this, push);
+    this.connections.add(connection);
+    return connection;
+  }
+
+  /** @internal called by a connection when it closes. */
+  detach(connection: HostConnection): void {
+    this.connections.delete(connection);
+    for (const [id, sub] of this.subscriptions) if (sub.connection === connection) this.subscriptions.delete(id);
+    for (const [terminalId, owner] of this.terminalOwners) {
+      if (owner === connection) {
+        this.terminals.close(terminalId);
+        this.terminalOwners.delete(terminalId);
+      }
+    }
+  }
+
+  broadcast(message: HostPush): void {
+    for (const connection of this.connections) connection.push(message);
+  }
+
+  /** Pushes to every connection subscribed to `sessionId`. */
+  pushToSubscribers(sessionId: string, message: HostPush): void {
+    const seen = new Set<HostConnection>();
+    for (const sub of this.subscriptions.values()) {
+      if (sub.sessionId === sessionId && !seen.has(sub.connection)) {
+        seen.add(sub.connection);
+        sub.connection.push(message);
+      }
+    }
+  }
+
+  agentFor(sessionId: string): Agent | undefined {
+    return this.agents.get(sessionId)?.agent;
+  }
+
+  status(sessionId: string): AgentStatus {
+    return this.agents.get(sessionId)?.agent.status ?? 'idle';
+  }
+
+  summary(record: SessionRecord): SessionSummary {
+    const h = record.header;
+    const ownedElsewhere = record.ownerPid !== undefined && record.ownerPid !== process.pid && isAlive(record.ownerPid);
+    return {
+      id: h.id,
+      ...(h.title !== undefined ? { title: h.title } : {}),
+      ...(h.cwd !== undefined ? { cwd: h.cwd } : {}),
+      createdAt: h.createdAt,
+      updatedAt: record.updatedAt,
+      eventCount: this.agents.get(h.id)?.live.session.length ?? record.eventCount,
+      ...(h.parentSession !== undefined ? { parentSession: h.parentSession } : {}),
+      ...(h.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
+      status: this.status(h.id),
+      ...(ownedElsewhere ? { ownedElsewhere: true } : {}),
+    };
+  }
+
+  /** Starts (or returns) the live agent of a session. @throws ForklineError WORKSPACE_MISSING, StoreError SESSION_LIVE. */
+  ensureAgent(sessionId: string): Agent {
+    const existing = this.agents.get(sessionId);
+    if (existing) return existing.agent;
+    if (this.closed) throw new ForklineError('HOST_CLOSED', 'the host is shutting down');
+    const record = this.repository.get(sessionId);
+    if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+    const cwd = realWorkspace(record.header.cwd);
+    const live = this.repository.resume(sessionId);
+    const { settings } = this.options;
+    const model: ModelClient = {
+      stream: (request: ModelRequest, signal: AbortSignal) => this.options.createModelClient(settings.providerSettings()).stream(request, signal),
+    };
+    const agent = new Agent({
+      session: live.session,
+      flush: () => live.flush(),
+      model,
+      tools: new ToolRegistry(this.options.createTools()),
+      files: new InMemoryFileReadTracker(),
+      cwd,
+      config: () => settings.modelConfig(),
+      approvalPolicy: () => settings.approvalPolicy,
+      newId: this.options.newId,
+      ...(this.options.now ? { now: this.options.now } : {}),
+      ...(this.options.approvalAnswerer ? { approvalAnswerer: this.options.approvalAnswerer } : {}),
+      ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
+      onToolOutput: (callId, text) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, callId, text }),
+      ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
+    });
+    const disposables = new DisposableStore();
+    disposables.add(live.session.onDidAppend((event) => this.queueEvent(sessionId, event)));
+    disposables.add(
+      agent.onDidChangeStatus((status) => {
+        this.broadcast({ kind: 'session/status', sessionId, status });
+        this.broadcast({ kind: 'sessions/changed' });
+      }),
+    );
+    disposables.add(agent.onDidChangeInbox((inbox) => this.pushToSubscribers(sessionId, { kind: 'session/inbox', sessionId, inbox })));
+    disposables.add(agent.onDidChangeApprovals((list) => this.pushToSubscribers(sessionId, { kind: 'session/approvals', sessionId, approvals: list.map((q) => toApprovalRequest(sessionId, q)) })));
+    disposables.add(live.onDidFailWrite(({ error, pending }) => console.error(`session ${sessionId}: a background write failed (${pending} events kept for retry):`, error)));
+    this.agents.set(sessionId, { agent, live, disposables });
+    // Events the resume appended (session/end-seed) before anyone listened.
+    for (const sub of this.subscriptions.values()) {
+      if (sub.sessionId === sessionId) for (const event of live.session.eventsFrom(sub.lastSentSeq + 1)) this.queueEvent(sessionId, event);
+    }
+    return agent;
+  }
+
+  private queueEvent(sessionId: string, event: SessionEvent): void {
+    let list = this.pendingEvents.get(sessionId);
+    if (!list) {
+      list = [];
+      this.pendingEvents.set(sessionId, list);
+    }
+    list.push(event);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flushEvents());
+    }
+  }
+
+  /** Sends queued events to subscribers, each subscription only past its last sent seq. */
+  private flushEvents(): void {
+    this.flushScheduled = false;
+    const batches = [...this.pendingEvents];
+    this.pendingEvents.clear();
+    for (const [sessionId, events] of batches) {
+      for (const sub of this.subscriptions.values()) {
+        if (sub.sessionId !== sessionId) continue;
+        const fresh = events.filter((e) => e.seq > sub.lastSentSeq);
+        if (fresh.length === 0) continue;
+        sub.lastSentSeq = fresh[fresh.length - 1]!.seq;
+        sub.connection.push({ kind: 'session/events', subscriptionId: sub.id, sessionId, events: fresh });
+      }
+    }
+  }
+
+  /** @internal */
+  subscribe(connection: HostConnection, sessionId: string, fromSeq: number): SubscribeResult {
+    const handle = this.agents.get(sessionId);
+    const notices: string[] = [];
+    let events: readonly SessionEvent[];
+    let header;
+    let readOnly = false;
+    if (handle) {
+      events = handle.live.session.eventsFrom(fromSeq);
+      header = { ...handle.live.session.header, ...titleOf(this.repository.get(sessionId)) };
+    } else {
+      const loaded = this.repository.load(sessionId);
+      header = loaded.record.header;
+      events = loaded.events.slice(fromSeq);
+      readOnly = loaded.ownedElsewhere;
+      if (loaded.repaired > 0) notices.push(`This session was interrupted (the app closed or crashed during a turn). ${loaded.repaired} closing event(s) were added so the log is balanced; nothing was deleted.`);
+      if (readOnly) notices.push('Another running Forkline holds this session: it is shown read-only here.');
+    }
+    const subscriptionId = this.options.newId();
+    const lastSentSeq = fromSeq + events.length - 1;
+    this.subscriptions.set(subscriptionId, { id: subscriptionId, sessionId, lastSentSeq, connection });
+    const agent = handle?.agent;
+    return {
+      subscriptionId,
+      header,
+      events,
+      status: agent?.status ?? 'idle',
+      inbox: agent ? (agent.inbox.state as InboxSnapshot) : { nextTurn: [], nextStep: [] },
+      approvals: agent ? agent.approvals.list.map((q) => toApprovalRequest(sessionId, q)) : [],
+      notices,
+      readOnly,
+    };
+  }
+
+  /** @internal */
+  unsubscribe(subscriptionId: string): void {
+    this.subscriptions.delete(subscriptionId);
+  }
+
+  /** @internal */
+  ownTerminal(terminalId: string, connection: HostConnection): void {
+    this.terminalOwners.set(terminalId, connection);
+  }
+
+  /** Stops an agent (cancel with cause `disposed`) and releases its session. */
+  async stopAgent(sessionId: string): Promise<void> {
+    const handle = this.agents.get(sessionId);
+    if (!handle) return;
+    this.agents.delete(sessionId);
+    await handle.agent.dispose();
+    handle.disposables.dispose();
+    await handle.live.release();
+  }
+
+  /** Stops every agent and persists every live session. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const connection of [...this.connections]) connection.dispose();
+    await Promise.all([...this.agents.keys()].map((id) => this.stopAgent(id)));
+    this.terminals.dispose();
+  }
+
+  dispose(): void {
+    void this.close();
+  }
+}
+
+/** One client's view of the host: every HostApi method, bound to this connection. */
+export class HostConnection implements HostHandlers, IDisposable {
+  private disposed = false;
+  constructor(
+    private readonly host: Host,
+    private readonly sink: (message: HostPush) => void,
+  ) {}
+
+  push(message: HostPush): void {
+    if (this.disposed) return;
+    try {
+      this.sink(message);
+    } catch (error) {
+      console.error('a client push failed:', error);
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.host.detach(this);
+  }
+
+  private get repo(): SessionRepository {
+    return this.host.repository;
+  }
+
+  listSessions(): SessionSummary[] {
+    return this.repo.list().map((r) => this.host.summary(r));
+  }
+
+  createSession(params: { cwd: string; title?: string }): SessionSummary {
+    const cwd = realWorkspace(params.cwd);
+    const live = this.repo.create({ cwd, ...(params.title ? { title: params.title } : {}) });
+    void live.release();
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return this.host.summary(this.repo.get(live.session.id)!);
+  }
+
+  subscribeSession(params: { sessionId: string; fromSeq: number }): SubscribeResult {
+    return this.host.subscribe(this, params.sessionId, params.fromSeq);
+  }
+
+  unsubscribeSession(params: { subscriptionId: string }): null {
+    this.host.unsubscribe(params.subscriptionId);
+    return null;
+  }
+
+  renameSession(params: { sessionId: string; title: string }): null {
+    this.repo.rename(params.sessionId, params.title.trim() === '' ? undefined : params.title.trim());
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return null;
+  }
+
+  async deleteSession(params: { sessionId: string }): Promise<null> {
+    await this.host.stopAgent(params.sessionId);
+    this.repo.delete(params.sessionId);
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return null;
+  }
+
+  async forkSession(params: { sessionId: string; atSeq?: number }): Promise<SessionSummary> {
+    const agent = this.host.agentFor(params.sessionId);
+    const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
+    const boundary = boundaryForAnchor(events, params.atSeq);
+    if (boundary === undefined) {
+      throw new ForklineError('FORK_UNAVAILABLE', params.atSeq === undefined ? 'this session has no completed turn to fork from yet' : `seq ${params.atSeq} is in a turn that has not ended; fork at a completed turn`);
+    }
+    const child = await this.repo.fork(params.sessionId, boundary);
+    const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
+    const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
+    this.repo.rename(child.header.id, `${parentTitle} (fork ${siblings})`);
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return this.host.summary(this.repo.get(child.header.id)!);
+  }
+
+  exportSession(params: { sessionId: string }): { fileName: string; jsonl: string } {
+    const jsonl = this.repo.exportJsonl(params.sessionId);
+    const title = this.repo.get(params.sessionId)?.header.title ?? 'session';
+    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'session';
+    return { fileName: `forkline-${slug}-${params.sessionId.slice(0, 8)}.jsonl`, jsonl };
+  }
+
+  importSession(params: { jsonl: string }): { sessionId: string; warnings: readonly string[] } {
+    const result = this.repo.importJsonl(params.jsonl);
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return { sessionId: result.id, warnings: result.warnings };
+  }
+
+  inspectRequest(params: { sessionId: string; turn: number; step: number }): ReturnType<HostMethods['inspectRequest']> {
+    const agent = this.host.agentFor(params.sessionId);
+    const record = this.repo.get(params.sessionId);
+    if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+    const events = agent ? agent.session.events : this.repo.store.readAll(params.sessionId);
+    return inspectRequest(record.header, events, params.turn, params.step);
+  }
+
+  followup(params: { sessionId: string; text: string }): null {
+    const agent = this.host.ensureAgent(params.sessionId);
+    const record = this.repo.get(params.sessionId);
+    if (record && record.header.title === undefined) {
+      this.repo.rename(params.sessionId, titleFromPrompt(params.text));
+      this.host.broadcast({ kind: 'sessions/changed' });
+    }
+    agent.followup(params.text);
+    return null;
+  }
+
+  steer(params: { sessionId: string; text: string }): null {
+    this.host.ensureAgent(params.sessionId).steer(params.text);
+    return null;
+  }
+
+  cancel(params: { sessionId: string }): null {
+    this.host.agentFor(params.sessionId)?.cancel({ kind: 'user' });
+    return null;
+  }
+
+  decideApproval(params: { sessionId: string; approvalId: string; decision: 'allow-once' | 'reject' }): null {
+    const agent = this.host.agentFor(params.sessionId);
+    const decided = agent?.approvals.decide(params.approvalId, params.decision === 'allow-once' ? 'allowed-once' : 'rejected') ?? false;
+    if (!decided) throw new ForklineError('APPROVAL_NOT_FOUND', `approval ${params.approvalId} is not pending (it may have been decided or cancelled)`);
+    return null;
+  }
+
+  getSettings(): ReturnType<HostMethods['getSettings']> {
+    return this.host.options.settings.view();
+  }
+
+  updateSettings(params: Parameters<HostMethods['updateSettings']>[0]): ReturnType<HostMethods['updateSettings']> {
+    this.host.options.settings.update(params);
+    return this.host.options.settings.view();
+  }
+
+  setApiKey(params: { provider: string; apiKey: string }): ReturnType<HostMethods['setApiKey']> {
+    this.host.options.settings.setApiKey(params.provider, params.apiKey);
+    return this.host.options.settings.view();
+  }
+
+  async chooseWorkspace(): Promise<{ path: string } | null> {
+    const chooser = this.host.options.chooseWorkspace;
+    if (!chooser) return null;
+    const path = await chooser();
+    return path === null ? null : { path };
+  }
+
+  listFolders(params: { path?: string }): ReturnType<HostMethods['listFolders']> {
+    return listFolders(params.path);
+  }
+
+  openTerminal(params: { sessionId: string; cols: number; rows: number }): { terminalId: string } {
+    const record = this.repo.get(params.sessionId);
+    if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+    const terminalId = this.host.terminals.open(realWorkspace(record.header.cwd), params.cols, params.rows);
+    this.host.ownTerminal(terminalId, this);
+    return { terminalId };
+  }
+
+  writeTerminal(params: { terminalId: string; data: string }): null {
+    this.host.terminals.write(params.terminalId, params.data);
+    return null;
+  }
+
+  resizeTerminal(params: { terminalId: string; cols: number; rows: number }): null {
+    this.host.terminals.resize(params.terminalId, params.cols, params.rows);
+    return null;
+  }
+
+  closeTerminal(params: { terminalId: string }): null {
+    this.host.terminals.close(params.terminalId);
+    return null;
+  }
+}
+
+function toApprovalRequest(sessionId: string, q: PendingApproval): ApprovalRequest {
+  return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason };
+}
+
+/** The real path of an existing workspace folder. @throws ForklineError WORKSPACE_MISSING */
+export function realWorkspace(cwd: string | undefined): string {
+  if (cwd === undefined) throw new ForklineError('WORKSPACE_MISSING', 'this session has no workspace folder (imported sessions can be viewed, not continued)');
+  try {
+    const real = realpathSync(cwd);
+    if (!statSync(real).isDirectory()) throw new Error('not a folder');
+    return real;
+  } catch {
+    throw new ForklineError('WORKSPACE_MISSING', `the workspace folder ${cwd} does not exist or is not a folder`);
+  }
+}
+
+function titleOf(record: SessionRecord | undefined): { title?: string } {
+  return record?.header.title !== undefined ? { title: record.header.title } : {};
+}
+
+/** A short title from a prompt: its first line, at most 60 characters. */
+export function titleFromPrompt(text: string): string {
+  const line = text.trim().split('\n')[0]!.trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Session';
+}
+
+function firstPrompt(events: readonly SessionEvent[]): string | undefined {
+  for (const e of events) if (e.type === 'user/message' && e.data.source.kind === 'user') return titleFromPrompt(messageText(e.data));
+  return undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The composition root for plain-Node entry points (CLI, browser mode) and the Electron main
+ * process: picks the data folder, opens the SQLite store, and wires repository, settings, model
+ * client factory, built-in tools and the Host. Nothing here is a global: callers own the result and
+ * must `close()` it.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { ProviderChoice } from '../../shared/api.js';
+import type { ApprovalPolicyName } from '../../shared/events.js';
+import type { ApprovalAnswerer } from '../agent/approval-gate.js';
+import type { InvariantMode } from '../session/session.js';
+import { OpenAiCompatibleClient } from '../llm/openai-compatible-client.js';
+import type { ModelClient } from '../llm/model-client.js';
+import type { ProviderSettings } from '../llm/providers.js';
+import { SessionRepository } from '../store/session-repository.js';
+import { SqliteSessionStore } from '../store/sqlite-session-store.js';
+import type { SessionStore } from '../store/session-store.js';
+import { createBuiltinTools } from '../tools/builtin-tools.js';
+import { Host } from './host.js';
+import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
+
+export interface RuntimeOptions {
+  /** Where sessions.db, settings.json and spilled outputs live (see {@link defaultDataDir}). */
+  readonly dataDir: string;
+  readonly env?: { readonly [name: string]: string | undefined };
+  readonly overrides?: { readonly active?: Partial<ProviderChoice>; readonly approvalPolicy?: ApprovalPolicyName };
+  readonly keyVault?: KeyVault;
+  readonly chooseWorkspace?: () => Promise<string | null>;
+  readonly approvalAnswerer?: ApprovalAnswerer;
+  /** Replaces the real model client (tests drive the scripted server through the real one instead). */
+  readonly createModelClient?: (settings: ProviderSettings) => ModelClient;
+  /** Replaces the SQLite store (e.g. an Electron-ABI build through `nativeBinding`). */
+  readonly store?: SessionStore;
+  readonly invariants?: InvariantMode;
+  readonly writeWindowMs?: number;
+}
+
+export interface Runtime {
+  readonly dataDir: string;
+  readonly store: SessionStore;
+  readonly repository: SessionRepository;
+  readonly settings: SettingsStore;
+  readonly host: Host;
+  /** Stops agents, persists every live session, closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * The default data folder: `$FORKLINE_DATA_DIR`, else `$XDG_DATA_HOME/forkline`, else
+ * `~/.local/share/forkline` (Linux), `~/Library/Application Support/Forkline` (macOS),
+ * `%APPDATA%/Forkline` (Windows). The desktop app passes Electron's userData folder instead.
+ */
+export function defaultDataDir(env: { readonly [name: string]: string | undefined } = process.env): string {
+  if (env['FORKLINE_DATA_DIR']) return env['FORKLINE_DATA_DIR'];
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Forkline');
+  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(homedir(), 'AppData', 'Roaming'), 'Forkline');
+  return join(env['XDG_DATA_HOME'] ?? join(homedir(), '.local', 'share'), 'forkline');
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const env = options.env ?? process.env;
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const store = options.store ?? new SqliteSessionStore(join(options.dataDir, 'sessions.db'));
+  const invariants: InvariantMode = options.invariants ?? (env['FORKLINE_INVARIANTS'] === 'off' ? 'off' : 'enforce');
+  const repository = new SessionRepository(store, {
+    newId: randomUUID,
+    invariants,
+    ...(options.writeWindowMs !== undefined ? { writeWindowMs: options.writeWindowMs } : {}),
+  });
+  const settings = new SettingsStore({
+    file: join(options.dataDir, 'settings.json'),
+    vault: options.keyVault ?? new MemoryKeyVault(),
+    env,
+    dataDir: options.dataDir,
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
+  const spillDir = join(options.dataDir, 'spill');
+  const host = new Host({
+    repository,
+    settings,
+    createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
+    createTools: () => createBuiltinTools(),
+    newId: randomUUID,
+    ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),
+    ...(options.approvalAnswerer ? { approvalAnswerer: options.approvalAnswerer } : {}),
+    spill: (sessionId, callId, text) => {
+      try {
+        const dir = join(spillDir, sessionId.replace(/[^A-Za-z0-9._-]/g, '_'));
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const file = join(dir, `${callId.replace(/[^A-Za-z0-9._-]/g, '_')}.txt`);
+        writeFileSync(file, text, { mode: 0o600 });
+        return file;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  let closed = false;
+  return {
+    dataDir: options.dataDir,
+    store,
+    repository,
+    settings,
+    host,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await host.close();
+      await repository.releaseAll();
+      repository.dispose();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * Settings: the active provider choice (preset, base URL, model, reasoning effort) and the approval
+ * policy, persisted as JSON in the data folder; API keys live in a {@link KeyVault} (Electron
+ * `safeStorage` in the desktop app, environment variables in CLI / browser mode) and are never
+ * written to the settings file or sent to the renderer.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ProviderChoice, ProviderPresetView, SettingsView } from '../../shared/api.js';
+import { ForklineError } from '../../shared/errors.js';
+import type { ApprovalPolicyName } from '../../shared/events.js';
+import type { AgentModelConfig } from '../agent/agent.js';
+import {
+  DEFAULT_PROVIDER,
+  PROVIDER_PRESETS,
+  defaultReasoningEffort,
+  dialectOf,
+  modelLimits,
+  providerPreset,
+  resolveApiKey,
+  type ProviderSettings,
+} from '../llm/providers.js';
+
+/** Where API keys are kept. */
+export interface KeyVault {
+  get(provider: string): string | undefined;
+  /** Stores (or with undefined, forgets) a key. */
+  set(provider: string, key: string | undefined): void;
+  /** True when keys survive a restart. */
+  readonly persistent: boolean;
+}
+
+/** Keys held in memory for this run only (CLI / browser mode: keys normally come from env vars). */
+export class MemoryKeyVault implements KeyVault {
+  private readonly keys = new Map<string, string>();
+  readonly persistent = false;
+  get(provider: string): string | undefined {
+    return this.keys.get(provider);
+  }
+  set(provider: string, key: string | undefined): void {
+    if (key === undefined || key === '') this.keys.delete(provider);
+    else this.keys.set(provider, key);
+  }
+}
+
+/** Encryption functions, e.g. Electron `safeStorage.encryptString` / `decryptString`. */
+export interface StringCipher {
+  encrypt(plain: string): Buffer;
+  decrypt(encrypted: Buffer): string;
+}
+
+/** Keys encrypted with an OS-backed cipher (Electron safeStorage) in a JSON file (mode 0600). */
+export class EncryptedFileKeyVault implements KeyVault {
+  readonly persistent = true;
+  private cache: Record<string, string> | undefined;
+  constructor(
+    private readonly file: string,
+    private readonly cipher: StringCipher,
+  ) {}
+  private load(): Record<string, string> {
+    if (this.cache) return this.cache;
+    this.cache = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, string>) : {};
+    return this.cache;
+  }
+  get(provider: string): string | undefined {
+    const stored = this.load()[provider];
+    return stored === undefined ? undefined : this.cipher.decrypt(Buffer.from(stored, 'base64'));
+  }
+  set(provider: string, key: string | undefined): void {
+    const all = { ...this.load() };
+    if (key === undefined || key === '') delete all[provider];
+    else all[provider] = this.cipher.encrypt(key).toString('base64');
+    writeJsonAtomic(this.file, all, 0o600);
+    this.cache = all;
+  }
+}
+
+interface PersistedSettings {
+  readonly version: 1;
+  readonly active: ProviderChoice;
+  readonly approvalPolicy: ApprovalPolicyName;
+}
+
+export interface SettingsStoreOptions {
+  /** Settings JSON file; undefined keeps settings in memory only. */
+  readonly file?: string;
+  readonly vault: KeyVault;
+  /** Environment (API key variables). */
+  readonly env: { readonly [name: string]: string | undefined };
+  /** Overrides on top of the file (CLI flags: --model, --base-url, --approval). */
+  readonly overrides?: { readonly active?: Partial<ProviderChoice>; readonly approvalPolicy?: ApprovalPolicyName };
+  readonly dataDir: string;
+}
+
+function defaultChoice(): ProviderChoice {
+  const preset = PROVIDER_PRESETS[DEFAULT_PROVIDER];
+  return { provider: preset.id, baseUrl: preset.baseUrl, model: preset.defaultModel ?? '' };
+}
+
+export class SettingsStore {
+  private settings: PersistedSettings;
+
+  constructor(private readonly options: SettingsStoreOptions) {
+    let loaded: PersistedSettings = { version: 1, active: defaultChoice(), approvalPolicy: 'ask' };
+    if (options.file && existsSync(options.file)) {
+      try {
+        const parsed = JSON.parse(readFileSync(options.file, 'utf8')) as Partial<PersistedSettings>;
+        loaded = { version: 1, active: { ...loaded.active, ...parsed.active }, approvalPolicy: parsed.approvalPolicy ?? 'ask' };
+      } catch (error) {
+        console.error(`settings file ${options.file} is unreadable; using defaults (the file is left as it is):`, error);
+      }
+    }
+    const over = options.overrides;
+    if (over?.active?.provider !== undefined && over.active.provider !== loaded.active.provider) {
+      const preset = providerPreset(over.active.provider);
+      loaded = { ...loaded, active: { provider: over.active.provider, baseUrl: preset.baseUrl, model: preset.defaultModel ?? '' } };
+    }
+    this.settings = {
+      ...loaded,
+      active: { ...loaded.active, ...stripUndefined(over?.active ?? {}) },
+      approvalPolicy: over?.approvalPolicy ?? loaded.approvalPolicy,
+    };
+  }
+
+  get active(): ProviderChoice {
+    return this.settings.active;
+  }
+
+  get approvalPolicy(): ApprovalPolicyName {
+    return this.settings.approvalPolicy;
+  }
+
+  /** The API key for a provider: the vault first, then the preset's environment variable. */
+  apiKey(provider: string): string | undefined {
+    return resolveApiKey({ provider, ...(this.options.vault.get(provider) ? { apiKey: this.options.vault.get(provider)! } : {}) }, this.options.env);
+  }
+
+  /** Everything a model client needs for the active choice. */
+  providerSettings(): ProviderSettings {
+    const { provider, baseUrl, model, reasoningEffort } = this.settings.active;
+    const key = this.apiKey(provider);
+    return { provider, baseUrl, model, ...(key ? { apiKey: key } : {}), ...(reasoningEffort ? { reasoningEffort } : {}) };
+  }
+
+  /** The call configuration the agent logs in `request/header`. */
+  modelConfig(): AgentModelConfig {
+    const settings = this.providerSettings();
+    const effort = settings.reasoningEffort ?? defaultReasoningEffort(settings);
+    const limits = modelLimits(settings);
+    return {
+      provider: settings.provider,
+      model: settings.model,
+      ...(effort !== undefined && dialectOf(settings).thinking !== 'none' ? { reasoningEffort: effort } : {}),
+      ...(limits.contextWindow !== undefined ? { contextWindow: limits.contextWindow } : {}),
+    };
+  }
+
+  /**
+   * Applies a partial update and persists it.
+   * @throws ForklineError INVALID_SETTINGS for an empty model or base URL.
+   */
+  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName }): void {
+    const next: PersistedSettings = { ...this.settings, ...(patch.active ? { active: patch.active } : {}), ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}) };
+    if (next.active.model.trim() === '' || next.active.baseUrl.trim() === '') {
+      throw new ForklineError('INVALID_SETTINGS', 'the model and the base URL must not be empty');
+    }
+    this.settings = next;
+    if (this.options.file) writeJsonAtomic(this.options.file, this.settings, 0o600);
+  }
+
+  setApiKey(provider: string, key: string): void {
+    this.options.vault.set(provider, key === '' ? undefined : key);
+  }
+
+  view(): SettingsView {
+    const presets: ProviderPresetView[] = Object.values(PROVIDER_PRESETS).map((p) => ({
+      id: p.id,
+      label: p.label,
+      baseUrl: p.baseUrl,
+      models: p.models.map((m) => ({ id: m.id, contextWindow: m.contextWindow, maxOutputTokens: m.maxOutputTokens })),
+      ...(p.apiKeyEnv ? { apiKeyEnv: p.apiKeyEnv } : {}),
+      needsKey: p.requiresApiKey,
+      reasoningEfforts: [...p.dialect.reasoningEfforts],
+    }));
+    const keys: Record<string, boolean> = {};
+    for (const p of presets) keys[p.id] = this.apiKey(p.id) !== undefined;
+    return { presets, active: this.settings.active, approvalPolicy: this.settings.approvalPolicy, keys, dataDir: this.options.dataDir };
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function writeJsonAtomic(file: string, value: unknown, mode: number): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n', { mode });
+  renameSync(tmp, file);
+}

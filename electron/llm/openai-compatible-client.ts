@@ -1,0 +1,179 @@
+/**
+ * {@link ModelClient} over the `openai` npm client for any OpenAI-compatible Chat Completions
+ * endpoint (DeepSeek, OpenAI, OpenRouter, Ollama, vLLM, llama.cpp, …). DESIGN §5.
+ *
+ * One `stream()` call = exactly one HTTP attempt (`maxRetries: 0`); the agent loop's retry policy
+ * (`retry-policy.ts`) decides about another, so every attempt is logged. The `openai` client's traps
+ * (STACK.md §4) are handled here:
+ * - an abort makes its `for await` end silently → after the loop we check our own flags;
+ * - its request timeout stops at the headers → an idle watchdog, reset by every received byte
+ *   (keep-alive comments included, seen through a wrapped `fetch`), aborts a stalled body → TIMEOUT;
+ * - a stream that ends without `[DONE]` and without finish_reason ends quietly → STREAM_CLOSED;
+ * - a dropped socket is a bare `TypeError: terminated` → TRANSPORT;
+ * - `reasoning_content` is untyped and the `.stream()` helper truncates it → we read raw chunks
+ *   with `create({stream: true})` and cast the delta (see wire-types.ts).
+ * `stream()` never throws for provider, transport or stream failures: it ends with `finish{error}`.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { FinishReason, LlmFailure, StreamChunk } from '../../shared/chunks.js';
+import { failureFromError, llmFailure, timeoutFailure } from './failure.js';
+import type { ModelClient, ModelRequest } from './model-client.js';
+import { monitoredFetch, type FetchLike } from './monitored-fetch.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, defaultReasoningEffort, dialectOf, providerPreset, type ProviderSettings } from './providers.js';
+import { LlmConfigurationError } from './reasoning-effort.js';
+import { serializeChatRequest, type ChatCompletionBody, type SerializeOptions } from './request-serializer.js';
+import { IdleWatchdog } from './idle-watchdog.js';
+import { StreamTranslator } from './stream-translator.js';
+import type { WireChunk } from './wire-types.js';
+
+/** Test and embedding hooks. `fetch` replaces `globalThis.fetch` underneath the `openai` client. */
+export interface OpenAiCompatibleClientOptions {
+  readonly fetch?: FetchLike;
+}
+
+/** Per-attempt facts gathered outside the `openai` iterator. */
+interface AttemptState {
+  requestId: string | undefined;
+  sawDone: boolean;
+  timedOut: boolean;
+}
+
+/** The provider adapter. Stateless between calls; safe to share across sessions. */
+export class OpenAiCompatibleClient implements ModelClient {
+  private readonly fetchImpl: FetchLike;
+  private readonly idleTimeoutMs: number;
+  private readonly serializeOptions: SerializeOptions;
+
+  constructor(
+    readonly settings: ProviderSettings,
+    options: OpenAiCompatibleClientOptions = {},
+  ) {
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.idleTimeoutMs = settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    const serializeOptions: { -readonly [K in keyof SerializeOptions]: SerializeOptions[K] } = {
+      dialect: dialectOf(settings),
+      fallbackModel: settings.model,
+    };
+    const effort = settings.reasoningEffort ?? defaultReasoningEffort(settings);
+    if (effort !== undefined) serializeOptions.fallbackReasoningEffort = effort;
+    if (settings.maxOutputTokens !== undefined) serializeOptions.fallbackMaxTokens = settings.maxOutputTokens;
+    this.serializeOptions = serializeOptions;
+  }
+
+  /** The request body this client would send for `request` (what the provider sees, byte for byte under JSON.stringify). */
+  requestBody(request: ModelRequest): ChatCompletionBody {
+    return serializeChatRequest(request, this.serializeOptions);
+  }
+
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamChunk> {
+    return this.run(request, signal);
+  }
+
+  private async *run(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamChunk, void, undefined> {
+    const translator = new StreamTranslator();
+    if (signal.aborted) {
+      yield* translator.fail(aborted(llmFailure('ABORTED', 'the request was aborted before it was sent')));
+      return;
+    }
+    // Configuration checks, before any I/O.
+    let body: ChatCompletionBody;
+    try {
+      body = this.requestBody(request);
+    } catch (error) {
+      if (error instanceof LlmConfigurationError) {
+        yield* translator.fail(failed(llmFailure(error.code as LlmFailure['code'], error.message)));
+        return;
+      }
+      throw error;
+    }
+    const preset = providerPreset(this.settings.provider);
+    const apiKey = this.settings.apiKey !== undefined && this.settings.apiKey !== '' ? this.settings.apiKey : undefined;
+    if (preset.requiresApiKey && apiKey === undefined) {
+      const where = preset.apiKeyEnv === undefined ? '' : ` (set ${preset.apiKeyEnv} or store a key in settings)`;
+      yield* translator.fail(failed(llmFailure('MISSING_CREDENTIAL', `no API key for ${preset.label}${where}`)));
+      return;
+    }
+    if (this.settings.baseUrl === '') {
+      yield* translator.fail(failed(llmFailure('INVALID_REQUEST', 'no base URL configured for this provider')));
+      return;
+    }
+
+    const state: AttemptState = { requestId: undefined, sawDone: false, timedOut: false };
+    const controller = new AbortController();
+    const watchdog = new IdleWatchdog(this.idleTimeoutMs, () => {
+      state.timedOut = true;
+      controller.abort(new Error(`idle timeout after ${this.idleTimeoutMs} ms`));
+    });
+    const onCallerAbort = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', onCallerAbort, { once: true });
+    const client = new OpenAI({
+      apiKey: apiKey ?? 'not-needed',
+      baseURL: this.settings.baseUrl,
+      maxRetries: 0,
+      // Covers waiting for headers only; the watchdog below covers the body (and fires first).
+      timeout: this.idleTimeoutMs + 1_000,
+      fetch: monitoredFetch(this.fetchImpl, {
+        onResponse: (_status, headers) => {
+          state.requestId = headers.get('x-request-id') ?? undefined;
+        },
+        onActivity: () => watchdog.touch(),
+        onDone: () => {
+          state.sawDone = true;
+        },
+      }),
+      logLevel: 'off',
+      // Keep OPENAI_* environment variables from leaking into other providers' requests.
+      organization: null,
+      project: null,
+      adminAPIKey: null,
+      webhookSecret: null,
+      ...(this.settings.extraHeaders === undefined ? {} : { defaultHeaders: { ...this.settings.extraHeaders } }),
+    });
+
+    let thrown: { error: unknown } | undefined;
+    watchdog.start();
+    try {
+      const stream = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsStreaming, { signal: controller.signal });
+      for await (const wire of stream) {
+        const out = translator.push(wire as WireChunk);
+        if (out.length === 0) continue;
+        watchdog.pause(); // the consumer's time is not provider silence
+        for (const chunk of out) yield chunk;
+        watchdog.resume();
+      }
+    } catch (error) {
+      thrown = { error };
+    } finally {
+      watchdog.dispose();
+      signal.removeEventListener('abort', onCallerAbort);
+      controller.abort(); // releases the socket if the consumer stopped early; a no-op after a clean end
+    }
+
+    if (state.timedOut) {
+      yield* translator.fail(failed(timeoutFailure(this.idleTimeoutMs, state.requestId)));
+    } else if (signal.aborted) {
+      yield* translator.fail(aborted(llmFailure('ABORTED', 'the request was aborted by the caller', { requestId: state.requestId })));
+    } else if (thrown !== undefined) {
+      const failure = failureFromError(thrown.error, {
+        timedOut: false,
+        callerAborted: false,
+        idleTimeoutMs: this.idleTimeoutMs,
+        requestId: state.requestId,
+      });
+      yield* translator.fail(failure.code === 'ABORTED' ? aborted(failure) : failed(failure));
+    } else if (translator.finishReason === undefined && !state.sawDone) {
+      yield* translator.fail(failed(llmFailure('STREAM_CLOSED', 'the stream ended without [DONE] and without a finish_reason', { requestId: state.requestId })));
+    } else {
+      yield* translator.complete();
+    }
+  }
+}
+
+function failed(failure: LlmFailure): FinishReason {
+  return { kind: 'error', failure };
+}
+
+function aborted(failure: LlmFailure): FinishReason {
+  return { kind: 'aborted', failure };
+}

@@ -1,0 +1,170 @@
+/**
+ * Our {@link ModelRequest} (logged header + derived messages) → the OpenAI Chat Completions
+ * request body (https://platform.openai.com/docs/api-reference/chat/create).
+ *
+ * Deterministic: the same request gives the same bytes under `JSON.stringify`, whatever the key
+ * order of the input objects — every output object is built field by field in a fixed order, tools
+ * keep header order, and nothing reads a clock or randomness. Providers cache by prompt prefix
+ * (DeepSeek context caching, https://api-docs.deepseek.com/guides/kv_cache), so a byte that moves
+ * between two requests costs a cache miss.
+ *
+ * DeepSeek thinking mode (https://api-docs.deepseek.com/guides/thinking_mode): the
+ * `reasoning_content` of an assistant turn that made tool calls must be sent back in every later
+ * request, else HTTP 400 (FIELD-NOTES fault class 4). Under a dialect with
+ * `echoReasoningContent`, every assistant message with tool calls carries it — `""` when it had
+ * no reasoning — and so does every assistant message with reasoning (uniform for cache stability).
+ */
+import type { AssistantMessage, Message, ToolSchema } from '../../shared/messages.js';
+import type { JsonValue } from '../../shared/json.js';
+import type { ModelRequest } from './model-client.js';
+import type { WireDialect } from './providers.js';
+import { thinkingFields } from './reasoning-effort.js';
+
+/** One tool call as sent back in an assistant history message. */
+export interface WireToolCall {
+  readonly id: string;
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly arguments: string };
+}
+
+/** A Chat Completions message as we send it. */
+export type WireMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | {
+      readonly role: 'assistant';
+      readonly content: string;
+      readonly tool_calls?: readonly WireToolCall[];
+      readonly reasoning_content?: string;
+    }
+  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
+
+/** A function tool as sent in `tools`. */
+export interface WireTool {
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: JsonValue };
+}
+
+/**
+ * The request body, keys in serialisation order. Exactly one of `max_tokens` /
+ * `max_completion_tokens` appears when a limit is set (per dialect); `thinking` /
+ * `reasoning_effort` per dialect (see `thinkingFields`).
+ */
+export interface ChatCompletionBody {
+  readonly model: string;
+  readonly messages: readonly WireMessage[];
+  readonly tools?: readonly WireTool[];
+  readonly stream: true;
+  readonly stream_options: { readonly include_usage: true };
+  readonly max_tokens?: number;
+  readonly max_completion_tokens?: number;
+  readonly temperature?: number;
+  readonly thinking?: { readonly type: 'enabled' | 'disabled' };
+  readonly reasoning_effort?: string;
+}
+
+/**
+ * How to serialise: the provider's dialect plus fallbacks for what the header's config leaves out
+ * (the header wins; the agent should log the effective values, see `callConfigFor`).
+ */
+export interface SerializeOptions {
+  readonly dialect: WireDialect;
+  readonly fallbackModel?: string;
+  readonly fallbackReasoningEffort?: string;
+  readonly fallbackMaxTokens?: number;
+}
+
+/**
+ * Builds the body. Pure and deterministic.
+ * @throws LlmConfigurationError UNSUPPORTED_REASONING_EFFORT (validated before anything else).
+ */
+export function serializeChatRequest(request: ModelRequest, options: SerializeOptions): ChatCompletionBody {
+  const { config, system, tools } = request.header;
+  const thinking = thinkingFields(options.dialect, config.reasoningEffort ?? options.fallbackReasoningEffort);
+  const model = config.model !== '' ? config.model : (options.fallbackModel ?? '');
+  const maxTokens = config.maxTokens ?? options.fallbackMaxTokens;
+
+  // Keys are added in serialisation order; the object is complete at `return`.
+  const body: { -readonly [K in keyof ChatCompletionBody]?: ChatCompletionBody[K] } = {
+    model,
+    messages: serializeMessages(request.messages, options.dialect, system),
+  };
+  if (tools !== undefined && tools.length > 0) body.tools = tools.map(serializeTool);
+  body.stream = true;
+  body.stream_options = { include_usage: true };
+  if (maxTokens !== undefined) body[options.dialect.maxTokensField] = maxTokens;
+  if (config.temperature !== undefined) body.temperature = config.temperature;
+  if (thinking.thinking !== undefined) body.thinking = { type: thinking.thinking.type };
+  if (thinking.reasoning_effort !== undefined) body.reasoning_effort = thinking.reasoning_effort;
+  return body as ChatCompletionBody;
+}
+
+/** One tool in header order; `parameters` is copied keeping its own key order. */
+export function serializeTool(tool: ToolSchema): WireTool {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: copyJson(tool.parameters) },
+  };
+}
+
+/**
+ * The messages: a system message first when `system` is non-empty, then one wire message per
+ * message. User text blocks are joined with a blank line; tool results become `role:'tool'`;
+ * assistant messages per {@link serializeAssistant}.
+ */
+export function serializeMessages(messages: readonly Message[], dialect: WireDialect, system?: string): WireMessage[] {
+  const out: WireMessage[] = [];
+  if (system !== undefined && system !== '') out.push({ role: 'system', content: system });
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      out.push(serializeAssistant(message, dialect));
+    } else if (message.source.kind === 'tool') {
+      const block = message.content[0];
+      if (block === undefined || block.type !== 'tool-result') continue;
+      out.push({ role: 'tool', tool_call_id: block.toolCallId, content: block.content.map((t) => t.text).join('') });
+    } else {
+      const texts: string[] = [];
+      for (const block of message.content) if (block.type === 'text') texts.push(block.text);
+      out.push({ role: 'user', content: texts.join('\n\n') });
+    }
+  }
+  return out;
+}
+
+/**
+ * An assistant message: `content` is its text ("" when none, never null); `tool_calls` when it
+ * made any; `reasoning_content` (under an echoing dialect) when it made tool calls — `""` if it had
+ * no reasoning — or when it has reasoning.
+ */
+export function serializeAssistant(message: AssistantMessage, dialect: WireDialect): WireMessage {
+  let text = '';
+  let reasoning = '';
+  let hasReasoning = false;
+  const calls: WireToolCall[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') text += block.text;
+    else if (block.type === 'reasoning') {
+      reasoning += block.text;
+      hasReasoning = true;
+    } else {
+      calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: block.arguments } });
+    }
+  }
+  const wire: { role: 'assistant'; content: string; tool_calls?: WireToolCall[]; reasoning_content?: string } = {
+    role: 'assistant',
+    content: text,
+  };
+  if (calls.length > 0) wire.tool_calls = calls;
+  if (dialect.echoReasoningContent && (calls.length > 0 || hasReasoning)) wire.reasoning_content = reasoning;
+  return wire;
+}
+
+function copyJson(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(copyJson);
+  if (value !== null && typeof value === 'object') {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [key, inner] of Object.entries(value as { readonly [key: string]: JsonValue })) out[key] = copyJson(inner);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,81 @@
+/**
+ * The append-path twin of `shared/json.ts` `toFrozenJson`: validates a value as lossless JSON and
+ * returns a deep-frozen copy in one pass, with the same rules and the same {@link NonJsonValueError}
+ * (path, kind, context). It is tuned for the hot path of `Session.append` (DESIGN §13 append rate):
+ * the JSONPath of a value is built only when a value is rejected (from a stack of keys), and the
+ * cycle check scans the short stack of open ancestors instead of maintaining a Set.
+ *
+ * Rejected: `undefined` (also as a property value), functions, symbols (values and keys), BigInt,
+ * NaN, ±Infinity, `-0`, sparse array holes, cycles, and objects whose prototype is neither
+ * `Object.prototype` nor `null` (class instances: Date, Map, Set, typed arrays, …).
+ */
+import { NonJsonValueError } from '../../shared/json.js';
+
+export function copyFrozenJson<T>(value: T, context?: string): T {
+  const ancestors: object[] = [];
+  const keys: (string | number)[] = [];
+
+  const fail = (what: string): never => {
+    let path = '$';
+    for (const key of keys) path += typeof key === 'number' ? `[${key}]` : `.${key}`;
+    throw new NonJsonValueError(path, what, context);
+  };
+
+  const visit = (v: unknown): unknown => {
+    switch (typeof v) {
+      case 'string':
+      case 'boolean':
+        return v;
+      case 'number':
+        if (!Number.isFinite(v)) return fail(String(v));
+        if (v === 0 && 1 / v < 0) return fail('-0');
+        return v;
+      case 'object':
+        return v === null ? null : visitObject(v);
+      case 'undefined':
+        return fail('undefined');
+      case 'bigint':
+        return fail('BigInt');
+      case 'function':
+        return fail('function');
+      default:
+        return fail('symbol');
+    }
+  };
+
+  const visitObject = (obj: object): object => {
+    for (let i = 0; i < ancestors.length; i++) if (ancestors[i] === obj) fail('cycle');
+    ancestors.push(obj);
+    let out: object;
+    if (Array.isArray(obj)) {
+      const n = obj.length;
+      const copy = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) {
+        keys.push(i);
+        if (!(i in obj)) fail('sparse array hole');
+        copy[i] = visit(obj[i]);
+        keys.pop();
+      }
+      out = copy;
+    } else {
+      const proto: unknown = Object.getPrototypeOf(obj);
+      if (proto !== Object.prototype && proto !== null) {
+        fail(`class instance ${(obj as { constructor?: { name?: string } }).constructor?.name ?? 'unknown'}`);
+      }
+      if (Object.getOwnPropertySymbols(obj).length > 0) fail('symbol key');
+      const copy: Record<string, unknown> = {};
+      const names = Object.keys(obj);
+      for (let i = 0; i < names.length; i++) {
+        const key = names[i]!;
+        keys.push(key);
+        copy[key] = visit((obj as Record<string, unknown>)[key]);
+        keys.pop();
+      }
+      out = copy;
+    }
+    ancestors.pop();
+    return Object.freeze(out);
+  };
+
+  return visit(value) as T;
+}

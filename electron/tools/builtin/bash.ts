@@ -1,0 +1,274 @@
+/**
+ * `bash{command, timeout_ms?}`: runs `/bin/bash -c command` in the workspace through child-process
+ * pipes (never node-pty, which can drop the tail of fast output: STACK.md §3), so the result is the
+ * exact output.
+ *
+ * - stderr is the same pipe as stdout (`2>&1` applied before the command runs), so the two are
+ *   merged byte-exactly in the order they were written; stdin is /dev/null.
+ * - Every piece of output goes to `ctx.onOutput` as it arrives.
+ * - The command runs in its own process group (`detached`); on timeout or abort the whole group
+ *   gets SIGTERM, then SIGKILL after a grace period, so grandchildren die too. (A process that
+ *   moves itself to another session, e.g. with `setsid`, escapes this.)
+ * - When bash exits but background processes keep the output pipe open, the call ends shortly
+ *   after and those processes are terminated (the result says so).
+ * - Memory is bounded: above `maxOutputBytes` only the head and tail are kept, with a notice.
+ */
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { z } from 'zod';
+import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
+import { HeadTailBuffer } from './head-tail-buffer.js';
+
+/** Default command time limit (ms). */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** Largest `timeout_ms` accepted (ms). */
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** Default output kept in memory (bytes); above it head + tail are kept. */
+export const BASH_DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** Tunables of the bash tool (tests shorten them; the defaults suit the app). */
+export interface BashToolOptions {
+  /** Timeout when the call gives no `timeout_ms` (ms). Default {@link BASH_DEFAULT_TIMEOUT_MS}. */
+  readonly defaultTimeoutMs?: number;
+  /** Output bytes kept (head + tail beyond it). Default {@link BASH_DEFAULT_MAX_OUTPUT_BYTES}. */
+  readonly maxOutputBytes?: number;
+  /** Wait between SIGTERM and SIGKILL of the process group (ms). Default 2000. */
+  readonly killGraceMs?: number;
+  /**
+   * After bash exits, how long the output pipe may stay open and quiet before the background
+   * processes holding it are terminated (ms). Default 250; never more than 2000 ms in total.
+   */
+  readonly drainIdleMs?: number;
+  /** Shell binary. Default `/bin/bash`. */
+  readonly shell?: string;
+}
+
+const DRAIN_MAX_MS = 2000;
+/** After SIGKILL, wait at most this long for the pipes to close before giving up on them (ms). */
+const AFTER_KILL_WAIT_MS = 1000;
+
+const parameters = z
+  .object({
+    command: z.string().min(1).describe('The shell command to run with /bin/bash -c, in the workspace root.'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(BASH_MAX_TIMEOUT_MS)
+      .optional()
+      .describe(`Time limit in milliseconds. Default ${BASH_DEFAULT_TIMEOUT_MS}, maximum ${BASH_MAX_TIMEOUT_MS}.`),
+  })
+  .strict();
+
+/**
+ * Result content: the merged output, then a final line `[exit code N]` (or `[killed by signal S]`);
+ * `(no output)` stands in for empty output. `isError` is true when the exit code is not 0. Above
+ * the output cap the middle is replaced by `[... N bytes of output omitted (T bytes in total) ...]`.
+ *
+ * meta: `{exitCode, signal?, durationMs, outputBytes, omittedBytes?, backgroundKilled?}`
+ * (exitCode null when killed by a signal; outputBytes = all bytes received).
+ *
+ * Errors: `TOOL_TIMEOUT` (message includes the output so far), `ABORTED` (ctx.signal), `TOOL_ERROR`
+ * (the shell could not be started). A non-zero exit is not an error, just `isError: true`.
+ */
+export function createBashTool(options: BashToolOptions = {}): ToolDefinition<typeof parameters> {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? BASH_DEFAULT_MAX_OUTPUT_BYTES;
+  const killGraceMs = options.killGraceMs ?? 2000;
+  const drainIdleMs = options.drainIdleMs ?? 250;
+  const shell = options.shell ?? '/bin/bash';
+  return defineTool({
+    name: 'bash',
+    description:
+      'Run a shell command with /bin/bash -c in the workspace root and return its combined stdout and stderr followed by the exit code. ' +
+      `Stdin is empty (no interactive input). Default time limit ${defaultTimeoutMs / 1000} s (timeout_ms, up to ${BASH_MAX_TIMEOUT_MS / 1000} s). ` +
+      'Every call starts a new shell (cd and variables do not carry over). Background processes that keep writing to the output are stopped when the command ends; ' +
+      'to leave a server running, redirect its output: nohup cmd > log.txt 2>&1 &.',
+    parameters,
+    risk: 'exec',
+    presentation: 'terminal',
+    // Above the largest timeout_ms, so the command's own deadline always fires first.
+    timeoutMs: BASH_MAX_TIMEOUT_MS + 30_000,
+    execute(args, ctx) {
+      return runCommand(args.command, args.timeout_ms ?? defaultTimeoutMs, ctx.cwd, ctx.signal, ctx.onOutput, {
+        maxOutputBytes,
+        killGraceMs,
+        drainIdleMs,
+        shell,
+      });
+    },
+  });
+}
+
+interface RunOptions {
+  readonly maxOutputBytes: number;
+  readonly killGraceMs: number;
+  readonly drainIdleMs: number;
+  readonly shell: string;
+}
+
+function runCommand(
+  command: string,
+  timeoutMs: number,
+  cwd: string,
+  signal: AbortSignal,
+  onOutput: ((text: string) => void) | undefined,
+  options: RunOptions,
+): Promise<{ content: string; isError: boolean; meta: { [key: string]: number | string | boolean | null } }> {
+  if (signal.aborted) return Promise.reject(new ToolError('ABORTED', 'The command was cancelled before it started; nothing ran.'));
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const output = new HeadTailBuffer(options.maxOutputBytes);
+    const decoder = new StringDecoder('utf8');
+    // The outer shell replaces itself with `shell -c command` after pointing stderr at stdout.
+    const child = spawn(options.shell, ['-c', 'exec "$0" -c "$1" 2>&1', options.shell, command], {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stopReason: 'timeout' | 'abort' | undefined;
+    let backgroundKilled = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let exited = false;
+    let settled = false;
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, fn: () => void) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        fn();
+      }, ms);
+      timers.add(t);
+      return t;
+    };
+    let drainIdle: NodeJS.Timeout | undefined;
+
+    const killGroup = (sig: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    /** SIGTERM now, SIGKILL after the grace period (also if we settle first). */
+    const terminateGroup = () => {
+      killGroup('SIGTERM');
+      const t = setTimeout(() => killGroup('SIGKILL'), options.killGraceMs);
+      t.unref();
+    };
+    const emit = (text: string) => {
+      if (text === '' || onOutput === undefined) return;
+      try {
+        onOutput(text);
+      } catch {
+        // A failing UI listener must not break the command.
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      output.push(chunk);
+      emit(decoder.write(chunk));
+      if (drainIdle !== undefined) {
+        clearTimeout(drainIdle);
+        timers.delete(drainIdle);
+        drainIdle = later(options.drainIdleMs, stopDraining);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    // Read errors on our end of the pipes end the stream; 'close' still follows.
+    child.stdout.on('error', () => undefined);
+    child.stderr.on('error', () => undefined);
+
+    const onAbort = () => stop('abort');
+    signal.addEventListener('abort', onAbort, { once: true });
+    later(timeoutMs, () => stop('timeout'));
+
+    function stop(reason: 'timeout' | 'abort') {
+      if (settled || stopReason !== undefined) return;
+      if (exited) {
+        // bash already finished; only background processes keep the pipe open: end normally.
+        stopDraining();
+        return;
+      }
+      stopReason = reason;
+      terminateGroup();
+      // If something survives even SIGKILL and keeps the pipes open, stop waiting for it.
+      later(options.killGraceMs + AFTER_KILL_WAIT_MS, () => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      });
+    }
+
+    function stopDraining() {
+      if (settled) return;
+      backgroundKilled = true;
+      terminateGroup();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      finish();
+    }
+
+    function finish() {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      signal.removeEventListener('abort', onAbort);
+      child.stdout.off('data', onData);
+      child.stderr.off('data', onData);
+      emit(decoder.end());
+      const durationMs = Math.round(performance.now() - started);
+      const collected = output.text();
+      if (stopReason === 'timeout') {
+        reject(
+          new ToolError(
+            'TOOL_TIMEOUT',
+            `The command timed out after ${timeoutMs} ms and was killed (with all processes it started). ` +
+              `If it needs longer, pass a larger timeout_ms (max ${BASH_MAX_TIMEOUT_MS}); if it waits for input, make it non-interactive.\n` +
+              `Output so far:\n${collected.text === '' ? '(no output)' : collected.text}`,
+          ),
+        );
+        return;
+      }
+      if (stopReason === 'abort') {
+        reject(new ToolError('ABORTED', `The command was cancelled after ${durationMs} ms and was killed (with all processes it started).\nOutput so far:\n${collected.text === '' ? '(no output)' : collected.text}`));
+        return;
+      }
+      let text = collected.text === '' ? '(no output)\n' : collected.text.endsWith('\n') ? collected.text : `${collected.text}\n`;
+      if (backgroundKilled) text += '[background processes still attached to the output were terminated when the command ended]\n';
+      text += exitCode !== null ? `[exit code ${exitCode}]` : `[killed by signal ${exitSignal ?? 'unknown'}]`;
+      resolve({
+        content: text,
+        isError: exitCode !== 0,
+        meta: {
+          exitCode,
+          ...(exitSignal !== null ? { signal: exitSignal } : {}),
+          durationMs,
+          outputBytes: collected.totalBytes,
+          ...(collected.omittedBytes > 0 ? { omittedBytes: collected.omittedBytes } : {}),
+          ...(backgroundKilled ? { backgroundKilled: true } : {}),
+        },
+      });
+    }
+
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      signal.removeEventListener('abort', onAbort);
+      reject(new ToolError('TOOL_ERROR', `Could not start ${options.shell} in '${cwd}': ${error.message}`, { cause: error }));
+    });
+    child.on('exit', (code, sig) => {
+      exited = true;
+      exitCode = code;
+      exitSignal = sig;
+      if (stopReason !== undefined || settled) return;
+      // Normally 'close' follows at once; if background processes hold the pipe, stop waiting.
+      drainIdle = later(options.drainIdleMs, stopDraining);
+      later(DRAIN_MAX_MS, stopDraining);
+    });
+    child.on('close', () => finish());
+  });
+}

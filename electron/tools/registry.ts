@@ -1,0 +1,125 @@
+/**
+ * Tool registry: the tools a session can call, their model-facing schemas, argument validation and
+ * concurrency classification (DESIGN §6).
+ *
+ * Built-ins are zod-defined (`z.toJSONSchema(schema, {io:'input'})` gives the model-facing JSON
+ * Schema, STACK.md §9); foreign tools bring a JSON Schema and are validated with ajv (draft 2020-12).
+ * Schemas are emitted in name order so the request header stays byte-stable.
+ */
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { z } from 'zod';
+import type { JsonValue } from '../../shared/json.js';
+import type { ToolSchema } from '../../shared/messages.js';
+import type { ToolContext, ToolDefinition, ToolOutput, ToolPresentation, ToolRisk } from './tool.js';
+
+/** A tool defined only by a JSON Schema (e.g. from an MCP server); validated with ajv. */
+export interface ForeignToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: { readonly [key: string]: JsonValue };
+  readonly risk: ToolRisk;
+  readonly presentation?: ToolPresentation;
+  readonly timeoutMs?: number;
+  isConcurrencySafe?(args: unknown): boolean;
+  execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export type ArgsValidation = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/** A tool as the pipeline sees it, whatever its origin. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly schema: ToolSchema;
+  readonly risk: ToolRisk;
+  readonly presentation: ToolPresentation;
+  readonly timeoutMs?: number;
+  validate(args: unknown): ArgsValidation;
+  /** Exactly `true` only when the call may overlap other safe calls; throws count as false. */
+  isConcurrencySafe(args: unknown): boolean;
+  execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: false });
+
+  /** @throws Error on a duplicate or malformed tool name. */
+  constructor(builtins: readonly ToolDefinition[] = [], foreign: readonly ForeignToolDefinition[] = []) {
+    for (const tool of builtins) this.add(fromZod(tool));
+    for (const tool of foreign) this.add(this.fromJsonSchema(tool));
+  }
+
+  private add(tool: RegisteredTool): void {
+    if (!TOOL_NAME.test(tool.name)) throw new Error(`invalid tool name ${JSON.stringify(tool.name)}`);
+    if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
+    this.tools.set(tool.name, tool);
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.tools.get(name);
+  }
+
+  get names(): string[] {
+    return [...this.tools.keys()].sort();
+  }
+
+  /** Model-facing schemas in name order (part of the logged request header). */
+  schemas(): ToolSchema[] {
+    return this.names.map((name) => this.tools.get(name)!.schema);
+  }
+
+  /** Fail-closed classification: unknown tools, a missing classifier or a throw → exclusive. */
+  isConcurrencySafe(name: string, args: unknown): boolean {
+    const tool = this.tools.get(name);
+    if (!tool) return false;
+    try {
+      return tool.isConcurrencySafe(args) === true;
+    } catch {
+      return false;
+    }
+  }
+
+  private fromJsonSchema(tool: ForeignToolDefinition): RegisteredTool {
+    let validator: ValidateFunction;
+    try {
+      validator = this.ajv.compile(tool.parameters as object);
+    } catch (error) {
+      throw new Error(`tool ${tool.name} has an invalid parameters schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return {
+      name: tool.name,
+      schema: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      risk: tool.risk,
+      presentation: tool.presentation ?? 'generic',
+      ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
+      validate: (args) => {
+        if (validator(args)) return { ok: true, value: args };
+        const message = (validator.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ');
+        return { ok: false, message };
+      },
+      isConcurrencySafe: (args) => tool.isConcurrencySafe?.(args) === true,
+      execute: (args, ctx) => tool.execute(args, ctx),
+    };
+  }
+}
+
+function fromZod(tool: ToolDefinition): RegisteredTool {
+  const json = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, JsonValue>;
+  const { $schema: _schema, ...parameters } = json;
+  void _schema;
+  return {
+    name: tool.name,
+    schema: { name: tool.name, description: tool.description, parameters },
+    risk: tool.risk,
+    presentation: tool.presentation,
+    ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
+    validate: (args) => {
+      const parsed = tool.parameters.safeParse(args);
+      return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: z.prettifyError(parsed.error) };
+    },
+    isConcurrencySafe: (args) => tool.isConcurrencySafe?.(args as never) === true,
+    execute: (args, ctx) => tool.execute(args as never, ctx),
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The app-wide store (one per window, created at startup and provided by context), built from
+ * slices: sessions (sidebar list), selection, settings, connection and UI toggles. Like the
+ * session stores it holds facts from the host plus the person's UI choices; anything derived
+ * (lineage tree, titles) is computed in selectors/memos from `shared/` projections.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AgentStatus, SessionSummary, SettingsView } from '../../shared/api.js';
+import type { ConnectionStatus } from '../host/ws-bridge.js';
+
+export interface SessionsSlice {
+  readonly sessions: readonly SessionSummary[];
+  readonly sessionsState: 'idle' | 'loading' | 'ready' | 'error';
+  readonly sessionsError?: string;
+  setSessions(list: readonly SessionSummary[]): void;
+  setSessionsLoading(): void;
+  setSessionsError(message: string): void;
+  patchSessionStatus(sessionId: string, status: AgentStatus): void;
+}
+
+export type InspectorTarget = { readonly kind: 'row'; readonly rowKey: string; readonly seq?: number } | { readonly kind: 'seq'; readonly seq: number };
+
+export interface SelectionSlice {
+  readonly selectedId?: string;
+  readonly inspector?: InspectorTarget;
+  readonly requestTarget?: { readonly turn: number; readonly step: number };
+  /** A seq the timeline should scroll to (set by "jump to"), with a nonce so repeats scroll again. */
+  readonly jump?: { readonly seq: number; readonly nonce: number };
+  select(sessionId: string | undefined): void;
+  inspect(target: InspectorTarget | undefined): void;
+  inspectRequest(target: { turn: number; step: number } | undefined): void;
+  jumpTo(seq: number): void;
+}
+
+export interface SettingsSlice {
+  readonly settings?: SettingsView;
+  readonly settingsOpen: boolean;
+  setSettings(view: SettingsView): void;
+  openSettings(open: boolean): void;
+}
+
+export interface ConnectionSlice {
+  readonly connection: ConnectionStatus;
+  setConnection(status: ConnectionStatus): void;
+}
+
+export type MainTab = 'timeline' | 'terminal';
+
+export interface UiSlice {
+  readonly search: string;
+  /** Show log-only events (request headers, inbox splices, titles, …) as muted rows. */
+  readonly showLogEvents: boolean;
+  /** "What the model sees": hide rows whose event a compaction/pruning replaced. */
+  readonly modelView: boolean;
+  /** Expanded rows, by `${sessionId}:${rowKey}`. */
+  readonly expanded: Readonly<Record<string, true>>;
+  readonly tab: MainTab;
+  readonly dismissedNotices: Readonly<Record<string, true>>;
+  /** Transient messages for the person (errors of actions), newest last. */
+  readonly toasts: readonly { readonly id: number; readonly text: string; readonly tone: 'error' | 'info' }[];
+  setSearch(search: string): void;
+  toggleLogEvents(): void;
+  toggleModelView(): void;
+  toggleExpanded(key: string): void;
+  setExpanded(key: string, expanded: boolean): void;
+  setTab(tab: MainTab): void;
+  dismissNotice(key: string): void;
+  toast(text: string, tone?: 'error' | 'info'): void;
+  dropToast(id: number): void;
+}
+
+export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice;
+export type AppStore = StoreApi<AppState>;
+
+type Set = StoreApi<AppState>['setState'];
+type Get = StoreApi<AppState>['getState'];
+
+const sessionsSlice = (set: Set): SessionsSlice => ({
+  sessions: [],
+  sessionsState: 'idle',
+  setSessions: (list) => set({ sessions: list, sessionsState: 'ready', sessionsError: undefined }),
+  setSessionsLoading: () => set((s) => ({ sessionsState: s.sessionsState === 'ready' ? 'ready' : 'loading' })),
+  setSessionsError: (message) => set({ sessionsState: 'error', sessionsError: message }),
+  patchSessionStatus: (sessionId, status) =>
+    set((s) => {
+      const i = s.sessions.findIndex((x) => x.id === sessionId);
+      if (i < 0 || s.sessions[i]!.status === status) return {};
+      const sessions = s.sessions.slice();
+      sessions[i] = { ...sessions[i]!, status };
+      return { sessions };
+    }),
+});
+
+/** Per-store counters (no module-level state). */
+interface Counters {
+  jump: number;
+  toast: number;
+}
+
+const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
+  select: (selectedId) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: undefined }),
+  inspect: (inspector) => set({ inspector }),
+  inspectRequest: (requestTarget) => set({ requestTarget }),
+  jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq } }),
+});
+
+const settingsSlice = (set: Set): SettingsSlice => ({
+  settingsOpen: false,
+  setSettings: (settings) => set({ settings }),
+  openSettings: (settingsOpen) => set({ settingsOpen }),
+});
+
+const connectionSlice = (set: Set, initial: ConnectionStatus): ConnectionSlice => ({
+  connection: initial,
+  setConnection: (connection) => set({ connection }),
+});
+
+const uiSlice = (set: Set, get: Get, counters: Counters): UiSlice => ({
+  search: '',
+  showLogEvents: true,
+  modelView: false,
+  expanded: {},
+  tab: 'timeline',
+  dismissedNotices: {},
+  toasts: [],
+  setSearch: (search) => set({ search }),
+  toggleLogEvents: () => set((s) => ({ showLogEvents: !s.showLogEvents })),
+  toggleModelView: () => set((s) => ({ modelView: !s.modelView })),
+  toggleExpanded: (key) => get().setExpanded(key, !get().expanded[key]),
+  setExpanded: (key, expanded) =>
+    set((s) => {
+      if (Boolean(s.expanded[key]) === expanded) return {};
+      const next: Record<string, true> = { ...s.expanded };
+      if (expanded) next[key] = true;
+      else delete next[key];
+      return { expanded: next };
+    }),
+  setTab: (tab) => set({ tab }),
+  dismissNotice: (key) => set((s) => ({ dismissedNotices: { ...s.dismissedNotices, [key]: true } })),
+  toast: (text, tone = 'error') => set((s) => ({ toasts: [...s.toasts.slice(-4), { id: ++counters.toast, text, tone }] })),
+  dropToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+});
+
+export function createAppStore(initialConnection: ConnectionStatus = { state: 'connecting', attempt: 0, openCount: 0 }): AppStore {
+  const counters: Counters = { jump: 0, toast: 0 };
+  return createStore<AppState>()((set, get) => ({
+    ...sessionsSlice(set),
+    ...selectionSlice(set, counters),
+    ...settingsSlice(set),
+    ...connectionSlice(set, initialConnection),
+    ...uiSlice(set, get, counters),
+  }));
+}

@@ -1,0 +1,141 @@
+/**
+ * One vanilla zustand store per open session (created with `createStore`, provided by React
+ * context). It holds only facts received from the host: the event log, header, agent status,
+ * inbox, pending approvals, live tool output, notices and the read-only flag. Views (timeline
+ * rows, titles) are computed from these facts by pure projections, never stored here.
+ *
+ * Writes go through the module functions below (`applySubscribeResult`, `applyPushes`), which
+ * sequence events (`seq === lastSeq + 1` only, duplicates dropped) and report holes.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AgentStatus, ApprovalRequest, HostPush, InboxSnapshot, SubscribeResult } from '../../shared/api.js';
+import type { ErrorRecord } from '../../shared/errors.js';
+import type { SessionHeader } from '../../shared/events.js';
+import { appendEvents, emptyLog, type EventLog } from './event-log.js';
+import { sequenceEvents } from './event-sequencer.js';
+
+export type SessionPhase = 'loading' | 'ready' | 'error';
+
+export interface SessionFacts {
+  readonly sessionId: string;
+  readonly phase: SessionPhase;
+  readonly error?: ErrorRecord;
+  readonly header?: SessionHeader;
+  readonly events: EventLog;
+  /** Seq of the last applied event (−1: none). */
+  readonly lastSeq: number;
+  readonly status: AgentStatus;
+  readonly inbox: InboxSnapshot;
+  readonly approvals: readonly ApprovalRequest[];
+  /** Live output of running tool calls, by call id (tail-capped). */
+  readonly toolOutput: Readonly<Record<string, string>>;
+  readonly notices: readonly string[];
+  readonly readOnly: boolean;
+}
+
+export type SessionStore = StoreApi<SessionFacts>;
+
+export const EMPTY_INBOX: InboxSnapshot = { nextTurn: [], nextStep: [] };
+
+/** Live tool output kept per call (the tail; the full text arrives with the result). */
+export const TOOL_OUTPUT_CAP = 256 * 1024;
+
+export function initialSessionFacts(sessionId: string): SessionFacts {
+  return { sessionId, phase: 'loading', events: emptyLog(0), lastSeq: -1, status: 'idle', inbox: EMPTY_INBOX, approvals: [], toolOutput: {}, notices: [], readOnly: false };
+}
+
+export function createSessionStore(sessionId: string): SessionStore {
+  return createStore<SessionFacts>()(() => initialSessionFacts(sessionId));
+}
+
+export interface ApplyOutcome {
+  /** A hole was seen: resubscribe from `lastSeq + 1`. */
+  readonly hole: boolean;
+  readonly applied: number;
+  readonly duplicates: number;
+}
+
+/** Applies a subscribe answer (initial or after a hole/reconnect). */
+export function applySubscribeResult(store: SessionStore, result: SubscribeResult): ApplyOutcome {
+  const state = store.getState();
+  const seq = sequenceEvents(state.lastSeq, result.events);
+  store.setState({
+    phase: 'ready',
+    error: undefined,
+    header: result.header,
+    status: result.status,
+    inbox: result.inbox,
+    approvals: result.approvals,
+    notices: result.notices,
+    readOnly: result.readOnly,
+    events: appendEvents(state.events, seq.accepted),
+    lastSeq: seq.lastSeq,
+  });
+  return { hole: seq.hole !== undefined, applied: seq.accepted.length, duplicates: seq.duplicates };
+}
+
+function appendOutput(current: string | undefined, text: string): string {
+  const next = (current ?? '') + text;
+  return next.length > TOOL_OUTPUT_CAP ? next.slice(next.length - TOOL_OUTPUT_CAP) : next;
+}
+
+/**
+ * Applies a batch of pushes for this session in one store update. `session/events` pushes must
+ * already be filtered to the current subscription. Events after a hole are not applied.
+ */
+export function applyPushes(store: SessionStore, pushes: readonly HostPush[]): ApplyOutcome {
+  const state = store.getState();
+  let lastSeq = state.lastSeq;
+  let events = state.events;
+  let status = state.status;
+  let inbox = state.inbox;
+  let approvals = state.approvals;
+  let toolOutput = state.toolOutput;
+  let hole = false;
+  let applied = 0;
+  let duplicates = 0;
+  for (const push of pushes) {
+    switch (push.kind) {
+      case 'session/events': {
+        if (hole) break;
+        const seq = sequenceEvents(lastSeq, push.events);
+        events = appendEvents(events, seq.accepted);
+        lastSeq = seq.lastSeq;
+        applied += seq.accepted.length;
+        duplicates += seq.duplicates;
+        if (seq.hole) hole = true;
+        break;
+      }
+      case 'session/status':
+        status = push.status;
+        break;
+      case 'session/inbox':
+        inbox = push.inbox;
+        break;
+      case 'session/approvals':
+        approvals = push.approvals;
+        break;
+      case 'tool/output':
+        if (toolOutput === state.toolOutput) toolOutput = { ...toolOutput };
+        (toolOutput as Record<string, string>)[push.callId] = appendOutput(toolOutput[push.callId], push.text);
+        break;
+      default:
+        break;
+    }
+  }
+  const patch: { -readonly [K in keyof SessionFacts]?: SessionFacts[K] } = {};
+  if (events !== state.events) {
+    patch.events = events;
+    patch.lastSeq = lastSeq;
+  }
+  if (status !== state.status) patch.status = status;
+  if (inbox !== state.inbox) patch.inbox = inbox;
+  if (approvals !== state.approvals) patch.approvals = approvals;
+  if (toolOutput !== state.toolOutput) patch.toolOutput = toolOutput;
+  if (Object.keys(patch).length > 0) store.setState(patch);
+  return { hole, applied, duplicates };
+}
+
+export function setSessionError(store: SessionStore, error: ErrorRecord): void {
+  store.setState({ phase: 'error', error });
+}

@@ -1,0 +1,78 @@
+/**
+ * The sidebar's session lineage: sessions arranged as a tree by `parentSession` (fork children
+ * under their parent), flattened in display order with a depth for indentation, optionally
+ * filtered by a title search that keeps the ancestors of each match for context.
+ *
+ * Pure: no Node, no DOM.
+ */
+import type { SessionSummary } from './api.js';
+
+export interface SessionTreeRow {
+  readonly session: SessionSummary;
+  readonly depth: number;
+  readonly childCount: number;
+  /** Shown only because a descendant matches the search. */
+  readonly contextOnly: boolean;
+}
+
+/** Display title: the title, else the first user message, else a short id. */
+export function displayTitle(session: Pick<SessionSummary, 'id' | 'title'>, firstMessage?: string): string {
+  const title = session.title?.trim();
+  if (title) return title;
+  const first = firstMessage?.replace(/\s+/g, ' ').trim();
+  if (first) return first.length > 80 ? `${first.slice(0, 79)}…` : first;
+  return `session ${session.id.slice(0, 8)}`;
+}
+
+/**
+ * Roots newest first (by `updatedAt`), children oldest first (fork order) under their parent.
+ * A session whose parent is not listed is a root. `titles` supplies fallback titles per id.
+ */
+export function sessionTree(sessions: readonly SessionSummary[], search = '', titles: ReadonlyMap<string, string> = new Map()): SessionTreeRow[] {
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  const children = new Map<string, SessionSummary[]>();
+  const roots: SessionSummary[] = [];
+  for (const s of sessions) {
+    const parent = s.parentSession;
+    if (parent !== undefined && parent !== s.id && byId.has(parent)) {
+      let list = children.get(parent);
+      if (!list) children.set(parent, (list = []));
+      list.push(s);
+    } else {
+      roots.push(s);
+    }
+  }
+  roots.sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
+  for (const list of children.values()) list.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+
+  const needle = search.trim().toLowerCase();
+  const matches = (s: SessionSummary): boolean => !needle || displayTitle(s, titles.get(s.id)).toLowerCase().includes(needle);
+  // Which sessions have a matching descendant (memoised; cycles cut by `visiting`).
+  const hasMatch = new Map<string, boolean>();
+  const visiting = new Set<string>();
+  const subtreeMatches = (s: SessionSummary): boolean => {
+    const known = hasMatch.get(s.id);
+    if (known !== undefined) return known;
+    if (visiting.has(s.id)) return false;
+    visiting.add(s.id);
+    let result = matches(s);
+    for (const c of children.get(s.id) ?? []) if (subtreeMatches(c)) result = true;
+    visiting.delete(s.id);
+    hasMatch.set(s.id, result);
+    return result;
+  };
+
+  const out: SessionTreeRow[] = [];
+  const seen = new Set<string>();
+  const walk = (s: SessionSummary, depth: number): void => {
+    if (seen.has(s.id) || !subtreeMatches(s)) return;
+    seen.add(s.id);
+    const kids = children.get(s.id) ?? [];
+    out.push({ session: s, depth, childCount: kids.length, contextOnly: !matches(s) });
+    for (const c of kids) walk(c, depth + 1);
+  };
+  for (const r of roots) walk(r, 0);
+  // Sessions caught in a parent cycle are never reached from a root: list them flat.
+  for (const s of sessions) if (!seen.has(s.id) && matches(s)) walk(s, 0);
+  return out;
+}

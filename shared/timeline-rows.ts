@@ -1,0 +1,224 @@
+/**
+ * The timeline's row vocabulary: what the session timeline shows, one closed union discriminated
+ * by `kind`. Rows are produced only by `shared/timeline.ts` from session events; they are
+ * immutable values (a changed row is a new object with the same `key`).
+ *
+ * Pure types: no Node, no DOM.
+ */
+import type { LlmFailure, TokenUsage } from './chunks.js';
+import type { TurnEndFacts } from './event-read.js';
+import type { OverlapSlot } from './tool-overlap.js';
+
+export type TimelineRowKind =
+  | 'turn'
+  | 'turn-end'
+  | 'step'
+  | 'user'
+  | 'text'
+  | 'reasoning'
+  | 'tool'
+  | 'retry'
+  | 'approval'
+  | 'compaction'
+  | 'end-seed'
+  | 'elided'
+  | 'event';
+
+interface RowBase<K extends TimelineRowKind> {
+  readonly kind: K;
+  /** Stable identity across updates (use as React key). */
+  readonly key: string;
+  /** Seq of the event that created the row. */
+  readonly seq: number;
+  /** Epoch ms of that event. */
+  readonly time: number;
+  /** The few events this row shows besides a chunk range (for the raw inspector), ascending. */
+  readonly refSeqs: readonly number[];
+  /** Seq of a surface replacement (compaction, pruning) that hid this row's event from the model. */
+  readonly shadowedBy?: number;
+}
+
+/** A turn rule, opened by `turn/start`, completed when its `turn/end` arrives. */
+export interface TurnRow extends RowBase<'turn'> {
+  readonly turn: number;
+  readonly steps: number;
+  readonly ended: boolean;
+  readonly end?: TurnEndFacts;
+  readonly endLabel?: string;
+  /** `turn/end.time − turn/start.time`. */
+  readonly durationMs?: number;
+}
+
+export type CrashBadge = 'not-started' | 'outcome-unknown' | 'interrupted';
+
+/** Where a turn ended and why. */
+export interface TurnEndRow extends RowBase<'turn-end'> {
+  readonly turn: number;
+  readonly end: TurnEndFacts;
+  readonly label: string;
+  readonly durationMs?: number;
+  /** Sum of the turn's step usages. */
+  readonly usage?: TokenUsage;
+  /** `interrupted` when crash recovery closed the turn. */
+  readonly crash?: CrashBadge;
+}
+
+/** A step marker (one model request plus its tool calls). */
+export interface StepRow extends RowBase<'step'> {
+  readonly turn: number;
+  readonly step: number;
+  readonly open: boolean;
+  readonly endTime?: number;
+  /** `step/end.time − step/start.time`. */
+  readonly durationMs?: number;
+  /** Time of the step's first chunk minus its start (time to first token). */
+  readonly ttftMs?: number;
+  /** From the step's `usage` chunk, then from its `assistant/message` usage. */
+  readonly usage?: TokenUsage;
+  /** Number of model attempts (1 + retries). */
+  readonly attempts: number;
+  /** Finish reason of the last attempt: `stop`, `tool-calls`, `max-tokens`, `error CODE`, … */
+  readonly finish?: string;
+  /** `provider/model` from the request header / message in effect. */
+  readonly model?: string;
+  readonly chunkCount: number;
+}
+
+/** A user-role message: typed prompt, steering, injected context, plugin snapshot, replacement. */
+export interface UserRow extends RowBase<'user'> {
+  readonly messageId?: string;
+  readonly text: string;
+  /** `user`, `steer`, `inject`, `plugin`, `compaction`, … */
+  readonly sourceKind: string;
+  /** Extra label for machine-made messages (plugin name and form). */
+  readonly sourceLabel?: string;
+  readonly turn?: number;
+  readonly step?: number;
+  /** Set for a `surfaceOp: replace` message that is not part of a compaction row. */
+  readonly replaces?: readonly number[];
+}
+
+/** Streaming/committed assistant text or reasoning of one block of one attempt. */
+export interface BlockRowBase<K extends 'text' | 'reasoning'> extends RowBase<K> {
+  readonly turn: number;
+  readonly step: number;
+  readonly attempt: number;
+  readonly index: number;
+  readonly text: string;
+  /** The last characters of `text` (what a folded row shows while streaming). */
+  readonly tail: string;
+  /** Chunks still arriving for this block (no message yet). */
+  readonly streaming: boolean;
+  /** Seq of the `assistant/message` that committed this block. */
+  readonly messageSeq?: number;
+  /** The committed message was cut by a cancellation (`interrupted: true`). */
+  readonly interrupted: boolean;
+  /** The attempt failed (retry or error); the text never reached a message. */
+  readonly failed?: LlmFailure;
+  /** Chunks ended (step or turn closed) without a message: an interrupted partial. */
+  readonly partial: boolean;
+  readonly chunkCount: number;
+  /** First and last seq of the chunks that built this block. */
+  readonly chunkRange?: { readonly first: number; readonly last: number };
+}
+export type TextRow = BlockRowBase<'text'>;
+export type ReasoningRow = BlockRowBase<'reasoning'>;
+
+export type ToolState = 'streaming' | 'pending' | 'running' | 'done' | 'error' | 'dropped';
+
+/** One tool call: its block, `tool/call` (start) and `tool/result` (end). */
+export interface ToolRow extends RowBase<'tool'> {
+  readonly turn: number;
+  readonly step: number;
+  readonly attempt: number;
+  readonly index?: number;
+  readonly callId: string;
+  readonly name: string;
+  /** Raw argument string as the model produced it. */
+  readonly arguments: string;
+  readonly state: ToolState;
+  readonly messageSeq?: number;
+  readonly callSeq?: number;
+  readonly resultSeq?: number;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly durationMs?: number;
+  readonly isError: boolean;
+  readonly errorCode?: string;
+  readonly errorName?: string;
+  readonly resultText?: string;
+  readonly meta?: unknown;
+  readonly crash?: CrashBadge;
+  /** Set when this call overlapped other calls of its step. */
+  readonly parallel?: OverlapSlot;
+  readonly approval?: { readonly id: string; readonly outcome?: string };
+  /** Seq of a pruning replacement of this call's result. */
+  readonly prunedBy?: number;
+  readonly chunkCount: number;
+  readonly chunkRange?: { readonly first: number; readonly last: number };
+}
+
+/** A failed model attempt that will be retried (`llm/retry`). */
+export interface RetryRow extends RowBase<'retry'> {
+  readonly turn: number;
+  readonly step: number;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly failure: LlmFailure;
+}
+
+export interface ApprovalRow extends RowBase<'approval'> {
+  readonly id: string;
+  readonly callId?: string;
+  readonly toolName: string;
+  readonly reason?: string;
+  readonly outcome?: string;
+}
+
+/** A compaction transaction and its replacement message. */
+export interface CompactionRow extends RowBase<'compaction'> {
+  readonly compactionId: string;
+  readonly turn: number | null;
+  readonly state: 'running' | 'done' | 'failed' | 'stale';
+  readonly summary?: string;
+  readonly shadowedSeqs: readonly number[];
+  readonly shadowedRange?: { readonly start: number; readonly end: number };
+  readonly shadowedTokenCount?: number;
+  readonly model?: string;
+  readonly replacementSeq?: number;
+  /** Text of the replacement message (what the model sees instead). */
+  readonly replacementText?: string;
+  readonly error?: string;
+}
+
+/** `session/end-seed`: inherited or resumed history ends here. */
+export type EndSeedRow = RowBase<'end-seed'>;
+
+/** A run of `import/elided` placeholders (seqs the imported file did not contain). */
+export interface ElidedRow extends RowBase<'elided'> {
+  readonly fromSeq: number;
+  readonly toSeq: number;
+}
+
+/** Any other log-only event, shown as one muted line. */
+export interface EventRow extends RowBase<'event'> {
+  readonly type: string;
+  readonly label: string;
+  readonly turn?: number;
+  readonly step?: number;
+}
+
+export type TimelineRow =
+  | TurnRow
+  | TurnEndRow
+  | StepRow
+  | UserRow
+  | TextRow
+  | ReasoningRow
+  | ToolRow
+  | RetryRow
+  | ApprovalRow
+  | CompactionRow
+  | EndSeedRow
+  | ElidedRow
+  | EventRow;

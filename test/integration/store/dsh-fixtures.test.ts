@@ -1,0 +1,153 @@
+/**
+ * Reference-runtime session files (shared/fixtures/agent-session-logs/deepseek-harness) through the
+ * real import path into a real SQLite file: each imports, derives the messages the file implies
+ * (computed here independently from the raw JSON lines), re-exports and re-imports identically; the
+ * three well-formed files re-export every event line (packed rows included) byte for byte, and the
+ * importer names the seq ranges that dsh_cordis-tool-round elides.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { JsonObject, JsonValue } from '../../../shared/json.js';
+import { Session } from '../../../electron/session/session.js';
+import { SessionRepository } from '../../../electron/store/session-repository.js';
+import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
+import { tempDir } from '../../support/store-fixtures.js';
+
+const FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures/agent-session-logs/deepseek-harness');
+const FILES = readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')).sort();
+const WELL_FORMED = FILES.filter((f) => f !== 'dsh_cordis-tool-round.session.jsonl');
+
+const tmp = tempDir('forkline-fixtures-');
+const store = new SqliteSessionStore(tmp.file('fixtures.db'));
+let counter = 0;
+const repo = new SessionRepository(store, { newId: () => `imported-${++counter}`, pid: process.pid });
+afterAll(() => {
+  store.close();
+  tmp.dispose();
+});
+
+function lines(text: string): JsonObject[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as JsonObject);
+}
+
+/**
+ * The messages a file implies, by the reference rules only: walk the surface events in file order,
+ * apply `append` / `{op:'replace', start, end}` over the current nodes, and map each node to its
+ * provider message (legacy shapes per the reference runtime's read-time compatibility rules).
+ */
+function impliedMessages(rows: readonly JsonObject[], sessionId: string): JsonValue[] {
+  const nodes: { seq: number; message: JsonValue | undefined }[] = [];
+  for (const row of rows) {
+    const type = row['type'];
+    if (type !== 'user/message' && type !== 'assistant/message' && type !== 'tool/result') continue;
+    const seq = row['seq'] as number;
+    const data = row['data'] as JsonObject;
+    const legacyId = `legacy-message:${sessionId}:${seq}`;
+    let message: JsonValue | undefined;
+    if (type === 'user/message') {
+      message = typeof data['id'] === 'string' ? data : { ...data, id: legacyId, role: 'user' };
+    } else if (type === 'assistant/message') {
+      const m = (data['message'] as JsonObject | undefined) ?? {
+        id: legacyId,
+        role: 'assistant',
+        content: data['content']!,
+        source: { kind: 'model', provider: (data['provenance'] as JsonObject)['provider']!, model: (data['provenance'] as JsonObject)['model']! },
+      };
+      message = (m['content'] as JsonValue[]).length === 0 ? undefined : m;
+    } else {
+      message = (data['message'] as JsonObject | undefined) ?? {
+        id: legacyId,
+        role: 'user',
+        source: { kind: 'tool', callId: data['callId']! },
+        content: [{ type: 'tool-result', toolCallId: data['callId']!, content: data['content']!, isError: data['isError'] === true }],
+      };
+    }
+    const op = row['surfaceOp'] as JsonValue;
+    if (op === 'append') {
+      nodes.push({ seq, message });
+    } else {
+      const { start, end } = op as { start: number; end: number };
+      const from = nodes.findIndex((n) => n.seq === start);
+      const to = nodes.findIndex((n) => n.seq === end);
+      expect(from).toBeGreaterThanOrEqual(0);
+      expect(to).toBeGreaterThanOrEqual(from);
+      nodes.splice(from, to - from + 1, { seq, message });
+    }
+  }
+  return nodes.map((n) => n.message).filter((m) => m !== undefined);
+}
+
+/** Seq ranges the file skips, found from the raw lines (packed rows cover seq0..seq0+n-1). */
+function missingRanges(rows: readonly JsonObject[]): string[] {
+  const out: string[] = [];
+  let next = 0;
+  for (const row of rows.slice(1)) {
+    const first = (row['seq0'] ?? row['seq']) as number;
+    const data = row['data'] as JsonObject;
+    const count = 'seq0' in row ? ((data['texts'] ?? data['args']) as JsonValue[]).length : 1;
+    if (first > next) out.push(`${next}–${first - 1}`);
+    next = first + count;
+  }
+  return out;
+}
+
+describe('deepseek-harness session fixtures through SQLite', () => {
+  it('finds the four fixture files', () => {
+    expect(FILES).toHaveLength(4);
+    expect(WELL_FORMED).toHaveLength(3);
+  });
+
+  for (const file of FILES) {
+    describe(file, () => {
+      const text = readFileSync(join(FIXTURES, file), 'utf8');
+      const rows = lines(text);
+
+      it('imports, derives the implied messages, re-exports and re-imports identically', () => {
+        const imported = repo.importJsonl(text);
+        const events = store.readAll(imported.id);
+        expect(events).toHaveLength(imported.eventCount);
+        expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+        const lastSeq = Math.max(...rows.slice(1).map((r) => ((r['seq0'] ?? r['seq']) as number) + ('seq0' in r ? ((r['data'] as JsonObject)['dt'] as JsonValue[]).length : 0)));
+        expect(events).toHaveLength(lastSeq + 1);
+
+        const loaded = repo.load(imported.id);
+        expect(loaded.repaired).toBe(0);
+        const session = new Session({ header: loaded.record.header, seed: loaded.events, invariants: 'report' });
+        expect(session.deriveMessages()).toEqual(impliedMessages(rows, imported.id));
+
+        const exported = repo.exportJsonl(imported.id);
+        const again = repo.importJsonl(exported);
+        expect(again.id).not.toBe(imported.id);
+        expect(store.readAll(again.id)).toEqual(events);
+        expect(repo.exportJsonl(again.id).split('\n').slice(1)).toEqual(exported.split('\n').slice(1));
+      });
+
+      if (WELL_FORMED.includes(file)) {
+        it('re-exports every event line byte-identical to the original (packed rows included)', () => {
+          const imported = repo.importJsonl(text);
+          expect(imported.warnings.filter((w) => !/header id|already exists/.test(w))).toEqual([]);
+          const original = text.split('\n').slice(1);
+          const exported = repo.exportJsonl(imported.id).split('\n').slice(1);
+          expect(original.some((l) => l.includes('"seq0"'))).toBe(file !== 'dsh_compaction-recovery.session.jsonl');
+          expect(exported).toEqual(original);
+        });
+      } else {
+        it('warns with the exact missing seq ranges (elided recording) and keeps placeholders', () => {
+          const imported = repo.importJsonl(text);
+          const ranges = missingRanges(rows);
+          expect(ranges).toEqual(['6–86', '88–98', '109–130', '132–155', '166–188', '190–202', '213–234', '236–242']);
+          const gapWarnings = imported.warnings.filter((w) => w.includes('missing'));
+          expect(gapWarnings).toHaveLength(ranges.length);
+          ranges.forEach((range, i) => expect(gapWarnings[i]).toContain(`seqs ${range} are missing`));
+          const events = store.readAll(imported.id);
+          const elided = events.filter((e) => e.type === 'import/elided').length;
+          expect(elided).toBe(ranges.map((r) => r.split('–').map(Number)).reduce((n, [a, b]) => n + b! - a! + 1, 0));
+        });
+      }
+    });
+  }
+});

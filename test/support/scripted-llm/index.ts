@@ -1,0 +1,21 @@
+/**
+ * Scripted OpenAI-compatible LLM server for tests and manual runs (see README.md).
+ */
+export { startScriptedLlm, type RecordedRequest, type ScriptHandler, type ScriptedLlm, type ScriptedLlmOptions } from './server.js';
+export type { Cut, Frame, FramesStep, HttpErrorStep, ReplayStep, ReplyStep, ScriptFile, ScriptStep, ScriptedToolCall, ScriptedUsage, StreamOptions } from './script.js';
+export {
+  PROVIDER_STREAMS_DIR,
+  emptyResponse,
+  fixture,
+  frame,
+  framesResponse,
+  httpError,
+  reasoningResponse,
+  replayFile,
+  reply,
+  textResponse,
+  toolCallResponse,
+  usage,
+  wireChunk,
+} from './builders.js';
+export { loadScriptFile } from './script-file.js';
