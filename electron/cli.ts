@@ -358,7 +358,7 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`forkline: ${error.message} [${error.code}]\n`);
       process.exit(1);
     }
-    if (error instanceof TypeError && /parseArgs|Unknown option/i.test(String((error as { code?: string }).code ?? error.message))) {
+    if (error instanceof TypeError && String((error as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`forkline: ${error.message}\n(forkline help for usage)\n`);
       process.exit(2);
     }

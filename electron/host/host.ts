@@ -328,10 +328,9 @@ export class HostConnection implements HostHandlers, IDisposable {
 
   createSession(params: { cwd: string; title?: string }): SessionSummary {
     const cwd = realWorkspace(params.cwd);
-    const live = this.repo.create({ cwd, ...(params.title ? { title: params.title } : {}) });
-    void live.release();
+    const record = this.repo.createStored({ cwd, ...(params.title ? { title: params.title } : {}) });
     this.host.broadcast({ kind: 'sessions/changed' });
-    return this.host.summary(this.repo.get(live.session.id)!);
+    return this.host.summary(record);
   }
 
   subscribeSession(params: { sessionId: string; fromSeq: number }): SubscribeResult {

@@ -79,31 +79,58 @@ export function expandPackedRow(row: PackedRow): SessionEvent<'assistant/chunk'>
   return out;
 }
 
-const DATA_KEYS = 'turn,step,chunk';
-const TEXT_KEYS = 'type,index,text';
-const TOOL_KEYS = 'type,index,id,name,argumentsDelta';
-const TOOL_KEYS_NO_NAME = 'type,index,id,argumentsDelta';
+const DATA_KEYS = ['turn', 'step', 'chunk'] as const;
+const TEXT_KEYS = ['type', 'index', 'text'] as const;
+const TOOL_KEYS = ['type', 'index', 'id', 'name', 'argumentsDelta'] as const;
+const TOOL_KEYS_NO_NAME = ['type', 'index', 'id', 'argumentsDelta'] as const;
+
+/** True when the own enumerable keys of `value` are exactly `keys`, in that order. */
+function hasExactKeys(value: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) {
+    if (key !== keys[i]) return false;
+    i++;
+  }
+  return i === keys.length;
+}
 
 /**
- * Key of the run an event can join, or undefined when it is not a packable delta chunk. Only
- * members whose keys are exactly (and in the order) that {@link expandPackedRow} rebuilds qualify,
- * so expansion is byte-identical.
+ * Whether an event can be a member of a packed run: a delta chunk whose envelope and keys are
+ * exactly (and in the order) that {@link expandPackedRow} rebuilds, so expansion is byte-identical.
  */
-function runKey(event: SessionEvent): string | undefined {
-  if (event.type !== 'assistant/chunk' || event.surfaceOp !== undefined || event.sourceEventSeqs !== undefined || event.ignorable) return undefined;
-  const { turn, step, chunk } = event.data;
-  if (Object.keys(event.data).join() !== DATA_KEYS || !Number.isSafeInteger(turn) || !Number.isSafeInteger(step)) return undefined;
-  const keys = Object.keys(chunk).join();
-  if (keys !== TEXT_KEYS && keys !== TOOL_KEYS && keys !== TOOL_KEYS_NO_NAME) return undefined;
+function isPackable(event: SessionEvent): boolean {
+  if (event.type !== 'assistant/chunk' || event.surfaceOp !== undefined || event.sourceEventSeqs !== undefined || event.ignorable) return false;
+  const data = event.data;
+  if (!hasExactKeys(data, DATA_KEYS) || !Number.isSafeInteger(data.turn) || !Number.isSafeInteger(data.step)) return false;
+  const chunk = data.chunk;
   switch (chunk.type) {
     case 'text-delta':
     case 'reasoning-delta':
-      return `${chunk.type}:${turn}:${step}:${chunk.index}`;
+      return hasExactKeys(chunk, TEXT_KEYS) && typeof chunk.text === 'string' && Number.isSafeInteger(chunk.index);
     case 'tool-call-delta':
-      return `tool:${turn}:${step}:${chunk.index}:${chunk.id}:${chunk.name ?? '\u0000'}`;
+      return (
+        hasExactKeys(chunk, chunk.name === undefined ? TOOL_KEYS_NO_NAME : TOOL_KEYS) &&
+        typeof chunk.argumentsDelta === 'string' &&
+        typeof chunk.id === 'string' &&
+        (chunk.name === undefined || typeof chunk.name === 'string') &&
+        Number.isSafeInteger(chunk.index)
+      );
     default:
-      return undefined;
+      return false;
   }
+}
+
+/** Whether packable `b` continues the run of packable `a` (same block of the same step, next seq). */
+function continuesRun(a: SessionEvent<'assistant/chunk'>, b: SessionEvent<'assistant/chunk'>): boolean {
+  if (b.seq !== a.seq + 1 || a.data.turn !== b.data.turn || a.data.step !== b.data.step) return false;
+  const x = a.data.chunk;
+  const y = b.data.chunk;
+  if (x.type !== y.type) return false;
+  if (x.type === 'tool-call-delta') {
+    const z = y as typeof x;
+    return x.index === z.index && x.id === z.id && x.name === z.name;
+  }
+  return (x as { index: number }).index === (y as { index: number }).index;
 }
 
 function packRun(run: readonly SessionEvent<'assistant/chunk'>[]): PackedRow {
@@ -143,15 +170,19 @@ export function packEvents(events: readonly SessionEvent[]): (SessionEvent | Pac
   const out: (SessionEvent | PackedRow)[] = [];
   let i = 0;
   while (i < events.length) {
-    const key = runKey(events[i]!);
-    if (key === undefined) {
+    if (!isPackable(events[i]!)) {
       out.push(events[i]!);
       i++;
       continue;
     }
     let j = i + 1;
     let bytes = 0;
-    while (j < events.length && j - i < MAX_PACKED_MEMBERS && runKey(events[j]!) === key && events[j]!.seq === events[j - 1]!.seq + 1) {
+    while (
+      j < events.length &&
+      j - i < MAX_PACKED_MEMBERS &&
+      isPackable(events[j]!) &&
+      continuesRun(events[j - 1] as SessionEvent<'assistant/chunk'>, events[j] as SessionEvent<'assistant/chunk'>)
+    ) {
       // Member times are rebuilt as time0 + dt[0] + …; with fractional times floating-point
       // rounding can make that differ from the stored time, so such a member ends the run.
       const previous = events[j - 1]!.time;

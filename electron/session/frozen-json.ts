@@ -11,71 +11,83 @@
  */
 import { NonJsonValueError } from '../../shared/json.js';
 
+interface Walk {
+  readonly context: string | undefined;
+  /** Open ancestors of the value being visited (cycle check). */
+  readonly ancestors: object[];
+  /** Keys from the root to the value being visited (its JSONPath, built only on failure). */
+  readonly keys: (string | number)[];
+}
+
+// Module-level functions (not closures created per call): the append path calls this once per event.
+function fail(walk: Walk, what: string): never {
+  let path = '$';
+  for (const key of walk.keys) path += typeof key === 'number' ? `[${key}]` : `.${key}`;
+  throw new NonJsonValueError(path, what, walk.context);
+}
+
+function visit(walk: Walk, v: unknown): unknown {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v;
+    case 'number':
+      if (!Number.isFinite(v)) return fail(walk, String(v));
+      if (v === 0 && 1 / v < 0) return fail(walk, '-0');
+      return v;
+    case 'object':
+      return v === null ? null : visitObject(walk, v);
+    case 'undefined':
+      return fail(walk, 'undefined');
+    case 'bigint':
+      return fail(walk, 'BigInt');
+    case 'function':
+      return fail(walk, 'function');
+    default:
+      return fail(walk, 'symbol');
+  }
+}
+
+function visitObject(walk: Walk, obj: object): object {
+  const { ancestors, keys } = walk;
+  for (let i = 0; i < ancestors.length; i++) if (ancestors[i] === obj) fail(walk, 'cycle');
+  ancestors.push(obj);
+  let out: object;
+  if (Array.isArray(obj)) {
+    const n = obj.length;
+    const copy = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      keys.push(i);
+      if (!(i in obj)) fail(walk, 'sparse array hole');
+      copy[i] = visit(walk, obj[i]);
+      keys.pop();
+    }
+    out = copy;
+  } else {
+    const proto: unknown = Object.getPrototypeOf(obj);
+    if (proto !== Object.prototype && proto !== null) {
+      fail(walk, `class instance ${(obj as { constructor?: { name?: string } }).constructor?.name ?? 'unknown'}`);
+    }
+    if (Object.getOwnPropertySymbols(obj).length > 0) fail(walk, 'symbol key');
+    const copy: Record<string, unknown> = {};
+    const names = Object.keys(obj);
+    for (let i = 0; i < names.length; i++) {
+      const key = names[i]!;
+      keys.push(key);
+      copy[key] = visit(walk, (obj as Record<string, unknown>)[key]);
+      keys.pop();
+    }
+    out = copy;
+  }
+  ancestors.pop();
+  return Object.freeze(out);
+}
+
+/**
+ * Validates `value` as lossless JSON and returns a deep-frozen copy (never aliasing the input).
+ * @param context prefix for error messages, e.g. the event type being appended.
+ * @throws NonJsonValueError naming the JSONPath and the offending kind.
+ */
 export function copyFrozenJson<T>(value: T, context?: string): T {
-  const ancestors: object[] = [];
-  const keys: (string | number)[] = [];
-
-  const fail = (what: string): never => {
-    let path = '$';
-    for (const key of keys) path += typeof key === 'number' ? `[${key}]` : `.${key}`;
-    throw new NonJsonValueError(path, what, context);
-  };
-
-  const visit = (v: unknown): unknown => {
-    switch (typeof v) {
-      case 'string':
-      case 'boolean':
-        return v;
-      case 'number':
-        if (!Number.isFinite(v)) return fail(String(v));
-        if (v === 0 && 1 / v < 0) return fail('-0');
-        return v;
-      case 'object':
-        return v === null ? null : visitObject(v);
-      case 'undefined':
-        return fail('undefined');
-      case 'bigint':
-        return fail('BigInt');
-      case 'function':
-        return fail('function');
-      default:
-        return fail('symbol');
-    }
-  };
-
-  const visitObject = (obj: object): object => {
-    for (let i = 0; i < ancestors.length; i++) if (ancestors[i] === obj) fail('cycle');
-    ancestors.push(obj);
-    let out: object;
-    if (Array.isArray(obj)) {
-      const n = obj.length;
-      const copy = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) {
-        keys.push(i);
-        if (!(i in obj)) fail('sparse array hole');
-        copy[i] = visit(obj[i]);
-        keys.pop();
-      }
-      out = copy;
-    } else {
-      const proto: unknown = Object.getPrototypeOf(obj);
-      if (proto !== Object.prototype && proto !== null) {
-        fail(`class instance ${(obj as { constructor?: { name?: string } }).constructor?.name ?? 'unknown'}`);
-      }
-      if (Object.getOwnPropertySymbols(obj).length > 0) fail('symbol key');
-      const copy: Record<string, unknown> = {};
-      const names = Object.keys(obj);
-      for (let i = 0; i < names.length; i++) {
-        const key = names[i]!;
-        keys.push(key);
-        copy[key] = visit((obj as Record<string, unknown>)[key]);
-        keys.pop();
-      }
-      out = copy;
-    }
-    ancestors.pop();
-    return Object.freeze(out);
-  };
-
-  return visit(value) as T;
+  return visit({ context, ancestors: [], keys: [] }, value) as T;
 }

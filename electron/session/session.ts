@@ -14,7 +14,8 @@ import {
   type SessionEventType,
   type SessionHeader,
 } from '../../shared/events.js';
-import { NonJsonValueError, deepFreezeJson, toFrozenJson } from '../../shared/json.js';
+import { NonJsonValueError, deepFreezeJson } from '../../shared/json.js';
+import { copyFrozenJson } from './frozen-json.js';
 import type { Message } from '../../shared/messages.js';
 import { InvariantChecker, type InvariantState } from './invariant.js';
 import { projectEventMessage } from './project-message.js';
@@ -142,7 +143,7 @@ export class Session {
       const envelope: Record<string, unknown> = { seq: this.log.length, type: input.type, time: this.now(), data: input.data };
       if (input.surfaceOp !== undefined) envelope['surfaceOp'] = input.surfaceOp;
       if (input.sourceEventSeqs !== undefined) envelope['sourceEventSeqs'] = input.sourceEventSeqs;
-      event = toFrozenJson(envelope, input.type) as unknown as SessionEvent;
+      event = copyFrozenJson(envelope, input.type) as unknown as SessionEvent;
     } catch (error) {
       if (error instanceof NonJsonValueError) {
         throw new SessionError('NON_JSON_DATA', error.message, { cause: error });

@@ -64,6 +64,8 @@ const FORK_SCAN_WINDOW = 512;
 
 export class SessionRepository implements IDisposable {
   private readonly liveSessions = new Map<string, LiveSession>();
+  /** Live sessions whose release (final flush) is under way. */
+  private readonly releasing = new Set<string>();
   private readonly now: () => number;
   private readonly pid: number;
   private readonly isProcessAlive: (pid: number) => boolean;
@@ -103,6 +105,12 @@ export class SessionRepository implements IDisposable {
 
   /** Creates a new empty session (its row is written at once so listings show it) and holds it live. */
   create(init: { readonly cwd?: string; readonly title?: string; readonly id?: string } = {}): LiveSession {
+    const header = this.createStored(init).header;
+    return this.attach(new Session({ header, now: this.now, invariants: this.options.invariants ?? 'enforce' }));
+  }
+
+  /** Creates a new empty stored session without holding it live. */
+  createStored(init: { readonly cwd?: string; readonly title?: string; readonly id?: string } = {}): SessionRecord {
     const id = init.id ?? this.options.newId();
     if (this.liveSessions.has(id) || this.store.get(id)) throw new StoreError('SESSION_ALREADY_EXISTS', `session ${id} already exists`);
     const header: SessionHeader = {
@@ -113,7 +121,7 @@ export class SessionRepository implements IDisposable {
       ...(init.title !== undefined ? { title: init.title } : {}),
     };
     this.store.createSession(header, []);
-    return this.attach(new Session({ header, now: this.now, invariants: this.options.invariants ?? 'enforce' }));
+    return this.store.get(id)!;
   }
 
   /**
@@ -153,6 +161,9 @@ export class SessionRepository implements IDisposable {
    */
   resume(id: string): LiveSession {
     const existing = this.liveSessions.get(id);
+    if (existing && this.releasing.has(id)) {
+      throw new StoreError('SESSION_LIVE', `session ${id} is being closed; open it again once that finished`);
+    }
     if (existing) return existing;
     const loaded = this.load(id);
     if (loaded.ownedElsewhere) {
@@ -185,7 +196,12 @@ export class SessionRepository implements IDisposable {
       onDidFailWrite: writer.onDidFail,
       release: async () => {
         if (released) return;
-        await writer.flush();
+        this.releasing.add(id);
+        try {
+          await writer.flush();
+        } finally {
+          this.releasing.delete(id);
+        }
         released = true;
         subscription.dispose();
         failSubscription.dispose();

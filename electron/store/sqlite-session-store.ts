@@ -66,6 +66,11 @@ export interface SqliteStoreOptions {
    * batch behind). Throwing from it rolls the transaction back.
    */
   readonly onRowWritten?: (row: RowWritten) => void;
+  /**
+   * Path of a better-sqlite3 addon built for another ABI (the Electron main process, DESIGN §9);
+   * default: the Node build where npm put it.
+   */
+  readonly nativeBinding?: string;
 }
 
 export class SqliteSessionStore implements SessionStore {
@@ -74,6 +79,10 @@ export class SqliteSessionStore implements SessionStore {
   private readonly now: () => number;
   private readonly packChunks: boolean;
   private readonly onRowWritten: ((row: RowWritten) => void) | undefined;
+  /** Transactions built once: the write path runs one per flushed batch, reads one per range. */
+  private readonly appendTx: Database.Transaction<(sessionId: string, events: readonly SessionEvent[]) => void>;
+  /** One read transaction, so a range spanning a fork prefix and the child's rows is one snapshot. */
+  private readonly readTx: Database.Transaction<(sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) => void>;
   private closed = false;
 
   /**
@@ -85,7 +94,7 @@ export class SqliteSessionStore implements SessionStore {
     this.now = options.now ?? Date.now;
     this.packChunks = options.packChunks ?? true;
     this.onRowWritten = options.onRowWritten;
-    this.db = new Database(file);
+    this.db = new Database(file, options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {});
     try {
       for (const pragma of CONNECTION_PRAGMAS) this.db.pragma(pragma);
       this.migrate();
@@ -93,6 +102,10 @@ export class SqliteSessionStore implements SessionStore {
       this.db.close();
       throw error;
     }
+    this.appendTx = this.db.transaction((sessionId: string, events: readonly SessionEvent[]) => this.appendInTransaction(sessionId, events));
+    this.readTx = this.db.transaction((sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) =>
+      this.readInTransaction(sessionId, fromSeq, toSeq, out),
+    );
   }
 
   private migrate(): void {
@@ -162,14 +175,15 @@ export class SqliteSessionStore implements SessionStore {
 
   append(sessionId: string, events: readonly SessionEvent[]): void {
     if (events.length === 0) return;
-    const tx = this.db.transaction(() => {
-      const row = this.stmt('sessionEventCount').get(sessionId) as { event_count: number } | undefined;
-      if (!row) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
-      checkContiguous(sessionId, events, row.event_count);
-      this.insertEvents(sessionId, events);
-      this.stmt('updateEventCount').run(row.event_count + events.length, this.now(), sessionId);
-    });
-    tx.immediate();
+    this.appendTx.immediate(sessionId, events);
+  }
+
+  private appendInTransaction(sessionId: string, events: readonly SessionEvent[]): void {
+    const row = this.stmt('sessionEventCount').get(sessionId) as { event_count: number } | undefined;
+    if (!row) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+    checkContiguous(sessionId, events, row.event_count);
+    this.insertEvents(sessionId, events);
+    this.stmt('updateEventCount').run(row.event_count + events.length, this.now(), sessionId);
   }
 
   private insertEvents(sessionId: string, events: readonly SessionEvent[]): void {
@@ -208,12 +222,13 @@ export class SqliteSessionStore implements SessionStore {
 
   readRange(sessionId: string, fromSeq: number, toSeq: number): SessionEvent[] {
     const out: SessionEvent[] = [];
-    const read = this.db.transaction(() => {
-      const record = this.requireRow(sessionId);
-      this.collectRange(record, Math.max(0, fromSeq), Math.min(toSeq, record.event_count), out);
-    });
-    read.deferred();
+    this.readTx.deferred(sessionId, fromSeq, toSeq, out);
     return out;
+  }
+
+  private readInTransaction(sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]): void {
+    const record = this.requireRow(sessionId);
+    this.collectRange(record, Math.max(0, fromSeq), Math.min(toSeq, record.event_count), out);
   }
 
   /** Appends events with `from <= seq < to` of `row` (following the prefix chain) to `out`. */

@@ -10,7 +10,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionCorruptionError, SessionError, SessionForkError, StoreError } from '../../shared/errors.js';
 import { KNOWN_EVENT_TYPES, type SessionEvent } from '../../shared/events.js';
-import { serializeEvent } from '../../electron/session/chunk-rows.js';
 import { Session } from '../../electron/session/session.js';
 import { SessionRepository, type LiveSession } from '../../electron/store/session-repository.js';
 import type { SessionStore } from '../../electron/store/session-store.js';
@@ -502,7 +501,7 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
         lw.inboxInsert('y');
         const liveOpen = lw.turnStart().seq;
         await expectRejectCode(repository.fork('livep', liveOpen, 'lc'), 'OPEN_TURN');
-        const lc = await repository.fork('livep', liveOpen - 1, 'lc');
+        await repository.fork('livep', liveOpen - 1, 'lc');
         expect(serializeAll(store.readAll('lc').slice(0, liveOpen))).toEqual(serializeAll(live.session.events.slice(0, liveOpen)));
         await live.release();
         expect(catchError(() => store.readAll('nothing'))).toBeInstanceOf(StoreError);

@@ -59,9 +59,9 @@ async function crash(failpoint: CrashFailpoint): Promise<Crashed> {
   return { file, id, marker, signal };
 }
 
-function data<T extends SessionEvent['type']>(event: SessionEvent | undefined, type: T): Extract<SessionEvent, { type: T }>['data'] {
+function data<T extends SessionEvent['type']>(event: SessionEvent | undefined, type: T): SessionEvent<T>['data'] {
   expect(event?.type).toBe(type);
-  return (event as Extract<SessionEvent, { type: T }>).data;
+  return (event as SessionEvent<T>).data;
 }
 
 function expectNotStarted(event: SessionEvent | undefined, callId: string): void {

@@ -31,7 +31,7 @@ const logArb = fc.record({
   cuts: fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 12 }),
 });
 
-function buildLog(id: string, spec: fc.RecordValue<{ turns: StepSpec[][]; dts: number[]; cuts: number[] }>): SessionEvent[] {
+function buildLog(id: string, spec: { readonly turns: StepSpec[][]; readonly dts: number[]; readonly cuts: number[] }): SessionEvent[] {
   let t = 1_780_000_000_000;
   let i = 0;
   const now = () => {

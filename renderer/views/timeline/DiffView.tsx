@@ -1,0 +1,35 @@
+/** A unified diff of one file (old → new text) with line numbers. */
+import { memo, useMemo, type ReactNode } from 'react';
+import type { FileDiff } from '../../../shared/tool-view.js';
+import { diffLines, diffStat } from './unified-diff.js';
+
+export const DiffView = memo(function DiffView({ diff }: { readonly diff: FileDiff }): ReactNode {
+  const lines = useMemo(() => diffLines(diff.path, diff.oldText, diff.newText), [diff]);
+  const stat = diffStat(lines);
+  return (
+    <div className="diff" data-testid="tool-diff" data-path={diff.path}>
+      <div className="diff-head mono">
+        <span>{diff.path}</span>
+        <span className="diff-stat">
+          <span className="add">+{stat.added}</span> <span className="del">−{stat.removed}</span>
+        </span>
+      </div>
+      {lines.length === 0 ? (
+        <div className="muted diff-empty">no changes</div>
+      ) : (
+        <table className="diff-table mono">
+          <tbody>
+            {lines.map((l, i) => (
+              <tr key={i} className={`diff-${l.kind}`}>
+                <td className="ln">{l.oldNo ?? ''}</td>
+                <td className="ln">{l.newNo ?? ''}</td>
+                <td className="mark">{l.kind === 'add' ? '+' : l.kind === 'del' ? '−' : l.kind === 'hunk' ? '' : ' '}</td>
+                <td className="code">{l.text}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,402 @@
+/**
+ * One timeline row, by kind. Rows are memoised on their (immutable) row object, so a streaming
+ * update re-renders only the rows that changed.
+ */
+import { memo, type ReactNode } from 'react';
+import { clockTime, formatDuration, formatTokens, usageLabel } from '../../../shared/format.js';
+import type {
+  ApprovalRow,
+  BlockRowBase,
+  CompactionRow,
+  ElidedRow,
+  EndSeedRow,
+  EventRow,
+  RetryRow,
+  StepRow,
+  TimelineRow,
+  TurnEndRow,
+  TurnRow,
+  UserRow,
+} from '../../../shared/timeline.js';
+import { useApp, useClient, useRuntime, useSession } from '../context.js';
+import { Badge, CrashBadges } from './badges.js';
+import { ToolRowView } from './ToolRowView.js';
+
+export interface RowViewProps {
+  readonly row: TimelineRow;
+  readonly sessionId: string;
+  /** The agent is running (streaming rows are live). */
+  readonly live: boolean;
+  readonly expanded: boolean;
+  readonly onToggle: () => void;
+}
+
+function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
+  return (
+    <div className={`row row-turn${row.ended ? '' : ' open'}`} data-testid="turn-rule" data-turn={row.turn}>
+      <span className="turn-label">Turn {row.turn}</span>
+      <span className="muted">{clockTime(row.time)}</span>
+      <span className="muted">
+        {row.steps} step{row.steps === 1 ? '' : 's'}
+      </span>
+      {row.ended ? (
+        <span className="muted">
+          {row.endLabel} · {formatDuration(row.durationMs)}
+        </span>
+      ) : (
+        <span className="running-label">running…</span>
+      )}
+      <span className="rule" />
+    </div>
+  );
+}
+
+function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessionId: string }): ReactNode {
+  const client = useClient();
+  const runtime = useRuntime();
+  const select = useApp((s) => s.select);
+  const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' ? 'warn' : 'bad';
+  const fork = async (): Promise<void> => {
+    try {
+      const child = await client.forkSession({ sessionId, atSeq: row.seq });
+      await runtime.refreshSessions();
+      select(child.id);
+    } catch (error) {
+      runtime.reportError('Fork', error);
+    }
+  };
+  return (
+    <div className={`row row-turn-end tone-${tone}`} data-testid="turn-end" data-turn={row.turn} data-reason={row.end.kind}>
+      <span className="turn-end-label">
+        turn {row.turn} ended: <b>{row.label}</b>
+      </span>
+      {row.end.failure?.message && <span className="muted clip">{row.end.failure.message}</span>}
+      <CrashBadges crash={row.crash} />
+      {row.durationMs !== undefined && <span className="muted">{formatDuration(row.durationMs)}</span>}
+      {row.usage && <span className="muted">{usageLabel(row.usage)}</span>}
+      <span className="spacer" />
+      <button
+        type="button"
+        className="link-button"
+        data-testid="fork-here-button"
+        title="Fork a new session from the end of this turn"
+        onClick={(e) => {
+          e.stopPropagation();
+          void fork();
+        }}
+      >
+        fork here
+      </button>
+    </div>
+  );
+}
+
+function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boolean }): ReactNode {
+  const inspectRequest = useApp((s) => s.inspectRequest);
+  return (
+    <div className={`row row-step${row.open ? ' open' : ''}`} data-testid="step-marker" data-turn={row.turn} data-step={row.step}>
+      <span className="step-label">
+        step {row.turn}.{row.step}
+      </span>
+      {row.model && <span className="muted mono">{row.model}</span>}
+      <span className="muted" data-testid="step-duration">
+        {row.durationMs !== undefined ? formatDuration(row.durationMs) : row.open && live ? 'running…' : ''}
+      </span>
+      {row.ttftMs !== undefined && row.ttftMs >= 0 && <span className="muted" title="time to first chunk">ttft {formatDuration(row.ttftMs)}</span>}
+      <span className="muted" data-testid="step-tokens" title="tokens: uncached input, cache reads, output (reasoning)">
+        {usageLabel(row.usage)}
+      </span>
+      {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
+      {row.finish && row.finish !== 'stop' && row.finish !== 'tool-calls' && <Badge tone={row.finish.startsWith('error') ? 'bad' : 'warn'}>{row.finish}</Badge>}
+      <span className="muted">{formatTokens(row.chunkCount)} chunks</span>
+      <span className="spacer" />
+      <button
+        type="button"
+        className="link-button"
+        data-testid="request-button"
+        title="Show the request the model received in this step"
+        onClick={(e) => {
+          e.stopPropagation();
+          inspectRequest({ turn: row.turn, step: row.step });
+        }}
+      >
+        Request
+      </button>
+    </div>
+  );
+}
+
+const SOURCE_LABEL: Record<string, string> = { steer: 'steering', inject: 'injected context', plugin: 'context', compaction: 'compaction summary' };
+
+function UserMessage({ row, expanded, onToggle }: { readonly row: UserRow; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
+  const machine = row.sourceKind !== 'user' && row.sourceKind !== 'steer';
+  const long = row.text.length > 600 || row.text.split('\n').length > 12;
+  const folded = (machine || long) && !expanded;
+  return (
+    <div className={`row row-user source-${row.sourceKind}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="user-message" data-source={row.sourceKind}>
+      <div className="row-head">
+        <span className="who">{row.sourceKind === 'user' ? 'You' : SOURCE_LABEL[row.sourceKind] ?? row.sourceKind}</span>
+        {row.sourceLabel && <span className="muted mono">{row.sourceLabel}</span>}
+        {row.replaces && row.replaces.length > 0 && <Badge tone="info">replaces {row.replaces.length}</Badge>}
+        {row.shadowedBy !== undefined && <ShadowBadge by={row.shadowedBy} />}
+        {(machine || long) && (
+          <button
+            type="button"
+            className="link-button"
+            data-testid="user-message-toggle"
+            onClick={(e) => {
+              e.stopPropagation();
+              onToggle();
+            }}
+          >
+            {expanded ? 'fold' : 'show all'}
+          </button>
+        )}
+      </div>
+      <div className={`message-text${folded ? ' folded' : ''}`}>{folded ? firstLines(row.text, machine ? 1 : 8) : row.text}</div>
+    </div>
+  );
+}
+
+function firstLines(text: string, n: number): string {
+  const lines = text.split('\n');
+  return lines.length > n ? `${lines.slice(0, n).join('\n')} …` : text.length > 600 ? `${text.slice(0, 600)} …` : text;
+}
+
+function ShadowBadge({ by }: { readonly by: number }): ReactNode {
+  const jumpTo = useApp((s) => s.jumpTo);
+  return (
+    <button
+      type="button"
+      className="badge badge-muted"
+      data-testid="shadowed-badge"
+      title="A compaction or pruning replaced this in what the model sees"
+      onClick={(e) => {
+        e.stopPropagation();
+        jumpTo(by);
+      }}
+    >
+      replaced by #{by}
+    </button>
+  );
+}
+
+function BlockBadges({ row, live }: { readonly row: BlockRowBase<'text' | 'reasoning'>; readonly live: boolean }): ReactNode {
+  return (
+    <>
+      {row.interrupted && (
+        <Badge tone="warn" testId="badge-message-interrupted" title="The stream was cancelled; this is the partial message that was kept">
+          interrupted
+        </Badge>
+      )}
+      {row.partial && (
+        <Badge tone="warn" testId="badge-partial" title="Chunks arrived but no message was committed (interrupted partial)">
+          partial
+        </Badge>
+      )}
+      {row.streaming && !live && (
+        <Badge tone="muted" testId="badge-incomplete" title="Chunks without a committed message">
+          incomplete
+        </Badge>
+      )}
+      {row.failed && (
+        <Badge tone="bad" testId="badge-failed-attempt" title={row.failed.message}>
+          attempt {row.attempt} failed: {row.failed.code}
+        </Badge>
+      )}
+      {row.shadowedBy !== undefined && <ShadowBadge by={row.shadowedBy} />}
+    </>
+  );
+}
+
+function AssistantText({ row, live }: { readonly row: BlockRowBase<'text'>; readonly live: boolean }): ReactNode {
+  const streaming = row.streaming && live;
+  return (
+    <div className={`row row-text${row.failed ? ' failed' : ''}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="assistant-text" data-streaming={streaming ? 'true' : 'false'}>
+      <div className="row-head">
+        <span className="who">Assistant</span>
+        <BlockBadges row={row} live={live} />
+      </div>
+      <div className="message-text">
+        {row.text}
+        {streaming && <span className="caret" />}
+      </div>
+    </div>
+  );
+}
+
+/** While streaming, an expanded reasoning row shows at most this many trailing characters. */
+const STREAMING_EXPANDED_CHARS = 20_000;
+
+function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBase<'reasoning'>; readonly live: boolean; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
+  const streaming = row.streaming && live;
+  const lastLine = row.tail.slice(row.tail.lastIndexOf('\n') + 1) || row.tail;
+  let body: string | undefined;
+  if (expanded) body = streaming && row.text.length > STREAMING_EXPANDED_CHARS ? `… ${row.text.slice(-STREAMING_EXPANDED_CHARS)}` : row.text;
+  return (
+    <div className={`row row-reasoning${row.failed ? ' failed' : ''}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="reasoning-row" data-streaming={streaming ? 'true' : 'false'}>
+      <div className="row-head">
+        <button
+          type="button"
+          className="toggle"
+          data-testid="reasoning-toggle"
+          aria-expanded={expanded}
+          onClick={(e) => {
+            e.stopPropagation();
+            onToggle();
+          }}
+        >
+          {expanded ? '▾' : '▸'}
+        </button>
+        <span className="who">{streaming ? 'Thinking…' : 'Thought'}</span>
+        <span className="muted" data-testid="reasoning-length">
+          {formatTokens(row.text.length)} chars
+        </span>
+        <BlockBadges row={row} live={live} />
+        {!expanded && <span className="reasoning-tail muted clip">{lastLine}</span>}
+      </div>
+      {expanded && <div className="message-text reasoning-text">{body}</div>}
+    </div>
+  );
+}
+
+function Retry({ row }: { readonly row: RetryRow }): ReactNode {
+  return (
+    <div className="row row-retry" data-testid="retry-row" data-attempt={row.attempt} data-code={row.failure.code}>
+      <span>
+        ↻ retry {row.attempt} in {formatDuration(row.delayMs)}
+      </span>
+      <Badge tone="bad">{row.failure.code}</Badge>
+      <span className="muted clip">{row.failure.message}</span>
+    </div>
+  );
+}
+
+function Approval({ row }: { readonly row: ApprovalRow }): ReactNode {
+  return (
+    <div className="row row-approval" data-testid="approval-row" data-outcome={row.outcome ?? 'pending'}>
+      <span>approval asked for</span>
+      <span className="tool-name">{row.toolName}</span>
+      {row.reason && <span className="muted clip">{row.reason}</span>}
+      <span className="spacer" />
+      <Badge tone={row.outcome === 'allowed-once' ? 'ok' : row.outcome ? 'bad' : 'warn'}>{row.outcome ?? 'waiting'}</Badge>
+    </div>
+  );
+}
+
+function Compaction({ row, expanded, onToggle }: { readonly row: CompactionRow; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
+  const jumpTo = useApp((s) => s.jumpTo);
+  return (
+    <div className={`row row-compaction state-${row.state}`} data-testid="compaction-row" data-state={row.state}>
+      <div className="row-head">
+        <button
+          type="button"
+          className="toggle"
+          data-testid="compaction-toggle"
+          aria-expanded={expanded}
+          onClick={(e) => {
+            e.stopPropagation();
+            onToggle();
+          }}
+        >
+          {expanded ? '▾' : '▸'}
+        </button>
+        <span className="who">Compaction</span>
+        <Badge tone={row.state === 'done' ? 'ok' : row.state === 'running' ? 'info' : 'bad'}>{row.state}</Badge>
+        <span className="muted">
+          replaced {row.shadowedSeqs.length} event{row.shadowedSeqs.length === 1 ? '' : 's'}
+          {row.shadowedTokenCount !== undefined ? ` · ~${formatTokens(row.shadowedTokenCount)} tokens` : ''}
+        </span>
+        {row.model && <span className="muted mono">{row.model}</span>}
+        {row.error && <span className="muted clip">{row.error}</span>}
+      </div>
+      {expanded && (
+        <div className="compaction-body" onClick={(e) => e.stopPropagation()}>
+          <div className="section-label">summary</div>
+          <div className="message-text">{row.summary ?? <span className="muted">(no summary yet)</span>}</div>
+          <div className="section-label">originals the model no longer sees</div>
+          <div className="seq-list">
+            {row.shadowedSeqs.length === 0 && <span className="muted">none recorded</span>}
+            {row.shadowedSeqs.map((seq) => (
+              <button key={seq} type="button" className="seq-link" data-testid="compaction-shadowed-seq" data-seq={seq} onClick={() => jumpTo(seq)}>
+                #{seq}
+              </button>
+            ))}
+          </div>
+          {row.replacementText !== undefined && (
+            <details>
+              <summary>replacement message (#{row.replacementSeq})</summary>
+              <div className="message-text">{row.replacementText}</div>
+            </details>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function EndSeed({ row }: { readonly row: EndSeedRow }): ReactNode {
+  const seedLength = useSession((s) => s.header?.seedLength);
+  const fork = seedLength !== undefined && row.seq === seedLength;
+  return (
+    <div className="row row-end-seed" data-testid="end-seed-row" data-fork={fork ? 'true' : 'false'}>
+      <span className="rule" />
+      <span>{fork ? 'fork boundary: history above is inherited from the parent session' : 'resumed here: history above came from an earlier run'}</span>
+      <span className="rule" />
+    </div>
+  );
+}
+
+function Elided({ row }: { readonly row: ElidedRow }): ReactNode {
+  const n = row.toSeq - row.fromSeq + 1;
+  return (
+    <div className="row row-elided" data-testid="elided-row" data-from={row.fromSeq} data-to={row.toSeq}>
+      ⋯ seq {row.fromSeq}
+      {n > 1 ? `–${row.toSeq}` : ''} not in the imported file ({n} event{n === 1 ? '' : 's'} elided)
+    </div>
+  );
+}
+
+function LogEvent({ row }: { readonly row: EventRow }): ReactNode {
+  return (
+    <div className="row row-event" data-testid="event-row" data-type={row.type}>
+      <span className="mono event-type">{row.type}</span>
+      <span className="clip">{row.label}</span>
+    </div>
+  );
+}
+
+export const TimelineRowView = memo(function TimelineRowView({ row, sessionId, live, expanded, onToggle }: RowViewProps): ReactNode {
+  switch (row.kind) {
+    case 'turn':
+      return <TurnRule row={row} />;
+    case 'turn-end':
+      return <TurnEnd row={row} sessionId={sessionId} />;
+    case 'step':
+      return <StepMarker row={row} live={live} />;
+    case 'user':
+      return <UserMessage row={row} expanded={expanded} onToggle={onToggle} />;
+    case 'text':
+      return <AssistantText row={row} live={live} />;
+    case 'reasoning':
+      return <Reasoning row={row} live={live} expanded={expanded} onToggle={onToggle} />;
+    case 'tool':
+      return <ToolRowView row={row} expanded={expanded} onToggle={onToggle} />;
+    case 'retry':
+      return <Retry row={row} />;
+    case 'approval':
+      return <Approval row={row} />;
+    case 'compaction':
+      return <Compaction row={row} expanded={expanded} onToggle={onToggle} />;
+    case 'end-seed':
+      return <EndSeed row={row} />;
+    case 'elided':
+      return <Elided row={row} />;
+    case 'event':
+      return <LogEvent row={row} />;
+    default: {
+      const unknown: never = row;
+      return <div className="row">{String((unknown as TimelineRow).kind)}</div>;
+    }
+  }
+});

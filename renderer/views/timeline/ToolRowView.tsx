@@ -1,0 +1,176 @@
+/**
+ * One tool call: folded to a single line (state dot, tool name, argument summary, duration,
+ * error and crash badges, parallel lane); expanded to arguments (pretty JSON) and the result in a
+ * terminal view (shell tools, with exit code and live output while running), a diff view (file
+ * edits with `{path, oldText, newText}` meta) or plain text.
+ */
+import { memo, useMemo, type CSSProperties, type ReactNode } from 'react';
+import { formatDuration } from '../../../shared/format.js';
+import type { ToolRow } from '../../../shared/timeline.js';
+import { fileDiffs, prettyArgs, summarizeToolArgs, terminalFacts, toolPresentation } from '../../../shared/tool-view.js';
+import { useSession } from '../context.js';
+import { DiffView } from './DiffView.js';
+import { Badge, CrashBadges } from './badges.js';
+
+export interface ToolRowProps {
+  readonly row: ToolRow;
+  readonly expanded: boolean;
+  readonly onToggle: () => void;
+}
+
+const STATE_LABEL: Record<ToolRow['state'], string> = {
+  streaming: 'arguments streaming',
+  pending: 'not started yet',
+  running: 'running',
+  done: 'done',
+  error: 'error',
+  dropped: 'dropped (never run)',
+};
+
+function LiveOutput({ callId, full }: { readonly callId: string; readonly full: boolean }): ReactNode {
+  const text = useSession((s) => s.toolOutput[callId]);
+  if (!text) return null;
+  if (!full) {
+    const lines = text.trimEnd().split('\n');
+    return (
+      <div className="tool-live-tail mono" data-testid="tool-output-live">
+        {lines[lines.length - 1]}
+      </div>
+    );
+  }
+  return (
+    <pre className="terminal" data-testid="tool-output-live">
+      {text}
+    </pre>
+  );
+}
+
+function ToolResult({ row }: { readonly row: ToolRow }): ReactNode {
+  const presentation = toolPresentation(row.name, row.meta);
+  const diffs = useMemo(() => fileDiffs(row.meta), [row.meta]);
+  if (row.resultSeq === undefined) {
+    if (row.state === 'running') {
+      return (
+        <div className="tool-result" data-testid="tool-result" data-pending="true">
+          <LiveOutput callId={row.callId} full />
+          <div className="muted">running…</div>
+        </div>
+      );
+    }
+    return (
+      <div className="tool-result muted" data-testid="tool-result" data-pending="true">
+        {STATE_LABEL[row.state]}
+      </div>
+    );
+  }
+  const text = row.resultText ?? '';
+  if (presentation === 'terminal') {
+    const facts = terminalFacts(row.meta);
+    return (
+      <div className="tool-result" data-testid="tool-result" data-view="terminal">
+        <pre className="terminal" data-testid="tool-terminal">
+          {text || <span className="muted">(no output)</span>}
+        </pre>
+        <div className="terminal-status">
+          {facts.exitCode !== undefined && (
+            <span className={facts.exitCode === 0 ? 'exit ok' : 'exit bad'} data-testid="tool-exit-code">
+              exit {facts.exitCode}
+            </span>
+          )}
+          {facts.signal && <span className="exit bad">signal {facts.signal}</span>}
+          {facts.timedOut && <Badge tone="warn">timed out</Badge>}
+          {facts.truncated && <Badge tone="muted">output truncated</Badge>}
+        </div>
+      </div>
+    );
+  }
+  if (presentation === 'diff' && diffs.length > 0) {
+    return (
+      <div className="tool-result" data-testid="tool-result" data-view="diff">
+        {diffs.map((d, i) => (
+          <DiffView key={`${d.path}:${i}`} diff={d} />
+        ))}
+        {text && <pre className="plain muted">{text}</pre>}
+      </div>
+    );
+  }
+  return (
+    <div className="tool-result" data-testid="tool-result" data-view="plain">
+      <pre className="plain">{text || <span className="muted">(empty result)</span>}</pre>
+    </div>
+  );
+}
+
+export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }: ToolRowProps): ReactNode {
+  const summary = useMemo(() => summarizeToolArgs(row.name, row.arguments), [row.name, row.arguments]);
+  const presentation = toolPresentation(row.name, row.meta);
+  const parallel = row.parallel;
+  return (
+    <div
+      className={`row row-tool state-${row.state}${parallel ? ' parallel' : ''}${row.shadowedBy !== undefined ? ' shadowed' : ''}`}
+      data-testid="tool-row"
+      data-call-id={row.callId}
+      data-state={row.state}
+      data-tool-name={row.name}
+      data-parallel-group={parallel ? String(parallel.group) : undefined}
+      data-parallel-lane={parallel ? String(parallel.lane) : undefined}
+      style={parallel ? ({ '--lane': parallel.lane, '--lanes': parallel.lanes } as CSSProperties) : undefined}
+    >
+      <div className="tool-line">
+        <button
+          type="button"
+          className="toggle"
+          data-testid="tool-toggle"
+          aria-expanded={expanded}
+          aria-label={expanded ? 'Fold tool call' : 'Expand tool call'}
+          onClick={(e) => {
+            e.stopPropagation();
+            onToggle();
+          }}
+        >
+          {expanded ? '▾' : '▸'}
+        </button>
+        <span className={`dot dot-${row.state}`} title={STATE_LABEL[row.state]} />
+        <span className="tool-name">{row.name || '(tool)'}</span>
+        <span className="tool-summary mono" data-testid="tool-summary" title={summary}>
+          {summary}
+        </span>
+        <span className="spacer" />
+        {parallel && (
+          <span className="parallel-badge" data-testid="parallel-badge" title={`ran in parallel with ${parallel.size - 1} other call(s); lane ${parallel.lane + 1} of ${parallel.lanes}`}>
+            ∥{parallel.size}
+          </span>
+        )}
+        {row.approval && <Badge tone={row.approval.outcome === 'allowed-once' ? 'ok' : row.approval.outcome ? 'bad' : 'warn'}>{row.approval.outcome ?? 'awaiting approval'}</Badge>}
+        {row.prunedBy !== undefined && <Badge tone="muted">pruned</Badge>}
+        {row.state === 'dropped' && <Badge tone="muted">dropped</Badge>}
+        <CrashBadges crash={row.crash} />
+        {row.isError && !row.crash && (
+          <span className="badge badge-bad" data-testid="tool-error-badge" title={row.errorName}>
+            {row.errorCode ?? 'error'}
+          </span>
+        )}
+        <span className="duration" data-testid="tool-duration">
+          {row.durationMs !== undefined ? formatDuration(row.durationMs) : row.state === 'running' ? '…' : ''}
+        </span>
+      </div>
+      {!expanded && row.state === 'running' && presentation === 'terminal' && <LiveOutput callId={row.callId} full={false} />}
+      {expanded && (
+        <div className="tool-body" data-testid="tool-body" onClick={(e) => e.stopPropagation()}>
+          <div className="section-label">arguments</div>
+          <pre className="json" data-testid="tool-args">
+            {prettyArgs(row.arguments)}
+          </pre>
+          <div className="section-label">result{row.isError ? ' (error)' : ''}</div>
+          <ToolResult row={row} />
+          {row.meta !== undefined && presentation !== 'diff' && (
+            <details className="meta">
+              <summary>meta</summary>
+              <pre className="json">{JSON.stringify(row.meta, null, 2)}</pre>
+            </details>
+          )}
+        </div>
+      )}
+    </div>
+  );
+});
