@@ -4,8 +4,8 @@
  * (exit code, file diffs, truncation).
  *
  * Meta shapes understood (Forkline built-ins and the reference runtime's tools):
- * - terminal: `{exitCode?, signal?, durationMs?, truncated?, timedOut?}` (also `exit_code`, `code`);
- * - diff: `{path, oldText, newText}` or `{diffs: [{path, oldText, newText}, …]}`;
+ * - terminal: `{exitCode?, signal?, durationMs?, omittedBytes?, truncated?, timedOut?}` (also `exit_code`, `code`);
+ * - diff: `{path, oldText, newText, partial?, omitted?}` or `{diffs: [{path, oldText, newText}, …]}`;
  * - read: `{path, …}`.
  *
  * Pure: no Node, no DOM.
@@ -84,6 +84,10 @@ export interface FileDiff {
   readonly path: string;
   readonly oldText: string;
   readonly newText: string;
+  /** Only the edited snippet is shown (the whole file was too large for the meta). */
+  readonly partial?: boolean;
+  /** The texts were too large to keep: no diff can be shown. */
+  readonly omitted?: boolean;
 }
 
 /** File diffs carried by a result's meta (`{path, oldText, newText}` or `{diffs: [...]}`). */
@@ -94,7 +98,10 @@ export function fileDiffs(meta: unknown): FileDiff[] {
     const path = asString(o?.['path']) ?? asString(o?.['filePath']) ?? asString(o?.['file']);
     const newText = asString(o?.['newText']);
     if (path === undefined || newText === undefined) return undefined;
-    return { path, oldText: asString(o?.['oldText']) ?? '', newText };
+    const diff: { -readonly [K in keyof FileDiff]: FileDiff[K] } = { path, oldText: asString(o?.['oldText']) ?? '', newText };
+    if (o?.['partial'] === true) diff.partial = true;
+    if (o?.['omitted'] === true) diff.omitted = true;
+    return diff;
   };
   const list = asArray(m['diffs']);
   if (list.length > 0) return list.map((x) => one(asObject(x))).filter((x): x is FileDiff => x !== undefined);
@@ -104,6 +111,9 @@ export function fileDiffs(meta: unknown): FileDiff[] {
 
 export interface TerminalFacts {
   readonly exitCode?: number;
+  readonly durationMs?: number;
+  /** Bytes of output left out of the result (head and tail kept). */
+  readonly omittedBytes?: number;
   readonly signal?: string;
   readonly timedOut?: boolean;
   readonly truncated?: boolean;
@@ -119,6 +129,10 @@ export function terminalFacts(meta: unknown): TerminalFacts {
   const signal = asString(m['signal']);
   if (signal) facts.signal = signal;
   if (m['timedOut'] === true) facts.timedOut = true;
-  if (m['truncated'] === true) facts.truncated = true;
+  const durationMs = asNumber(m['durationMs']);
+  if (durationMs !== undefined) facts.durationMs = durationMs;
+  const omitted = asNumber(m['omittedBytes']);
+  if (omitted !== undefined && omitted > 0) facts.omittedBytes = omitted;
+  if (m['truncated'] === true || facts.omittedBytes !== undefined) facts.truncated = true;
   return facts;
 }

@@ -14,7 +14,10 @@ export const DiffView = memo(function DiffView({ diff }: { readonly diff: FileDi
           <span className="add">+{stat.added}</span> <span className="del">−{stat.removed}</span>
         </span>
       </div>
-      {lines.length === 0 ? (
+      {diff.partial && <div className="muted diff-note">the file is large: showing only the edited text</div>}
+      {diff.omitted ? (
+        <div className="muted diff-empty">the file is too large to show a diff</div>
+      ) : lines.length === 0 ? (
         <div className="muted diff-empty">no changes</div>
       ) : (
         <table className="diff-table mono">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmCallConfig } from '../../../shared/events.js';
-import type { AssistantBlock, Message } from '../../../shared/messages.js';
+import type { AssistantBlock, Message, ToolSchema } from '../../../shared/messages.js';
 import type { ModelRequest } from '../../../electron/llm/model-client.js';
 import { callConfigFor, PROVIDER_PRESETS } from '../../../electron/llm/providers.js';
 import { LlmConfigurationError } from '../../../electron/llm/reasoning-effort.js';
@@ -9,7 +9,7 @@ import { serializeChatRequest, type SerializeOptions } from '../../../electron/l
 const deepseek: SerializeOptions = { dialect: PROVIDER_PRESETS.deepseek.dialect };
 const openai: SerializeOptions = { dialect: PROVIDER_PRESETS.openai.dialect };
 
-const tools = [
+const tools: ToolSchema[] = [
   { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
   { name: 'bash', description: 'Run a command', parameters: { type: 'object', properties: { command: { type: 'string' }, timeoutMs: { type: 'number' } }, required: ['command'] } },
 ];

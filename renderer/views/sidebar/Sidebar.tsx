@@ -1,0 +1,279 @@
+/**
+ * The session sidebar: search by title, New session (native folder dialog, else the folder
+ * browser), import (.jsonl), and the sessions as a lineage tree (fork children indented under
+ * their parent) with a running/idle dot and per-row rename / fork / export / delete.
+ */
+import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { SessionSummary } from '../../../shared/api.js';
+import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/session-tree.js';
+import { firstUserText } from '../../../shared/timeline.js';
+import { useApp, useClient, useOpenSession, useRuntime, useTimeline } from '../context.js';
+import { ConfirmDialog } from '../Dialog.js';
+import { FolderBrowser } from './FolderBrowser.js';
+
+/** The selected session's first user message (title fallback); rendered only inside a session scope. */
+function SelectedFirstMessage({ onText }: { readonly onText: (text: string | undefined) => ReactNode }): ReactNode {
+  const timeline = useTimeline();
+  const text = useMemo(() => firstUserText(timeline), [timeline]);
+  return onText(text);
+}
+
+function download(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+interface RowProps {
+  readonly item: SessionTreeRow;
+  readonly selected: boolean;
+  readonly title: string;
+}
+
+const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps): ReactNode {
+  const { session, depth } = item;
+  const client = useClient();
+  const runtime = useRuntime();
+  const select = useApp((s) => s.select);
+  const [renaming, setRenaming] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const act = async (label: string, fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+    } catch (error) {
+      runtime.reportError(label, error);
+    }
+  };
+  const rename = (): Promise<void> =>
+    act('Rename', async () => {
+      const t = draft.trim();
+      setRenaming(false);
+      if (!t || t === session.title) return;
+      await client.renameSession({ sessionId: session.id, title: t });
+      await runtime.refreshSessions();
+    });
+  const fork = (): Promise<void> =>
+    act('Fork', async () => {
+      const child = await client.forkSession({ sessionId: session.id });
+      await runtime.refreshSessions();
+      select(child.id);
+    });
+  const exportJsonl = (): Promise<void> =>
+    act('Export', async () => {
+      const { fileName, jsonl } = await client.exportSession({ sessionId: session.id });
+      download(fileName, jsonl);
+    });
+  const remove = (): Promise<void> =>
+    act('Delete', async () => {
+      setConfirmDelete(false);
+      await client.deleteSession({ sessionId: session.id });
+      if (runtime.app.getState().selectedId === session.id) select(undefined);
+      await runtime.refreshSessions();
+    });
+
+  return (
+    <li
+      className={`session-row${selected ? ' selected' : ''}${item.contextOnly ? ' context-only' : ''}`}
+      data-testid="session-row"
+      data-session-id={session.id}
+      data-status={session.status}
+      data-depth={depth}
+      aria-selected={selected}
+      style={{ paddingLeft: 8 + depth * 14 }}
+      onClick={() => select(session.id)}
+    >
+      {depth > 0 && <span className="lineage" aria-hidden="true">└</span>}
+      <span className={`status-dot ${session.status}`} data-testid="session-status-dot" title={session.status === 'running' ? 'running' : 'idle'} />
+      {renaming ? (
+        <input
+          className="rename-input"
+          data-testid="session-rename-input"
+          autoFocus
+          value={draft}
+          onClick={(e) => e.stopPropagation()}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={() => void rename()}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void rename();
+            if (e.key === 'Escape') setRenaming(false);
+          }}
+        />
+      ) : (
+        <span className="session-title" data-testid="session-title" title={`${title}\n${session.cwd ?? ''}\n${session.eventCount} events`}>
+          {title}
+        </span>
+      )}
+      {session.ownedElsewhere && <span className="badge badge-muted" title="Another Forkline owns this session">read-only</span>}
+      <span className="row-actions" onClick={(e) => e.stopPropagation()}>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="session-rename-button"
+          title="Rename"
+          onClick={() => {
+            setDraft(session.title ?? title);
+            setRenaming(true);
+          }}
+        >
+          ✎
+        </button>
+        <button type="button" className="icon-button" data-testid="session-fork-button" title="Fork at the last closed turn" onClick={() => void fork()}>
+          ⑂
+        </button>
+        <button type="button" className="icon-button" data-testid="session-export-button" title="Export JSONL" onClick={() => void exportJsonl()}>
+          ⤓
+        </button>
+        <button type="button" className="icon-button danger" data-testid="session-delete-button" title="Delete" onClick={() => setConfirmDelete(true)}>
+          🗑
+        </button>
+      </span>
+      {confirmDelete && (
+        <ConfirmDialog
+          title="Delete session"
+          message={
+            <>
+              Delete <b>{title}</b> and its {session.eventCount} events? This cannot be undone.
+            </>
+          }
+          confirmLabel="Delete"
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      )}
+    </li>
+  );
+});
+
+const SessionList = memo(function SessionList({ firstMessage }: { readonly firstMessage: string | undefined }): ReactNode {
+  const { sessions, state, error, search, selectedId } = useApp(
+    useShallow((s) => ({ sessions: s.sessions, state: s.sessionsState, error: s.sessionsError, search: s.search, selectedId: s.selectedId })),
+  );
+  const titles = useMemo(() => (selectedId && firstMessage ? new Map([[selectedId, firstMessage]]) : new Map<string, string>()), [selectedId, firstMessage]);
+  const tree = useMemo(() => sessionTree(sessions, search, titles), [sessions, search, titles]);
+  if (state === 'error' && sessions.length === 0) {
+    return (
+      <div className="sidebar-state error" data-testid="sidebar-error">
+        Could not list sessions: {error}
+      </div>
+    );
+  }
+  if ((state === 'loading' || state === 'idle') && sessions.length === 0) {
+    return (
+      <div className="sidebar-state" data-testid="sidebar-loading">
+        Loading sessions…
+      </div>
+    );
+  }
+  if (sessions.length === 0) {
+    return (
+      <div className="sidebar-state" data-testid="sidebar-empty">
+        No sessions yet. Start one with <b>New session</b> or import a .jsonl log.
+      </div>
+    );
+  }
+  if (tree.length === 0) {
+    return (
+      <div className="sidebar-state" data-testid="sidebar-empty">
+        No session title matches “{search}”.
+      </div>
+    );
+  }
+  return (
+    <ul className="session-list" data-testid="session-list">
+      {tree.map((item) => (
+        <SessionRow key={item.session.id} item={item} selected={item.session.id === selectedId} title={displayTitle(item.session, titles.get(item.session.id))} />
+      ))}
+    </ul>
+  );
+});
+
+export function Sidebar(): ReactNode {
+  const client = useClient();
+  const runtime = useRuntime();
+  const search = useApp((s) => s.search);
+  const setSearch = useApp((s) => s.setSearch);
+  const select = useApp((s) => s.select);
+  const toast = useApp((s) => s.toast);
+  const open = useOpenSession();
+  const [browsing, setBrowsing] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  const create = async (cwd: string): Promise<void> => {
+    setBrowsing(false);
+    try {
+      const summary: SessionSummary = await client.createSession({ cwd });
+      await runtime.refreshSessions();
+      select(summary.id);
+    } catch (error) {
+      runtime.reportError('New session', error);
+    }
+  };
+
+  const newSession = async (): Promise<void> => {
+    setCreating(true);
+    try {
+      const chosen = await client.chooseWorkspace({});
+      if (chosen) await create(chosen.path);
+      else setBrowsing(true);
+    } catch (error) {
+      runtime.reportError('Choose folder', error);
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  const importFile = async (file: File): Promise<void> => {
+    try {
+      const jsonl = await file.text();
+      const { sessionId, warnings } = await client.importSession({ jsonl });
+      await runtime.refreshSessions();
+      select(sessionId);
+      for (const w of warnings) toast(`Import: ${w}`, 'info');
+    } catch (error) {
+      runtime.reportError('Import', error);
+    }
+  };
+
+  const list = (firstMessage: string | undefined): ReactNode => <SessionList firstMessage={firstMessage} />;
+
+  return (
+    <nav className="sidebar" data-testid="sidebar" aria-label="Sessions">
+      <div className="sidebar-head">
+        <span className="brand">Forkline</span>
+        <span className="spacer" />
+        <button type="button" className="primary small" data-testid="new-session-button" disabled={creating} onClick={() => void newSession()}>
+          New session
+        </button>
+      </div>
+      <div className="sidebar-tools">
+        <input className="search" type="search" placeholder="Search titles" data-testid="sidebar-search" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search sessions by title" />
+        <button type="button" className="small" data-testid="import-session-button" title="Import a .jsonl session log" onClick={() => fileRef.current?.click()}>
+          Import
+        </button>
+        <input
+          ref={fileRef}
+          type="file"
+          accept=".jsonl,application/x-ndjson,application/jsonl,text/plain"
+          hidden
+          data-testid="import-session-input"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) void importFile(file);
+          }}
+        />
+      </div>
+      {open ? <SelectedFirstMessage onText={list} /> : list(undefined)}
+      {browsing && <FolderBrowser onChoose={(path) => void create(path)} onCancel={() => setBrowsing(false)} />}
+    </nav>
+  );
+}
