@@ -25,7 +25,12 @@ function tokens(n: number, seed: number): string[] {
   return Array.from({ length: n }, (_, i) => vocab[(i * 7 + seed) % vocab.length]!);
 }
 
-export function chunkHeavyMix(targetEvents: number): EventMix {
+/**
+ * @param targetEvents at least this many events (whole turns).
+ * @param firstTurnEndsNear when given, the first turn is shortened so it ends close to this seq
+ *   (the fork benchmark needs a boundary near seq 100).
+ */
+export function chunkHeavyMix(targetEvents: number, firstTurnEndsNear?: number): EventMix {
   let t = 1_780_000_000_000;
   const session = new Session({ header: header('mix'), now: () => (t += 3) });
   const w = new AgentLogWriter(session);
@@ -43,7 +48,9 @@ export function chunkHeavyMix(targetEvents: number): EventMix {
     barrier(); // before the model request
     const callId = `call_${turn}`;
     const args = tokens(30, turn).map((s) => s.replace(/"/g, ''));
-    const r1 = w.stream({ reasoning: tokens(300, turn), text: tokens(60, turn + 1), toolCalls: [{ id: callId, name: 'edit_file', args }] });
+    const short = turn === 1 && firstTurnEndsNear !== undefined;
+    const scale = short ? Math.max(1, Math.floor((firstTurnEndsNear - 40) / 3)) : 0;
+    const r1 = w.stream({ reasoning: tokens(short ? scale : 300, turn), text: tokens(short ? 1 : 60, turn + 1), toolCalls: [{ id: callId, name: 'edit_file', args }] });
     w.assistantMessage(r1);
     const call = w.toolCall(callId, 'edit_file', args.join(''));
     barrier(); // before the tool body
@@ -52,7 +59,7 @@ export function chunkHeavyMix(targetEvents: number): EventMix {
     barrier(); // pre-step
     w.stepStart();
     barrier(); // before the model request
-    const r2 = w.stream({ reasoning: tokens(80, turn + 2), text: tokens(150, turn + 3) });
+    const r2 = w.stream({ reasoning: tokens(short ? scale : 80, turn + 2), text: tokens(short ? scale : 150, turn + 3) });
     w.assistantMessage(r2);
     w.stepEnd();
     w.turnEnd();

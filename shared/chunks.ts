@@ -38,7 +38,10 @@ export type LlmErrorCode =
   | 'UNSUPPORTED_REASONING_EFFORT'
   | 'CONTENT_FILTER'
   | 'UNKNOWN'
-  | `HTTP_${number}`;
+  | 'INSUFFICIENT_SYSTEM_RESOURCE'
+  | `HTTP_${number}`
+  /** A provider's own finish reason, upper-cased (unknown to this build). */
+  | (string & { readonly __providerCode?: never });
 
 /** A frozen, serialisable description of a failed model call. */
 export interface LlmFailure {

@@ -68,6 +68,8 @@ export interface StepRow extends RowBase<'step'> {
   readonly turn: number;
   readonly step: number;
   readonly open: boolean;
+  /** The log has no `step/start` for this step; the marker sits at the first event naming it. */
+  readonly implicit?: boolean;
   readonly endTime?: number;
   /** `step/end.time − step/start.time`. */
   readonly durationMs?: number;

@@ -183,12 +183,19 @@ class Builder {
     return st ? { turn: st.turn, step: st.step } : {};
   }
 
-  private stepState(turn: number, step: number): StepState {
+  /**
+   * The state of a step; a step that never logged `step/start` (damaged or hand-edited logs) gets
+   * an implicit marker at the first event that names it, so every event has a row.
+   */
+  private stepState(turn: number, step: number, e: SessionEvent): StepState {
     const key = this.stepKey(turn, step);
     let st = this.steps.get(key);
     if (!st) {
-      st = { turn, step, rowIdx: -1, attempt: 1, attemptClosed: false, sawChunk: false, blocks: new Map(), attemptRows: [], tools: [], usage: undefined };
+      const row: StepRow = { kind: 'step', key: `step:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [], turn, step, open: true, implicit: true, attempts: 1, chunkCount: 0 };
+      const idx = this.push(row);
+      st = { turn, step, rowIdx: idx, attempt: 1, attemptClosed: false, sawChunk: false, blocks: new Map(), attemptRows: [], tools: [], usage: undefined };
       this.steps.set(key, st);
+      this.turns.get(turn)?.stepKeys.push(key);
     }
     return st;
   }
@@ -400,7 +407,7 @@ class Builder {
   private onChunk(e: SessionEvent, d: Loose): void {
     const turn = asNumber(d['turn']) ?? this.openTurn ?? 0;
     const step = asNumber(d['step']) ?? 0;
-    const st = this.stepState(turn, step);
+    const st = this.stepState(turn, step, e);
     if (st.attemptClosed) {
       st.attemptClosed = false;
       st.attempt += 1;
@@ -411,7 +418,7 @@ class Builder {
     if (st.rowIdx >= 0) {
       const sr = this.edit<StepRow>(st.rowIdx);
       sr.chunkCount += 1;
-      if (!st.sawChunk) sr.ttftMs = e.time - sr.time;
+      if (!st.sawChunk && !sr.implicit) sr.ttftMs = e.time - sr.time;
     }
     st.sawChunk = true;
     const chunk = asObject(d['chunk']) ?? {};
@@ -577,7 +584,7 @@ class Builder {
   private onAssistantMessage(e: SessionEvent, d: Loose): void {
     const turn = asNumber(d['turn']) ?? this.openTurn ?? 0;
     const step = asNumber(d['step']) ?? 0;
-    const st = this.stepState(turn, step);
+    const st = this.stepState(turn, step, e);
     const blocks = assistantBlocks(d);
     const interrupted = d['interrupted'] === true;
     const usage = readUsage(d['usage']);
@@ -651,7 +658,7 @@ class Builder {
     const key = `${turn}/${step}/${callId}`;
     const idx = this.calls.get(key);
     if (idx !== undefined) return idx;
-    const st = this.stepState(turn, step);
+    const st = this.stepState(turn, step, e);
     const created = this.newBlockRow(st, 'tool', e, `call:${e.seq}`, undefined, callId);
     this.edit<ToolRow>(created).name = name;
     return created;
@@ -673,7 +680,7 @@ class Builder {
     if (r.state === 'streaming' || r.state === 'pending' || r.state === 'dropped') r.state = 'running';
     r.refSeqs = [...r.refSeqs, e.seq];
     this.own(e.seq, idx);
-    this.updateOverlap(this.stepState(turn, step));
+    this.updateOverlap(this.stepState(turn, step, e));
   }
 
   private onToolResult(e: SessionEvent, d: Loose): void {
@@ -710,7 +717,7 @@ class Builder {
     r.refSeqs = [...r.refSeqs, e.seq];
     this.own(e.seq, idx);
     this.surfaceRows.set(e.seq, [idx]);
-    this.updateOverlap(this.stepState(turn, step));
+    this.updateOverlap(this.stepState(turn, step, e));
   }
 
   private updateOverlap(st: StepState): void {
@@ -739,7 +746,7 @@ class Builder {
     const where = this.openStepNumbers();
     const turn = asNumber(d['turn']) ?? where.turn ?? 0;
     const step = asNumber(d['step']) ?? where.step ?? 0;
-    const st = this.stepState(turn, step);
+    const st = this.stepState(turn, step, e);
     const failure = readFailure(d['failure']) ?? { code: 'UNKNOWN' as const, message: '' };
     this.failAttempt(st, failure);
     st.attemptClosed = true;

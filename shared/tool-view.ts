@@ -57,7 +57,7 @@ export function summarizeToolArgs(name: string, raw: string, max = 96): string {
   const args = parseToolArgs(raw);
   if (!args) return oneLine(raw, max);
   const n = name.toLowerCase();
-  const keys = TERMINAL_TOOLS.has(n) ? ['command', 'cmd', ...SUMMARY_KEYS] : SUMMARY_KEYS;
+  const keys = TERMINAL_TOOLS.has(n) ? ['command', 'cmd', ...SUMMARY_KEYS] : SEARCH_TOOLS.has(n) ? ['pattern', 'query', 'glob', ...SUMMARY_KEYS] : SUMMARY_KEYS;
   for (const key of keys) {
     const value = args[key];
     if (typeof value === 'string' && value.trim()) {

@@ -5,6 +5,7 @@
  */
 import type { IDisposable } from '../../shared/lifecycle.js';
 
+/** One per attempt; `timeoutMs` in milliseconds. */
 export class IdleWatchdog implements IDisposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private paused = false;
@@ -38,12 +39,14 @@ export class IdleWatchdog implements IDisposable {
     this.clear();
   }
 
+  /** Restarts a full countdown after {@link pause}. */
   resume(): void {
     if (!this.paused) return;
     this.paused = false;
     this.arm();
   }
 
+  /** Stops the timer for good; `onIdle` is never called afterwards. */
   dispose(): void {
     this.disposed = true;
     this.clear();

@@ -84,6 +84,7 @@ export class DoneLineScanner {
     return this.seen;
   }
 
+  /** Whether a `[DONE]` line has been seen so far. */
   get sawDone(): boolean {
     return this.seen;
   }

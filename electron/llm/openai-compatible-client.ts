@@ -45,6 +45,10 @@ export class OpenAiCompatibleClient implements ModelClient {
   private readonly idleTimeoutMs: number;
   private readonly serializeOptions: SerializeOptions;
 
+  /**
+   * `settings.apiKey` must already be resolved (see `resolveApiKey`): this class reads no environment
+   * variable itself (the `openai` package still honours its own `OPENAI_CUSTOM_HEADERS`).
+   */
   constructor(
     readonly settings: ProviderSettings,
     options: OpenAiCompatibleClientOptions = {},
@@ -66,6 +70,12 @@ export class OpenAiCompatibleClient implements ModelClient {
     return serializeChatRequest(request, this.serializeOptions);
   }
 
+  /**
+   * One attempt: validates the configuration (before any I/O), sends the request, and yields the
+   * normalised chunks — deltas as they arrive, then block-ends, usage and exactly one finish (see
+   * {@link ModelClient}). Ends with `finish{error}` / `finish{aborted}` instead of throwing; only a
+   * bug in our own code can throw. Stopping the iteration early releases the connection.
+   */
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamChunk> {
     return this.run(request, signal);
   }

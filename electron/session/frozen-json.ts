@@ -70,11 +70,15 @@ function visitObject(walk: Walk, obj: object): object {
     }
     if (Object.getOwnPropertySymbols(obj).length > 0) fail(walk, 'symbol key');
     const copy: Record<string, unknown> = {};
-    const names = Object.keys(obj);
-    for (let i = 0; i < names.length; i++) {
-      const key = names[i]!;
+    // for-in enumerates exactly the own enumerable string keys here (the prototype is
+    // Object.prototype or null, which have no enumerable properties) without allocating a key array.
+    for (const key in obj) {
       keys.push(key);
-      copy[key] = visit(walk, (obj as Record<string, unknown>)[key]);
+      const item = visit(walk, (obj as Record<string, unknown>)[key]);
+      // Assigning "__proto__" would set the copy's prototype and drop the key (JSON.parse makes it
+      // an own property, so it is real data): define it as an own property instead.
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else copy[key] = item;
       keys.pop();
     }
     out = copy;
@@ -86,8 +90,10 @@ function visitObject(walk: Walk, obj: object): object {
 /**
  * Validates `value` as lossless JSON and returns a deep-frozen copy (never aliasing the input).
  * @param context prefix for error messages, e.g. the event type being appended.
+ * @param at the JSONPath keys of `value` inside a larger document (error messages only), e.g.
+ *   `['data']` so a bad value is reported at `$.data.…`.
  * @throws NonJsonValueError naming the JSONPath and the offending kind.
  */
-export function copyFrozenJson<T>(value: T, context?: string): T {
-  return visit({ context, ancestors: [], keys: [] }, value) as T;
+export function copyFrozenJson<T>(value: T, context?: string, at: readonly (string | number)[] = []): T {
+  return visit({ context, ancestors: [], keys: [...at] }, value) as T;
 }

@@ -140,10 +140,14 @@ export class Session {
     }
     let event: SessionEvent;
     try {
-      const envelope: Record<string, unknown> = { seq: this.log.length, type: input.type, time: this.now(), data: input.data };
-      if (input.surfaceOp !== undefined) envelope['surfaceOp'] = input.surfaceOp;
-      if (input.sourceEventSeqs !== undefined) envelope['sourceEventSeqs'] = input.sourceEventSeqs;
-      event = copyFrozenJson(envelope, input.type) as unknown as SessionEvent;
+      // The envelope is built directly (its own fields are ours or checked here); only the
+      // caller-owned parts are validated and copied.
+      const time = this.now();
+      if (!Number.isFinite(time) || Object.is(time, -0)) throw new NonJsonValueError('$.time', String(Object.is(time, -0) ? '-0' : time), input.type);
+      const envelope: Record<string, unknown> = { seq: this.log.length, type: input.type, time, data: copyFrozenJson(input.data, input.type, ['data']) };
+      if (input.surfaceOp !== undefined) envelope['surfaceOp'] = copyFrozenJson(input.surfaceOp, input.type, ['surfaceOp']);
+      if (input.sourceEventSeqs !== undefined) envelope['sourceEventSeqs'] = copyFrozenJson(input.sourceEventSeqs, input.type, ['sourceEventSeqs']);
+      event = Object.freeze(envelope) as unknown as SessionEvent;
     } catch (error) {
       if (error instanceof NonJsonValueError) {
         throw new SessionError('NON_JSON_DATA', error.message, { cause: error });

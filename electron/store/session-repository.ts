@@ -60,7 +60,13 @@ export interface ImportResult {
   readonly warnings: readonly string[];
 }
 
-const FORK_SCAN_WINDOW = 512;
+/**
+ * The fork boundary check reads a cold source backwards from the boundary in windows that start
+ * small (a boundary at a `turn/end` needs one event) and grow while the scan continues, so the cost
+ * does not depend on where in a long history the boundary is.
+ */
+const FORK_SCAN_FIRST_WINDOW = 8;
+const FORK_SCAN_MAX_WINDOW = 4096;
 
 export class SessionRepository implements IDisposable {
   private readonly liveSessions = new Map<string, LiveSession>();
@@ -237,11 +243,13 @@ export class SessionRepository implements IDisposable {
     if (live) await live.flush();
     const length = live ? live.session.length : source.eventCount;
     const cache = new Map<number, SessionEvent>();
+    let window = FORK_SCAN_FIRST_WINDOW;
     const eventAt = (seq: number): SessionEvent | undefined => {
       if (live) return live.session.eventAt(seq);
       if (!cache.has(seq)) {
-        const from = Math.max(0, seq - FORK_SCAN_WINDOW + 1);
+        const from = Math.max(0, seq - window + 1);
         for (const event of this.store.readRange(sourceId, from, seq + 1)) cache.set(event.seq, event);
+        window = Math.min(window * 4, FORK_SCAN_MAX_WINDOW);
       }
       return cache.get(seq);
     };

@@ -131,8 +131,12 @@ export class SqliteSessionStore implements SessionStore {
     run.immediate();
   }
 
-  private stmt(name: StatementName): Database.Statement {
+  private assertOpen(): void {
     if (this.closed) throw new StoreError('STORE_CLOSED', 'the session store is closed');
+  }
+
+  private stmt(name: StatementName): Database.Statement {
+    this.assertOpen();
     let statement = this.statements.get(name);
     if (!statement) {
       statement = this.db.prepare(SQL[name]);
@@ -142,6 +146,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   createSession(header: SessionHeader, events: readonly SessionEvent[], options: CreateSessionOptions = {}): void {
+    this.assertOpen();
     const firstSeq = options.prefixFrom !== undefined ? (header.seedLength ?? 0) : 0;
     const tx = this.db.transaction(() => {
       if (this.stmt('getSession').get(header.id)) {
@@ -174,6 +179,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   append(sessionId: string, events: readonly SessionEvent[]): void {
+    this.assertOpen();
     if (events.length === 0) return;
     this.appendTx.immediate(sessionId, events);
   }
@@ -221,6 +227,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   readRange(sessionId: string, fromSeq: number, toSeq: number): SessionEvent[] {
+    this.assertOpen();
     const out: SessionEvent[] = [];
     this.readTx.deferred(sessionId, fromSeq, toSeq, out);
     return out;
@@ -284,6 +291,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   delete(sessionId: string): void {
+    this.assertOpen();
     const tx = this.db.transaction(() => {
       const row = this.requireRow(sessionId);
       for (const child of this.stmt('listChildren').all(sessionId) as SessionRow[]) {

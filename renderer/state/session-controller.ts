@@ -85,7 +85,8 @@ export class SessionController implements IDisposable {
         // Keep what we have; show the error only when nothing was loaded yet.
         const record = error instanceof HostCallError ? { name: error.name, code: error.code, message: error.message } : { name: 'Error', code: 'UNKNOWN', message: String(error) };
         if (this.store.getState().lastSeq < 0) setSessionError(this.store, record);
-        return;
+        // Stop unless someone asked for another subscribe meanwhile (a reconnect will ask again).
+        continue;
       }
       if (this.disposed) {
         this.deps.client.unsubscribeSession({ subscriptionId: result.subscriptionId }).catch(() => undefined);

@@ -26,7 +26,7 @@ describe('session smoke', () => {
       const session = new Session({ header: imported.header, seed: imported.events, invariants: 'report' });
       const again = importJsonl(exportJsonl(imported.header, imported.events), 'fallback');
       expect(again.events).toEqual(imported.events);
-      console.log(file, imported.events.length, imported.warnings, session.warnings.slice(0, 3), session.deriveMessages().length);
+      expect(session.deriveMessages().length).toBeGreaterThan(0);
     });
   }
 });

@@ -1,0 +1,33 @@
+/**
+ * Renderer entry: picks the host transport (Electron preload bridge or browser-mode WebSocket),
+ * builds the app runtime and renders the app.
+ */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { connectHost } from './host/connect.js';
+import { AppRuntime } from './state/app-runtime.js';
+import { animationFrameScheduler } from './state/browser-scheduler.js';
+import { App } from './views/App.js';
+import { RuntimeContext } from './views/context.js';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/timeline.css';
+import './styles/panels.css';
+
+const connection = connectHost();
+const runtime = new AppRuntime({ client: connection.client, connection, schedule: animationFrameScheduler });
+runtime.start();
+window.addEventListener('beforeunload', () => {
+  runtime.dispose();
+  connection.dispose();
+});
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <RuntimeContext.Provider value={runtime}>
+      <App />
+    </RuntimeContext.Provider>
+  </StrictMode>,
+);

@@ -1,0 +1,49 @@
+/** The window: connection banner, sidebar, the selected session, settings dialog, toasts. */
+import type { ReactNode } from 'react';
+import { ConnectionBanner } from './ConnectionBanner.js';
+import { SessionScope, useApp, useOpenSession } from './context.js';
+import { SessionView } from './session/SessionView.js';
+import { SettingsDialog } from './settings/SettingsDialog.js';
+import { Sidebar } from './sidebar/Sidebar.js';
+import { Toasts } from './Toasts.js';
+
+function Main(): ReactNode {
+  const session = useOpenSession();
+  const selectedId = useApp((s) => s.selectedId);
+  if (!selectedId) {
+    return (
+      <div className="welcome" data-testid="welcome">
+        <h1>Forkline</h1>
+        <p>Open a session on the left, start a new one in a folder, or import a .jsonl session log to inspect it.</p>
+      </div>
+    );
+  }
+  if (!session) {
+    return (
+      <div className="timeline-state" data-testid="timeline-loading">
+        Opening session…
+      </div>
+    );
+  }
+  return <SessionView key={session.controller.sessionId} />;
+}
+
+export function App(): ReactNode {
+  const selectedId = useApp((s) => s.selectedId);
+  const settingsOpen = useApp((s) => s.settingsOpen);
+  return (
+    <div className="app" data-testid="app">
+      <ConnectionBanner />
+      <SessionScope sessionId={selectedId}>
+        <div className="app-body">
+          <Sidebar />
+          <main className="main">
+            <Main />
+          </main>
+        </div>
+      </SessionScope>
+      {settingsOpen && <SettingsDialog />}
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * One open session: header (title, workspace, status, tabs, view toggles), banners (read-only,
+ * notices from opening), the timeline or terminal, the approval panel and composer, and the
+ * raw-event / request inspectors beside them.
+ */
+import { useState, type ReactNode } from 'react';
+import { displayTitle } from '../../../shared/session-tree.js';
+import { useApp, useSession } from '../context.js';
+import { RawInspector } from '../inspector/RawInspector.js';
+import { RequestInspector } from '../inspector/RequestInspector.js';
+import { TerminalPanel } from '../terminal/TerminalPanel.js';
+import { Timeline } from '../timeline/Timeline.js';
+import { ApprovalPanel } from './ApprovalPanel.js';
+import { Composer } from './Composer.js';
+
+function Notices(): ReactNode {
+  const sessionId = useSession((s) => s.sessionId);
+  const notices = useSession((s) => s.notices);
+  const readOnly = useSession((s) => s.readOnly);
+  const dismissed = useApp((s) => s.dismissedNotices);
+  const dismiss = useApp((s) => s.dismissNotice);
+  const visible = notices.filter((n) => !dismissed[`${sessionId}:${n}`]);
+  return (
+    <>
+      {readOnly && (
+        <div className="banner warn" data-testid="readonly-banner">
+          Read-only: another running Forkline owns this session. You can inspect it here but not continue it.
+        </div>
+      )}
+      {visible.map((n) => (
+        <div key={n} className="banner info" data-testid="notice">
+          <span>{n}</span>
+          <button type="button" className="icon-button" data-testid="notice-dismiss" aria-label="Dismiss" onClick={() => dismiss(`${sessionId}:${n}`)}>
+            ✕
+          </button>
+        </div>
+      ))}
+    </>
+  );
+}
+
+function Header(): ReactNode {
+  const header = useSession((s) => s.header);
+  const sessionId = useSession((s) => s.sessionId);
+  const status = useSession((s) => s.status);
+  const lastSeq = useSession((s) => s.lastSeq);
+  const summary = useApp((s) => s.sessions.find((x) => x.id === sessionId));
+  const tab = useApp((s) => s.tab);
+  const setTab = useApp((s) => s.setTab);
+  const showLogEvents = useApp((s) => s.showLogEvents);
+  const toggleLogEvents = useApp((s) => s.toggleLogEvents);
+  const modelView = useApp((s) => s.modelView);
+  const toggleModelView = useApp((s) => s.toggleModelView);
+  const openSettings = useApp((s) => s.openSettings);
+  const title = displayTitle({ id: sessionId, title: summary?.title ?? header?.title });
+  return (
+    <header className="session-header">
+      <div className="session-heading">
+        <span className={`status-dot ${status}`} data-testid="session-status" data-status={status} title={status} />
+        <span className="session-name" data-testid="session-name">
+          {title}
+        </span>
+        {header?.cwd && <span className="muted mono clip">{header.cwd}</span>}
+        {header?.parentSession && (
+          <span className="badge badge-info" title={`forked from ${header.parentSession} at seq ${header.seedLength ?? '?'}`}>
+            fork
+          </span>
+        )}
+        <span className="muted mono">{lastSeq + 1} events</span>
+      </div>
+      <div className="session-toolbar">
+        <div className="tabs" role="tablist">
+          <button type="button" role="tab" aria-selected={tab === 'timeline'} className={tab === 'timeline' ? 'active' : ''} data-testid="tab-timeline" onClick={() => setTab('timeline')}>
+            Timeline
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'terminal'} className={tab === 'terminal' ? 'active' : ''} data-testid="tab-terminal" onClick={() => setTab('terminal')}>
+            Terminal
+          </button>
+        </div>
+        <span className="spacer" />
+        <label className="toggle-label" title="Show log-only events (request headers, inbox, titles…)">
+          <input type="checkbox" data-testid="toggle-log-events" checked={showLogEvents} onChange={toggleLogEvents} /> log events
+        </label>
+        <label className="toggle-label" title="Hide what compaction replaced: show what the model sees">
+          <input type="checkbox" data-testid="toggle-model-view" checked={modelView} onChange={toggleModelView} /> model view
+        </label>
+        <button type="button" className="small" data-testid="settings-button" onClick={() => openSettings(true)}>
+          Settings
+        </button>
+      </div>
+    </header>
+  );
+}
+
+export function SessionView(): ReactNode {
+  const tab = useApp((s) => s.tab);
+  const inspector = useApp((s) => s.inspector);
+  const requestTarget = useApp((s) => s.requestTarget);
+  // The terminal stays mounted once opened, so switching tabs keeps its shell.
+  const [terminalOpened, setTerminalOpened] = useState(false);
+  if (tab === 'terminal' && !terminalOpened) setTerminalOpened(true);
+  const inspectorKey = inspector ? (inspector.kind === 'row' ? `row:${inspector.rowKey}` : `seq:${inspector.seq}`) : '';
+  return (
+    <div className="session-view" data-testid="session-view">
+      <Header />
+      <Notices />
+      <div className="session-body">
+        <div className="session-main">
+          <div className={`tab-pane${tab === 'timeline' ? '' : ' hidden'}`}>
+            <Timeline />
+          </div>
+          {terminalOpened && (
+            <div className={`tab-pane${tab === 'terminal' ? '' : ' hidden'}`}>
+              <TerminalPanel />
+            </div>
+          )}
+          <ApprovalPanel />
+          <Composer />
+        </div>
+        {requestTarget && <RequestInspector />}
+        {inspector && <RawInspector key={inspectorKey} />}
+      </div>
+    </div>
+  );
+}

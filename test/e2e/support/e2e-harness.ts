@@ -1,0 +1,85 @@
+/**
+ * Browser end-to-end harness: the real host (SQLite store in a temp folder, live agents, the real
+ * `openai` client talking to the scripted model server) served in browser mode, and Debian's
+ * Chromium driven by playwright-core. Screenshots go to test-results/.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
+import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
+import { startScriptedLlm, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+
+export const ROOT = join(import.meta.dirname, '../../..');
+export const SCREENSHOTS = join(ROOT, 'test-results');
+
+export interface E2eApp {
+  readonly dir: string;
+  readonly workspace: string;
+  readonly llm: ScriptedLlm;
+  readonly runtime: Runtime;
+  readonly server: BrowserServer;
+  readonly browser: Browser;
+  page: Page;
+  /** Opens a fresh page on the app URL (a "reload" keeps the same host). */
+  openPage(): Promise<Page>;
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium the way STACK.md §5 verified on this machine. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function startE2eApp(options: { approvalPolicy?: 'ask' | 'allow' | 'deny' } = {}): Promise<E2eApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'forkline-e2e-'));
+  const workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const llm = await startScriptedLlm();
+  const runtime = createRuntime({
+    dataDir: join(dir, 'data'),
+    env: {},
+    overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: options.approvalPolicy ?? 'ask' },
+    writeWindowMs: 10,
+  });
+  const server = await startBrowserServer({ host: runtime.host, staticDir: join(ROOT, 'dist/renderer') });
+  const browser = await launchChromium();
+  const app: E2eApp = {
+    dir,
+    workspace,
+    llm,
+    runtime,
+    server,
+    browser,
+    page: undefined as unknown as Page,
+    async openPage() {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      page.on('pageerror', (error) => console.error('page error:', error));
+      await page.goto(server.url);
+      app.page = page;
+      return page;
+    },
+    async screenshot(name: string) {
+      const file = join(SCREENSHOTS, `${name}.png`);
+      await app.page.screenshot({ path: file, fullPage: false });
+      return file;
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+      await runtime.close();
+      await llm.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  await app.openPage();
+  return app;
+}

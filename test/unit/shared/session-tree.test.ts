@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionSummary } from '../../../shared/api.js';
+import { displayTitle, sessionTree } from '../../../shared/session-tree.js';
+
+function s(id: string, extra: Partial<SessionSummary> = {}): SessionSummary {
+  return { id, createdAt: 0, updatedAt: 0, eventCount: 0, status: 'idle', ...extra };
+}
+
+describe('sessionTree', () => {
+  const list = [
+    s('root-old', { title: 'Old root', updatedAt: 1 }),
+    s('root-new', { title: 'New root', updatedAt: 9 }),
+    s('child-2', { title: 'Second fork', parentSession: 'root-old', createdAt: 5 }),
+    s('child-1', { title: 'First fork', parentSession: 'root-old', createdAt: 3 }),
+    s('grandchild', { title: 'Deep', parentSession: 'child-1', createdAt: 4 }),
+    s('orphan', { title: 'Orphan', parentSession: 'deleted', updatedAt: 5 }),
+  ];
+
+  it('orders roots newest first and children in fork order, with depths', () => {
+    expect(sessionTree(list).map((r) => [r.session.id, r.depth, r.childCount])).toEqual([
+      ['root-new', 0, 0],
+      ['orphan', 0, 0],
+      ['root-old', 0, 2],
+      ['child-1', 1, 1],
+      ['grandchild', 2, 0],
+      ['child-2', 1, 0],
+    ]);
+  });
+
+  it('search keeps the ancestors of matches as context', () => {
+    expect(sessionTree(list, 'deep').map((r) => [r.session.id, r.contextOnly])).toEqual([
+      ['root-old', true],
+      ['child-1', true],
+      ['grandchild', false],
+    ]);
+    expect(sessionTree(list, 'nothing')).toEqual([]);
+  });
+
+  it('survives parent cycles', () => {
+    const cyclic = [s('a', { parentSession: 'b' }), s('b', { parentSession: 'a' })];
+    expect(sessionTree(cyclic).map((r) => r.session.id).sort()).toEqual(['a', 'b']);
+  });
+
+  it('titles fall back to the first user message, then a short id', () => {
+    expect(displayTitle({ id: 'abcdef123456', title: ' Named ' })).toBe('Named');
+    expect(displayTitle({ id: 'abcdef123456' }, 'fix the\nbuild')).toBe('fix the build');
+    expect(displayTitle({ id: 'abcdef123456' })).toBe('session abcdef12');
+    expect(sessionTree([s('x1')], 'hello', new Map([['x1', 'Hello world']])).map((r) => r.session.id)).toEqual(['x1']);
+  });
+});
