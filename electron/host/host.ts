@@ -13,6 +13,7 @@ import type {
   HostPush,
   InboxSnapshot,
   SessionSummary,
+  SettingsView,
   SubscribeResult,
 } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
@@ -23,7 +24,7 @@ import { messageText } from '../../shared/messages.js';
 import { Agent } from '../agent/agent.js';
 import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
-import type { ProviderSettings } from '../llm/providers.js';
+import { detectOllama, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
 import { boundaryForAnchor } from '../session/fork-boundary.js';
 import type { LiveSession, SessionRepository } from '../store/session-repository.js';
 import type { SessionRecord } from '../store/session-store.js';
@@ -52,6 +53,8 @@ export interface HostOptions {
   /** Saves oversized tool output; returns its path. */
   readonly spill?: (sessionId: string, callId: string, text: string) => string | undefined;
   readonly maxParallelToolCalls?: number;
+  /** Probes for a local Ollama server (default: `detectOllama` on 127.0.0.1:11434). */
+  readonly detectOllama?: () => Promise<OllamaDetection>;
 }
 
 interface AgentHandle {
@@ -261,6 +264,23 @@ export class Host implements IDisposable {
     };
   }
 
+  private ollama: { at: number; models: readonly string[] } | undefined;
+
+  /** Adds the models of a local Ollama server, when one answers on 127.0.0.1:11434 (cached 30 s). */
+  async withLocalModels(view: SettingsView): Promise<SettingsView> {
+    const now = Date.now();
+    if (!this.ollama || now - this.ollama.at > 30_000) {
+      const found = await (this.options.detectOllama ?? detectOllama)();
+      this.ollama = { at: now, models: found.available ? found.models : [] };
+    }
+    const models = this.ollama.models;
+    if (models.length === 0) return view;
+    return {
+      ...view,
+      presets: view.presets.map((p) => (p.id === 'ollama' ? { ...p, label: `${p.label} — detected`, models: models.map((id) => ({ id })) } : p)),
+    };
+  }
+
   /** @internal */
   unsubscribe(subscriptionId: string): void {
     this.subscriptions.delete(subscriptionId);
@@ -419,18 +439,18 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 
-  getSettings(): ReturnType<HostMethods['getSettings']> {
-    return this.host.options.settings.view();
+  async getSettings(): Promise<ReturnType<HostMethods['getSettings']>> {
+    return this.host.withLocalModels(this.host.options.settings.view());
   }
 
-  updateSettings(params: Parameters<HostMethods['updateSettings']>[0]): ReturnType<HostMethods['updateSettings']> {
+  async updateSettings(params: Parameters<HostMethods['updateSettings']>[0]): Promise<ReturnType<HostMethods['updateSettings']>> {
     this.host.options.settings.update(params);
-    return this.host.options.settings.view();
+    return this.host.withLocalModels(this.host.options.settings.view());
   }
 
-  setApiKey(params: { provider: string; apiKey: string }): ReturnType<HostMethods['setApiKey']> {
+  async setApiKey(params: { provider: string; apiKey: string }): Promise<ReturnType<HostMethods['setApiKey']>> {
     this.host.options.settings.setApiKey(params.provider, params.apiKey);
-    return this.host.options.settings.view();
+    return this.host.withLocalModels(this.host.options.settings.view());
   }
 
   async chooseWorkspace(): Promise<{ path: string } | null> {

@@ -3,9 +3,12 @@
  * No other file may contain SQL; `test/unit/store/sql-boundary.test.ts` enforces it.
  */
 
+/** How long a connection waits for another one's write lock. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /** Connection pragmas, applied in this order. `busy_timeout` comes first so nothing else can fail with SQLITE_BUSY. */
 export const CONNECTION_PRAGMAS = [
-  'busy_timeout = 5000',
+  `busy_timeout = ${BUSY_TIMEOUT_MS}`,
   'journal_mode = WAL',
   'synchronous = FULL',
   'foreign_keys = ON',

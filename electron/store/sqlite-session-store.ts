@@ -16,7 +16,7 @@ import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader } from '../../
 import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
 import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type PackedRow, type PackedRowType } from '../session/chunk-rows.js';
 import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
-import { APPLICATION_ID, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
+import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
 
 interface SessionRow {
   id: string;
@@ -96,7 +96,7 @@ export class SqliteSessionStore implements SessionStore {
     this.onRowWritten = options.onRowWritten;
     this.db = new Database(file, options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {});
     try {
-      for (const pragma of CONNECTION_PRAGMAS) this.db.pragma(pragma);
+      for (const pragma of CONNECTION_PRAGMAS) this.applyPragma(pragma);
       this.migrate();
     } catch (error) {
       this.db.close();
@@ -106,6 +106,28 @@ export class SqliteSessionStore implements SessionStore {
     this.readTx = this.db.transaction((sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) =>
       this.readInTransaction(sessionId, fromSeq, toSeq, out),
     );
+  }
+
+  /**
+   * Applies one connection pragma. Switching the journal mode needs a lock that SQLite does not wait
+   * for through the busy handler, so two instances opening a fresh file at once can see
+   * SQLITE_BUSY there: it is retried every 10 ms for up to the busy timeout, and the resulting mode
+   * is checked.
+   */
+  private applyPragma(pragma: string): void {
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        const result = this.db.pragma(pragma, { simple: true });
+        if (pragma.startsWith('journal_mode') && result !== 'wal' && result !== 'memory') {
+          throw new StoreError('SCHEMA_UNSUPPORTED', `${this.file} cannot use WAL journaling (journal_mode is ${String(result)})`);
+        }
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      }
+    }
   }
 
   private migrate(): void {

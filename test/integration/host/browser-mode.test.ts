@@ -4,16 +4,16 @@
  * reconnect changes nothing in the log). The agent talks to the scripted server through the real
  * client.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { HostPush, RpcResponse, SubscribeResult } from '../../../shared/api.js';
 import type { SessionEvent } from '../../../shared/events.js';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
-import { reply, startScriptedLlm, textResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { reply, startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 
 let llm: ScriptedLlm;
 let dir: string;
@@ -158,6 +158,41 @@ describe('browser mode', () => {
     expect(after.events).toEqual(before.events);
     expect(runtime.store.readAll(session.id).length).toBe(before.events.length);
     second.close();
+  });
+
+  it('asks for approval before a write, and runs it once allowed', async () => {
+    const client = await Client.connect(wsUrl(), origin());
+    const session = await client.call<{ id: string }>('createSession', { cwd: workspace });
+    await client.call('updateSettings', { approvalPolicy: 'ask' });
+    llm.enqueue(toolCallResponse([{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'approved.txt', content: 'yes\n' }) }]), textResponse('written'));
+    const sub = await client.call<SubscribeResult>('subscribeSession', { sessionId: session.id, fromSeq: 0 });
+    await client.call('followup', { sessionId: session.id, text: 'write a file' });
+    await vi.waitFor(() => expect(client.pushes.some((p) => p.kind === 'session/approvals' && p.approvals.length === 1)).toBe(true));
+    const asked = client.pushes.find((p): p is Extract<HostPush, { kind: 'session/approvals' }> => p.kind === 'session/approvals' && p.approvals.length === 1)!;
+    expect(asked.approvals[0]).toMatchObject({ toolName: 'write_file', callId: 'w1' });
+    expect(existsSync(join(workspace, 'approved.txt'))).toBe(false);
+    await client.call('decideApproval', { sessionId: session.id, approvalId: asked.approvals[0]!.id, decision: 'allow-once' });
+    await idle(client, session.id);
+    expect(readFileSync(join(workspace, 'approved.txt'), 'utf8')).toBe('yes\n');
+    const types = client.eventsFor(sub.subscriptionId).map((e) => e.type);
+    expect(types.indexOf('approval/asked')).toBeLessThan(types.indexOf('approval/decided'));
+    expect(types.indexOf('approval/decided')).toBeLessThan(types.indexOf('tool/result'));
+    await expect(client.call('decideApproval', { sessionId: session.id, approvalId: asked.approvals[0]!.id, decision: 'reject' })).rejects.toMatchObject({ code: 'APPROVAL_NOT_FOUND' });
+    await client.call('updateSettings', { approvalPolicy: 'allow' });
+    client.close();
+  });
+
+  it('settings: presets, key presence (never the key), validation', async () => {
+    const client = await Client.connect(wsUrl(), origin());
+    const view = await client.call<{ presets: { id: string }[]; keys: Record<string, boolean>; active: { provider: string } }>('getSettings', {});
+    expect(view.presets.map((p) => p.id)).toEqual(['deepseek', 'openai', 'openrouter', 'ollama', 'custom']);
+    expect(view.keys['deepseek']).toBe(false);
+    const after = await client.call<{ keys: Record<string, boolean> }>('setApiKey', { provider: 'deepseek', apiKey: 'sk-secret-value' });
+    expect(after.keys['deepseek']).toBe(true);
+    expect(JSON.stringify(after)).not.toContain('sk-secret-value');
+    await expect(client.call('updateSettings', { active: { provider: 'custom', baseUrl: 'not a url', model: 'm' } })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+    await client.call('setApiKey', { provider: 'deepseek', apiKey: '' });
+    client.close();
   });
 
   it('forks at a closed turn, exports and re-imports through the API', async () => {
