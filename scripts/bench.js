@@ -10,9 +10,15 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const only = process.argv[2];
+// DESIGN §13 order first, then anything else alphabetically.
+const ORDER = ['append', 'open', 'fork', 'heap'];
+const rank = (f) => {
+  const i = ORDER.findIndex((name) => f.startsWith(`${name}.`));
+  return i < 0 ? ORDER.length : i;
+};
 const files = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
-  .sort();
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
 console.log(`Forkline benchmarks — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown cpu'})\n`);
 const results = [];

@@ -24,6 +24,7 @@ import { messageText } from '../../shared/messages.js';
 import { Agent } from '../agent/agent.js';
 import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
+import type { RetryPolicy } from '../llm/retry-policy.js';
 import { detectOllama, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
 import { boundaryForAnchor } from '../session/fork-boundary.js';
 import type { LiveSession, SessionRepository } from '../store/session-repository.js';
@@ -53,6 +54,8 @@ export interface HostOptions {
   /** Saves oversized tool output; returns its path. */
   readonly spill?: (sessionId: string, callId: string, text: string) => string | undefined;
   readonly maxParallelToolCalls?: number;
+  /** Overrides the model retry policy (defaults: 5 retries, 0.5 s → 10 s backoff). */
+  readonly retryPolicy?: Partial<RetryPolicy>;
   /** Probes for a local Ollama server (default: `detectOllama` on 127.0.0.1:11434). */
   readonly detectOllama?: () => Promise<OllamaDetection>;
 }
@@ -179,6 +182,7 @@ export class Host implements IDisposable {
       ...(this.options.now ? { now: this.options.now } : {}),
       ...(this.options.approvalAnswerer ? { approvalAnswerer: this.options.approvalAnswerer } : {}),
       ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
+      ...(this.options.retryPolicy ? { retryPolicy: this.options.retryPolicy } : {}),
       onToolOutput: (callId, text) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
     });

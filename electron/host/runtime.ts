@@ -78,12 +78,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
   const spillDir = join(options.dataDir, 'spill');
+  const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host({
     repository,
     settings,
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
     createTools: () => createBuiltinTools(),
     newId: randomUUID,
+    ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
     ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),
     ...(options.approvalAnswerer ? { approvalAnswerer: options.approvalAnswerer } : {}),
     spill: (sessionId, callId, text) => {

@@ -231,6 +231,11 @@ export class SessionRepository implements IDisposable {
    * Forks `sourceId` after the inclusive seq `boundary` (default: its last event). The child has its
    * own id, `parentSession`, `seedLength`, its own `session/end-seed`, and reads the parent's prefix
    * by reference. A live source is flushed first. No child exists after any refusal.
+   *
+   * Inbox rule for whoever runs an agent on the child: the seed holds the parent's
+   * `agent/inbox/spliced` events, including any follow-up still pending at the boundary; the
+   * child's inbox is rebuilt by replaying splices from `header.seedLength` only (never from 0), so
+   * it starts empty. The child's own events after the seed contain no splice.
    * @throws SessionForkError SESSION_ALREADY_EXISTS | SESSION_NOT_FOUND | INVALID_BOUNDARY | OPEN_TURN.
    */
   async fork(sourceId: string, boundary?: number, childId: string = this.options.newId()): Promise<SessionRecord> {

@@ -5,7 +5,7 @@
  * replacing the winner's rows, and afterwards every session reads back contiguous and intact.
  */
 import Database from 'better-sqlite3';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../../shared/errors.js';
@@ -115,6 +115,22 @@ describe('a second app instance on the same file', () => {
       raw.close();
     } finally {
       reopened.close();
+    }
+  }, 30_000);
+
+  it('two instances opening the same fresh files at the same instant both succeed (journal-mode switch waits out busy)', async () => {
+    const dir = tmp.file('fresh');
+    mkdirSync(dir);
+    const count = 60;
+    const at = Date.now() + 1500; // after both children have loaded
+    const children = ['first', 'second'].map((name) => spawnTsx('test/support/store-open-child.ts', [dir, name, String(at), String(count)]));
+    const reports = await Promise.all(children.map((c) => waitForLine(c, /^opened/)));
+    await Promise.all(children.map((c) => c.exited));
+    for (const line of reports) expect(payload(line)['failures']).toEqual([]);
+    for (let i = 0; i < count; i++) {
+      const store = new SqliteSessionStore(join(dir, `fresh-${i}.db`));
+      expect(store.list().map((r) => r.header.id).sort()).toEqual([`first-${i}`, `second-${i}`]);
+      store.close();
     }
   }, 30_000);
 });

@@ -1,0 +1,145 @@
+/**
+ * The CLI as a user runs it (real child processes): the seeds' own example (`sum([])` returns
+ * `undefined`; make it return `0`) with the README's scripted model, then show / ls / resume /
+ * fork / export / import on the stored session, and clear messages (not stack traces) when no key
+ * is set or the endpoint refuses.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScriptFile, startScriptedLlm, textResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+let llm: ScriptedLlm;
+let dataDir: string;
+let work: string;
+let sessionId: string;
+
+beforeAll(async () => {
+  llm = await startScriptedLlm();
+  dataDir = mkdtempSync(join(tmpdir(), 'forkline-cli-'));
+  work = mkdtempSync(join(tmpdir(), 'forkline-sum-'));
+  cpSync(join(ROOT, 'examples/fix-sum'), work, { recursive: true });
+});
+afterAll(async () => {
+  await llm.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+function forkline(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const testPasses = () => spawnSync(process.execPath, ['test.js'], { cwd: work }).status === 0;
+
+describe('forkline CLI', () => {
+  it('run: the README example fixes sum([]) with the scripted model', async () => {
+    expect(testPasses()).toBe(false);
+    llm.enqueue(...loadScriptFile(join(ROOT, 'examples/fix-sum.script.json')));
+    const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', 'sum([]) returns undefined; make it return 0']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('→ read_file sum.js');
+    expect(run.stdout).toContain('→ edit_file sum.js');
+    expect(run.stdout).toMatch(/━━ Turn 1 ended: completed/);
+    sessionId = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)![1]!;
+    expect(testPasses()).toBe(true);
+  });
+
+  it('show prints the stored timeline; ls lists the session', async () => {
+    const show = await forkline(['show', sessionId]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain(`session ${sessionId}`);
+    expect(show.stdout).toContain('> sum([]) returns undefined; make it return 0');
+    expect(show.stdout).toContain('(thinking)');
+    expect(show.stdout).toMatch(/→ bash .*node test\.js/);
+    expect(show.stdout).toContain('← error');
+    expect(show.stdout).toContain('━━ Turn 1 ended: completed');
+    const ls = await forkline(['ls']);
+    expect(ls.stdout).toContain(sessionId);
+    expect(ls.stdout).toContain('sum([]) returns undefined');
+  });
+
+  it('resume continues the same session with the next turn number', async () => {
+    llm.enqueue(textResponse('The fix initialises the total to 0.'));
+    const resume = await forkline(['resume', sessionId, '--base-url', llm.baseUrl, '--model', 'scripted-model', 'what did you change?']);
+    expect(resume.code).toBe(0);
+    expect(resume.stdout).toContain('━━ Turn 2 ━━');
+    expect(resume.stdout).toContain('The fix initialises the total to 0.');
+    const request = llm.requests.at(-1)!.body as { messages: { role: string }[] };
+    // The resumed request carries the whole first turn (user, assistant/tool pairs …) plus the follow-up.
+    expect(request.messages.filter((m) => m.role === 'tool').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('fork, export and import', async () => {
+    const fork = await forkline(['fork', sessionId]);
+    expect(fork.code).toBe(0);
+    const childId = fork.stdout.trim();
+    expect(childId).toMatch(/^[0-9a-f-]{36}$/);
+    const childShow = await forkline(['show', childId]);
+    expect(childShow.stdout).toContain(`forked from ${sessionId}`);
+    const file = join(dataDir, 'export.jsonl');
+    const exported = await forkline(['export', sessionId, '--out', file]);
+    expect(exported.code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'session', id: sessionId });
+    const imported = await forkline(['import', file]);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain('already exists; imported as');
+    const copy = await forkline(['export', imported.stdout.trim()]);
+    expect(copy.stdout.split('\n').slice(1)).toEqual(readFileSync(file, 'utf8').split('\n').slice(1));
+  });
+
+  it('says clearly when no API key is set (no stack trace)', async () => {
+    const run = await forkline(['run', '--cwd', work, 'do something']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no API key for DeepSeek: set DEEPSEEK_API_KEY');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says clearly when the endpoint refuses (no stack trace)', async () => {
+    const run = await forkline(['run', '--cwd', work, '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', 'do something'], { FORKLINE_MAX_RETRIES: '1' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/the model request failed — error TRANSPORT: .*Check the base URL/);
+    expect(run.stdout).toContain('↻ retry 1 in');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    llm.enqueue(
+      { type: 'http-error', status: 401, body: { error: { message: 'Authentication Fails, Your api key is invalid' } } },
+    );
+    const denied = await forkline(['run', '--cwd', work, '--provider', 'deepseek', '--base-url', llm.baseUrl, 'do something'], { DEEPSEEK_API_KEY: 'sk-wrong' });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('error AUTH');
+    expect(denied.stderr).toContain('Check the API key');
+  });
+
+  it('with no terminal, --approval ask denies risky tools and says how to allow them', async () => {
+    writeFileSync(join(work, 'note.txt'), 'x');
+    llm.enqueue(
+      { type: 'reply', toolCalls: [{ id: 'b1', name: 'bash', arguments: '{"command":"rm note.txt"}' }] },
+      textResponse('I could not run it.'),
+    );
+    const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', 'delete note.txt']);
+    expect(run.stdout).toContain('Re-run with --approval allow');
+    expect(readFileSync(join(work, 'note.txt'), 'utf8')).toBe('x');
+  });
+
+  it('prints usage for bad arguments', async () => {
+    const bad = await forkline(['run', '--bogus']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('forkline help');
+  });
+});
