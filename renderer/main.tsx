@@ -14,8 +14,27 @@ import './styles/layout.css';
 import './styles/timeline.css';
 import './styles/panels.css';
 
+const THEME_KEY = 'forkline.theme';
+const savedTheme = (() => {
+  try {
+    return localStorage.getItem(THEME_KEY) === 'light' ? 'light' : 'dark';
+  } catch {
+    return 'dark';
+  }
+})();
+document.documentElement.dataset['theme'] = savedTheme;
+
 const connection = connectHost();
-const runtime = new AppRuntime({ client: connection.client, connection, schedule: animationFrameScheduler });
+const runtime = new AppRuntime({ client: connection.client, connection, schedule: animationFrameScheduler, initialTheme: savedTheme });
+runtime.app.subscribe((state, previous) => {
+  if (state.theme === previous.theme) return;
+  document.documentElement.dataset['theme'] = state.theme;
+  try {
+    localStorage.setItem(THEME_KEY, state.theme);
+  } catch {
+    /* storage unavailable */
+  }
+});
 runtime.start();
 window.addEventListener('beforeunload', () => {
   runtime.dispose();

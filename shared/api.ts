@@ -132,6 +132,8 @@ export interface HostMethods {
   followup(params: { sessionId: string; text: string }): null;
   steer(params: { sessionId: string; text: string }): null;
   cancel(params: { sessionId: string }): null;
+  /** Manual compaction from idle: replaces the oldest part of what the model sees with a summary (nothing is deleted). */
+  compactSession(params: { sessionId: string }): { compacted: boolean; shadowedCount: number };
   decideApproval(params: { sessionId: string; approvalId: string; decision: 'allow-once' | 'reject' }): null;
 
   getSettings(params: Record<string, never>): SettingsView;
@@ -167,6 +169,7 @@ export const HOST_METHODS = [
   'followup',
   'steer',
   'cancel',
+  'compactSession',
   'decideApproval',
   'getSettings',
   'updateSettings',

@@ -38,6 +38,7 @@ import { runToolCalls, SchedulerFailure } from '../tools/scheduler.js';
 import type { FileReadTracker } from '../tools/tool.js';
 import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
 import { Inbox, type InboxState } from './inbox.js';
+import { CompactionError, compactSession, DEFAULT_COMPACTION_CONFIG, measureRequestTokens, type CompactionConfig, type CompactionOutcome } from './compaction.js';
 import { localDate, renderSystemPrompt } from './system-prompt.js';
 
 /** What the model should be called with; read at every step so settings changes apply. */
@@ -75,6 +76,8 @@ export interface AgentOptions {
    * first batch gives a zero-step turn. Default: enter the claimed messages unchanged.
    */
   readonly preStep?: (messages: readonly UserMessage[], position: { readonly turn: number; readonly step: number }) => PreStepDecision | Promise<PreStepDecision>;
+  /** Compaction thresholds; `false` disables automatic compaction. */
+  readonly compaction?: Partial<CompactionConfig> | false;
   /** Overrides the system prompt renderer (tests). */
   readonly systemPrompt?: (config: AgentModelConfig, toolNames: readonly string[]) => string;
 }
@@ -120,6 +123,7 @@ export class Agent {
   private driver: Promise<void> | undefined;
   private activeAbort: AbortController | undefined;
   private wakeLatched = false;
+  private maintenance: Promise<unknown> | undefined;
   private disposed = false;
   private headerLoggedByThisInstance = false;
   /** The last `request/context` of the current lifecycle (scanned once, then tracked). */
@@ -174,7 +178,7 @@ export class Agent {
   }
 
   private wake(): void {
-    if (this.driver) {
+    if (this.driver || this.maintenance) {
       this.wakeLatched = true;
       return;
     }
@@ -197,9 +201,47 @@ export class Agent {
     this.statusEmitter.fire(status);
   }
 
+  /**
+   * Manual compaction from idle (a standalone bracket between turns, owner `null`). Prompts sent
+   * meanwhile wait until it finished.
+   * @returns what was compacted, or undefined when there was nothing to compact.
+   * @throws ForklineError BUSY when a turn is running; CompactionError when the summary failed.
+   */
+  async compact(): Promise<CompactionOutcome | undefined> {
+    if (this.driver || this.maintenance) throw new ForklineError('BUSY', 'the agent is working; compact once it is idle');
+    const config = this.options.config();
+    const settings = { ...DEFAULT_COMPACTION_CONFIG, ...(this.options.compaction || {}) };
+    const abort = new AbortController();
+    this.activeAbort = abort;
+    const run = compactSession({
+      session: this.session,
+      model: this.options.model,
+      turn: null,
+      // Keep the usual tail, but never more than a quarter of what is there now: a manual request
+      // on a large window should still compact something.
+      retainTokens: Math.floor(Math.min(config.contextWindow !== undefined ? config.contextWindow * settings.retainRatio : Infinity, measureRequestTokens(this.session) * 0.25)),
+      maxTokens: settings.summaryMaxTokens,
+      signal: abort.signal,
+      newId: this.options.newId,
+    });
+    this.maintenance = run;
+    try {
+      const outcome = await run;
+      await this.options.flush();
+      return outcome;
+    } finally {
+      this.maintenance = undefined;
+      this.activeAbort = undefined;
+      if (this.wakeLatched && this.inbox.hasWork && !this.disposed) {
+        this.wakeLatched = false;
+        this.wake();
+      }
+    }
+  }
+
   /** Resolves when no turn is running or queued to run. */
   async whenIdle(): Promise<void> {
-    while (this.driver) await this.driver;
+    while (this.driver || this.maintenance) await (this.driver ?? this.maintenance)!.catch(() => undefined);
   }
 
   /**
@@ -327,9 +369,44 @@ export class Agent {
     return session.requestHeader()!;
   }
 
+  /**
+   * Compacts when the estimated request reaches the threshold share of the context window
+   * (`pressure`), or as far as possible after the provider said the context window was exceeded
+   * (`overflow`). Returns true when the surface changed.
+   */
+  private async maybeCompact(turn: number, config: AgentModelConfig, signal: AbortSignal, trigger: 'pressure' | 'overflow'): Promise<boolean> {
+    if (this.options.compaction === false || config.contextWindow === undefined) return false;
+    const settings = { ...DEFAULT_COMPACTION_CONFIG, ...this.options.compaction };
+    const window = config.contextWindow;
+    if (trigger === 'pressure' && measureRequestTokens(this.session) < window * settings.thresholdRatio) return false;
+    try {
+      const outcome = await compactSession({
+        session: this.session,
+        model: this.options.model,
+        turn,
+        retainTokens: trigger === 'overflow' ? 0 : Math.floor(window * settings.retainRatio),
+        maxTokens: settings.summaryMaxTokens,
+        // Under pressure, summarising a sliver costs a request and frees nothing.
+        minShadowedTokens: trigger === 'overflow' ? 0 : Math.max(256, Math.floor(window * 0.05)),
+        signal,
+        newId: this.options.newId,
+      });
+      return outcome !== undefined;
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (error instanceof CompactionError) {
+        console.warn(`session ${this.session.id}: compaction failed (${error.message}); continuing with the full history`);
+        return false;
+      }
+      throw error;
+    }
+  }
+
   private async runStep(turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
     const { session } = this;
     let retry = 0;
+    let overflowRecovered = false;
+    if (session.requestHeader() !== undefined) await this.maybeCompact(turn, this.options.config(), signal, 'pressure');
     for (;;) {
       const messages = session.deriveMessages();
       const config = this.options.config();
@@ -359,6 +436,10 @@ export class Agent {
       const result = assembler.result();
       if (result.finish.kind === 'error' || result.finish.kind === 'aborted') {
         const failure = result.finish.failure;
+        if (failure.code === 'CONTEXT_WINDOW_EXCEEDED' && !overflowRecovered) {
+          overflowRecovered = true;
+          if (await this.maybeCompact(turn, config, signal, 'overflow')) continue;
+        }
         const decision = decideRetry(failure, retry + 1, this.options.retryPolicy);
         if (!decision) throw new TurnFailure(failure);
         retry++;

@@ -26,6 +26,7 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   followup: z.object({ sessionId: id, text }).strict(),
   steer: z.object({ sessionId: id, text }).strict(),
   cancel: z.object({ sessionId: id }).strict(),
+  compactSession: z.object({ sessionId: id }).strict(),
   decideApproval: z.object({ sessionId: id, approvalId: id, decision: z.enum(['allow-once', 'reject']) }).strict(),
   getSettings: empty,
   updateSettings: z.object({ active: providerChoice.optional(), approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional() }).strict(),

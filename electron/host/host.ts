@@ -436,6 +436,11 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 
+  async compactSession(params: { sessionId: string }): Promise<{ compacted: boolean; shadowedCount: number }> {
+    const outcome = await this.host.ensureAgent(params.sessionId).compact();
+    return { compacted: outcome !== undefined, shadowedCount: outcome?.shadowedSeqs.length ?? 0 };
+  }
+
   decideApproval(params: { sessionId: string; approvalId: string; decision: 'allow-once' | 'reject' }): null {
     const agent = this.host.agentFor(params.sessionId);
     const decided = agent?.approvals.decide(params.approvalId, params.decision === 'allow-once' ? 'allowed-once' : 'rejected') ?? false;

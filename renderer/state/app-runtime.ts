@@ -8,7 +8,7 @@ import type { HostClient } from '../../shared/api.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { describeError } from '../host/host-client.js';
 import type { ConnectionStatus } from '../host/ws-bridge.js';
-import { createAppStore, type AppStore } from './app-store.js';
+import { createAppStore, type AppStore, type Theme } from './app-store.js';
 import type { FrameScheduler } from './frame-batcher.js';
 import { routePush } from './push-router.js';
 import { SessionController } from './session-controller.js';
@@ -27,6 +27,7 @@ export interface AppRuntimeDeps {
   /** Delay for coalescing `sessions/changed` bursts (ms). */
   readonly refreshDelayMs?: number;
   readonly setTimer?: (fn: () => void, ms: number) => () => void;
+  readonly initialTheme?: Theme;
 }
 
 /** An open session: its controller (facts) and its timeline projector (derived view). */
@@ -48,7 +49,7 @@ export class AppRuntime implements IDisposable {
   constructor(private readonly deps: AppRuntimeDeps) {
     this.client = deps.client;
     const initial = deps.connection.status();
-    this.app = createAppStore(initial);
+    this.app = createAppStore({ connection: initial, ...(deps.initialTheme ? { theme: deps.initialTheme } : {}) });
     this.lastOpenCount = initial.openCount;
     this.disposers.push(
       deps.client.onPush((push) =>

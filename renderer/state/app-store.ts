@@ -45,6 +45,7 @@ export interface ConnectionSlice {
 }
 
 export type MainTab = 'timeline' | 'terminal';
+export type Theme = 'dark' | 'light';
 
 export interface UiSlice {
   readonly search: string;
@@ -55,6 +56,8 @@ export interface UiSlice {
   /** Expanded rows, by `${sessionId}:${rowKey}`. */
   readonly expanded: Readonly<Record<string, true>>;
   readonly tab: MainTab;
+  /** Dark first; light on request (persisted by the view layer). */
+  readonly theme: Theme;
   readonly dismissedNotices: Readonly<Record<string, true>>;
   /** Transient messages for the person (errors of actions), newest last. */
   readonly toasts: readonly { readonly id: number; readonly text: string; readonly tone: 'error' | 'info' }[];
@@ -64,6 +67,7 @@ export interface UiSlice {
   toggleExpanded(key: string): void;
   setExpanded(key: string, expanded: boolean): void;
   setTab(tab: MainTab): void;
+  setTheme(theme: Theme): void;
   dismissNotice(key: string): void;
   toast(text: string, tone?: 'error' | 'info'): void;
   dropToast(id: number): void;
@@ -115,12 +119,13 @@ const connectionSlice = (set: Set, initial: ConnectionStatus): ConnectionSlice =
   setConnection: (connection) => set({ connection }),
 });
 
-const uiSlice = (set: Set, get: Get, counters: Counters): UiSlice => ({
+const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme): UiSlice => ({
   search: '',
   showLogEvents: true,
   modelView: false,
   expanded: {},
   tab: 'timeline',
+  theme,
   dismissedNotices: {},
   toasts: [],
   setSearch: (search) => set({ search }),
@@ -136,18 +141,25 @@ const uiSlice = (set: Set, get: Get, counters: Counters): UiSlice => ({
       return { expanded: next };
     }),
   setTab: (tab) => set({ tab }),
+  setTheme: (next) => set({ theme: next }),
   dismissNotice: (key) => set((s) => ({ dismissedNotices: { ...s.dismissedNotices, [key]: true } })),
   toast: (text, tone = 'error') => set((s) => ({ toasts: [...s.toasts.slice(-4), { id: ++counters.toast, text, tone }] })),
   dropToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 });
 
-export function createAppStore(initialConnection: ConnectionStatus = { state: 'connecting', attempt: 0, openCount: 0 }): AppStore {
+export interface AppStoreOptions {
+  readonly connection?: ConnectionStatus;
+  readonly theme?: Theme;
+}
+
+export function createAppStore(options: AppStoreOptions = {}): AppStore {
+  const initialConnection = options.connection ?? { state: 'connecting', attempt: 0, openCount: 0 };
   const counters: Counters = { jump: 0, toast: 0 };
   return createStore<AppState>()((set, get) => ({
     ...sessionsSlice(set),
     ...selectionSlice(set, counters),
     ...settingsSlice(set),
     ...connectionSlice(set, initialConnection),
-    ...uiSlice(set, get, counters),
+    ...uiSlice(set, get, counters, options.theme ?? 'dark'),
   }));
 }

@@ -88,3 +88,48 @@ it('smoke', async () => {
   console.log('PROBLEMS', JSON.stringify(problems, null, 1));
   expect(problems.filter((p) => p.startsWith('pageerror'))).toEqual([]);
 });
+
+it('stress: 100,000 reasoning chunks into an open timeline', async () => {
+  const page = app.page;
+  await page.evaluate(() => {
+    const w = window as unknown as Record<string, unknown>;
+    w['__lt'] = [] as number[];
+    w['__lts'] = [] as number[][];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) { (w['__lt'] as number[]).push(e.duration); (w['__lts'] as number[][]).push([e.startTime, e.duration]); }
+    }).observe({ type: 'longtask', buffered: false });
+    w['__gap'] = 0;
+    let last = performance.now();
+    const tick = (): void => {
+      const now = performance.now();
+      w['__gap'] = Math.max(w['__gap'] as number, now - last);
+      last = now;
+      if (!w['__stop']) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const N = 100_000;
+  let text = '';
+  for (let i = 0; i < N; i++) text += String.fromCharCode(97 + (i % 26));
+  app.llm.enqueue(reply({ reasoning: text, text: 'stress done', split: 1 }));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const t0 = Date.now();
+  await page.getByTestId('composer-input').fill('stress');
+  await page.getByTestId('composer-input').press('Enter');
+  await page.locator('[data-testid="turn-end"][data-turn="2"]').waitFor({ timeout: 120_000 });
+  const elapsed = Date.now() - t0;
+  const { profile } = await cdp.send('Profiler.stop');
+  writeFileSync('/tmp/shots/stress.cpuprofile', JSON.stringify(profile));
+  await page.screenshot({ path: '/tmp/shots/11-stress.png' });
+  const result = await page.evaluate(() => {
+    const w = window as unknown as Record<string, unknown>;
+    w['__stop'] = true;
+    const lt = w['__lt'] as number[];
+    return { longtasks: lt.length, worstLongTask: Math.max(0, ...lt), worstFrameGap: w['__gap'], lts: w['__lts'], now: performance.now() };
+  });
+  const len = await page.locator('[data-testid="reasoning-row"]').last().getByTestId('reasoning-length').textContent();
+  console.log('STRESS', JSON.stringify({ elapsedMs: elapsed, ...result, reasoningLength: len }));
+});

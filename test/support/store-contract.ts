@@ -548,6 +548,24 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
         expect(serializeAll(store.readAll('grandkid'))).toEqual(before['grandkid']);
         expectCode(() => repository.delete('kid2'), 'SESSION_NOT_FOUND');
       });
+
+      it('deleting the middle of a fork chain first keeps the grandchild intact (its prefix spans both)', async () => {
+        const repository = repo();
+        const root = buildSession('root2', 2, 4);
+        store.createSession(root.header, root.events);
+        await repository.fork('root2', root.length - 1, 'mid');
+        const live = repository.resume('mid');
+        new AgentLogWriter(live.session).completedTurn('mid turn', 3);
+        await live.release();
+        await repository.fork('mid', store.get('mid')!.eventCount - 1, 'leaf');
+        const leaf = serializeAll(store.readAll('leaf'));
+        expect(leaf.length).toBeGreaterThan(root.length + 1);
+        repository.delete('mid');
+        expect(serializeAll(store.readAll('leaf'))).toEqual(leaf);
+        repository.delete('root2');
+        expect(serializeAll(store.readAll('leaf'))).toEqual(leaf);
+        expect(store.list().map((r) => r.header.id)).toEqual(['leaf']);
+      });
     });
 
     describe('resume and repair', () => {

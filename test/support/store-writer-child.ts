@@ -5,11 +5,12 @@
  *
  * Usage: store-writer-child.ts <dbFile> <controlDir> <raceMs>
  *   ready                       store opened
- *   busy {ms, ok}               after `lock-held` appears: one append while the parent holds the write lock
+ *   busy {startedAt, finishedAt} after `lock-held` appears: writes `appending`, then one append while
+ *                               the parent holds the write lock
  *   race {appended, stale, own} after `race` appears: hammer the shared session for raceMs
  *   once {from}                 after `once` appears: one batch to the shared session
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteSessionStore } from '../../electron/store/sqlite-session-store.js';
 import { raceOnce, titleBatch } from './store-writer-shared.js';
@@ -25,9 +26,12 @@ async function main(): Promise<void> {
   say('ready');
 
   await waitFor(join(control, 'lock-held'));
-  const t0 = performance.now();
-  store.append('child-own', titleBatch('child', store.get('child-own')!.eventCount, 1, 0));
-  say('busy', { ms: performance.now() - t0, ok: true });
+  const next = store.get('child-own')!.eventCount;
+  writeFileSync(join(control, 'appending'), '1');
+  const startedAt = Date.now();
+  store.append('child-own', titleBatch('child', next, 1, 0));
+  const finishedAt = Date.now();
+  say('busy', { startedAt, finishedAt, ms: finishedAt - startedAt, ok: true });
 
   await waitFor(join(control, 'race'));
   const until = performance.now() + Number(raceMsText);

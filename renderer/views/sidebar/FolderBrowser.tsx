@@ -72,7 +72,7 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
           return (
             <li key={name}>
               <button type="button" className="folder-entry" data-testid="folder-entry" data-path={path} onClick={() => void load(path)}>
-                📁 {name}
+                {name}/
               </button>
             </li>
           );

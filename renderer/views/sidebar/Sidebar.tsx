@@ -10,6 +10,7 @@ import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/
 import { firstUserText } from '../../../shared/timeline.js';
 import { useApp, useClient, useOpenSession, useRuntime, useTimeline } from '../context.js';
 import { ConfirmDialog } from '../Dialog.js';
+import { DeleteIcon, ExportIcon, ForkIcon, RenameIcon, ThemeIcon } from '../icons.js';
 import { FolderBrowser } from './FolderBrowser.js';
 
 /** The selected session's first user message (title fallback); rendered only inside a session scope. */
@@ -123,16 +124,16 @@ const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps)
             setRenaming(true);
           }}
         >
-          ✎
+          <RenameIcon />
         </button>
         <button type="button" className="icon-button" data-testid="session-fork-button" title="Fork at the last closed turn" onClick={() => void fork()}>
-          ⑂
+          <ForkIcon />
         </button>
         <button type="button" className="icon-button" data-testid="session-export-button" title="Export JSONL" onClick={() => void exportJsonl()}>
-          ⤓
+          <ExportIcon />
         </button>
         <button type="button" className="icon-button danger" data-testid="session-delete-button" title="Delete" onClick={() => setConfirmDelete(true)}>
-          🗑
+          <DeleteIcon />
         </button>
       </span>
       {confirmDelete && (
@@ -206,6 +207,9 @@ export function Sidebar(): ReactNode {
   const [browsing, setBrowsing] = useState(false);
   const [creating, setCreating] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  const theme = useApp((s) => s.theme);
+  const setTheme = useApp((s) => s.setTheme);
+  const toggleTheme = (): void => setTheme(theme === 'dark' ? 'light' : 'dark');
 
   const create = async (cwd: string): Promise<void> => {
     setBrowsing(false);
@@ -250,6 +254,9 @@ export function Sidebar(): ReactNode {
       <div className="sidebar-head">
         <span className="brand">Forkline</span>
         <span className="spacer" />
+        <button type="button" className="icon-button" data-testid="theme-toggle" title="Switch light/dark theme" onClick={toggleTheme}>
+          <ThemeIcon />
+        </button>
         <button type="button" className="primary small" data-testid="new-session-button" disabled={creating} onClick={() => void newSession()}>
           New session
         </button>

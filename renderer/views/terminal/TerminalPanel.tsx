@@ -25,6 +25,7 @@ export function TerminalPanel(): ReactNode {
     if (!host) return;
     setExitCode(undefined);
     setError(undefined);
+    let disposed = false;
     const term = new Terminal({
       fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
       fontSize: 12,
@@ -35,18 +36,26 @@ export function TerminalPanel(): ReactNode {
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(host);
-    try {
-      fit.fit();
-    } catch {
-      /* not laid out yet */
-    }
+    // Character metrics may not be measured yet at open: fit now, on the next frames and once fonts load.
+    const refit = (): void => {
+      if (disposed) return;
+      try {
+        fit.fit();
+      } catch {
+        /* not laid out yet (hidden tab) */
+      }
+    };
+    refit();
+    const frame = requestAnimationFrame(refit);
+    const later = setTimeout(refit, 150);
+    void document.fonts?.ready.then(refit);
     let terminalId: string | undefined;
-    let disposed = false;
     let detach: (() => void) | undefined;
     const disposables: { dispose(): void }[] = [];
 
+    const opened = { cols: Math.max(2, term.cols), rows: Math.max(1, term.rows) };
     client
-      .openTerminal({ sessionId, cols: Math.max(2, term.cols), rows: Math.max(1, term.rows) })
+      .openTerminal({ sessionId, ...opened })
       .then(({ terminalId: id }) => {
         if (disposed) {
           void client.closeTerminal({ terminalId: id }).catch(() => undefined);
@@ -65,23 +74,21 @@ export function TerminalPanel(): ReactNode {
             void client.resizeTerminal({ terminalId: id, cols, rows }).catch(() => undefined);
           }),
         );
+        // A fit that landed while the terminal was opening: tell the pty the current size.
+        if (term.cols !== opened.cols || term.rows !== opened.rows) void client.resizeTerminal({ terminalId: id, cols: term.cols, rows: term.rows }).catch(() => undefined);
         term.focus();
       })
       .catch((e: unknown) => {
         if (!disposed) setError(describeError(e));
       });
 
-    const observer = new ResizeObserver(() => {
-      try {
-        fit.fit();
-      } catch {
-        /* hidden */
-      }
-    });
+    const observer = new ResizeObserver(refit);
     observer.observe(host);
 
     return () => {
       disposed = true;
+      cancelAnimationFrame(frame);
+      clearTimeout(later);
       observer.disconnect();
       detach?.();
       for (const d of disposables) d.dispose();

@@ -5,7 +5,7 @@
  * replacing the winner's rows, and afterwards every session reads back contiguous and intact.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../../shared/errors.js';
@@ -39,12 +39,15 @@ describe('a second app instance on the same file', () => {
       locker.exec('BEGIN IMMEDIATE');
       locker.prepare("UPDATE sessions SET title = 'held' WHERE id = 'parent-own'").run();
       writeFileSync(join(tmp.dir, 'lock-held'), '1');
-      await new Promise((r) => setTimeout(r, 400));
+      while (!existsSync(join(tmp.dir, 'appending'))) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 300)); // the child's append is now waiting on our lock
+      const committedAt = Date.now();
       locker.exec('COMMIT');
       locker.close();
       const busy = payload(await waitForLine(child, /^busy/));
       expect(busy['ok']).toBe(true);
-      expect(busy['ms']).toBeGreaterThan(250);
+      expect(busy['finishedAt']).toBeGreaterThanOrEqual(committedAt);
+      expect(busy['ms']).toBeGreaterThanOrEqual(250);
       expect(store.get('child-own')?.eventCount).toBe(1);
 
       // 2. Race: both processes append to the same session for a while.

@@ -1,0 +1,44 @@
+/** Small inline SVG icons (no icon font, no remote assets; CSP-safe). */
+import type { ReactNode } from 'react';
+
+function Svg({ children, title }: { readonly children: ReactNode; readonly title: string }): ReactNode {
+  return (
+    <svg className="icon" width="14" height="14" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <title>{title}</title>
+      {children}
+    </svg>
+  );
+}
+
+export const RenameIcon = (): ReactNode => (
+  <Svg title="Rename">
+    <path d="M11 2.5l2.5 2.5L6 12.5H3.5V10z" />
+  </Svg>
+);
+
+export const ForkIcon = (): ReactNode => (
+  <Svg title="Fork">
+    <circle cx="4.5" cy="3.5" r="1.5" />
+    <circle cx="11.5" cy="3.5" r="1.5" />
+    <circle cx="4.5" cy="12.5" r="1.5" />
+    <path d="M4.5 5v6M11.5 5c0 3-7 2.5-7 6" />
+  </Svg>
+);
+
+export const ExportIcon = (): ReactNode => (
+  <Svg title="Export">
+    <path d="M8 2.5v8M4.5 7L8 10.5 11.5 7M3 13.5h10" />
+  </Svg>
+);
+
+export const DeleteIcon = (): ReactNode => (
+  <Svg title="Delete">
+    <path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />
+  </Svg>
+);
+
+export const ThemeIcon = (): ReactNode => (
+  <Svg title="Theme">
+    <path d="M13 9.5A5.5 5.5 0 016.5 3a5.5 5.5 0 106.5 6.5z" />
+  </Svg>
+);
