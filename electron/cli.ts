@@ -27,7 +27,9 @@ Usage:
   forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1
   forkline ls                                  list stored sessions
   forkline show ID                             print a session's timeline
-  forkline fork ID [--at SEQ]                  fork a session at a completed turn
+  forkline fork ID [--at SEQ] [--worktree]     fork a session at a completed turn (--worktree: in its own
+                                               folder restored to the workspace as it was then)
+  forkline compare A B                         compare two branches: turns, tokens, time, file diff
   forkline export ID [--out FILE]              write a session as JSONL (stdout by default)
   forkline import FILE                         import a JSONL session file
 
@@ -65,6 +67,7 @@ function parse(argv: string[]): ParsedCli {
       port: { type: 'string' },
       at: { type: 'string' },
       out: { type: 'string' },
+      worktree: { type: 'boolean' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -302,9 +305,31 @@ async function main(argv: string[]): Promise<number> {
       const runtime = open(cli.values);
       try {
         const connection = runtime.host.connect(() => undefined);
-        const child = await connection.forkSession({ sessionId: id, ...(at !== undefined ? { atSeq: at } : {}) });
+        const child = await connection.forkSession({ sessionId: id, ...(at !== undefined ? { atSeq: at } : {}), ...(cli.values['worktree'] ? { worktree: true } : {}) });
         connection.dispose();
         out(`${child.id}\n`);
+        if (cli.values['worktree']) process.stderr.write(`workspace: ${child.cwd}\n`);
+        return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'compare': {
+      const [a, b] = cli.positionals;
+      if (!a || !b) throw new UsageError('compare needs two session ids');
+      const runtime = open(cli.values);
+      try {
+        const connection = runtime.host.connect(() => undefined);
+        const result = await connection.compareSessions({ a, b });
+        connection.dispose();
+        out(`common history: ${result.commonLength} events\n`);
+        for (const side of [result.a, result.b]) {
+          const s = side.stats;
+          out(`\n${side.sessionId}  ${side.title ?? ''}\n  first prompt: ${s.firstPrompt ?? '(none)'}\n  ${s.turns} turns, ${s.steps} steps, ${s.toolCalls} tool calls, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: ${s.inputTokens} in, ${s.cacheReadTokens} cached, ${s.outputTokens} out\n  last turn: ${s.lastTurnEnd ?? '(none)'}\n`);
+        }
+        out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${f.status} ${f.path}`).join('\n')}\n`);
+        if (result.diffNote) out(`(${result.diffNote})\n`);
+        if (result.diff) out(`\n${result.diff}`);
         return 0;
       } finally {
         await runtime.close();

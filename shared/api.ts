@@ -12,6 +12,7 @@
  */
 import type { ErrorRecord } from './errors.js';
 import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader } from './events.js';
+import type { BranchStats } from './branch-stats.js';
 import type { Message, UserMessage } from './messages.js';
 
 export type AgentStatus = 'idle' | 'running';
@@ -74,6 +75,28 @@ export interface RequestSnapshot {
   readonly messages: readonly Message[];
 }
 
+/** One side of a comparison. */
+export interface CompareBranch {
+  readonly sessionId: string;
+  readonly title?: string;
+  readonly cwd?: string;
+  readonly stats: BranchStats;
+}
+
+/** Two sessions compared from their common boundary (DESIGN §10 compare view). */
+export interface CompareResult {
+  /** Number of leading events both sessions share (0 when unrelated). */
+  readonly commonLength: number;
+  readonly a: CompareBranch;
+  readonly b: CompareBranch;
+  /** Files that differ between the two branches' latest workspace checkpoints. */
+  readonly files: readonly { readonly status: string; readonly path: string }[];
+  /** Unified diff between the latest checkpoints (may be cut at ~1 MB). */
+  readonly diff: string;
+  /** Why there is no file diff, when there is none (e.g. a branch has no checkpoint yet). */
+  readonly diffNote?: string;
+}
+
 export interface ModelChoice {
   readonly id: string;
   readonly contextWindow?: number;
@@ -123,8 +146,13 @@ export interface HostMethods {
   unsubscribeSession(params: { subscriptionId: string }): null;
   renameSession(params: { sessionId: string; title: string }): null;
   deleteSession(params: { sessionId: string }): null;
-  /** Forks at the first closed turn at or after `atSeq` (default: the last closed turn). */
-  forkSession(params: { sessionId: string; atSeq?: number }): SessionSummary;
+  /**
+   * Forks at the first closed turn at or after `atSeq` (default: the last closed turn). With
+   * `worktree`, the child works in its own folder restored to the workspace checkpoint at the boundary.
+   */
+  forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean }): SessionSummary;
+  /** Compares two sessions from their common boundary: figures per branch and the file diff. */
+  compareSessions(params: { a: string; b: string }): CompareResult;
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string };
   importSession(params: { jsonl: string }): { sessionId: string; warnings: readonly string[] };
   inspectRequest(params: { sessionId: string; turn: number; step: number }): RequestSnapshot;
@@ -163,6 +191,7 @@ export const HOST_METHODS = [
   'renameSession',
   'deleteSession',
   'forkSession',
+  'compareSessions',
   'exportSession',
   'importSession',
   'inspectRequest',

@@ -1036,15 +1036,23 @@ export function rowIndexOfKey(timeline: Timeline, key: string): number {
  */
 export function rowEventSeqs(timeline: Timeline, rowIndex: number, limit = 500): { seqs: number[]; total: number } {
   const row = timeline.rows[rowIndex];
-  if (!row) return { seqs: [], total: 0 };
-  const set = new Set<number>(row.refSeqs);
+  const builder = builders.get(timeline);
+  if (!row || !builder) return { seqs: [], total: 0 };
   const range = 'chunkRange' in row ? row.chunkRange : undefined;
+  const chunkCount = 'chunkCount' in row && row.kind !== 'step' ? row.chunkCount : 0;
+  const set = new Set<number>(row.refSeqs);
+  let total = set.size + chunkCount;
   if (range) {
-    for (let s = range.first; s <= range.last; s++) if (rowIndexOfSeq(timeline, s) === rowIndex) set.add(s);
+    // Chunks interleave with other rows' events: keep the seqs this row owns, stopping at the limit.
+    const { owner, ownerBase } = builder;
+    for (let s = range.first; s <= range.last && set.size < limit + row.refSeqs.length; s++) if (owner[s - ownerBase] === rowIndex) set.add(s);
   }
-  if (row.kind === 'elided') for (let s = row.fromSeq; s <= row.toSeq; s++) set.add(s);
+  if (row.kind === 'elided') {
+    for (let s = row.fromSeq; s <= row.toSeq && set.size < limit; s++) set.add(s);
+    total = row.toSeq - row.fromSeq + 1;
+  }
   const all = [...set].sort((a, b) => a - b);
-  return { seqs: all.slice(0, limit), total: all.length };
+  return { seqs: all.slice(0, limit), total: Math.max(total, all.length) };
 }
 
 /** Text of the first person-typed user message (sidebar title fallback). */

@@ -76,6 +76,11 @@ export interface AgentOptions {
    * first batch gives a zero-step turn. Default: enter the claimed messages unchanged.
    */
   readonly preStep?: (messages: readonly UserMessage[], position: { readonly turn: number; readonly step: number }) => PreStepDecision | Promise<PreStepDecision>;
+  /**
+   * Snapshots the workspace and returns the checkpoint's id (a commit), logged as
+   * `workspace/checkpoint`: once before the session's first turn and after every turn.
+   */
+  readonly checkpoint?: (label: string) => Promise<string | undefined>;
   /** Compaction thresholds; `false` disables automatic compaction. */
   readonly compaction?: Partial<CompactionConfig> | false;
   /** Overrides the system prompt renderer (tests). */
@@ -124,6 +129,8 @@ export class Agent {
   private activeAbort: AbortController | undefined;
   private wakeLatched = false;
   private maintenance: Promise<unknown> | undefined;
+  /** Whether the log already has a workspace checkpoint (the baseline is taken once). */
+  private hasCheckpoint: boolean;
   private disposed = false;
   private headerLoggedByThisInstance = false;
   /** The last `request/context` of the current lifecycle (scanned once, then tracked). */
@@ -140,6 +147,7 @@ export class Agent {
     this.inbox = new Inbox(options.session);
     this.approvals = new ApprovalGate(options.session, options.newId, options.approvalAnswerer);
     this.lastContext = lastRequestContext(options.session);
+    this.hasCheckpoint = options.session.eventsFrom(0).some((e) => e.type === 'workspace/checkpoint');
   }
 
   get status(): AgentStatus {
@@ -270,8 +278,25 @@ export class Agent {
   private async drive(): Promise<void> {
     for (;;) {
       if (this.disposed || !this.inbox.hasWork) return;
+      if (!this.hasCheckpoint) await this.takeCheckpoint(this.session.lastTurn, 'before the first turn');
       const keepGoing = await this.runTurn();
+      await this.takeCheckpoint(this.session.lastTurn, `after turn ${this.session.lastTurn}`);
       if (!keepGoing) return;
+    }
+  }
+
+  /** Snapshots the workspace (between turns) and logs it; a failure is reported, never fatal. */
+  private async takeCheckpoint(turn: number, label: string): Promise<void> {
+    if (!this.options.checkpoint) return;
+    try {
+      const commit = await this.options.checkpoint(`${this.session.id}: ${label}`);
+      if (commit !== undefined) {
+        this.session.append({ type: 'workspace/checkpoint', data: { turn, commit } });
+        this.hasCheckpoint = true;
+        await this.options.flush();
+      }
+    } catch (error) {
+      console.warn(`session ${this.session.id}: no workspace checkpoint ${label}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

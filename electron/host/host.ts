@@ -6,9 +6,13 @@
  * (opening a cold session with an open last turn applies crash recovery, which is idempotent).
  */
 import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, parse } from 'node:path';
 import type {
   AgentStatus,
   ApprovalRequest,
+  CompareBranch,
+  CompareResult,
   HostMethods,
   HostPush,
   InboxSnapshot,
@@ -32,6 +36,8 @@ import type { SessionRecord } from '../store/session-store.js';
 import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
+import { branchStats } from '../../shared/branch-stats.js';
 import type { HostHandlers } from './dispatch.js';
 import { listFolders } from './folders.js';
 import { inspectRequest } from './request-inspector.js';
@@ -56,6 +62,10 @@ export interface HostOptions {
   readonly maxParallelToolCalls?: number;
   /** Overrides the model retry policy (defaults: 5 retries, 0.5 s → 10 s backoff). */
   readonly retryPolicy?: Partial<RetryPolicy>;
+  /** Workspace snapshots (shadow git in the data folder); absent = no checkpoints, no worktree forks. */
+  readonly checkpoints?: WorkspaceCheckpoints;
+  /** Where worktree forks get their folders (default: none → worktree forks refused). */
+  readonly worktreesDir?: string;
   /** Probes for a local Ollama server (default: `detectOllama` on 127.0.0.1:11434). */
   readonly detectOllama?: () => Promise<OllamaDetection>;
 }
@@ -183,6 +193,9 @@ export class Host implements IDisposable {
       ...(this.options.approvalAnswerer ? { approvalAnswerer: this.options.approvalAnswerer } : {}),
       ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
       ...(this.options.retryPolicy ? { retryPolicy: this.options.retryPolicy } : {}),
+      ...(this.options.checkpoints && checkpointable(cwd)
+        ? { checkpoint: (label: string) => this.options.checkpoints!.snapshot(cwd, `refs/forkline/${sessionId}`, label) }
+        : {}),
       onToolOutput: (callId, text) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
     });
@@ -379,19 +392,67 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 
-  async forkSession(params: { sessionId: string; atSeq?: number }): Promise<SessionSummary> {
+  async forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean }): Promise<SessionSummary> {
     const agent = this.host.agentFor(params.sessionId);
     const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
     const boundary = boundaryForAnchor(events, params.atSeq);
     if (boundary === undefined) {
       throw new ForklineError('FORK_UNAVAILABLE', params.atSeq === undefined ? 'this session has no completed turn to fork from yet' : `seq ${params.atSeq} is in a turn that has not ended; fork at a completed turn`);
     }
-    const child = await this.repo.fork(params.sessionId, boundary);
+    const childId = this.host.options.newId();
+    let cwd: string | undefined;
+    if (params.worktree) {
+      const { checkpoints, worktreesDir } = this.host.options;
+      if (!checkpoints || !worktreesDir) throw new ForklineError('WORKTREE_UNAVAILABLE', 'workspace checkpoints are off, so a fork cannot get its own folder');
+      let commit: string | undefined;
+      for (let seq = boundary; seq >= 0 && commit === undefined; seq--) {
+        const event = events[seq]!;
+        if (event.type === 'workspace/checkpoint') commit = event.data.commit;
+      }
+      if (commit === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint at or before this turn to restore');
+      cwd = join(worktreesDir, childId);
+      await checkpoints.restore(commit, cwd);
+      await checkpoints.pin(`refs/forkline/${childId}`, commit);
+    }
+    const child = await this.repo.fork(params.sessionId, boundary, childId, cwd !== undefined ? { cwd } : {});
     const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
     const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
     this.repo.rename(child.header.id, `${parentTitle} (fork ${siblings})`);
     this.host.broadcast({ kind: 'sessions/changed' });
     return this.host.summary(this.repo.get(child.header.id)!);
+  }
+
+  async compareSessions(params: { a: string; b: string }): Promise<CompareResult> {
+    const eventsOf = (id: string) => this.host.agentFor(id)?.session.events ?? this.repo.load(id).events;
+    const a = this.repo.get(params.a);
+    const b = this.repo.get(params.b);
+    if (!a || !b) throw new ForklineError('SESSION_NOT_FOUND', `session ${!a ? params.a : params.b} does not exist`);
+    const common = commonLength(this.repo, params.a, params.b);
+    const eventsA = eventsOf(params.a);
+    const eventsB = eventsOf(params.b);
+    const branch = (record: SessionRecord, events: readonly SessionEvent[]): CompareBranch => ({
+      sessionId: record.header.id,
+      ...(record.header.title !== undefined ? { title: record.header.title } : {}),
+      ...(record.header.cwd !== undefined ? { cwd: record.header.cwd } : {}),
+      stats: branchStats(events, common),
+    });
+    const left = branch(a, eventsA);
+    const right = branch(b, eventsB);
+    const { checkpoints } = this.host.options;
+    let files: { status: string; path: string }[] = [];
+    let diff = '';
+    let diffNote: string | undefined;
+    if (!checkpoints) diffNote = 'workspace checkpoints are off';
+    else if (!left.stats.lastCheckpoint || !right.stats.lastCheckpoint) diffNote = 'a branch has no workspace checkpoint yet (one is taken after every turn)';
+    else {
+      files = await checkpoints.changedFiles(left.stats.lastCheckpoint, right.stats.lastCheckpoint);
+      diff = await checkpoints.diff(left.stats.lastCheckpoint, right.stats.lastCheckpoint);
+      if (diff.length > 1_000_000) {
+        diff = diff.slice(0, 1_000_000);
+        diffNote = 'the diff was cut at 1 MB';
+      }
+    }
+    return { commonLength: common, a: left, b: right, files, diff, ...(diffNote !== undefined ? { diffNote } : {}) };
   }
 
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string } {
@@ -495,6 +556,41 @@ export class HostConnection implements HostHandlers, IDisposable {
     this.host.terminals.close(params.terminalId);
     return null;
   }
+}
+
+/** Whether a folder may be snapshotted (never a home folder or a filesystem root: far too big). */
+function checkpointable(cwd: string): boolean {
+  return cwd !== homedir() && cwd !== parse(cwd).root;
+}
+
+/**
+ * Number of leading events two sessions share: along each one's fork lineage to their lowest
+ * common ancestor, the smallest seed length taken on the way (a session is its own ancestor).
+ */
+export function commonLength(repo: SessionRepository, a: string, b: string): number {
+  const chain = (id: string) => {
+    const out: { id: string; limit: number }[] = [];
+    let limit = Number.POSITIVE_INFINITY;
+    let current: string | undefined = id;
+    const seen = new Set<string>();
+    while (current !== undefined && !seen.has(current)) {
+      seen.add(current);
+      const record = repo.get(current);
+      if (!record) break;
+      out.push({ id: current, limit: Math.min(limit, record.eventCount) });
+      if (record.header.parentSession === undefined || record.header.seedLength === undefined) break;
+      limit = Math.min(limit, record.header.seedLength);
+      current = record.header.parentSession;
+    }
+    return out;
+  };
+  const left = chain(a);
+  const right = new Map(chain(b).map((e) => [e.id, e.limit]));
+  for (const entry of left) {
+    const other = right.get(entry.id);
+    if (other !== undefined) return Math.min(entry.limit, other);
+  }
+  return 0;
 }
 
 function toApprovalRequest(sessionId: string, q: PendingApproval): ApprovalRequest {

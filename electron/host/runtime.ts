@@ -19,6 +19,7 @@ import { SessionRepository } from '../store/session-repository.js';
 import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createBuiltinTools } from '../tools/builtin-tools.js';
+import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { Host } from './host.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
 
@@ -85,6 +86,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
     createTools: () => createBuiltinTools(),
     newId: randomUUID,
+    ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
     ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),
     ...(options.approvalAnswerer ? { approvalAnswerer: options.approvalAnswerer } : {}),

@@ -14,8 +14,7 @@ import {
   type SessionEventType,
   type SessionHeader,
 } from '../../shared/events.js';
-import { NonJsonValueError, deepFreezeJson } from '../../shared/json.js';
-import { copyFrozenJson } from './frozen-json.js';
+import { NonJsonValueError, deepFreezeJson, toFrozenJson } from '../../shared/json.js';
 import type { Message } from '../../shared/messages.js';
 import { InvariantChecker, type InvariantState } from './invariant.js';
 import { projectEventMessage } from './project-message.js';
@@ -144,9 +143,9 @@ export class Session {
       // caller-owned parts are validated and copied.
       const time = this.now();
       if (!Number.isFinite(time) || Object.is(time, -0)) throw new NonJsonValueError('$.time', String(Object.is(time, -0) ? '-0' : time), input.type);
-      const envelope: Record<string, unknown> = { seq: this.log.length, type: input.type, time, data: copyFrozenJson(input.data, input.type, ['data']) };
-      if (input.surfaceOp !== undefined) envelope['surfaceOp'] = copyFrozenJson(input.surfaceOp, input.type, ['surfaceOp']);
-      if (input.sourceEventSeqs !== undefined) envelope['sourceEventSeqs'] = copyFrozenJson(input.sourceEventSeqs, input.type, ['sourceEventSeqs']);
+      const envelope: Record<string, unknown> = { seq: this.log.length, type: input.type, time, data: toFrozenJson(input.data, input.type, ['data']) };
+      if (input.surfaceOp !== undefined) envelope['surfaceOp'] = toFrozenJson(input.surfaceOp, input.type, ['surfaceOp']);
+      if (input.sourceEventSeqs !== undefined) envelope['sourceEventSeqs'] = toFrozenJson(input.sourceEventSeqs, input.type, ['sourceEventSeqs']);
       event = Object.freeze(envelope) as unknown as SessionEvent;
     } catch (error) {
       if (error instanceof NonJsonValueError) {

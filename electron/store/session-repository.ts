@@ -238,7 +238,7 @@ export class SessionRepository implements IDisposable {
    * it starts empty. The child's own events after the seed contain no splice.
    * @throws SessionForkError SESSION_ALREADY_EXISTS | SESSION_NOT_FOUND | INVALID_BOUNDARY | OPEN_TURN.
    */
-  async fork(sourceId: string, boundary?: number, childId: string = this.options.newId()): Promise<SessionRecord> {
+  async fork(sourceId: string, boundary?: number, childId: string = this.options.newId(), overrides: { readonly cwd?: string } = {}): Promise<SessionRecord> {
     if (this.liveSessions.has(childId) || this.store.get(childId)) {
       throw new SessionForkError('SESSION_ALREADY_EXISTS', `session ${childId} already exists`);
     }
@@ -263,7 +263,7 @@ export class SessionRepository implements IDisposable {
       version: SESSION_FORMAT_VERSION,
       id: childId,
       createdAt: this.now(),
-      ...(source.header.cwd !== undefined ? { cwd: source.header.cwd } : {}),
+      ...((overrides.cwd ?? source.header.cwd) !== undefined ? { cwd: overrides.cwd ?? source.header.cwd } : {}),
       ...(source.header.title !== undefined ? { title: source.header.title } : {}),
       parentSession: sourceId,
       seedLength,

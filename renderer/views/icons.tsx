@@ -1,10 +1,10 @@
 /** Small inline SVG icons (no icon font, no remote assets; CSP-safe). */
 import type { ReactNode } from 'react';
 
-function Svg({ children, title }: { readonly children: ReactNode; readonly title: string }): ReactNode {
+/** Decorative: the button around the icon carries the label (`title` / `aria-label`). */
+function Svg({ children }: { readonly children: ReactNode; readonly title: string }): ReactNode {
   return (
     <svg className="icon" width="14" height="14" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <title>{title}</title>
       {children}
     </svg>
   );

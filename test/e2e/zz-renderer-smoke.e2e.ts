@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
+import { frame, framesResponse, reply, textResponse, toolCallResponse, wireChunk } from '../support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
 
 let app: E2eApp;
@@ -111,7 +111,13 @@ it('stress: 100,000 reasoning chunks into an open timeline', async () => {
   const N = 100_000;
   let text = '';
   for (let i = 0; i < N; i++) text += String.fromCharCode(97 + (i % 26));
-  app.llm.enqueue(reply({ reasoning: text, text: 'stress done', split: 1 }));
+  const frames = [frame.data(wireChunk({ role: 'assistant', content: '' }))];
+  for (let i = 0; i < N; i++) {
+    frames.push(frame.data(wireChunk({ reasoning_content: text[i] })));
+    if (i % 128 === 127) frames.push(frame.delay(16));
+  }
+  frames.push(frame.data(wireChunk({ content: 'stress done' })), frame.data(wireChunk({}, { finishReason: 'stop' })), frame.done());
+  app.llm.enqueue(process.env['FAST'] ? reply({ reasoning: text, text: 'stress done', split: 1 }) : framesResponse(frames));
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });

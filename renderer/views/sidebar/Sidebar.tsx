@@ -118,7 +118,7 @@ const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps)
           type="button"
           className="icon-button"
           data-testid="session-rename-button"
-          title="Rename"
+          title="Rename" aria-label="Rename"
           onClick={() => {
             setDraft(session.title ?? title);
             setRenaming(true);
@@ -126,13 +126,13 @@ const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps)
         >
           <RenameIcon />
         </button>
-        <button type="button" className="icon-button" data-testid="session-fork-button" title="Fork at the last closed turn" onClick={() => void fork()}>
+        <button type="button" className="icon-button" data-testid="session-fork-button" title="Fork at the last closed turn" aria-label="Fork" onClick={() => void fork()}>
           <ForkIcon />
         </button>
-        <button type="button" className="icon-button" data-testid="session-export-button" title="Export JSONL" onClick={() => void exportJsonl()}>
+        <button type="button" className="icon-button" data-testid="session-export-button" title="Export JSONL" aria-label="Export JSONL" onClick={() => void exportJsonl()}>
           <ExportIcon />
         </button>
-        <button type="button" className="icon-button danger" data-testid="session-delete-button" title="Delete" onClick={() => setConfirmDelete(true)}>
+        <button type="button" className="icon-button danger" data-testid="session-delete-button" title="Delete" aria-label="Delete" onClick={() => setConfirmDelete(true)}>
           <DeleteIcon />
         </button>
       </span>
@@ -254,7 +254,7 @@ export function Sidebar(): ReactNode {
       <div className="sidebar-head">
         <span className="brand">Forkline</span>
         <span className="spacer" />
-        <button type="button" className="icon-button" data-testid="theme-toggle" title="Switch light/dark theme" onClick={toggleTheme}>
+        <button type="button" className="icon-button" data-testid="theme-toggle" title="Switch light/dark theme" aria-label="Switch theme" onClick={toggleTheme}>
           <ThemeIcon />
         </button>
         <button type="button" className="primary small" data-testid="new-session-button" disabled={creating} onClick={() => void newSession()}>

@@ -1,0 +1,150 @@
+/**
+ * Workspace checkpoints (DESIGN §8, "workspace/checkpoint"): snapshots of a session's workspace at
+ * turn boundaries, stored as commits in a shadow git repository in the data folder — never in the
+ * user's own `.git`. A fork can get its own folder restored to the snapshot at its boundary, and two
+ * branches' files can be diffed.
+ *
+ * Each work tree gets its own index file inside the shadow repository, so concurrent sessions do
+ * not disturb each other; ignore rules of the workspace (`.gitignore`) apply. Commits are made with
+ * plumbing (`write-tree`, `commit-tree`) and a fixed identity, so no git configuration is needed.
+ * Requires the `git` executable.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ForklineError } from '../../shared/errors.js';
+
+export interface CheckpointOptions {
+  /** The git executable (default `git`). */
+  readonly git?: string;
+  /** Per git command, ms (default 30,000). A snapshot that takes longer is skipped. */
+  readonly timeoutMs?: number;
+}
+
+/** One changed path between two snapshots. */
+export interface ChangedFile {
+  /** `A` added, `M` modified, `D` deleted, `R` renamed, … (git's status letters). */
+  readonly status: string;
+  readonly path: string;
+}
+
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Forkline',
+  GIT_AUTHOR_EMAIL: 'checkpoints@forkline.invalid',
+  GIT_COMMITTER_NAME: 'Forkline',
+  GIT_COMMITTER_EMAIL: 'checkpoints@forkline.invalid',
+};
+
+export class WorkspaceCheckpoints {
+  private readonly git: string;
+  private readonly timeoutMs: number;
+  private initialized: Promise<void> | undefined;
+
+  constructor(
+    /** The shadow repository (a bare git directory), e.g. `<dataDir>/checkpoints.git`. */
+    readonly gitDir: string,
+    options: CheckpointOptions = {},
+  ) {
+    this.git = options.git ?? 'git';
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  private run(args: readonly string[], env: Record<string, string> = {}, cwd?: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        this.git,
+        ['-c', 'core.autocrlf=false', '-c', 'core.quotepath=false', '-c', 'gc.auto=0', ...args],
+        {
+          cwd,
+          env: { ...process.env, ...IDENTITY, GIT_DIR: this.gitDir, GIT_TERMINAL_PROMPT: '0', ...env },
+          timeout: this.timeoutMs,
+          maxBuffer: 64 * 1024 * 1024,
+          encoding: 'utf8',
+        },
+        (error, stdout, stderr) => {
+          if (error) reject(new ForklineError('CHECKPOINT_FAILED', `git ${args[0]} failed: ${stderr.trim() || error.message}`, { cause: error }));
+          else resolve(stdout);
+        },
+      );
+    });
+  }
+
+  private init(): Promise<void> {
+    this.initialized ??= (async () => {
+      if (!existsSync(join(this.gitDir, 'HEAD'))) {
+        mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
+        await this.run(['init', '--bare', '--quiet', this.gitDir]);
+      }
+    })();
+    return this.initialized;
+  }
+
+  private indexFor(workTree: string): string {
+    return join(this.gitDir, `index-${createHash('sha256').update(workTree).digest('hex').slice(0, 16)}`);
+  }
+
+  /**
+   * Snapshots `workTree` and points `ref` (e.g. `refs/forkline/<session>`) at the new commit.
+   * When nothing changed since the ref's commit, that commit is returned unchanged.
+   * @returns the commit hash.
+   * @throws ForklineError CHECKPOINT_FAILED when git fails or times out.
+   */
+  async snapshot(workTree: string, ref: string, message: string): Promise<string> {
+    await this.init();
+    const env = { GIT_WORK_TREE: workTree, GIT_INDEX_FILE: this.indexFor(workTree) };
+    await this.run(['add', '--all', '--', '.'], env, workTree);
+    const tree = (await this.run(['write-tree'], env, workTree)).trim();
+    const parent = await this.resolve(ref);
+    if (parent !== undefined && (await this.run(['rev-parse', `${parent}^{tree}`])).trim() === tree) return parent;
+    const commit = (await this.run(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message])).trim();
+    await this.run(['update-ref', ref, commit]);
+    return commit;
+  }
+
+  /** Keeps `commit` reachable under another ref (e.g. for a fork child). */
+  async pin(ref: string, commit: string): Promise<void> {
+    await this.init();
+    await this.run(['update-ref', ref, commit]);
+  }
+
+  private async resolve(ref: string): Promise<string | undefined> {
+    try {
+      return (await this.run(['rev-parse', '--verify', '--quiet', ref])).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Writes the files of `commit` into `target`, which must not exist or be empty.
+   * @throws ForklineError CHECKPOINT_FAILED / TARGET_NOT_EMPTY.
+   */
+  async restore(commit: string, target: string): Promise<void> {
+    await this.init();
+    if (existsSync(target) && readdirSync(target).length > 0) throw new ForklineError('TARGET_NOT_EMPTY', `${target} is not empty`);
+    mkdirSync(target, { recursive: true });
+    const env = { GIT_WORK_TREE: target, GIT_INDEX_FILE: this.indexFor(target) };
+    await this.run(['read-tree', commit], env, target);
+    await this.run(['checkout-index', '--all', '--force'], env, target);
+  }
+
+  /** Paths that differ between two snapshots. */
+  async changedFiles(from: string, to: string): Promise<ChangedFile[]> {
+    await this.init();
+    const out = await this.run(['diff', '--name-status', '--no-renames', from, to]);
+    return out
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => {
+        const [status, ...path] = line.split('\t');
+        return { status: status!, path: path.join('\t') };
+      });
+  }
+
+  /** The unified diff between two snapshots (text files; binary files are named). */
+  async diff(from: string, to: string): Promise<string> {
+    await this.init();
+    return this.run(['diff', '--no-color', '--no-ext-diff', from, to]);
+  }
+}

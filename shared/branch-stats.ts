@@ -1,0 +1,85 @@
+/**
+ * Per-branch figures for the compare view (DESIGN §10: transcript, tokens, time, files): a pure
+ * projection of the events a branch added after its common boundary with another branch.
+ */
+import type { SessionEvent } from './events.js';
+import { messageText } from './messages.js';
+
+export interface BranchStats {
+  /** Turns started after the boundary. */
+  readonly turns: number;
+  readonly steps: number;
+  readonly toolCalls: number;
+  /** Token totals from the provider's usage reports (disjoint counts, see TokenUsage). */
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly outputTokens: number;
+  /** Sum of turn durations (turn/end − turn/start), ms. */
+  readonly durationMs: number;
+  /** The first prompt the user typed after the boundary (labels the branch). */
+  readonly firstPrompt?: string;
+  /** The last `workspace/checkpoint` commit of the branch, if any. */
+  readonly lastCheckpoint?: string;
+  /** How the last turn ended (`completed`, `error`, …), if a turn ended. */
+  readonly lastTurnEnd?: string;
+}
+
+/** Figures for `events` from seq `fromSeq` on. */
+export function branchStats(events: readonly SessionEvent[], fromSeq: number): BranchStats {
+  let turns = 0;
+  let steps = 0;
+  let toolCalls = 0;
+  let inputTokens = 0;
+  let cacheReadTokens = 0;
+  let outputTokens = 0;
+  let durationMs = 0;
+  let turnStartedAt: number | undefined;
+  let firstPrompt: string | undefined;
+  let lastCheckpoint: string | undefined;
+  let lastTurnEnd: string | undefined;
+  for (const event of events) {
+    if (event.type === 'workspace/checkpoint') lastCheckpoint = event.data.commit;
+    if (event.seq < fromSeq) continue;
+    switch (event.type) {
+      case 'turn/start':
+        turns++;
+        turnStartedAt = event.time;
+        break;
+      case 'turn/end':
+        if (turnStartedAt !== undefined) durationMs += Math.max(0, event.time - turnStartedAt);
+        turnStartedAt = undefined;
+        lastTurnEnd = event.data.reason.kind;
+        break;
+      case 'step/start':
+        steps++;
+        break;
+      case 'tool/call':
+        toolCalls++;
+        break;
+      case 'assistant/message':
+        if (event.data.usage) {
+          inputTokens += event.data.usage.inputTokens;
+          cacheReadTokens += event.data.usage.cacheReadTokens ?? 0;
+          outputTokens += event.data.usage.outputTokens;
+        }
+        break;
+      case 'user/message':
+        if (firstPrompt === undefined && event.data.source.kind === 'user') firstPrompt = messageText(event.data);
+        break;
+      default:
+        break;
+    }
+  }
+  return {
+    turns,
+    steps,
+    toolCalls,
+    inputTokens,
+    cacheReadTokens,
+    outputTokens,
+    durationMs,
+    ...(firstPrompt !== undefined ? { firstPrompt } : {}),
+    ...(lastCheckpoint !== undefined ? { lastCheckpoint } : {}),
+    ...(lastTurnEnd !== undefined ? { lastTurnEnd } : {}),
+  };
+}
