@@ -64,6 +64,10 @@ export interface Timeline {
   readonly lastSeq: number;
   /** Increments with every fold that changed the rows. */
   readonly version: number;
+  /** The latest `session/title` event's title, if any. */
+  readonly title?: string;
+  /** Text of the first person-typed (`source.kind: user`) message, if any. */
+  readonly firstUserText?: string;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -116,6 +120,8 @@ class Builder {
   private openCompaction: string | undefined;
   private currentModel: string | undefined;
   private changed = false;
+  title: string | undefined;
+  firstUserText: string | undefined;
 
   fold(events: readonly SessionEvent[]): boolean {
     this.changed = false;
@@ -240,6 +246,11 @@ class Builder {
         return this.onElided(e);
       case 'request/header':
         return this.onRequestHeader(e, d);
+      case 'session/title': {
+        const title = asString(d['title']);
+        if (title !== undefined && title.trim()) this.title = title;
+        return this.eventRow(e, type, eventLabel(type, d));
+      }
       default:
         return this.eventRow(e, type, eventLabel(type, d));
     }
@@ -370,6 +381,7 @@ class Builder {
       }
     }
     const row: Mutable<UserRow> = { kind: 'user', key: `user:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq], text, sourceKind };
+    if (this.firstUserText === undefined && sourceKind === 'user' && !replace && text.trim()) this.firstUserText = text;
     const messageId = asString(d['id']);
     if (messageId !== undefined) row.messageId = messageId;
     const plugin = asString(source?.['plugin']);
@@ -1005,7 +1017,9 @@ export function foldEvents(timeline: Timeline, events: readonly SessionEvent[]):
   if (builder.version !== timeline.version) throw new Error('foldEvents: only the latest timeline value can be folded');
   if (!builder.fold(events)) return timeline;
   builder.version += 1;
-  const next: Timeline = { rows: builder.rows, lastSeq: builder.lastSeq, version: builder.version };
+  const next: Mutable<Timeline> = { rows: builder.rows, lastSeq: builder.lastSeq, version: builder.version };
+  if (builder.title !== undefined) next.title = builder.title;
+  if (builder.firstUserText !== undefined) next.firstUserText = builder.firstUserText;
   builders.set(next, builder);
   return next;
 }
@@ -1057,6 +1071,5 @@ export function rowEventSeqs(timeline: Timeline, rowIndex: number, limit = 500):
 
 /** Text of the first person-typed user message (sidebar title fallback). */
 export function firstUserText(timeline: Timeline): string | undefined {
-  for (const row of timeline.rows) if (row.kind === 'user' && row.sourceKind === 'user' && row.text.trim()) return row.text;
-  return undefined;
+  return timeline.firstUserText;
 }

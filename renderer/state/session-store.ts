@@ -11,6 +11,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentStatus, ApprovalRequest, HostPush, InboxSnapshot, SubscribeResult } from '../../shared/api.js';
 import type { ErrorRecord } from '../../shared/errors.js';
 import type { SessionHeader } from '../../shared/events.js';
+import { toolResultFacts } from '../../shared/event-read.js';
 import { appendEvents, emptyLog, type EventLog } from './event-log.js';
 import { sequenceEvents } from './event-sequencer.js';
 
@@ -27,7 +28,7 @@ export interface SessionFacts {
   readonly status: AgentStatus;
   readonly inbox: InboxSnapshot;
   readonly approvals: readonly ApprovalRequest[];
-  /** Live output of running tool calls, by call id (tail-capped). */
+  /** Live output of running tool calls, by call id (tail-capped; dropped when the call's result lands). */
   readonly toolOutput: Readonly<Record<string, string>>;
   readonly notices: readonly string[];
   readonly readOnly: boolean;
@@ -104,6 +105,14 @@ export function applyPushes(store: SessionStore, pushes: readonly HostPush[]): A
         applied += seq.accepted.length;
         duplicates += seq.duplicates;
         if (seq.hole) hole = true;
+        // A committed result carries the whole output: drop the live buffer (call ids may be reused later).
+        for (const event of seq.accepted) {
+          if (event.type !== 'tool/result') continue;
+          const callId = toolResultFacts(event.data).callId;
+          if (callId === undefined || toolOutput[callId] === undefined) continue;
+          if (toolOutput === state.toolOutput) toolOutput = { ...toolOutput };
+          delete (toolOutput as Record<string, string>)[callId];
+        }
         break;
       }
       case 'session/status':

@@ -4,8 +4,9 @@
  * raw-event / request inspectors beside them.
  */
 import { useState, type ReactNode } from 'react';
+import { useClient, useRuntime } from '../context.js';
 import { displayTitle } from '../../../shared/session-tree.js';
-import { useApp, useSession } from '../context.js';
+import { useApp, useSession, useTimeline } from '../context.js';
 import { RawInspector } from '../inspector/RawInspector.js';
 import { RequestInspector } from '../inspector/RequestInspector.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
@@ -52,7 +53,24 @@ function Header(): ReactNode {
   const modelView = useApp((s) => s.modelView);
   const toggleModelView = useApp((s) => s.toggleModelView);
   const openSettings = useApp((s) => s.openSettings);
-  const title = displayTitle({ id: sessionId, title: summary?.title ?? header?.title });
+  const toast = useApp((s) => s.toast);
+  const readOnly = useSession((s) => s.readOnly);
+  const client = useClient();
+  const runtime = useRuntime();
+  const [compacting, setCompacting] = useState(false);
+  const compact = async (): Promise<void> => {
+    setCompacting(true);
+    try {
+      const result = await client.compactSession({ sessionId });
+      toast(result.compacted ? `Compaction replaced ${result.shadowedCount} event(s) with a summary.` : 'Nothing to compact yet.', 'info');
+    } catch (error) {
+      runtime.reportError('Compact', error);
+    } finally {
+      setCompacting(false);
+    }
+  };
+  const timeline = useTimeline();
+  const title = displayTitle({ id: sessionId, title: summary?.title ?? header?.title ?? timeline.title }, timeline.firstUserText);
   return (
     <header className="session-header">
       <div className="session-heading">
@@ -84,6 +102,16 @@ function Header(): ReactNode {
         <label className="toggle-label" title="Hide what compaction replaced: show what the model sees">
           <input type="checkbox" data-testid="toggle-model-view" checked={modelView} onChange={toggleModelView} /> model view
         </label>
+        <button
+          type="button"
+          className="small"
+          data-testid="compact-button"
+          title="Replace the oldest part of what the model sees with a summary (nothing is deleted)"
+          disabled={compacting || readOnly || status === 'running'}
+          onClick={() => void compact()}
+        >
+          Compact
+        </button>
         <button type="button" className="small" data-testid="settings-button" onClick={() => openSettings(true)}>
           Settings
         </button>

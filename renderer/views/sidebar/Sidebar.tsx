@@ -7,17 +7,15 @@ import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { SessionSummary } from '../../../shared/api.js';
 import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/session-tree.js';
-import { firstUserText } from '../../../shared/timeline.js';
 import { useApp, useClient, useOpenSession, useRuntime, useTimeline } from '../context.js';
 import { ConfirmDialog } from '../Dialog.js';
 import { DeleteIcon, ExportIcon, ForkIcon, RenameIcon, ThemeIcon } from '../icons.js';
 import { FolderBrowser } from './FolderBrowser.js';
 
-/** The selected session's first user message (title fallback); rendered only inside a session scope. */
+/** The selected session's logged title or first user message (title fallback); only inside a session scope. */
 function SelectedFirstMessage({ onText }: { readonly onText: (text: string | undefined) => ReactNode }): ReactNode {
   const timeline = useTimeline();
-  const text = useMemo(() => firstUserText(timeline), [timeline]);
-  return onText(text);
+  return onText(timeline.title ?? timeline.firstUserText);
 }
 
 function download(fileName: string, text: string): void {

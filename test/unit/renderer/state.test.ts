@@ -115,6 +115,18 @@ describe('session store', () => {
     expect(out.endsWith('END')).toBe(true);
   });
 
+  it('drops a call\'s live output when its result is committed', () => {
+    const store = createSessionStore('s1');
+    applySubscribeResult(store, subscribeResult('sub1', evs(0, 0)));
+    const result = ev(1, 'tool/result', { turn: 1, step: 1, message: { id: 'r', role: 'user', source: { kind: 'tool', callId: 'c1' }, content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'done' }], isError: false }] } });
+    applyPushes(store, [
+      { kind: 'tool/output', sessionId: 's1', callId: 'c1', text: 'partial' },
+      { kind: 'tool/output', sessionId: 's1', callId: 'c2', text: 'other' },
+      { kind: 'session/events', subscriptionId: 'sub1', sessionId: 's1', events: [result] },
+    ]);
+    expect(store.getState().toolOutput).toEqual({ c2: 'other' });
+  });
+
   it('does not touch the store for pushes that change nothing', () => {
     const store = createSessionStore('s1');
     let updates = 0;

@@ -106,6 +106,7 @@ describe('timeline over the DSH fixtures', () => {
     expect(end).toMatchObject({ label: 'completed', usage: { inputTokens: 44, outputTokens: 10 } });
     expect(end!.crash).toBeUndefined();
     expect(firstUserText(t)).toMatch(/^Establish a durable compaction premise/);
+    expect(t.title).toBe('Establish a durable compaction premise');
   });
 
   it('escalation-rejected: reasoning and tool arguments rebuilt from packed chunks, approval rejected', () => {
