@@ -226,7 +226,8 @@ export type HostPush =
   | { readonly kind: 'session/status'; readonly sessionId: string; readonly status: AgentStatus }
   | { readonly kind: 'session/inbox'; readonly sessionId: string; readonly inbox: InboxSnapshot }
   | { readonly kind: 'session/approvals'; readonly sessionId: string; readonly approvals: readonly ApprovalRequest[] }
-  | { readonly kind: 'tool/output'; readonly sessionId: string; readonly callId: string; readonly text: string }
+  /** Live output of a running call (not model-visible; the result event carries the final text). */
+  | { readonly kind: 'tool/output'; readonly sessionId: string; readonly turn: number; readonly step: number; readonly callId: string; readonly text: string }
   | { readonly kind: 'sessions/changed' }
   | { readonly kind: 'terminal/data'; readonly terminalId: string; readonly data: string }
   | { readonly kind: 'terminal/exit'; readonly terminalId: string; readonly exitCode: number };

@@ -67,7 +67,7 @@ export interface AgentOptions {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly maxParallelToolCalls?: number;
   /** Live tool output (bash) for the UI. */
-  readonly onToolOutput?: (callId: string, text: string) => void;
+  readonly onToolOutput?: (output: { readonly turn: number; readonly step: number; readonly callId: string; readonly text: string }) => void;
   /** Saves an oversized tool output and returns where (see ToolPipeline). */
   readonly spill?: (callId: string, text: string) => string | undefined;
   /**
@@ -501,7 +501,7 @@ export class Agent {
       files: this.options.files,
       policy: this.options.approvalPolicy,
       requestApproval: (question, approvalSignal) => this.approvals.ask(question, approvalSignal),
-      ...(this.options.onToolOutput ? { onOutput: this.options.onToolOutput } : {}),
+      ...(this.options.onToolOutput ? { onOutput: (callId: string, text: string) => this.options.onToolOutput!({ turn, step, callId, text }) } : {}),
       ...(this.options.spill ? { spill: this.options.spill } : {}),
     });
     const logCall = (call: ToolCallRequest, index: number) => {

@@ -36,7 +36,7 @@ import type { SessionRecord } from '../store/session-store.js';
 import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
-import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
+import type { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import type { HostHandlers } from './dispatch.js';
 import { listFolders } from './folders.js';
@@ -196,7 +196,7 @@ export class Host implements IDisposable {
       ...(this.options.checkpoints && checkpointable(cwd)
         ? { checkpoint: (label: string) => this.options.checkpoints!.snapshot(cwd, `refs/forkline/${sessionId}`, label) }
         : {}),
-      onToolOutput: (callId, text) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, callId, text }),
+      onToolOutput: ({ turn, step, callId, text }) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, turn, step, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
     });
     const disposables = new DisposableStore();

@@ -65,6 +65,20 @@ export interface ImportResult {
  * small (a boundary at a `turn/end` needs one event) and grow while the scan continues, so the cost
  * does not depend on where in a long history the boundary is.
  */
+/** A title for an untitled imported log: its last `session/title`, else its first typed prompt (first line, ≤ 60 chars). */
+function titleFromLog(events: readonly SessionEvent[]): string | undefined {
+  let title: string | undefined;
+  for (const e of events) if (e.type === 'session/title' && typeof e.data.title === 'string') title = e.data.title;
+  if (title !== undefined) return title;
+  for (const e of events) {
+    if (e.type === 'user/message' && e.data.source?.kind === 'user') {
+      const line = e.data.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim().split('\n')[0]!.trim();
+      if (line !== '') return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+    }
+  }
+  return undefined;
+}
+
 const FORK_SCAN_FIRST_WINDOW = 8;
 const FORK_SCAN_MAX_WINDOW = 4096;
 
@@ -305,6 +319,10 @@ export class SessionRepository implements IDisposable {
       const fresh = this.options.newId();
       warnings.push(`a session with id ${header.id} already exists; imported as ${fresh}`);
       header = { ...header, id: fresh };
+    }
+    if (header.title === undefined) {
+      const title = titleFromLog(parsed.events);
+      if (title !== undefined) header = { ...header, title };
     }
     // The file carries its whole log, so the stored session owns every event (no prefix reference);
     // parentSession/seedLength stay as lineage facts.

@@ -81,8 +81,8 @@ describe('session store', () => {
       { kind: 'session/events', subscriptionId: 'sub1', sessionId: 's1', events: [ev(3), ev(4), ev(5)] },
       { kind: 'session/events', subscriptionId: 'sub1', sessionId: 's1', events: [ev(6)] },
       { kind: 'session/status', sessionId: 's1', status: 'idle' },
-      { kind: 'tool/output', sessionId: 's1', callId: 'c1', text: 'line 1\n' },
-      { kind: 'tool/output', sessionId: 's1', callId: 'c1', text: 'line 2\n' },
+      { kind: 'tool/output', sessionId: 's1', turn: 1, step: 1, callId: 'c1', text: 'line 1\n' },
+      { kind: 'tool/output', sessionId: 's1', turn: 1, step: 1, callId: 'c1', text: 'line 2\n' },
       { kind: 'session/inbox', sessionId: 's1', inbox: { nextTurn: [], nextStep: [{ id: 'm', role: 'user', content: [{ type: 'text', text: 'steer' }], source: { kind: 'steer' } }] } },
       { kind: 'session/approvals', sessionId: 's1', approvals: [{ id: 'a1', sessionId: 's1', callId: 'c2', toolName: 'bash', arguments: '{"command":"rm -rf x"}' }] },
     ];
@@ -107,8 +107,8 @@ describe('session store', () => {
     const store = createSessionStore('s1');
     const big = 'x'.repeat(TOOL_OUTPUT_CAP);
     applyPushes(store, [
-      { kind: 'tool/output', sessionId: 's1', callId: 'c', text: big },
-      { kind: 'tool/output', sessionId: 's1', callId: 'c', text: 'END' },
+      { kind: 'tool/output', sessionId: 's1', turn: 1, step: 1, callId: 'c', text: big },
+      { kind: 'tool/output', sessionId: 's1', turn: 1, step: 1, callId: 'c', text: 'END' },
     ]);
     const out = store.getState().toolOutput['c']!;
     expect(out).toHaveLength(TOOL_OUTPUT_CAP);
@@ -120,8 +120,8 @@ describe('session store', () => {
     applySubscribeResult(store, subscribeResult('sub1', evs(0, 0)));
     const result = ev(1, 'tool/result', { turn: 1, step: 1, message: { id: 'r', role: 'user', source: { kind: 'tool', callId: 'c1' }, content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'done' }], isError: false }] } });
     applyPushes(store, [
-      { kind: 'tool/output', sessionId: 's1', callId: 'c1', text: 'partial' },
-      { kind: 'tool/output', sessionId: 's1', callId: 'c2', text: 'other' },
+      { kind: 'tool/output', sessionId: 's1', turn: 1, step: 1, callId: 'c1', text: 'partial' },
+      { kind: 'tool/output', sessionId: 's1', turn: 1, step: 1, callId: 'c2', text: 'other' },
       { kind: 'session/events', subscriptionId: 'sub1', sessionId: 's1', events: [result] },
     ]);
     expect(store.getState().toolOutput).toEqual({ c2: 'other' });
