@@ -601,7 +601,9 @@ class Builder {
     const interrupted = d['interrupted'] === true;
     const usage = readUsage(d['usage']);
     const model = assistantModel(d);
-    const candidates = st.attemptClosed && st.attemptRows.some((i) => isFailed(this.rows[i]!)) ? [] : st.attemptRows;
+    // A message after a failed attempt belongs to a new attempt — except an interrupted message,
+    // which is exactly the kept prefix of the cancelled (aborted) attempt's rows.
+    const candidates = !interrupted && st.attemptClosed && st.attemptRows.some((i) => isFailed(this.rows[i]!)) ? [] : st.attemptRows;
     const used = new Set<number>();
     const shown: number[] = [];
     let cursor = 0;
@@ -643,6 +645,7 @@ class Builder {
         r.partial = false;
         r.messageSeq = e.seq;
         r.interrupted = interrupted;
+        if (interrupted) r.failed = undefined;
         r.refSeqs = [...r.refSeqs, e.seq];
       }
     });

@@ -492,3 +492,28 @@ describe('timeline rules', () => {
     expect(ofKind(t, 'step')[0]!.chunkCount).toBe(N + 1);
   });
 });
+
+describe('timeline: cancelled streams', () => {
+  it('an interrupted message takes over the aborted attempt\'s rows (no duplicate, not marked failed)', () => {
+    const log = new LogBuilder();
+    log.add('turn/start', { turn: 1 });
+    log.add('step/start', { turn: 1, step: 1 });
+    log.user('write something long');
+    const first = log.chunk(1, 1, { type: 'block-start', index: 0, blockType: 'text' });
+    log.chunk(1, 1, { type: 'text-delta', index: 0, text: 'This ans' });
+    log.chunk(1, 1, { type: 'text-delta', index: 0, text: 'wer' });
+    const last = log.chunk(1, 1, { type: 'finish', reason: { kind: 'aborted', failure: { code: 'ABORTED', message: 'aborted' } } });
+    log.add(
+      'assistant/message',
+      { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'This answer' }], source: { kind: 'model', provider: 'p', model: 'm' } }, interrupted: true },
+      { surfaceOp: 'append', sourceEventSeqs: Array.from({ length: last - first + 1 }, (_, i) => first + i) },
+    );
+    log.add('step/end', { turn: 1, step: 1 });
+    log.add('turn/end', { turn: 1, reason: { kind: 'aborted', cause: { kind: 'user' } } });
+    const t = timelineOf(log.events);
+    const texts = ofKind(t, 'text');
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toMatchObject({ text: 'This answer', interrupted: true, streaming: false });
+    expect(texts[0]!.failed).toBeUndefined();
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * The desktop UI end to end, in Debian's Chromium against browser mode (the real host, store and
+ * agents; the real `openai` client talking to the scripted model server). Walks what a person does:
+ * create a session in a folder, send a task and watch it stream, expand a tool result, steer
+ * mid-turn, cancel, approve a write, reload the page, open a crash-recovered session, inspect a
+ * request; a screenshot of each view is saved under test-results/.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../shared/events.js';
+import { Session } from '../../electron/session/session.js';
+import { reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
+import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
+
+let app: E2eApp;
+let page: Page;
+let sessionId: string;
+
+beforeAll(async () => {
+  app = await startE2eApp({ approvalPolicy: 'ask' });
+  page = app.page;
+  writeFileSync(join(app.workspace, 'a.txt'), 'alpha\nbeta\n');
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const byTestId = (id: string) => page.getByTestId(id);
+async function send(text: string): Promise<void> {
+  await byTestId('composer-input').fill(text);
+  await byTestId('composer-send').click();
+}
+async function turnEnded(turn: number, reason = 'completed'): Promise<void> {
+  await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).waitFor({ timeout: 15_000 });
+  expect(await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).getAttribute('data-reason')).toBe(reason);
+}
+const log = (): readonly SessionEvent[] => app.runtime.host.agentFor(sessionId)?.session.events ?? app.runtime.store.readAll(sessionId);
+
+describe('Forkline in the browser', () => {
+  it('creates a session in a temp workspace through the folder browser', async () => {
+    await byTestId('sidebar').waitFor();
+    await app.screenshot('01-empty-app');
+    await byTestId('new-session-button').click();
+    await byTestId('folder-browser').waitFor();
+    await byTestId('folder-path').fill(app.workspace);
+    await byTestId('folder-path').press('Enter');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'));
+    await app.screenshot('02-folder-browser');
+    await byTestId('folder-choose').click();
+    await byTestId('session-view').waitFor();
+    const row = page.locator('[data-testid="session-row"][aria-selected="true"]');
+    sessionId = (await row.getAttribute('data-session-id'))!;
+    expect(app.runtime.repository.get(sessionId)!.header.cwd).toBe(app.workspace);
+    await byTestId('timeline-empty').waitFor();
+  });
+
+  it('sends a task, streams the answer, shows the tool row live, and expands its result', async () => {
+    app.llm.enqueue(
+      toolCallResponse([{ id: 'read-a', name: 'read_file', arguments: '{"path":"a.txt"}' }], { reasoning: 'I will read the file first.', split: 2, frameDelayMs: 15 }),
+      reply({ text: 'The file a.txt has two lines: alpha and beta. That is all it contains, nothing else.', split: 2, frameDelayMs: 25 }),
+    );
+    await send('What is in a.txt?');
+    await page.locator('[data-testid="tool-row"][data-tool-name="read_file"]').waitFor();
+    await page.locator('[data-testid="assistant-text"][data-streaming="true"]').waitFor();
+    await app.screenshot('03-streaming');
+    await turnEnded(1);
+    expect(await page.locator('[data-testid="assistant-text"]').last().textContent()).toContain('alpha and beta');
+    const tool = page.locator('[data-testid="tool-row"][data-call-id="read-a"]');
+    expect(await tool.getAttribute('data-state')).toBe('done');
+    await tool.getByTestId('tool-toggle').click();
+    await tool.getByTestId('tool-result').waitFor();
+    expect(await tool.getByTestId('tool-result').textContent()).toContain('1: alpha');
+    await app.screenshot('04-tool-expanded');
+    expect(await page.locator('[data-testid="session-row"][aria-selected="true"] [data-testid="session-title"]').textContent()).toBe('What is in a.txt?');
+  });
+
+  it('steers mid-turn: the steering enters at the next step', async () => {
+    app.llm.enqueue(
+      reply({ text: 'Working on a long explanation of the file and its history, which takes a while to stream out.', split: 2, frameDelayMs: 40 }),
+      textResponse('Focused on the tests, as asked.'),
+    );
+    await send('Explain a.txt at length.');
+    await page.locator('[data-testid="composer-send"][data-mode="steer"]').waitFor();
+    await send('focus on the tests instead');
+    await page.locator('[data-testid="user-message"][data-source="steer"]').waitFor({ timeout: 15_000 });
+    await turnEnded(2);
+    await app.screenshot('05-steered');
+    const events = log();
+    const steer = events.find((e) => e.type === 'user/message' && e.data.source.kind === 'steer')!;
+    const steps = events.filter((e) => e.type === 'step/start' && e.data.turn === 2);
+    expect(steps).toHaveLength(2);
+    expect(steer.seq).toBeGreaterThan(steps[1]!.seq);
+  });
+
+  it('cancels a running turn; the partial answer is kept and marked interrupted', async () => {
+    app.llm.enqueue(reply({ text: 'This answer is long and slow '.repeat(20), split: 3, frameDelayMs: 40 }));
+    await send('Write something long.');
+    await page.locator('[data-testid="assistant-text"][data-streaming="true"]').waitFor();
+    await byTestId('composer-cancel').click();
+    await turnEnded(3, 'aborted');
+    await byTestId('badge-message-interrupted').waitFor();
+    await app.screenshot('06-cancelled');
+  });
+
+  it('asks before a write and runs it once allowed', async () => {
+    app.llm.enqueue(
+      toolCallResponse([{ id: 'write-1', name: 'write_file', arguments: JSON.stringify({ path: 'notes/todo.md', content: '- ship it\n' }) }]),
+      textResponse('Created notes/todo.md.'),
+    );
+    await send('Create notes/todo.md with one item.');
+    await byTestId('approval-panel').waitFor();
+    expect(await byTestId('approval-tool').textContent()).toContain('write_file');
+    expect(await byTestId('approval-args').textContent()).toContain('notes/todo.md');
+    expect(existsSync(join(app.workspace, 'notes/todo.md'))).toBe(false);
+    await app.screenshot('07-approval');
+    await byTestId('approval-allow').click();
+    await turnEnded(4);
+    expect(readFileSync(join(app.workspace, 'notes/todo.md'), 'utf8')).toBe('- ship it\n');
+    const tool = page.locator('[data-testid="tool-row"][data-call-id="write-1"]');
+    await tool.getByTestId('tool-toggle').click();
+    await tool.locator('[data-testid="tool-result"][data-view="diff"]').waitFor();
+    await app.screenshot('08-diff-view');
+  });
+
+  it('opens the request inspector for a step', async () => {
+    const marker = page.locator('[data-testid="step-marker"][data-turn="4"][data-step="1"]');
+    await marker.scrollIntoViewIfNeeded();
+    await marker.getByTestId('request-button').click();
+    await byTestId('request-inspector').waitFor();
+    await page.locator('[data-testid="request-message"]').first().waitFor();
+    const roles = await page.locator('[data-testid="request-message"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
+    expect(roles[0]).toBe('user');
+    expect(roles.at(-1)).toBe('user');
+    expect(await byTestId('request-header').textContent()).toContain('scripted-model');
+    expect(await page.locator('[data-testid="request-tool"]').count()).toBe(8);
+    await app.screenshot('09-request-inspector');
+    await byTestId('request-inspector-close').click();
+  });
+
+  it('shows any row in the raw event inspector', async () => {
+    await page.locator('[data-testid="timeline-row"][data-kind="turn-end"]').last().click();
+    await byTestId('raw-inspector').waitFor();
+    expect(await page.locator('[data-testid="raw-event"]').first().getAttribute('data-type')).toBe('turn/end');
+    await app.screenshot('10-raw-inspector');
+    await byTestId('raw-inspector-close').click();
+  });
+
+  it('reloads the page and shows the same timeline; the log is unchanged', async () => {
+    const before = log().length;
+    const lastEndBefore = await page.locator('[data-testid="turn-end"]').last().getAttribute('data-turn');
+    await page.reload();
+    await page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"]`).click();
+    await page.locator(`[data-testid="turn-end"][data-turn="${lastEndBefore}"]`).waitFor();
+    expect(log().length).toBe(before);
+    expect(app.runtime.store.readAll(sessionId).length).toBe(before);
+    await app.screenshot('11-after-reload');
+  });
+
+  it('opens a crash-recovered session and shows its badges', async () => {
+    const crashedId = 'crashed-session-0001';
+    let t = 1_790_000_000_000;
+    const s = new Session({ header: { version: 0, id: crashedId, createdAt: t, cwd: app.workspace, title: 'Crashed mid-turn' }, now: () => (t += 5) });
+    s.append({ type: 'turn/start', data: { turn: 1 } });
+    s.append({ type: 'step/start', data: { turn: 1, step: 1 } });
+    s.append({ type: 'user/message', data: { id: 'u1', role: 'user', content: [{ type: 'text', text: 'run the tests and fix them' }], source: { kind: 'user' } }, surfaceOp: 'append' });
+    s.append({
+      type: 'assistant/message',
+      data: {
+        turn: 1,
+        step: 1,
+        message: {
+          id: 'a1',
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', id: 'run-tests', name: 'bash', arguments: '{"command":"npm test"}' },
+            { type: 'tool-call', id: 'read-pkg', name: 'read_file', arguments: '{"path":"package.json"}' },
+          ],
+          source: { kind: 'model', provider: 'custom', model: 'scripted-model' },
+        },
+      },
+      surfaceOp: 'append',
+      sourceEventSeqs: [],
+    });
+    s.append({ type: 'tool/call', data: { turn: 1, step: 1, callId: 'run-tests', name: 'bash', arguments: '{"command":"npm test"}' } });
+    app.runtime.store.createSession(s.header, s.events);
+    await page.reload();
+    await page.locator(`[data-testid="session-row"][data-session-id="${crashedId}"]`).click();
+    await byTestId('notice').waitFor();
+    expect(await byTestId('notice').first().textContent()).toContain('interrupted');
+    await byTestId('badge-outcome-unknown').waitFor();
+    await byTestId('badge-not-started').waitFor();
+    await byTestId('badge-interrupted').waitFor();
+    await app.screenshot('12-crash-recovered');
+    const repaired = app.runtime.store.readAll(crashedId);
+    expect(repaired.slice(-4).map((e) => e.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end']);
+  });
+
+  it('opens the settings dialog and the workspace terminal', async () => {
+    await page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"]`).click();
+    await byTestId('settings-button').click();
+    await byTestId('settings-dialog').waitFor();
+    await byTestId('settings-preset').waitFor();
+    expect(await byTestId('settings-base-url').inputValue()).toBe(app.llm.baseUrl);
+    await app.screenshot('13-settings');
+    await byTestId('settings-dialog-close').click();
+    await byTestId('tab-terminal').click();
+    await byTestId('terminal-host').waitFor();
+    await page.waitForTimeout(300);
+    await byTestId('terminal-host').click();
+    await page.keyboard.type('echo forkline-$((40+2))\n');
+    await page.waitForFunction(() => (document.querySelector('[data-testid="terminal-host"]')?.textContent ?? '').includes('forkline-42'), undefined, { timeout: 10_000 });
+    await app.screenshot('14-terminal');
+  });
+});
