@@ -49,6 +49,7 @@ const only = process.argv[2];
 if (!only || only === 'static') {
   check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.node.json']);
   check('typecheck (renderer)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
+  check('typecheck (browser tests)', 'npx', ['tsc', '-p', 'tsconfig.e2e.json']);
   check('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
 }
 if (!only || only === 'unit') vitest('unit + integration', 'vitest.config.ts', '.vitest-unit.json');
