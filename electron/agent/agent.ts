@@ -191,16 +191,22 @@ export class Agent {
       return;
     }
     this.setStatus('running');
-    this.driver = this.drive().finally(() => {
-      this.driver = undefined;
-      if (this.wakeLatched && !this.disposed && this.inbox.hasWork) {
-        this.wakeLatched = false;
-        this.wake();
-      } else {
-        this.wakeLatched = false;
-        this.setStatus('idle');
-      }
-    });
+    this.driver = this.drive()
+      .catch((error: unknown) => {
+        // A bug in the loop itself (not a turn failure, which ends the turn with a reason): report it
+        // and go idle instead of taking the whole app down with an unhandled rejection.
+        console.error(`session ${this.session.id}: the agent loop failed:`, error);
+      })
+      .finally(() => {
+        this.driver = undefined;
+        if (this.wakeLatched && !this.disposed && this.inbox.hasWork) {
+          this.wakeLatched = false;
+          this.wake();
+        } else {
+          this.wakeLatched = false;
+          this.setStatus('idle');
+        }
+      });
   }
 
   private setStatus(status: AgentStatus): void {
@@ -278,7 +284,10 @@ export class Agent {
   private async drive(): Promise<void> {
     for (;;) {
       if (this.disposed || !this.inbox.hasWork) return;
-      if (!this.hasCheckpoint) await this.takeCheckpoint(this.session.lastTurn, 'before the first turn');
+      if (!this.hasCheckpoint) {
+        await this.takeCheckpoint(this.session.lastTurn, 'before the first turn');
+        if (this.disposed || !this.inbox.hasWork) return; // cancelled while the snapshot ran
+      }
       const keepGoing = await this.runTurn();
       await this.takeCheckpoint(this.session.lastTurn, `after turn ${this.session.lastTurn}`);
       if (!keepGoing) return;
