@@ -7,7 +7,7 @@ const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'http', 'ne
 const noNode = nodeBuiltins.map((name) => ({ group: [name], message: 'This layer runs in any runtime: no Node APIs.' }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'coverage/**', '.vitest-*.json', 'resources/stub-electron/**'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'coverage/**', '.vitest-*.json', 'resources/stub-electron/**', 'test/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 /**
  * End to end through `forkline run` (a real child process running the CLI): for every task in
- * ../shared/fixtures/coding-tasks, copied into a temp git repo, a scripted model plays the steps a
+ * test/fixtures/coding-tasks, copied into a temp git repo, a scripted model plays the steps a
  * coding agent takes — read the code, run the failing test, edit, run the test again — and the
  * tools really execute. The test then re-reads the files and runs the task's test itself: it fails
  * before and passes after. The stored session reloads with the invariants holding.
@@ -15,9 +15,10 @@ import { Session } from '../../../electron/session/session.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { editsFromUnifiedDiff } from '../../support/unified-diff.js';
+import { CODING_TASKS } from '../../support/fixtures.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const TASKS = join(ROOT, '../shared/fixtures/coding-tasks');
+const TASKS = CODING_TASKS;
 const taskNames = readdirSync(TASKS).filter((n) => n.startsWith('humanevalfix-'));
 
 let llm: ScriptedLlm;

@@ -13,8 +13,9 @@ import { Session } from '../../../electron/session/session.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { tempDir } from '../../support/store-fixtures.js';
+import { DSH_SESSION_LOGS } from '../../support/fixtures.js';
 
-const FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures/agent-session-logs/deepseek-harness');
+const FIXTURES = DSH_SESSION_LOGS;
 const FILES = readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')).sort();
 const WELL_FORMED = FILES.filter((f) => f !== 'dsh_cordis-tool-round.session.jsonl');
 

@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import type { Frame, FramesStep, HttpErrorStep, ReplayStep, ReplyStep, ScriptedToolCall, ScriptedUsage, StreamOptions } from './script.js';
+import { PROVIDER_STREAMS } from '../fixtures.js';
 
 type ReplyOptions = Omit<ReplyStep, 'type' | 'text' | 'toolCalls'>;
 
@@ -74,8 +75,8 @@ export const frame = {
   destroy: (): Frame => ({ destroy: true }),
 };
 
-/** Absolute path of the shared provider-stream fixtures folder (/work/shared/fixtures/provider-streams). */
-export const PROVIDER_STREAMS_DIR = join(import.meta.dirname, '../../../../shared/fixtures/provider-streams');
+/** Absolute path of the shared provider-stream fixtures folder (test/fixtures/provider-streams). */
+export const PROVIDER_STREAMS_DIR = PROVIDER_STREAMS;
 
 /** Absolute path of one provider-stream fixture. */
 export function fixture(name: string): string {

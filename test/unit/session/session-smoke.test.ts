@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportJsonl, importJsonl } from '../../../electron/session/jsonl.js';
 import { Session } from '../../../electron/session/session.js';
+import { DSH_SESSION_LOGS } from '../../support/fixtures.js';
 
-const FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures/agent-session-logs/deepseek-harness');
+const FIXTURES = DSH_SESSION_LOGS;
 
 describe('session smoke', () => {
   it('appends, freezes and derives', () => {

@@ -8,8 +8,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionEvent } from '../../../shared/events.js';
+import { DSH_SESSION_LOGS } from '../../support/fixtures.js';
 
-export const DSH_FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures/agent-session-logs/deepseek-harness');
+export const DSH_FIXTURES = DSH_SESSION_LOGS;
 
 export function dshFixtureNames(): string[] {
   return readdirSync(DSH_FIXTURES).filter((f) => f.endsWith('.jsonl')).sort();
