@@ -1,8 +1,9 @@
 /**
  * The app-wide store (one per window, created at startup and provided by context), built from
- * slices: sessions (sidebar list), selection, settings, connection and UI toggles. Like the
- * session stores it holds facts from the host plus the person's UI choices; anything derived
- * (lineage tree, titles) is computed in selectors/memos from `shared/` projections.
+ * slices: sessions (sidebar list), selection, settings, connection, UI toggles, and the branch
+ * picker / compare view choices. Like the session stores it holds facts from the host plus the
+ * person's UI choices; anything derived (lineage tree, titles, branch labels, figures) is computed
+ * in selectors/memos from `shared/` projections.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentStatus, SessionSummary, SettingsView } from '../../shared/api.js';
@@ -44,6 +45,23 @@ export interface ConnectionSlice {
   setConnection(status: ConnectionStatus): void;
 }
 
+/** Two sessions shown side by side in the compare view. */
+export interface CompareTarget {
+  readonly a: string;
+  readonly b: string;
+}
+
+/** The branch picker panel and the compare view (UI choices; the tree and figures are computed from host answers). */
+export interface BranchesSlice {
+  readonly branchesOpen: boolean;
+  /** Set while the compare view replaces the session view; selecting a session closes it. */
+  readonly compare?: CompareTarget;
+  setBranchesOpen(open: boolean): void;
+  /** Opens the compare view for two different sessions (ignored when they are the same). */
+  openCompare(a: string, b: string): void;
+  closeCompare(): void;
+}
+
 export type MainTab = 'timeline' | 'terminal';
 export type Theme = 'dark' | 'light';
 
@@ -73,7 +91,7 @@ export interface UiSlice {
   dropToast(id: number): void;
 }
 
-export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice;
+export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice;
 export type AppStore = StoreApi<AppState>;
 
 type Set = StoreApi<AppState>['setState'];
@@ -102,7 +120,7 @@ interface Counters {
 }
 
 const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
-  select: (selectedId) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: undefined }),
+  select: (selectedId) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: undefined, compare: undefined }),
   inspect: (inspector) => set({ inspector }),
   inspectRequest: (requestTarget) => set({ requestTarget }),
   jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq } }),
@@ -147,6 +165,16 @@ const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme): UiSlice 
   dropToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 });
 
+const branchesSlice = (set: Set): BranchesSlice => ({
+  branchesOpen: false,
+  setBranchesOpen: (branchesOpen) => set({ branchesOpen }),
+  openCompare: (a, b) => {
+    if (a === b) return;
+    set({ compare: { a, b } });
+  },
+  closeCompare: () => set({ compare: undefined }),
+});
+
 export interface AppStoreOptions {
   readonly connection?: ConnectionStatus;
   readonly theme?: Theme;
@@ -161,5 +189,6 @@ export function createAppStore(options: AppStoreOptions = {}): AppStore {
     ...settingsSlice(set),
     ...connectionSlice(set, initialConnection),
     ...uiSlice(set, get, counters, options.theme ?? 'dark'),
+    ...branchesSlice(set),
   }));
 }

@@ -1,7 +1,25 @@
 /** A unified diff of one file (old → new text) with line numbers. */
 import { memo, useMemo, type ReactNode } from 'react';
 import type { FileDiff } from '../../../shared/tool-view.js';
-import { diffLines, diffStat } from './unified-diff.js';
+import { diffLines, diffStat, type DiffLine } from './unified-diff.js';
+
+/** Numbered diff lines as a table (old no, new no, mark, text); shared with the compare view's file diff. */
+export const DiffTable = memo(function DiffTable({ lines }: { readonly lines: readonly DiffLine[] }): ReactNode {
+  return (
+    <table className="diff-table mono">
+      <tbody>
+        {lines.map((l, i) => (
+          <tr key={i} className={`diff-${l.kind}`}>
+            <td className="ln">{l.oldNo ?? ''}</td>
+            <td className="ln">{l.newNo ?? ''}</td>
+            <td className="mark">{l.kind === 'add' ? '+' : l.kind === 'del' ? '−' : l.kind === 'hunk' ? '' : ' '}</td>
+            <td className="code">{l.text}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+});
 
 export const DiffView = memo(function DiffView({ diff }: { readonly diff: FileDiff }): ReactNode {
   const lines = useMemo(() => diffLines(diff.path, diff.oldText, diff.newText), [diff]);
@@ -20,18 +38,7 @@ export const DiffView = memo(function DiffView({ diff }: { readonly diff: FileDi
       ) : lines.length === 0 ? (
         <div className="muted diff-empty">no changes</div>
       ) : (
-        <table className="diff-table mono">
-          <tbody>
-            {lines.map((l, i) => (
-              <tr key={i} className={`diff-${l.kind}`}>
-                <td className="ln">{l.oldNo ?? ''}</td>
-                <td className="ln">{l.newNo ?? ''}</td>
-                <td className="mark">{l.kind === 'add' ? '+' : l.kind === 'del' ? '−' : l.kind === 'hunk' ? '' : ' '}</td>
-                <td className="code">{l.text}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DiffTable lines={lines} />
       )}
     </div>
   );

@@ -1,0 +1,180 @@
+/**
+ * The branch picker (DESIGN §10): the fork tree of the open session's lineage — its root session
+ * and every fork below it, indented — each labelled by its title and the first prompt typed after
+ * its fork point. The open session is highlighted; clicking a node opens it. Two nodes can be
+ * ticked and compared, or any node compared with the open session.
+ */
+import { memo, useMemo, useState, type ReactNode } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { branchTree, forkPairs, type BranchNode } from '../../../shared/branch-tree.js';
+import { useApp, useClient } from '../context.js';
+import { Badge } from '../timeline/badges.js';
+import { useForkPrompts } from './use-fork-prompts.js';
+
+interface NodeProps {
+  readonly node: BranchNode;
+  readonly openId: string;
+  readonly checked: boolean;
+  readonly comparing: boolean;
+  readonly onCheck: (id: string, checked: boolean) => void;
+}
+
+const BranchNodeRow = memo(function BranchNodeRow({ node, openId, checked, comparing, onCheck }: NodeProps): ReactNode {
+  const select = useApp((s) => s.select);
+  const openCompare = useApp((s) => s.openCompare);
+  const { session, depth } = node;
+  const tooltip = [node.title, node.prompt ? `first prompt after the fork: ${node.prompt}` : undefined, session.cwd, session.seedLength !== undefined ? `forked at event #${session.seedLength}` : 'root session', `${session.eventCount} events`]
+    .filter(Boolean)
+    .join('\n');
+  return (
+    <li
+      role="treeitem"
+      aria-level={depth + 1}
+      aria-selected={node.isOpen}
+      aria-current={node.isOpen ? 'true' : undefined}
+      className={`branch-node${node.isOpen ? ' open' : ''}${comparing ? ' comparing' : ''}`}
+      data-testid="branch-node"
+      data-session-id={session.id}
+      data-depth={depth}
+      data-root={node.isRoot ? 'true' : 'false'}
+      data-open={node.isOpen ? 'true' : 'false'}
+      data-own-folder={node.ownFolder ? 'true' : 'false'}
+      data-parent-id={node.parentId}
+      style={{ paddingLeft: 8 + depth * 18 }}
+      title={tooltip}
+      onClick={() => select(session.id)}
+    >
+      <input
+        type="checkbox"
+        className="branch-check"
+        data-testid="branch-node-check"
+        aria-label={`Select ${node.title} for comparison`}
+        checked={checked}
+        onClick={(e) => e.stopPropagation()}
+        onChange={(e) => onCheck(session.id, e.target.checked)}
+      />
+      {depth > 0 && (
+        <span className="lineage" aria-hidden="true">
+          └
+        </span>
+      )}
+      <span className={`status-dot ${session.status}`} title={session.status} />
+      <span className="branch-node-text">
+        <span className="branch-node-title">
+          <span className="clip" data-testid="branch-node-title">
+            {node.title}
+          </span>
+          {node.isRoot && <Badge tone="muted">root</Badge>}
+          {node.ownFolder && (
+            <Badge tone="info" testId="branch-node-own-folder" title={`works in its own folder: ${session.cwd ?? ''}`}>
+              own folder
+            </Badge>
+          )}
+        </span>
+        {node.prompt !== undefined ? (
+          <span className="branch-node-prompt" data-testid="branch-node-prompt" data-state="ready">
+            {node.isRoot ? 'continues: ' : ''}“{node.prompt}”
+          </span>
+        ) : node.promptNote !== undefined ? (
+          <span className="branch-node-prompt muted" data-testid="branch-node-prompt" data-state={node.promptNote.startsWith('loading') ? 'loading' : 'none'}>
+            {node.promptNote}
+          </span>
+        ) : null}
+      </span>
+      {!node.isOpen && (
+        <button
+          type="button"
+          className="link-button branch-compare"
+          data-testid="branch-compare-button"
+          title="Compare the open session with this one"
+          onClick={(e) => {
+            e.stopPropagation();
+            openCompare(openId, session.id);
+          }}
+        >
+          compare
+        </button>
+      )}
+    </li>
+  );
+});
+
+export function BranchPicker(): ReactNode {
+  const client = useClient();
+  const { sessions, sessionsState, openId, compare } = useApp(useShallow((s) => ({ sessions: s.sessions, sessionsState: s.sessionsState, openId: s.selectedId, compare: s.compare })));
+  const setBranchesOpen = useApp((s) => s.setBranchesOpen);
+  const openCompare = useApp((s) => s.openCompare);
+  const pairs = useMemo(() => (openId ? forkPairs(sessions, openId) : []), [sessions, openId]);
+  const prompts = useForkPrompts(client, pairs, sessions);
+  const nodes = useMemo(() => (openId ? branchTree(sessions, openId, prompts) : []), [sessions, openId, prompts]);
+  // Ticked nodes (at most two; ticking a third drops the oldest), kept only while they are in the tree.
+  const [ticked, setTicked] = useState<readonly string[]>([]);
+  const checked = useMemo(() => ticked.filter((id) => nodes.some((n) => n.session.id === id)), [ticked, nodes]);
+  const onCheck = (id: string, on: boolean): void => setTicked((prev) => (on ? [...prev.filter((x) => x !== id), id].slice(-2) : prev.filter((x) => x !== id)));
+  const comparing = new Set(compare ? [compare.a, compare.b] : []);
+
+  let body: ReactNode;
+  if (!openId) {
+    body = (
+      <div className="sidebar-state" data-testid="branch-picker-empty">
+        Open a session to see its branches.
+      </div>
+    );
+  } else if (nodes.length === 0) {
+    body = (
+      <div className={`sidebar-state${sessionsState === 'error' ? ' error' : ''}`} data-testid={sessionsState === 'error' ? 'branch-picker-error' : 'branch-picker-loading'}>
+        {sessionsState === 'error' ? 'Could not list sessions.' : 'Loading branches…'}
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        <ul className="branch-tree" role="tree" aria-label="Fork tree" data-testid="branch-tree">
+          {nodes.map((node) => (
+            <BranchNodeRow key={node.session.id} node={node} openId={openId} checked={checked.includes(node.session.id)} comparing={comparing.has(node.session.id)} onCheck={onCheck} />
+          ))}
+        </ul>
+        {nodes.length === 1 && (
+          <div className="sidebar-state" data-testid="branch-picker-hint">
+            No forks yet. Use <b>fork here</b> under a finished turn to branch this session.
+          </div>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <aside className="side-panel branch-panel" data-testid="branch-picker" aria-label="Branches">
+      <div className="panel-head">
+        <span className="panel-title">Branches</span>
+        {nodes.length > 0 && <span className="muted">{nodes.length === 1 ? '1 session' : `${nodes.length} sessions`}</span>}
+        <span className="spacer" />
+        <button
+          type="button"
+          className="small"
+          data-testid="branch-compare-selected"
+          disabled={checked.length !== 2}
+          title={checked.length === 2 ? 'Compare the two ticked sessions' : 'Tick two sessions to compare them'}
+          onClick={() => openCompare(checked[0]!, checked[1]!)}
+        >
+          Compare {checked.length}/2
+        </button>
+        <button type="button" className="icon-button" data-testid="branch-picker-close" aria-label="Close branches" title="Close" onClick={() => setBranchesOpen(false)}>
+          ✕
+        </button>
+      </div>
+      <div className="panel-body branch-panel-body">{body}</div>
+    </aside>
+  );
+}
+
+/** The header button that shows or hides the branch picker. */
+export function BranchesToggle(): ReactNode {
+  const open = useApp((s) => s.branchesOpen);
+  const setOpen = useApp((s) => s.setBranchesOpen);
+  return (
+    <button type="button" className={`small${open ? ' active' : ''}`} data-testid="branches-toggle" aria-pressed={open} title="Show the fork tree of this session" onClick={() => setOpen(!open)}>
+      Branches
+    </button>
+  );
+}

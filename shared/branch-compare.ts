@@ -1,0 +1,86 @@
+/**
+ * The compare view's projections (DESIGN §10: two branches from their common boundary —
+ * transcript, tokens, time, file diff): the figures table built from a {@link CompareResult}, the
+ * transcript rows each branch added after the common history, and where that history ends.
+ *
+ * Pure: no Node, no DOM.
+ */
+import type { CompareResult } from './api.js';
+import type { BranchStats } from './branch-stats.js';
+import { formatDuration, formatTokens } from './format.js';
+import type { TimelineRow, TimelineRowKind } from './timeline-rows.js';
+
+export type FigureKey = 'turns' | 'steps' | 'toolCalls' | 'inputTokens' | 'cacheReadTokens' | 'outputTokens' | 'duration' | 'lastTurnEnd' | 'firstPrompt';
+
+/** One line of the figures table: a label and each branch's value as shown. */
+export interface FigureRow {
+  readonly key: FigureKey;
+  readonly label: string;
+  readonly a: string;
+  readonly b: string;
+  /** The two branches differ on this figure. */
+  readonly differs: boolean;
+  /** Numeric figures are right-aligned; text figures wrap. */
+  readonly numeric: boolean;
+}
+
+interface FigureSpec {
+  readonly key: FigureKey;
+  readonly label: string;
+  readonly numeric: boolean;
+  readonly value: (s: BranchStats) => string;
+}
+
+const FIGURES: readonly FigureSpec[] = [
+  { key: 'turns', label: 'turns', numeric: true, value: (s) => String(s.turns) },
+  { key: 'steps', label: 'steps', numeric: true, value: (s) => String(s.steps) },
+  { key: 'toolCalls', label: 'tool calls', numeric: true, value: (s) => String(s.toolCalls) },
+  { key: 'inputTokens', label: 'input tokens', numeric: true, value: (s) => formatTokens(s.inputTokens) },
+  { key: 'cacheReadTokens', label: 'cached input tokens', numeric: true, value: (s) => formatTokens(s.cacheReadTokens) },
+  { key: 'outputTokens', label: 'output tokens', numeric: true, value: (s) => formatTokens(s.outputTokens) },
+  { key: 'duration', label: 'total time', numeric: true, value: (s) => (s.turns > 0 ? formatDuration(s.durationMs) : '—') },
+  { key: 'lastTurnEnd', label: 'last turn ended', numeric: false, value: (s) => s.lastTurnEnd ?? '—' },
+  { key: 'firstPrompt', label: 'first prompt', numeric: false, value: (s) => s.firstPrompt?.trim() || '—' },
+];
+
+/** The figures table of a comparison, in display order. */
+export function compareFigures(result: Pick<CompareResult, 'a' | 'b'>): FigureRow[] {
+  return FIGURES.map((f) => {
+    const a = f.value(result.a.stats);
+    const b = f.value(result.b.stats);
+    return { key: f.key, label: f.label, a, b, differs: a !== b, numeric: f.numeric };
+  });
+}
+
+/** Row kinds a compare transcript shows: turns, what the person typed, what the model said and did. */
+const TRANSCRIPT_KINDS: ReadonlySet<TimelineRowKind> = new Set<TimelineRowKind>(['turn', 'user', 'text', 'tool', 'turn-end']);
+
+/**
+ * The transcript a branch added after the common history: its timeline rows from seq `fromSeq` on,
+ * keeping turns, user-role messages, assistant text and tool calls; failed attempts' text and
+ * interrupted partials are dropped (the retry that followed carries the answer).
+ */
+export function transcriptAfter(rows: readonly TimelineRow[], fromSeq: number): TimelineRow[] {
+  const out: TimelineRow[] = [];
+  for (const row of rows) {
+    if (row.seq < fromSeq || !TRANSCRIPT_KINDS.has(row.kind)) continue;
+    if (row.kind === 'text' && (row.failed !== undefined || (row.partial && row.text === ''))) continue;
+    if (row.kind === 'tool' && row.state === 'dropped') continue;
+    out.push(row);
+  }
+  return out;
+}
+
+/** How many turns ended before seq `boundary` (the common history's length in turns). */
+export function turnsBefore(rows: readonly TimelineRow[], boundary: number): number {
+  let n = 0;
+  for (const row of rows) if (row.kind === 'turn-end' && row.seq < boundary) n++;
+  return n;
+}
+
+/** One line describing the common history, e.g. `14 shared events (2 turns)` or `no shared history`. */
+export function commonHistoryLabel(commonLength: number, turns?: number): string {
+  if (commonLength <= 0) return 'no shared history: the figures cover both whole sessions';
+  const events = `${commonLength} shared event${commonLength === 1 ? '' : 's'}`;
+  return turns === undefined ? events : `${events} (${turns} turn${turns === 1 ? '' : 's'})`;
+}
