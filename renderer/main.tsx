@@ -13,6 +13,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/timeline.css';
 import './styles/panels.css';
+import './styles/branches.css';
 
 const THEME_KEY = 'forkline.theme';
 const savedTheme = (() => {

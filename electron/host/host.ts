@@ -21,6 +21,7 @@ import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { DisposableStore } from '../../shared/lifecycle.js';
 import { Agent } from '../agent/agent.js';
+import { recordFileReadsFromLog } from '../agent/file-reads.js';
 import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
@@ -167,6 +168,8 @@ export class Host implements IDisposable {
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
     const cwd = realWorkspace(record.header.cwd);
     const live = this.repository.resume(sessionId);
+    const files = new InMemoryFileReadTracker();
+    recordFileReadsFromLog(live.session.events, cwd, files);
     const { settings } = this.options;
     const model: ModelClient = {
       stream: (request: ModelRequest, signal: AbortSignal) => this.options.createModelClient(settings.providerSettings()).stream(request, signal),
@@ -176,7 +179,7 @@ export class Host implements IDisposable {
       flush: () => live.flush(),
       model,
       tools: new ToolRegistry(this.options.createTools()),
-      files: new InMemoryFileReadTracker(),
+      files,
       cwd,
       config: () => settings.modelConfig(),
       approvalPolicy: () => settings.approvalPolicy,

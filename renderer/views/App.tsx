@@ -1,5 +1,7 @@
-/** The window: connection banner, sidebar, the selected session, settings dialog, toasts. */
+/** The window: connection banner, sidebar, the selected session or the compare view, the branch picker, settings dialog, toasts. */
 import type { ReactNode } from 'react';
+import { BranchPicker } from './branches/BranchPicker.js';
+import { CompareView } from './compare/CompareView.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { SessionScope, useApp, useOpenSession } from './context.js';
 import { SessionView } from './session/SessionView.js';
@@ -10,6 +12,8 @@ import { Toasts } from './Toasts.js';
 function Main(): ReactNode {
   const session = useOpenSession();
   const selectedId = useApp((s) => s.selectedId);
+  const compare = useApp((s) => s.compare);
+  if (compare) return <CompareView key={`${compare.a}:${compare.b}`} a={compare.a} b={compare.b} />;
   if (!selectedId) {
     return (
       <div className="welcome" data-testid="welcome">
@@ -31,6 +35,7 @@ function Main(): ReactNode {
 export function App(): ReactNode {
   const selectedId = useApp((s) => s.selectedId);
   const settingsOpen = useApp((s) => s.settingsOpen);
+  const branchesOpen = useApp((s) => s.branchesOpen);
   return (
     <div className="app" data-testid="app">
       <ConnectionBanner />
@@ -40,6 +45,7 @@ export function App(): ReactNode {
           <main className="main">
             <Main />
           </main>
+          {branchesOpen && <BranchPicker />}
         </div>
       </SessionScope>
       {settingsOpen && <SettingsDialog />}

@@ -24,7 +24,7 @@ const parameters = z
 /**
  * Result content: `Edited 'p': replaced N occurrence(s).`
  *
- * meta: `{path, oldText, newText, replacements}` — the whole file before and after; for a file
+ * meta: `{path, oldText, newText, replacements, sha256}` (sha256 of the file after the edit) — the whole file before and after; for a file
  * over 256 KB just `old_string` / `new_string` with `partial: true`.
  *
  * Errors: `NOT_FOUND` (missing file), `FILE_NOT_READ`, `FILE_CHANGED`, `INVALID_ARGS` (a directory,
@@ -96,10 +96,11 @@ export function createEditFileTool(): ToolDefinition<typeof parameters> {
       } catch (error) {
         throw fsFailure(error, shown, 'write');
       }
-      ctx.files.recordRead(absolute, sha256Hex(bytes));
+      const sha256 = sha256Hex(bytes);
+      ctx.files.recordRead(absolute, sha256);
       return {
         content: `Edited '${shown}': replaced ${plural(count, 'occurrence')}.`,
-        meta: diffMeta(shown, oldText, newText, { replacements: count }, { oldText: args.old_string, newText: args.new_string }),
+        meta: diffMeta(shown, oldText, newText, { replacements: count, sha256 }, { oldText: args.old_string, newText: args.new_string }),
       };
     },
   });

@@ -34,7 +34,7 @@ const parameters = z
  * `[Showing lines A-B of T. Call read_file with offset=B+1 to read more.]` when lines remain.
  * An empty file reads as `(empty file)`.
  *
- * meta: `{path, offset, lines, totalLines}` — workspace-relative path, first line shown, number of
+ * meta: `{path, offset, lines, totalLines, sha256}` — workspace-relative path, first line shown, number of
  * lines shown, lines in the file.
  *
  * Errors: `NOT_FOUND` (missing), `INVALID_ARGS` (a directory, or offset past the end),
@@ -79,7 +79,8 @@ export function createReadFileTool(): ToolDefinition<typeof parameters> {
       if (looksBinary(bytes)) {
         throw new ToolError('TOOL_ERROR', `'${shown}' is a binary file (${bytes.length} bytes) and cannot be shown as text. Use bash (e.g. file, xxd | head) to inspect it.`);
       }
-      ctx.files.recordRead(absolute, sha256Hex(bytes));
+      const sha256 = sha256Hex(bytes);
+      ctx.files.recordRead(absolute, sha256);
 
       const text = bytes.toString('utf8');
       const lines = text.split('\n');
@@ -90,7 +91,7 @@ export function createReadFileTool(): ToolDefinition<typeof parameters> {
 
       if (totalLines === 0) {
         if (offset > 1) throw new ToolError('INVALID_ARGS', `offset ${offset} is past the end of '${shown}', which is empty.`);
-        return { content: '(empty file)', meta: { path: shown, offset: 1, lines: 0, totalLines: 0 } };
+        return { content: '(empty file)', meta: { path: shown, offset: 1, lines: 0, totalLines: 0, sha256 } };
       }
       if (offset > totalLines) {
         throw new ToolError('INVALID_ARGS', `offset ${offset} is past the end of '${shown}', which has ${plural(totalLines, 'line')}. Use an offset between 1 and ${totalLines}.`);
@@ -101,7 +102,7 @@ export function createReadFileTool(): ToolDefinition<typeof parameters> {
       if (end < totalLines) {
         out.push(`[Showing lines ${offset}-${end} of ${totalLines}. Call read_file with offset=${end + 1} to read more.]`);
       }
-      return { content: out.join('\n'), meta: { path: shown, offset, lines: end - offset + 1, totalLines } };
+      return { content: out.join('\n'), meta: { path: shown, offset, lines: end - offset + 1, totalLines, sha256 } };
     },
   });
 }

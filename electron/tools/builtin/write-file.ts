@@ -20,7 +20,7 @@ const parameters = z
 /**
  * Result content: `Created 'p' (N lines, B bytes).` or `Overwrote 'p' (...)`.
  *
- * meta: `{path, oldText, newText, created}` — the whole file before ('' for a new file) and after;
+ * meta: `{path, oldText, newText, created, sha256}` (sha256 of the bytes written) — the whole file before ('' for a new file) and after;
  * when a side is over 256 KB the texts are '' and `omitted: true`.
  *
  * Errors: `FILE_NOT_READ` / `FILE_CHANGED` (existing file not read, or changed since),
@@ -65,11 +65,12 @@ export function createWriteFileTool(): ToolDefinition<typeof parameters> {
       } catch (error) {
         throw fsFailure(error, shown, 'write');
       }
-      ctx.files.recordRead(absolute, sha256Hex(bytes));
+      const sha256 = sha256Hex(bytes);
+      ctx.files.recordRead(absolute, sha256);
       const created = stats === undefined;
       return {
         content: `${created ? 'Created' : 'Overwrote'} '${shown}' (${plural(countLines(args.content), 'line')}, ${plural(bytes.length, 'byte')}).`,
-        meta: diffMeta(shown, oldText, args.content, { created }),
+        meta: diffMeta(shown, oldText, args.content, { created, sha256 }),
       };
     },
   });

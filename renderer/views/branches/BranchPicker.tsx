@@ -61,7 +61,7 @@ const BranchNodeRow = memo(function BranchNodeRow({ node, openId, checked, compa
       <span className={`status-dot ${session.status}`} title={session.status} />
       <span className="branch-node-text">
         <span className="branch-node-title">
-          <span className="clip" data-testid="branch-node-title">
+          <span className="branch-node-name" data-testid="branch-node-title">
             {node.title}
           </span>
           {node.isRoot && <Badge tone="muted">root</Badge>}

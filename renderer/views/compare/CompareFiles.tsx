@@ -41,7 +41,7 @@ export function CompareFiles({ result, titleA, titleB }: { readonly result: Comp
       <div className="compare-section-title">
         Files
         <span className="muted">
-          {files.length === 0 ? '' : `${files.length} file${files.length === 1 ? '' : 's'} differ · `}
+          {files.length === 0 ? '' : `${files.length} ${files.length === 1 ? 'file differs' : 'files differ'} · `}
           <span className="del">− A</span> {titleA} · <span className="add">+ B</span> {titleB}
         </span>
       </div>
@@ -69,7 +69,16 @@ export function CompareFiles({ result, titleA, titleB }: { readonly result: Comp
         </ul>
       )}
       {parsed.ok ? (
-        parsed.files.map((file) => <PatchFileView key={file.path} file={file} />)
+        <>
+          {parsed.files.map((file) => (
+            <PatchFileView key={file.path} file={file} />
+          ))}
+          {parsed.truncated && (
+            <div className="compare-state" data-testid="compare-diff-truncated">
+              The diff was cut short; the files after the last complete one are listed above but not shown.
+            </div>
+          )}
+        </>
       ) : (
         <pre className="plain" data-testid="compare-diff-raw">
           {parsed.raw}

@@ -31,7 +31,8 @@ function SidePicker({ side, value, other, sessions }: { readonly side: 'a' | 'b'
   const openCompare = useApp((s) => s.openCompare);
   const options = useMemo(() => {
     const nodes = branchTree(sessions, other);
-    const list = nodes.map((n) => ({ id: n.session.id, label: `${'\u00a0\u00a0'.repeat(n.depth)}${n.title}` }));
+    // Tree order; fork titles already name their fork, and a native select cannot draw the tree.
+    const list = nodes.map((n) => ({ id: n.session.id, label: n.title }));
     for (const id of [value, other]) {
       if (list.some((o) => o.id === id)) continue;
       const s = sessions.find((x) => x.id === id);

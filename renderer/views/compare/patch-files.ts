@@ -1,7 +1,8 @@
 /**
  * The compare view's file diff: the host's unified `git diff` between two branches' latest
  * checkpoints, split per file into numbered lines for the diff table (parsed with the `diff`
- * package). Pure (no DOM). A diff the parser cannot read comes back as one raw entry.
+ * package). Pure (no DOM). A diff cut short (the host cuts at ~1 MB) keeps its complete files and
+ * reports the cut; one the parser cannot read at all comes back raw.
  */
 import { parsePatch } from 'diff';
 import type { DiffLine } from '../timeline/unified-diff.js';
@@ -17,7 +18,20 @@ export interface PatchFile {
   readonly deleted: boolean;
 }
 
-export type ParsedPatch = { readonly ok: true; readonly files: readonly PatchFile[] } | { readonly ok: false; readonly raw: string };
+export type ParsedPatch =
+  /** `truncated`: the text ended inside a file; that file and anything after it are left out. */
+  | { readonly ok: true; readonly files: readonly PatchFile[]; readonly truncated: boolean }
+  | { readonly ok: false; readonly raw: string };
+
+const FILE_HEADER = '\ndiff --git ';
+
+function tryParse(diff: string): ReturnType<typeof parsePatch> | undefined {
+  try {
+    return parsePatch(diff);
+  } catch {
+    return undefined;
+  }
+}
 
 /** `a/src/x.ts` → `src/x.ts`; `/dev/null` → undefined. */
 function stripPrefix(name: string | undefined): string | undefined {
@@ -26,12 +40,15 @@ function stripPrefix(name: string | undefined): string | undefined {
 }
 
 export function parseCompareDiff(diff: string): ParsedPatch {
-  if (diff.trim() === '') return { ok: true, files: [] };
-  let patches: ReturnType<typeof parsePatch>;
-  try {
-    patches = parsePatch(diff);
-  } catch {
-    return { ok: false, raw: diff };
+  if (diff.trim() === '') return { ok: true, files: [], truncated: false };
+  let truncated = false;
+  let patches = tryParse(diff);
+  if (!patches) {
+    // Cut inside a file: keep the files before the last file header.
+    const cut = diff.lastIndexOf(FILE_HEADER);
+    patches = cut > 0 ? tryParse(diff.slice(0, cut + 1)) : undefined;
+    if (!patches) return { ok: false, raw: diff };
+    truncated = true;
   }
   const files: PatchFile[] = [];
   for (const patch of patches) {
@@ -67,5 +84,5 @@ export function parseCompareDiff(diff: string): ParsedPatch {
       deleted: patch.isDelete === true || stripPrefix(patch.newFileName) === undefined,
     });
   }
-  return { ok: true, files };
+  return { ok: true, files, truncated };
 }

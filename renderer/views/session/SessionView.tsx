@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { useClient, useRuntime } from '../context.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { useApp, useSession, useTimeline } from '../context.js';
+import { BranchesToggle } from '../branches/BranchPicker.js';
 import { RawInspector } from '../inspector/RawInspector.js';
 import { RequestInspector } from '../inspector/RequestInspector.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
@@ -46,6 +47,7 @@ function Header(): ReactNode {
   const status = useSession((s) => s.status);
   const lastSeq = useSession((s) => s.lastSeq);
   const summary = useApp((s) => s.sessions.find((x) => x.id === sessionId));
+  const parentCwd = useApp((s) => (header?.parentSession ? s.sessions.find((x) => x.id === header.parentSession)?.cwd : undefined));
   const tab = useApp((s) => s.tab);
   const setTab = useApp((s) => s.setTab);
   const showLogEvents = useApp((s) => s.showLogEvents);
@@ -84,7 +86,12 @@ function Header(): ReactNode {
             fork
           </span>
         )}
-        <span className="muted mono">{lastSeq + 1} events</span>
+        {header?.parentSession && parentCwd !== undefined && header.cwd !== undefined && header.cwd !== parentCwd && (
+          <span className="badge badge-info" data-testid="session-own-folder" title={`this fork works in its own folder; its parent works in ${parentCwd}`}>
+            own folder
+          </span>
+        )}
+        <span className="muted mono session-events">{lastSeq + 1} events</span>
       </div>
       <div className="session-toolbar">
         <div className="tabs" role="tablist">
@@ -112,6 +119,7 @@ function Header(): ReactNode {
         >
           Compact
         </button>
+        <BranchesToggle />
         <button type="button" className="small" data-testid="settings-button" onClick={() => openSettings(true)}>
           Settings
         </button>

@@ -2,7 +2,7 @@
  * One timeline row, by kind. Rows are memoised on their (immutable) row object, so a streaming
  * update re-renders only the rows that changed.
  */
-import { memo, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import { clockTime, formatDuration, formatTokens, usageLabel } from '../../../shared/format.js';
 import type {
   ApprovalRow,
@@ -56,13 +56,17 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
   const runtime = useRuntime();
   const select = useApp((s) => s.select);
   const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' ? 'warn' : 'bad';
-  const fork = async (): Promise<void> => {
+  const [forking, setForking] = useState(false);
+  const fork = async (worktree: boolean): Promise<void> => {
+    setForking(true);
     try {
-      const child = await client.forkSession({ sessionId, atSeq: row.seq });
+      const child = await client.forkSession({ sessionId, atSeq: row.seq, ...(worktree ? { worktree: true } : {}) });
       await runtime.refreshSessions();
       select(child.id);
     } catch (error) {
-      runtime.reportError('Fork', error);
+      runtime.reportError(worktree ? 'Fork in its own folder' : 'Fork', error);
+    } finally {
+      setForking(false);
     }
   };
   return (
@@ -79,13 +83,27 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
         type="button"
         className="link-button"
         data-testid="fork-here-button"
-        title="Fork a new session from the end of this turn"
+        title="Fork a new session from the end of this turn (it works in the same folder)"
+        disabled={forking}
         onClick={(e) => {
           e.stopPropagation();
-          void fork();
+          void fork(false);
         }}
       >
         fork here
+      </button>
+      <button
+        type="button"
+        className="link-button"
+        data-testid="fork-here-worktree-button"
+        title="Fork into its own folder, restored to the files as they were at the end of this turn"
+        disabled={forking}
+        onClick={(e) => {
+          e.stopPropagation();
+          void fork(true);
+        }}
+      >
+        fork in own folder
       </button>
     </div>
   );

@@ -75,11 +75,18 @@ describe('forkline CLI', () => {
   });
 
   it('resume continues the same session with the next turn number', async () => {
-    llm.enqueue(textResponse('The fix initialises the total to 0.'));
-    const resume = await forkline(['resume', sessionId, '--base-url', llm.baseUrl, '--model', 'scripted-model', 'what did you change?']);
+    // The session read and edited sum.js in turn 1: after resume it may edit it again without
+    // re-reading (the read record is rebuilt from the log).
+    llm.enqueue(
+      { type: 'reply', toolCalls: [{ id: 'resume-edit', name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: '// Adds up a list of numbers.', new_string: '// Adds up a list of numbers (0 for an empty list).' }) }] },
+      textResponse('The fix initialises the total to 0.'),
+    );
+    const resume = await forkline(['resume', sessionId, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', 'what did you change?']);
     expect(resume.code).toBe(0);
     expect(resume.stdout).toContain('━━ Turn 2 ━━');
     expect(resume.stdout).toContain('The fix initialises the total to 0.');
+    expect(resume.stdout).toContain("← ok Edited 'sum.js'");
+    expect(readFileSync(join(work, 'sum.js'), 'utf8')).toContain('(0 for an empty list)');
     const request = llm.requests.at(-1)!.body as { messages: { role: string }[] };
     // The resumed request carries the whole first turn (user, assistant/tool pairs …) plus the follow-up.
     expect(request.messages.filter((m) => m.role === 'tool').length).toBeGreaterThanOrEqual(4);

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { CompareResult } from '../../../shared/api.js';
+import { commonHistoryLabel, compareFigures, transcriptAfter, turnsBefore } from '../../../shared/branch-compare.js';
+import { branchStats } from '../../../shared/branch-stats.js';
+import { timelineOf } from '../../../shared/timeline.js';
+import { LogBuilder } from './timeline-events.js';
+
+/** One completed turn: a prompt, a read_file call, an answer. */
+function turn(log: LogBuilder, n: number, prompt: string, answer: string): void {
+  log.add('turn/start', { turn: n });
+  log.add('step/start', { turn: n, step: 1 });
+  log.user(prompt);
+  log.message(n, 1, [{ type: 'tool-call', id: `c${n}`, name: 'read_file', arguments: '{"path":"a.txt"}' }], { usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 60 } });
+  const call = log.toolCall(n, 1, `c${n}`, 'read_file', '{"path":"a.txt"}');
+  log.toolResult(n, 1, `c${n}`, '1: alpha', { callSeq: call });
+  log.add('step/end', { turn: n, step: 1 });
+  log.add('step/start', { turn: n, step: 2 });
+  log.message(n, 2, [{ type: 'text', text: answer }], { usage: { inputTokens: 120, outputTokens: 5 } });
+  log.add('step/end', { turn: n, step: 2 });
+  log.add('turn/end', { turn: n, reason: { kind: 'completed' } }, { dt: 500 });
+}
+
+describe('compare projections', () => {
+  const log = new LogBuilder();
+  turn(log, 1, 'What is in a.txt?', 'alpha');
+  const boundary = log.events.length;
+  turn(log, 2, 'Make it uppercase', 'Done.');
+  const rows = timelineOf(log.events).rows;
+
+  it('keeps only what a branch added after the boundary: turns, prompts, answers, tools', () => {
+    const after = transcriptAfter(rows, boundary);
+    expect(after.map((r) => r.kind)).toEqual(['turn', 'user', 'tool', 'text', 'turn-end']);
+    expect(after.every((r) => r.seq >= boundary)).toBe(true);
+    expect(after.find((r) => r.kind === 'user')).toMatchObject({ text: 'Make it uppercase' });
+    expect(transcriptAfter(rows, log.events.length)).toEqual([]);
+  });
+
+  it('counts the turns of the common history', () => {
+    expect(turnsBefore(rows, boundary)).toBe(1);
+    expect(turnsBefore(rows, 0)).toBe(0);
+    expect(turnsBefore(rows, log.events.length)).toBe(2);
+    expect(commonHistoryLabel(boundary, 1)).toBe(`${boundary} shared events (1 turn)`);
+    expect(commonHistoryLabel(1)).toBe('1 shared event');
+    expect(commonHistoryLabel(0)).toMatch(/no shared history/);
+  });
+
+  it('builds the figures table from both branches\u2019 stats and marks differences', () => {
+    const result: Pick<CompareResult, 'a' | 'b'> = {
+      a: { sessionId: 'a', stats: branchStats(log.events, boundary) },
+      b: { sessionId: 'b', stats: branchStats(log.events.slice(0, boundary), boundary) },
+    };
+    const figures = compareFigures(result);
+    expect(figures.map((f) => f.key)).toEqual(['turns', 'steps', 'toolCalls', 'inputTokens', 'cacheReadTokens', 'outputTokens', 'duration', 'lastTurnEnd', 'firstPrompt']);
+    const byKey = new Map(figures.map((f) => [f.key, f]));
+    expect(byKey.get('turns')).toMatchObject({ a: '1', b: '0', differs: true, numeric: true });
+    expect(byKey.get('steps')).toMatchObject({ a: '2', b: '0' });
+    expect(byKey.get('toolCalls')).toMatchObject({ a: '1', b: '0' });
+    expect(byKey.get('inputTokens')).toMatchObject({ a: '220', b: '0' });
+    expect(byKey.get('cacheReadTokens')).toMatchObject({ a: '60', b: '0' });
+    expect(byKey.get('outputTokens')).toMatchObject({ a: '15', b: '0' });
+    expect(byKey.get('duration')!.a).toMatch(/s$/);
+    expect(byKey.get('duration')!.b).toBe('—');
+    expect(byKey.get('lastTurnEnd')).toMatchObject({ a: 'completed', b: '—', numeric: false });
+    expect(byKey.get('firstPrompt')).toMatchObject({ a: 'Make it uppercase', b: '—' });
+    const same = compareFigures({ a: result.a, b: result.a });
+    expect(same.some((f) => f.differs)).toBe(false);
+  });
+});
