@@ -17,7 +17,8 @@ import type { ApprovalAnswerer } from './agent/approval-gate.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
 import { createRuntime, defaultDataDir, type Runtime } from './host/runtime.js';
 import { startBrowserServer } from './host/transport/ws-server.js';
-import { providerPreset } from './llm/providers.js';
+import { dialectOf, providerPreset } from './llm/providers.js';
+import { LlmConfigurationError, thinkingFields } from './llm/reasoning-effort.js';
 
 const USAGE = `forkline — a coding agent whose sessions are append-only event logs
 
@@ -100,15 +101,17 @@ function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undef
 }
 
 /** Asks on the terminal; with no terminal, answers `unavailable` and says how to allow. */
-function terminalAnswerer(out: (text: string) => void): ApprovalAnswerer {
+function terminalAnswerer(printer: TimelineText): ApprovalAnswerer {
   return async (question, signal): Promise<ApprovalOutcome> => {
     if (!process.stdin.isTTY) {
-      out(`! ${question.toolName} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`);
+      process.stdout.write(printer.interject(`! ${question.toolName} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
       return 'unavailable';
     }
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    // terminal: false keeps readline from redrawing (and erasing) the current line.
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
     try {
-      const answer = await rl.question(`? Allow ${question.toolName} ${summarizeForPrompt(question.arguments)} (${question.reason})? [y/N] `, { signal });
+      process.stdout.write(printer.interject(`? Allow ${question.toolName} ${summarizeForPrompt(question.arguments)} (${question.reason})? [y/N] `));
+      const answer = await rl.question('', { signal });
       return /^y(es)?$/i.test(answer.trim()) ? 'allowed-once' : 'rejected';
     } catch {
       return 'cancelled';
@@ -145,6 +148,12 @@ function checkModelReady(runtime: Runtime): void {
   const preset = providerPreset(provider);
   if (model.trim() === '') throw new UsageError(`no model is set for ${preset.label}: pass --model`);
   if (baseUrl.trim() === '') throw new UsageError('no base URL is set: pass --base-url');
+  try {
+    thinkingFields(dialectOf(runtime.settings.providerSettings()), runtime.settings.active.reasoningEffort);
+  } catch (error) {
+    if (error instanceof LlmConfigurationError) throw new UsageError(error.message);
+    throw error;
+  }
   if (preset.requiresApiKey && runtime.settings.apiKey(provider) === undefined) {
     throw new UsageError(
       `no API key for ${preset.label}: set ${preset.apiKeyEnv ?? 'the API key'} in the environment` +
@@ -153,27 +162,29 @@ function checkModelReady(runtime: Runtime): void {
   }
 }
 
-async function runTurn(runtime: Runtime, sessionId: string, text: string, color: boolean): Promise<number> {
-  const printer = new TimelineText({ live: true, color });
+async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: string, text: string): Promise<number> {
   const write = (s: string) => {
     if (s !== '') process.stdout.write(s);
   };
+  // Live output arrives through the host's feed; events are printed straight from the session,
+  // synchronously, so an approval prompt always comes after the tool call it is about.
   const connection = runtime.host.connect((push) => {
-    if (push.kind === 'session/events') for (const event of push.events) write(printer.render(event));
     if (push.kind === 'tool/output') {
       printer.markStreamed(push.callId);
-      write(color ? `\x1b[2m${push.text}\x1b[0m` : push.text);
+      write(printer.interject(printer.dim(push.text)));
     }
   });
-  const sub = connection.subscribeSession({ sessionId, fromSeq: runtime.repository.get(sessionId)?.eventCount ?? 0 });
-  for (const notice of sub.notices) write(`! ${notice}\n`);
+  const loaded = runtime.repository.load(sessionId);
+  if (loaded.repaired > 0) write(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
   const agent = runtime.host.ensureAgent(sessionId);
+  for (const event of agent.session.eventsFrom(loaded.events.length)) write(printer.render(event));
+  const subscription = agent.session.onDidAppend((event) => write(printer.render(event)));
   const turnBefore = agent.session.lastTurn;
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
-      write('\n! cancelling the turn (Ctrl+C again to quit now)\n');
+      write(printer.interject('! cancelling the turn (Ctrl+C again to quit now)\n'));
       agent.cancel({ kind: 'user' });
     } else process.exit(130);
   };
@@ -184,6 +195,7 @@ async function runTurn(runtime: Runtime, sessionId: string, text: string, color:
     await new Promise((r) => setImmediate(r));
   } finally {
     process.off('SIGINT', onSigint);
+    subscription.dispose();
     connection.dispose();
   }
   const ends = agent.session.eventsFrom(0).filter((e): e is SessionEvent<'turn/end'> => e.type === 'turn/end' && e.data.turn > turnBefore);
@@ -218,14 +230,15 @@ async function main(argv: string[]): Promise<number> {
       if (!task) throw new UsageError('run needs a task, e.g. forkline run --cwd . "make the tests pass"');
       if (!cwd) throw new UsageError('run needs --cwd DIR (the workspace folder)');
       if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(out) });
+      const printer = new TimelineText({ live: true, color });
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
       try {
         checkModelReady(runtime);
         const connection = runtime.host.connect(() => undefined);
         const session = connection.createSession({ cwd: realpathSync(resolve(cwd)) });
         connection.dispose();
         out(`session ${session.id}\n`);
-        const code = await runTurn(runtime, session.id, task, color);
+        const code = await runTurn(runtime, printer, session.id, task);
         out(`\nsession ${session.id}\n`);
         return code;
       } finally {
@@ -236,12 +249,18 @@ async function main(argv: string[]): Promise<number> {
       const [id, ...rest] = cli.positionals;
       const text = rest.join(' ').trim();
       if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(out) });
+      const printer = new TimelineText({ live: true, color });
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
       try {
+        const sessionId = resolveSessionId(runtime, id);
+        if (Object.keys(modelOverrides(cli.values)).length === 0) {
+          // No model flags: continue on the route the session last used (provider, endpoint, model).
+          const route = lastRoute(runtime.store.readAll(sessionId));
+          if (route) runtime.settings.useForThisRun({ ...runtime.settings.active, ...route });
+        }
         checkModelReady(runtime);
-        if (!runtime.repository.get(id)) throw new UsageError(`no session ${id} (see forkline ls)`);
-        const code = await runTurn(runtime, id, text, color);
-        out(`\nsession ${id}\n`);
+        const code = await runTurn(runtime, printer, sessionId, text);
+        out(`\nsession ${sessionId}\n`);
         return code;
       } finally {
         await runtime.close();
@@ -256,7 +275,14 @@ async function main(argv: string[]): Promise<number> {
         await runtime.close();
         throw new UsageError(`the renderer is not built (${staticDir}/index.html is missing): run npm run build:renderer first`);
       }
-      const server = await startBrowserServer({ host: runtime.host, staticDir, port });
+      let server;
+      try {
+        server = await startBrowserServer({ host: runtime.host, staticDir, port });
+      } catch (error) {
+        await runtime.close();
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on 127.0.0.1 is already in use: pick another with --port, or omit it for a free one`);
+        throw error;
+      }
       out(`Forkline browser mode: ${server.url}\n(data: ${runtime.dataDir}; Ctrl+C to stop)\n`);
       await new Promise<void>((resolveStop) => {
         const stop = () => resolveStop();
@@ -286,11 +312,11 @@ async function main(argv: string[]): Promise<number> {
       if (!id) throw new UsageError('show needs a session id');
       const runtime = open(cli.values);
       try {
-        const loaded = runtime.repository.load(id);
+        const loaded = runtime.repository.load(resolveSessionId(runtime, id));
         const h = loaded.record.header;
         out(`session ${h.id}${h.title ? ` — ${h.title}` : ''}\nworkspace ${h.cwd ?? '(none)'}${h.parentSession ? `\nforked from ${h.parentSession} after seq ${(h.seedLength ?? 1) - 1}` : ''}\n`);
         if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
-        const printer = new TimelineText({ live: false, color });
+        const printer = new TimelineText({ live: false, color, seqs: true });
         for (const event of loaded.events) out(printer.render(event));
         return 0;
       } finally {
@@ -305,9 +331,11 @@ async function main(argv: string[]): Promise<number> {
       const runtime = open(cli.values);
       try {
         const connection = runtime.host.connect(() => undefined);
-        const child = await connection.forkSession({ sessionId: id, ...(at !== undefined ? { atSeq: at } : {}), ...(cli.values['worktree'] ? { worktree: true } : {}) });
+        const child = await connection.forkSession({ sessionId: resolveSessionId(runtime, id), ...(at !== undefined ? { atSeq: at } : {}), ...(cli.values['worktree'] ? { worktree: true } : {}) });
         connection.dispose();
         out(`${child.id}\n`);
+        const seed = child.seedLength ?? 0;
+        process.stderr.write(`forked after seq ${seed - 1} (the end of the last turn closed there${at !== undefined && at !== seed - 1 ? `; --at ${at} was moved to that turn boundary` : ''})\n`);
         if (cli.values['worktree']) process.stderr.write(`workspace: ${child.cwd}\n`);
         return 0;
       } finally {
@@ -320,7 +348,7 @@ async function main(argv: string[]): Promise<number> {
       const runtime = open(cli.values);
       try {
         const connection = runtime.host.connect(() => undefined);
-        const result = await connection.compareSessions({ a, b });
+        const result = await connection.compareSessions({ a: resolveSessionId(runtime, a), b: resolveSessionId(runtime, b) });
         connection.dispose();
         out(`common history: ${result.commonLength} events\n`);
         for (const side of [result.a, result.b]) {
@@ -340,7 +368,7 @@ async function main(argv: string[]): Promise<number> {
       if (!id) throw new UsageError('export needs a session id');
       const runtime = open(cli.values);
       try {
-        const jsonl = runtime.repository.exportJsonl(id);
+        const jsonl = runtime.repository.exportJsonl(resolveSessionId(runtime, id));
         const file = cli.values['out'] as string | undefined;
         if (file) writeFileSync(file, jsonl);
         else out(jsonl);
@@ -352,6 +380,7 @@ async function main(argv: string[]): Promise<number> {
     case 'import': {
       const [file] = cli.positionals;
       if (!file) throw new UsageError('import needs a JSONL file');
+      if (!existsSync(file)) throw new UsageError(`no file ${file}`);
       const runtime = open(cli.values);
       try {
         const result = runtime.repository.importJsonl(readFileSync(file, 'utf8'));
@@ -365,6 +394,27 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command ${cli.command}`);
   }
+}
+
+/**
+ * A session id from a full id or a unique prefix of at least 4 characters (as `ls` shows them).
+ * @throws UsageError when none or several sessions match.
+ */
+function resolveSessionId(runtime: Runtime, idOrPrefix: string): string {
+  if (runtime.repository.get(idOrPrefix)) return idOrPrefix;
+  const matches = idOrPrefix.length >= 4 ? runtime.repository.list().filter((r) => r.header.id.startsWith(idOrPrefix)) : [];
+  if (matches.length === 1) return matches[0]!.header.id;
+  if (matches.length > 1) throw new UsageError(`${idOrPrefix} matches ${matches.length} sessions (${matches.map((r) => r.header.id).join(', ')}); give more characters`);
+  throw new UsageError(`no session ${idOrPrefix} (see forkline ls)`);
+}
+
+/** The route (provider, endpoint, model, effort) of a session's last request, if it logged one. */
+function lastRoute(events: readonly SessionEvent[]): ProviderChoice | undefined {
+  const context = events.findLast((e): e is SessionEvent<'request/context'> => e.type === 'request/context' && e.data.baseUrl !== undefined);
+  if (!context || context.data.baseUrl === undefined) return undefined;
+  const header = events.findLast((e): e is SessionEvent<'request/header'> => e.type === 'request/header');
+  const effort = header?.data.header.config.reasoningEffort;
+  return { provider: context.data.provider, baseUrl: context.data.baseUrl, model: context.data.model, ...(effort !== undefined ? { reasoningEffort: effort } : {}) };
 }
 
 /** The built renderer folder (dist/renderer at the repository root). */

@@ -10,8 +10,8 @@ function electronBinary() {
   const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(String(require('electron')))"], { encoding: 'utf8', timeout: 120_000 });
   const path = probe.stdout.trim();
   if (probe.status === 0 && path && existsSync(path)) return { path };
-  const lines = `${probe.stderr}`.split('\n').filter((l) => /Error|failed/i.test(l));
-  return { reason: (lines[lines.length - 1] ?? 'the electron package could not provide its binary').trim() };
+  const fetchFailed = /fetch failed|ENOTFOUND|ECONNREFUSED|EAI_AGAIN/.test(probe.stderr);
+  return { reason: fetchFailed ? 'its binary could not be downloaded from this machine' : 'the electron package could not provide its binary' };
 }
 
 function run(cmd, args) {

@@ -116,7 +116,8 @@ export interface SessionEventMap {
     readonly meta?: JsonValue;
   };
   'request/header': { readonly reason: 'initial' | 'resume' | 'change'; readonly header: RequestHeader };
-  'request/context': { readonly provider: string; readonly model: string; readonly contextWindow?: number };
+  /** The route of the following requests (not model-visible); `baseUrl` lets a resume reach the same endpoint. */
+  'request/context': { readonly provider: string; readonly model: string; readonly contextWindow?: number; readonly baseUrl?: string };
   'llm/retry': {
     readonly turn: number;
     readonly step: number;

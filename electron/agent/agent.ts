@@ -45,6 +45,8 @@ import { localDate, renderSystemPrompt } from './system-prompt.js';
 export interface AgentModelConfig extends LlmCallConfig {
   /** Context window in tokens, when known (logged in `request/context`). */
   readonly contextWindow?: number;
+  /** The endpoint's base URL (logged in `request/context`, so a resume can reach it again). */
+  readonly baseUrl?: string;
 }
 
 export interface AgentOptions {
@@ -393,10 +395,15 @@ export class Agent {
       session.append({ type: 'request/header', data: { reason: 'change', header } });
     }
     const context = this.lastContext;
-    if (!context || context.provider !== config.provider || context.model !== config.model || context.contextWindow !== config.contextWindow) {
+    if (!context || context.provider !== config.provider || context.model !== config.model || context.contextWindow !== config.contextWindow || context.baseUrl !== config.baseUrl) {
       const event = session.append({
         type: 'request/context',
-        data: { provider: config.provider, model: config.model, ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}) },
+        data: {
+          provider: config.provider,
+          model: config.model,
+          ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}),
+          ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
+        },
       });
       this.lastContext = event.data;
     }

@@ -10,6 +10,8 @@ export interface TimelineTextOptions {
   readonly live: boolean;
   /** ANSI colours. */
   readonly color: boolean;
+  /** Print the seq of each turn end (for `forkline fork --at SEQ`). */
+  readonly seqs?: boolean;
 }
 
 const ANSI = { dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m', reset: '\x1b[0m' };
@@ -28,6 +30,21 @@ export class TimelineText {
     return this.options.color ? `${ANSI[code]}${text}${ANSI.reset}` : text;
   }
 
+  /**
+   * Text printed between events (a prompt, live tool output, a notice): starts on a fresh line when
+   * an answer is mid-stream, so nothing lands inside a sentence.
+   */
+  interject(text: string): string {
+    const prefix = this.streaming ? '\n' : '';
+    // Text that does not end its line leaves the cursor mid-line: the next event starts a new one.
+    this.streaming = text !== '' && !text.endsWith('\n');
+    return prefix + text;
+  }
+
+  dim(text: string): string {
+    return this.c('dim', text);
+  }
+
   /** Notes that a call's output was already printed live (its result then prints only its status). */
   markStreamed(callId: string): void {
     this.streamedCalls.add(callId);
@@ -44,7 +61,7 @@ export class TimelineText {
       case 'turn/start':
         return `${breakStream()}${this.c('bold', `━━ Turn ${event.data.turn} ━━`)}\n`;
       case 'turn/end':
-        return `${breakStream()}${this.c('bold', `━━ Turn ${event.data.turn} ended: ${describeReason(event.data.reason)}`)}\n`;
+        return `${breakStream()}${this.c('bold', `━━ Turn ${event.data.turn} ended: ${describeReason(event.data.reason)}`)}${this.options.seqs ? this.c('dim', `  [seq ${event.seq}]`) : ''}\n`;
       case 'step/start':
         this.stepStart.set(`${event.data.turn}/${event.data.step}`, event.time);
         this.thinkingShown = false;
@@ -95,7 +112,11 @@ export class TimelineText {
         const text = block?.content.map((b) => b.text).join('') ?? '';
         const code = event.data.error?.code;
         const head = block?.isError ? this.c('red', `← error${code ? ` ${code}` : ''}`) : this.c('green', '← ok');
-        const body = this.streamedCalls.has(block?.toolCallId ?? '') ? lastLines(text, 1) : lastLines(text, this.options.live ? 6 : 12);
+        const body = this.streamedCalls.has(block?.toolCallId ?? '')
+          ? lastLines(text, 1)
+          : block?.isError
+            ? headAndTail(text, 4, 6) // an error's cause is usually at the top, its exit code at the bottom
+            : lastLines(text, this.options.live ? 6 : 12);
         return `${breakStream()}${head} ${indent(body)}\n`;
       }
       case 'llm/retry':
@@ -151,7 +172,15 @@ function firstLine(text: string, max: number): string {
 function lastLines(text: string, n: number): string {
   const lines = text.replace(/\n+$/, '').split('\n');
   if (lines.length <= n) return lines.join('\n');
-  return [`… (${lines.length - n} more lines)`, ...lines.slice(-n)].join('\n');
+  const more = lines.length - n;
+  return [`… (${more} more line${more === 1 ? '' : 's'})`, ...lines.slice(-n)].join('\n');
+}
+
+function headAndTail(text: string, head: number, tail: number): string {
+  const lines = text.replace(/\n+$/, '').split('\n');
+  if (lines.length <= head + tail + 1) return lines.join('\n');
+  const more = lines.length - head - tail;
+  return [...lines.slice(0, head), `… (${more} more line${more === 1 ? '' : 's'})`, ...lines.slice(-tail)].join('\n');
 }
 
 function indent(text: string): string {

@@ -150,6 +150,7 @@ export class SettingsStore {
     return {
       provider: settings.provider,
       model: settings.model,
+      baseUrl: settings.baseUrl,
       ...(effort !== undefined && dialectOf(settings).thinking !== 'none' ? { reasoningEffort: effort } : {}),
       ...(limits.contextWindow !== undefined ? { contextWindow: limits.contextWindow } : {}),
     };
@@ -166,6 +167,11 @@ export class SettingsStore {
     }
     this.settings = next;
     if (this.options.file) writeJsonAtomic(this.options.file, this.settings, 0o600);
+  }
+
+  /** Uses `active` for the rest of this run without saving it (e.g. `forkline resume` reusing a session's route). */
+  useForThisRun(active: ProviderChoice): void {
+    this.settings = { ...this.settings, active };
   }
 
   setApiKey(provider: string, key: string): void {

@@ -82,7 +82,7 @@ export function importJsonl(text: string, fallbackId: string): JsonlImport {
   while (parsed.length > 1 && parsed[parsed.length - 1]!.error === 'empty line') parsed.pop();
   const headerLine = parsed[0];
   if (!headerLine?.value || headerLine.value['type'] !== 'session') {
-    throw new SessionCorruptionError(fallbackId, undefined, 'the first line is not a session header');
+    throw new SessionCorruptionError('(file)', undefined, 'the first line is not a session header: this is not a Forkline or DeepSeek Harness session file');
   }
   const header = readHeader(headerLine.value, fallbackId, warnings);
 

@@ -81,7 +81,8 @@ describe('forkline CLI', () => {
       { type: 'reply', toolCalls: [{ id: 'resume-edit', name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: '// Adds up a list of numbers.', new_string: '// Adds up a list of numbers (0 for an empty list).' }) }] },
       textResponse('The fix initialises the total to 0.'),
     );
-    const resume = await forkline(['resume', sessionId, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', 'what did you change?']);
+    // No --base-url / --model: resume continues on the route the session last used.
+    const resume = await forkline(['resume', sessionId.slice(0, 8), '--approval', 'allow', 'what did you change?']);
     expect(resume.code).toBe(0);
     expect(resume.stdout).toContain('━━ Turn 2 ━━');
     expect(resume.stdout).toContain('The fix initialises the total to 0.');
@@ -93,8 +94,9 @@ describe('forkline CLI', () => {
   });
 
   it('fork, export and import', async () => {
-    const fork = await forkline(['fork', sessionId]);
+    const fork = await forkline(['fork', sessionId, '--at', '3']);
     expect(fork.code).toBe(0);
+    expect(fork.stderr).toMatch(/^forked after seq \d+ \(the end of the last turn closed there; --at 3 was moved to that turn boundary\)/);
     const childId = fork.stdout.trim();
     expect(childId).toMatch(/^[0-9a-f-]{36}$/);
     const childShow = await forkline(['show', childId]);
@@ -140,8 +142,27 @@ describe('forkline CLI', () => {
       textResponse('I could not run it.'),
     );
     const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', 'delete note.txt']);
-    expect(run.stdout).toContain('Re-run with --approval allow');
+    expect(run.stdout).toMatch(/\n! bash needs approval, but there is no terminal to ask\. Re-run with --approval allow/);
+    expect(run.stdout.indexOf('→ bash rm note.txt')).toBeLessThan(run.stdout.indexOf('! bash needs approval'));
     expect(readFileSync(join(work, 'note.txt'), 'utf8')).toBe('x');
+  });
+
+  it('turns ordinary mistakes into clear messages (exit 2, no stack trace)', async () => {
+    const missing = await forkline(['import', join(dataDir, 'nope.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no file');
+    const unknown = await forkline(['show', 'not-an-id']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no session not-an-id (see forkline ls)');
+    const effort = await forkline(['run', '--cwd', work, '--provider', 'deepseek', '--effort', 'extreme', 'x'], { DEEPSEEK_API_KEY: 'sk-x' });
+    expect(effort.code).toBe(2);
+    expect(effort.stderr).toContain('reasoning effort "extreme" is not supported; use one of off, low, high, max');
+    const notSession = join(dataDir, 'not-a-session.jsonl');
+    writeFileSync(notSession, '{"hello":"world"}\n');
+    const bad = await forkline(['import', notSession]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('not a Forkline or DeepSeek Harness session file');
+    for (const r of [missing, unknown, effort, bad]) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('prints usage for bad arguments', async () => {
