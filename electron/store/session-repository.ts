@@ -324,6 +324,7 @@ export class SessionRepository implements IDisposable {
       const title = titleFromLog(parsed.events);
       if (title !== undefined) header = { ...header, title };
     }
+    if (header.id !== parsed.header.id && header.title !== undefined) header = { ...header, title: `${header.title} (imported copy)` };
     // The file carries its whole log, so the stored session owns every event (no prefix reference);
     // parentSession/seedLength stay as lineage facts.
     const replay = new Session({ header, seed: parsed.events, invariants: 'report' });
