@@ -151,8 +151,11 @@ export interface HostMethods {
    * `worktree`, the child works in its own folder restored to the workspace checkpoint at the boundary.
    */
   forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean }): SessionSummary;
-  /** Compares two sessions from their common boundary: figures per branch and the file diff. */
-  compareSessions(params: { a: string; b: string }): CompareResult;
+  /**
+   * Compares two sessions from their common boundary: figures per branch and (unless `files` is
+   * false, which makes it cheap) the file diff between their latest workspace checkpoints.
+   */
+  compareSessions(params: { a: string; b: string; files?: boolean }): CompareResult;
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string };
   importSession(params: { jsonl: string }): { sessionId: string; warnings: readonly string[] };
   inspectRequest(params: { sessionId: string; turn: number; step: number }): RequestSnapshot;

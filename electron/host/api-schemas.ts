@@ -20,7 +20,7 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   renameSession: z.object({ sessionId: id, title: z.string().max(500) }).strict(),
   deleteSession: z.object({ sessionId: id }).strict(),
   forkSession: z.object({ sessionId: id, atSeq: z.number().int().min(0).optional(), worktree: z.boolean().optional() }).strict(),
-  compareSessions: z.object({ a: id, b: id }).strict(),
+  compareSessions: z.object({ a: id, b: id, files: z.boolean().optional() }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
   importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024) }).strict(),
   inspectRequest: z.object({ sessionId: id, turn: z.number().int().min(1), step: z.number().int().min(1) }).strict(),

@@ -104,12 +104,13 @@ export class HostConnection implements HostHandlers, IDisposable {
     const child = await this.repo.fork(params.sessionId, boundary, childId, cwd !== undefined ? { cwd } : {});
     const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
     const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
-    this.repo.rename(child.header.id, `${parentTitle} (fork ${siblings})`);
+    // The fork number leads so forks stay distinguishable where long titles are cut off.
+    this.repo.rename(child.header.id, `fork ${siblings} · ${parentTitle}`);
     this.host.broadcast({ kind: 'sessions/changed' });
     return this.host.summary(this.repo.get(child.header.id)!);
   }
 
-  async compareSessions(params: { a: string; b: string }): Promise<CompareResult> {
+  async compareSessions(params: { a: string; b: string; files?: boolean }): Promise<CompareResult> {
     const eventsOf = (id: string) => this.host.agentFor(id)?.session.events ?? this.repo.load(id).events;
     const a = this.repo.get(params.a);
     const b = this.repo.get(params.b);
@@ -129,7 +130,8 @@ export class HostConnection implements HostHandlers, IDisposable {
     let files: { status: string; path: string }[] = [];
     let diff = '';
     let diffNote: string | undefined;
-    if (!checkpoints) diffNote = 'workspace checkpoints are off';
+    if (params.files === false) diffNote = 'files were not compared';
+    else if (!checkpoints) diffNote = 'workspace checkpoints are off';
     else if (!left.stats.lastCheckpoint || !right.stats.lastCheckpoint) diffNote = 'a branch has no workspace checkpoint yet (one is taken after every turn)';
     else {
       files = await checkpoints.changedFiles(left.stats.lastCheckpoint, right.stats.lastCheckpoint);

@@ -158,7 +158,7 @@ describe('fork and compare in the browser', () => {
     expect(nodes.map((n) => n.id)).toEqual([rootId, ...forks]);
     expect(nodes[0]).toMatchObject({ depth: '0', root: 'true', open: 'false', title: 'What is in a.txt?', prompt: 'continues: “Make a.txt uppercase”' });
     for (const n of nodes.slice(1)) expect(n).toMatchObject({ depth: '1', root: 'false', parent: rootId });
-    expect(nodes.slice(1).map((n) => n.title)).toEqual(['What is in a.txt? (fork 1)', 'What is in a.txt? (fork 2)', 'What is in a.txt? (fork 3)']);
+    expect(nodes.slice(1).map((n) => n.title)).toEqual(['fork 1 · What is in a.txt?', 'fork 2 · What is in a.txt?', 'fork 3 · What is in a.txt?']);
     expect(nodes.slice(1).map((n) => n.prompt)).toEqual(['“Add a README.md”', 'no prompt since the fork yet', '“Append gamma to a.txt”']);
     expect(nodes.map((n) => n.ownFolder)).toEqual(['false', 'false', 'false', 'true']);
     // The open session (the third fork) is highlighted.
@@ -170,7 +170,7 @@ describe('fork and compare in the browser', () => {
     await branchNode(forks[0]!).click();
     await page.locator(`[data-testid="session-row"][data-session-id="${forks[0]}"][aria-selected="true"]`).waitFor();
     await page.locator(`[data-testid="branch-node"][data-session-id="${forks[0]}"][data-open="true"]`).waitFor();
-    expect(await byTestId('session-name').textContent()).toBe('What is in a.txt? (fork 1)');
+    expect(await byTestId('session-name').textContent()).toBe('fork 1 · What is in a.txt?');
   });
 
   it('compares the two continued forks: figures, transcripts after the common history, and the file diff', async () => {
@@ -184,8 +184,8 @@ describe('fork and compare in the browser', () => {
     expect(await byTestId('compare-common').getAttribute('data-common-length')).toBe(String(seed));
     await page.waitForFunction(() => /\(1 turn\)/.test(document.querySelector('[data-testid="compare-common"]')?.textContent ?? ''));
 
-    expect(await byTestId('compare-branch-a').textContent()).toContain('What is in a.txt? (fork 1)');
-    expect(await byTestId('compare-branch-b').textContent()).toContain('What is in a.txt? (fork 3)');
+    expect(await byTestId('compare-branch-a').textContent()).toContain('fork 1 · What is in a.txt?');
+    expect(await byTestId('compare-branch-b').textContent()).toContain('fork 3 · What is in a.txt?');
     expect([await figure('turns', 'a'), await figure('turns', 'b')]).toEqual(['1', '1']);
     expect([await figure('steps', 'a'), await figure('steps', 'b')]).toEqual(['2', '3']);
     expect([await figure('toolCalls', 'a'), await figure('toolCalls', 'b')]).toEqual(['1', '2']);

@@ -46,7 +46,7 @@ export function useForkPrompts(client: Pick<HostClient, 'compareSessions'>, pair
         if (!mounted.current || asked.current.get(w.child) !== w.signature) return;
         setAnswers((prev) => new Map(prev).set(w.child, { signature: w.signature, state }));
       };
-      client.compareSessions({ a: w.parent, b: w.child }).then(
+      client.compareSessions({ a: w.parent, b: w.child, files: false }).then(
         (result) => {
           const prompts = {
             ...(result.a.stats.firstPrompt !== undefined ? { parentPrompt: result.a.stats.firstPrompt } : {}),

@@ -211,7 +211,7 @@ describe('browser mode', () => {
     // queued "turn two"); the child does not inherit that pending prompt (its inbox replays after seedLength).
     const secondStart = events.find((e) => e.type === 'turn/start' && e.data.turn === 2)!;
     expect(child.seedLength).toBe(secondStart.seq);
-    expect(child.title).toBe('turn one (fork 1)');
+    expect(child.title).toBe('fork 1 · turn one');
     const childView = await client.call<SubscribeResult>('subscribeSession', { sessionId: child.id, fromSeq: 0 });
     expect(childView.events.at(-1)!.type).toBe('session/end-seed');
     expect(childView.events.slice(0, -1)).toEqual(events.slice(0, secondStart.seq));
