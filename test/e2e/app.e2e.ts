@@ -107,7 +107,7 @@ describe('Forkline in the browser', () => {
   it('asks before a write and runs it once allowed', async () => {
     app.llm.enqueue(
       toolCallResponse([{ id: 'write-1', name: 'write_file', arguments: JSON.stringify({ path: 'notes/todo.md', content: '- ship it\n' }) }]),
-      textResponse('Created notes/todo.md.'),
+      textResponse('Created `notes/todo.md` with:\n\n- one item'),
     );
     await send('Create notes/todo.md with one item.');
     await byTestId('approval-panel').waitFor();
@@ -118,6 +118,9 @@ describe('Forkline in the browser', () => {
     await byTestId('approval-allow').click();
     await turnEnded(4);
     expect(readFileSync(join(app.workspace, 'notes/todo.md'), 'utf8')).toBe('- ship it\n');
+    // Finished answers render as Markdown (inline code, lists).
+    await page.locator('[data-testid="assistant-text"] code', { hasText: 'notes/todo.md' }).waitFor();
+    await page.locator('[data-testid="assistant-text"] li', { hasText: 'one item' }).waitFor();
     const tool = page.locator('[data-testid="tool-row"][data-call-id="write-1"]');
     await tool.getByTestId('tool-toggle').click();
     await tool.locator('[data-testid="tool-result"][data-view="diff"]').waitFor();

@@ -3,6 +3,7 @@
  * update re-renders only the rows that changed.
  */
 import { memo, useState, type ReactNode } from 'react';
+import Markdown from 'react-markdown';
 import { clockTime, formatDuration, formatTokens, usageLabel } from '../../../shared/format.js';
 import type {
   ApprovalRow,
@@ -235,13 +236,34 @@ function AssistantText({ row, live }: { readonly row: BlockRowBase<'text'>; read
         <span className="who">Assistant</span>
         <BlockBadges row={row} live={live} />
       </div>
-      <div className="message-text">
-        {row.text}
+      <div className={`message-text${streaming ? '' : ' markdown'}`}>
+        {streaming ? row.text : <MarkdownText text={row.text} />}
         {streaming && <span className="caret" />}
       </div>
     </div>
   );
 }
+
+/**
+ * Finished assistant text rendered as Markdown (react-markdown: no raw HTML is ever rendered).
+ * Links open outside the app. While a message streams it stays plain text (cheap per frame).
+ */
+const MarkdownText = memo(function MarkdownText({ text }: { readonly text: string }): ReactNode {
+  return (
+    <Markdown
+      skipHtml
+      components={{
+        a: ({ href, children }) => (
+          <a href={href} target="_blank" rel="noreferrer noopener">
+            {children}
+          </a>
+        ),
+      }}
+    >
+      {text}
+    </Markdown>
+  );
+});
 
 /** While streaming, an expanded reasoning row shows at most this many trailing characters. */
 const STREAMING_EXPANDED_CHARS = 20_000;
