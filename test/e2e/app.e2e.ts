@@ -127,6 +127,24 @@ describe('Forkline in the browser', () => {
     await app.screenshot('08-diff-view');
   });
 
+  it('streams a running bash call\'s output live into its tool row', async () => {
+    app.llm.enqueue(
+      toolCallResponse([{ id: 'bash-live', name: 'bash', arguments: JSON.stringify({ command: 'for i in 1 2 3; do echo tick-$i; sleep 0.4; done' }) }]),
+      textResponse('Counted to three.'),
+    );
+    await send('Count to three slowly.');
+    await byTestId('approval-allow').click();
+    const row = page.locator('[data-testid="tool-row"][data-call-id="bash-live"]');
+    await row.locator('[data-testid="tool-output-live"]', { hasText: 'tick-1' }).waitFor();
+    expect(await row.getAttribute('data-state')).toBe('running');
+    expect(log().some((e) => e.type === 'tool/result' && e.data.message.content[0].toolCallId === 'bash-live')).toBe(false);
+    await app.screenshot('08b-bash-live-output');
+    await turnEnded(5);
+    await row.getByTestId('tool-toggle').click();
+    await row.locator('[data-testid="tool-result"][data-view="terminal"]').waitFor();
+    expect(await row.getByTestId('tool-result').textContent()).toContain('tick-3');
+  });
+
   it('opens the request inspector for a step', async () => {
     const marker = page.locator('[data-testid="step-marker"][data-turn="4"][data-step="1"]');
     await marker.scrollIntoViewIfNeeded();
