@@ -6,6 +6,9 @@ import { createEditFileTool } from '../../../electron/tools/builtin/edit-file.js
 import { createReadFileTool } from '../../../electron/tools/builtin/read-file.js';
 import { expectToolError, makeCtx, put, tempDir, type TestContext } from './helpers.js';
 
+/** The file tools log the sha256 of the bytes they saw (the read record is rebuilt from it on resume). */
+const SHA256_HEX = expect.stringMatching(/^[0-9a-f]{64}$/);
+
 const edit = createEditFileTool();
 const read = createReadFileTool();
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -35,7 +38,7 @@ describe('edit_file', () => {
     const out = await edit.execute({ path: 'src/a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' }, ctx);
     expect(readFileSync(file, 'utf8')).toBe('const a = 1;\nconst b = 3;\n');
     expect(out.content).toBe("Edited 'src/a.ts': replaced 1 occurrence.");
-    expect(out.meta).toEqual({ path: 'src/a.ts', oldText: 'const a = 1;\nconst b = 2;\n', newText: 'const a = 1;\nconst b = 3;\n', replacements: 1 });
+    expect(out.meta).toEqual({ path: 'src/a.ts', oldText: 'const a = 1;\nconst b = 2;\n', newText: 'const a = 1;\nconst b = 3;\n', replacements: 1, sha256: SHA256_HEX });
     expect(ctx.files.lastRead(file)).toBe(sha('const a = 1;\nconst b = 3;\n'));
     // The recorded hash lets a second edit follow without reading again.
     await edit.execute({ path: 'src/a.ts', old_string: 'a = 1', new_string: 'a = 10' }, ctx);
@@ -110,7 +113,7 @@ describe('edit_file meta for large files', () => {
       put(ws.dir, 'big.txt', `${'z'.repeat(300 * 1024)}\nMARKER\n`);
       await read.execute({ path: 'big.txt' }, ctx);
       const out = await edit.execute({ path: 'big.txt', old_string: 'MARKER', new_string: 'DONE' }, ctx);
-      expect(out.meta).toEqual({ path: 'big.txt', oldText: 'MARKER', newText: 'DONE', partial: true, replacements: 1 });
+      expect(out.meta).toEqual({ path: 'big.txt', oldText: 'MARKER', newText: 'DONE', partial: true, replacements: 1, sha256: SHA256_HEX });
     } finally {
       ws.cleanup();
     }

@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReadFileTool, READ_FILE_MAX_LINE_CHARS, READ_FILE_MAX_LINES } from '../../../electron/tools/builtin/read-file.js';
 import { expectToolError, makeCtx, put, tempDir } from './helpers.js';
 
+/** The file tools log the sha256 of the bytes they saw (the read record is rebuilt from it on resume). */
+const SHA256_HEX = expect.stringMatching(/^[0-9a-f]{64}$/);
+
 const tool = createReadFileTool();
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
@@ -26,7 +29,7 @@ describe('read_file', () => {
     const out = await tool.execute({ path: 'src/a.txt' }, ctx);
     expect(out.content).toBe('1: first line\n2: second\n3: third');
     expect(out.isError).toBeUndefined();
-    expect(out.meta).toEqual({ path: 'src/a.txt', offset: 1, lines: 3, totalLines: 3 });
+    expect(out.meta).toEqual({ path: 'src/a.txt', offset: 1, lines: 3, totalLines: 3, sha256: SHA256_HEX });
     expect(ctx.files.lastRead(file)).toBe(sha('first line\nsecond\r\nthird\n'));
   });
 
@@ -34,7 +37,7 @@ describe('read_file', () => {
     put(ws.dir, 'n.txt', Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n'));
     const out = await tool.execute({ path: 'n.txt', offset: 4, limit: 3 }, makeCtx(ws.dir));
     expect(out.content).toBe('4: line 4\n5: line 5\n6: line 6\n[Showing lines 4-6 of 10. Call read_file with offset=7 to read more.]');
-    expect(out.meta).toEqual({ path: 'n.txt', offset: 4, lines: 3, totalLines: 10 });
+    expect(out.meta).toEqual({ path: 'n.txt', offset: 4, lines: 3, totalLines: 10, sha256: SHA256_HEX });
     const tail = await tool.execute({ path: 'n.txt', offset: 9 }, makeCtx(ws.dir));
     expect(tail.content).toBe('9: line 9\n10: line 10');
   });

@@ -7,6 +7,9 @@ import { createWriteFileTool } from '../../../electron/tools/builtin/write-file.
 import { MAX_DIFF_META_BYTES } from '../../../electron/tools/builtin/file-support.js';
 import { expectToolError, makeCtx, put, tempDir } from './helpers.js';
 
+/** The file tools log the sha256 of the bytes they saw (the read record is rebuilt from it on resume). */
+const SHA256_HEX = expect.stringMatching(/^[0-9a-f]{64}$/);
+
 const write = createWriteFileTool();
 const read = createReadFileTool();
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -29,7 +32,7 @@ describe('write_file', () => {
     const file = path.join(ws.dir, 'a/b/c.txt');
     expect(readFileSync(file, 'utf8')).toBe('hello\nworld\n');
     expect(out.content).toBe("Created 'a/b/c.txt' (2 lines, 12 bytes).");
-    expect(out.meta).toEqual({ path: 'a/b/c.txt', oldText: '', newText: 'hello\nworld\n', created: true });
+    expect(out.meta).toEqual({ path: 'a/b/c.txt', oldText: '', newText: 'hello\nworld\n', created: true, sha256: SHA256_HEX });
     expect(ctx.files.lastRead(file)).toBe(sha('hello\nworld\n'));
     // Written counts as read: it can be overwritten straight away.
     await write.execute({ path: 'a/b/c.txt', content: 'again' }, ctx);
@@ -57,7 +60,7 @@ describe('write_file', () => {
     await read.execute({ path: 'f.txt' }, ctx);
     const out = await write.execute({ path: 'f.txt', content: 'new\n' }, ctx);
     expect(out.content).toBe("Overwrote 'f.txt' (1 line, 4 bytes).");
-    expect(out.meta).toEqual({ path: 'f.txt', oldText: 'old\n', newText: 'new\n', created: false });
+    expect(out.meta).toEqual({ path: 'f.txt', oldText: 'old\n', newText: 'new\n', created: false, sha256: SHA256_HEX });
     expect(readFileSync(file, 'utf8')).toBe('new\n');
     expect(ctx.files.lastRead(file)).toBe(sha('new\n'));
   });
@@ -65,7 +68,7 @@ describe('write_file', () => {
   it('leaves whole texts out of the meta for very large files', async () => {
     const big = 'y'.repeat(MAX_DIFF_META_BYTES + 1);
     const out = await write.execute({ path: 'big.txt', content: big }, makeCtx(ws.dir));
-    expect(out.meta).toEqual({ path: 'big.txt', oldText: '', newText: '', omitted: true, created: true });
+    expect(out.meta).toEqual({ path: 'big.txt', oldText: '', newText: '', omitted: true, created: true, sha256: SHA256_HEX });
   });
 
   it('refuses a directory path', async () => {
