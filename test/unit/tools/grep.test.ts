@@ -1,62 +1,53 @@
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGrepTool, GREP_MAX_MATCHES } from '../../../electron/tools/builtin/grep.js';
-import { expectToolError, makeCtx, put, tempDir } from './helpers.js';
+import { expectToolError, makeCtx, put, useWorkspaceDirs } from './helpers.js';
 
 const tool = createGrepTool();
 
 describe('grep', () => {
-  let ws: ReturnType<typeof tempDir>;
-  let outside: ReturnType<typeof tempDir>;
-  beforeEach(() => {
-    ws = tempDir();
-    outside = tempDir('forkline-outside-');
-  });
-  afterEach(() => {
-    ws.cleanup();
-    outside.cleanup();
-  });
+  const dirs = useWorkspaceDirs();
 
   it('lists file:line: text for every matching line, files sorted', async () => {
-    put(ws.dir, 'src/b.ts', 'const x = 1;\nfunction hello() {}\r\n');
-    put(ws.dir, 'src/a.ts', 'function helloWorld() {}\n');
-    put(ws.dir, 'README.md', 'say hello\n');
-    const out = await tool.execute({ pattern: 'hello\\w*\\(' }, makeCtx(ws.dir));
+    put(dirs.ws.dir, 'src/b.ts', 'const x = 1;\nfunction hello() {}\r\n');
+    put(dirs.ws.dir, 'src/a.ts', 'function helloWorld() {}\n');
+    put(dirs.ws.dir, 'README.md', 'say hello\n');
+    const out = await tool.execute({ pattern: 'hello\\w*\\(' }, makeCtx(dirs.ws.dir));
     expect(out.content).toBe('src/a.ts:1: function helloWorld() {}\nsrc/b.ts:2: function hello() {}');
     expect(out.meta).toEqual({ pattern: 'hello\\w*\\(', path: '.', matches: 2, files: 2, truncated: false, filesSearched: 3 });
   });
 
   it('skips node_modules, .git and binary files', async () => {
-    put(ws.dir, 'keep.txt', 'needle\n');
-    put(ws.dir, 'node_modules/pkg/index.js', 'needle\n');
-    put(ws.dir, 'lib/node_modules/x.js', 'needle\n');
-    put(ws.dir, '.git/config', 'needle\n');
-    put(ws.dir, 'image.bin', Buffer.concat([Buffer.from('needle\n'), Buffer.from([0, 1, 2])]));
-    const out = await tool.execute({ pattern: 'needle' }, makeCtx(ws.dir));
+    put(dirs.ws.dir, 'keep.txt', 'needle\n');
+    put(dirs.ws.dir, 'node_modules/pkg/index.js', 'needle\n');
+    put(dirs.ws.dir, 'lib/node_modules/x.js', 'needle\n');
+    put(dirs.ws.dir, '.git/config', 'needle\n');
+    put(dirs.ws.dir, 'image.bin', Buffer.concat([Buffer.from('needle\n'), Buffer.from([0, 1, 2])]));
+    const out = await tool.execute({ pattern: 'needle' }, makeCtx(dirs.ws.dir));
     expect(out.content).toBe('keep.txt:1: needle');
   });
 
   it('limits the search to path and glob', async () => {
-    put(ws.dir, 'src/a.ts', 'target\n');
-    put(ws.dir, 'src/sub/b.ts', 'target\n');
-    put(ws.dir, 'src/c.js', 'target\n');
-    put(ws.dir, 'other/d.ts', 'target\n');
-    expect((await tool.execute({ pattern: 'target', path: 'src', glob: '*.ts' }, makeCtx(ws.dir))).content).toBe('src/a.ts:1: target\nsrc/sub/b.ts:1: target');
-    expect((await tool.execute({ pattern: 'target', glob: 'src/*.ts' }, makeCtx(ws.dir))).content).toBe('src/a.ts:1: target');
-    expect((await tool.execute({ pattern: 'target', path: 'src/c.js' }, makeCtx(ws.dir))).content).toBe('src/c.js:1: target');
+    put(dirs.ws.dir, 'src/a.ts', 'target\n');
+    put(dirs.ws.dir, 'src/sub/b.ts', 'target\n');
+    put(dirs.ws.dir, 'src/c.js', 'target\n');
+    put(dirs.ws.dir, 'other/d.ts', 'target\n');
+    expect((await tool.execute({ pattern: 'target', path: 'src', glob: '*.ts' }, makeCtx(dirs.ws.dir))).content).toBe('src/a.ts:1: target\nsrc/sub/b.ts:1: target');
+    expect((await tool.execute({ pattern: 'target', glob: 'src/*.ts' }, makeCtx(dirs.ws.dir))).content).toBe('src/a.ts:1: target');
+    expect((await tool.execute({ pattern: 'target', path: 'src/c.js' }, makeCtx(dirs.ws.dir))).content).toBe('src/c.js:1: target');
   });
 
   it('reports no matches as a normal result', async () => {
-    put(ws.dir, 'a.txt', 'abc\n');
-    const out = await tool.execute({ pattern: 'xyz' }, makeCtx(ws.dir));
+    put(dirs.ws.dir, 'a.txt', 'abc\n');
+    const out = await tool.execute({ pattern: 'xyz' }, makeCtx(dirs.ws.dir));
     expect(out.content).toBe("No matches for /xyz/ in '.'.");
     expect(out.isError).toBeUndefined();
   });
 
   it(`caps at ${GREP_MAX_MATCHES} matching lines with a notice`, async () => {
-    put(ws.dir, 'many.txt', Array.from({ length: GREP_MAX_MATCHES + 20 }, (_, i) => `hit ${i + 1}`).join('\n'));
-    const out = await tool.execute({ pattern: '^hit' }, makeCtx(ws.dir));
+    put(dirs.ws.dir, 'many.txt', Array.from({ length: GREP_MAX_MATCHES + 20 }, (_, i) => `hit ${i + 1}`).join('\n'));
+    const out = await tool.execute({ pattern: '^hit' }, makeCtx(dirs.ws.dir));
     const lines = out.content.split('\n');
     expect(lines).toHaveLength(GREP_MAX_MATCHES + 1);
     expect(lines[GREP_MAX_MATCHES - 1]).toBe(`many.txt:${GREP_MAX_MATCHES}: hit ${GREP_MAX_MATCHES}`);
@@ -65,20 +56,20 @@ describe('grep', () => {
   });
 
   it('refuses an invalid regular expression with INVALID_ARGS', async () => {
-    await expectToolError(tool.execute({ pattern: 'foo(' }, makeCtx(ws.dir)), 'INVALID_ARGS', /not a valid JavaScript regular expression/);
+    await expectToolError(tool.execute({ pattern: 'foo(' }, makeCtx(dirs.ws.dir)), 'INVALID_ARGS', /not a valid JavaScript regular expression/);
   });
 
   it('never reads outside the workspace', async () => {
-    put(outside.dir, 'secret.txt', 'needle\n');
-    symlinkSync(outside.dir, path.join(ws.dir, 'out'));
-    symlinkSync(path.join(outside.dir, 'secret.txt'), path.join(ws.dir, 'link.txt'));
-    expect((await tool.execute({ pattern: 'needle' }, makeCtx(ws.dir))).content).toBe("No matches for /needle/ in '.'.");
-    expect((await tool.execute({ pattern: 'needle', glob: 'out/*' }, makeCtx(ws.dir))).content).toMatch(/^No matches/);
-    await expectToolError(tool.execute({ pattern: 'needle', path: 'out' }, makeCtx(ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
-    await expectToolError(tool.execute({ pattern: 'needle', path: 'link.txt' }, makeCtx(ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
-    await expectToolError(tool.execute({ pattern: 'root', path: '/etc/passwd' }, makeCtx(ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
-    await expectToolError(tool.execute({ pattern: 'x', glob: '../*' }, makeCtx(ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
-    await expectToolError(tool.execute({ pattern: 'x', path: 'missing' }, makeCtx(ws.dir)), 'NOT_FOUND');
+    put(dirs.outside.dir, 'secret.txt', 'needle\n');
+    symlinkSync(dirs.outside.dir, path.join(dirs.ws.dir, 'out'));
+    symlinkSync(path.join(dirs.outside.dir, 'secret.txt'), path.join(dirs.ws.dir, 'link.txt'));
+    expect((await tool.execute({ pattern: 'needle' }, makeCtx(dirs.ws.dir))).content).toBe("No matches for /needle/ in '.'.");
+    expect((await tool.execute({ pattern: 'needle', glob: 'out/*' }, makeCtx(dirs.ws.dir))).content).toMatch(/^No matches/);
+    await expectToolError(tool.execute({ pattern: 'needle', path: 'out' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
+    await expectToolError(tool.execute({ pattern: 'needle', path: 'link.txt' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
+    await expectToolError(tool.execute({ pattern: 'root', path: '/etc/passwd' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
+    await expectToolError(tool.execute({ pattern: 'x', glob: '../*' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
+    await expectToolError(tool.execute({ pattern: 'x', path: 'missing' }, makeCtx(dirs.ws.dir)), 'NOT_FOUND');
   });
 
   it('is a concurrency-safe read tool with a search presentation', () => {

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { ForklineError } from '../../../shared/errors.js';
 import { InMemoryFileReadTracker } from '../../../electron/tools/file-read-tracker.js';
 import type { ToolContext } from '../../../electron/tools/tool.js';
@@ -52,4 +52,29 @@ export async function expectToolError(promise: Promise<unknown>, code: string, m
   expect(error.code).toBe(code);
   if (message) expect(error.message).toMatch(message);
   return error;
+}
+
+/**
+ * Registers a fresh workspace folder and a folder "outside" it for every test of the calling
+ * `describe` (created before each test, removed after). Read them inside tests: `dirs.ws.dir`.
+ */
+export function useWorkspaceDirs(): { readonly ws: ReturnType<typeof tempDir>; readonly outside: ReturnType<typeof tempDir> } {
+  let ws: ReturnType<typeof tempDir> | undefined;
+  let outside: ReturnType<typeof tempDir> | undefined;
+  beforeEach(() => {
+    ws = tempDir();
+    outside = tempDir('forkline-outside-');
+  });
+  afterEach(() => {
+    ws?.cleanup();
+    outside?.cleanup();
+  });
+  return {
+    get ws() {
+      return ws!;
+    },
+    get outside() {
+      return outside!;
+    },
+  };
 }

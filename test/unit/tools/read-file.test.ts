@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReadFileTool, READ_FILE_MAX_LINE_CHARS, READ_FILE_MAX_LINES } from '../../../electron/tools/builtin/read-file.js';
-import { expectToolError, makeCtx, put, tempDir } from './helpers.js';
+import { expectToolError, makeCtx, put, useWorkspaceDirs } from './helpers.js';
 
 /** The file tools log the sha256 of the bytes they saw (the read record is rebuilt from it on resume). */
 const SHA256_HEX = expect.stringMatching(/^[0-9a-f]{64}$/);
@@ -12,20 +12,11 @@ const tool = createReadFileTool();
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
 describe('read_file', () => {
-  let ws: ReturnType<typeof tempDir>;
-  let outside: ReturnType<typeof tempDir>;
-  beforeEach(() => {
-    ws = tempDir();
-    outside = tempDir('forkline-outside-');
-  });
-  afterEach(() => {
-    ws.cleanup();
-    outside.cleanup();
-  });
+  const dirs = useWorkspaceDirs();
 
   it('returns numbered lines, meta, and records the sha256 of the bytes', async () => {
-    const file = put(ws.dir, 'src/a.txt', 'first line\nsecond\r\nthird\n');
-    const ctx = makeCtx(ws.dir);
+    const file = put(dirs.ws.dir, 'src/a.txt', 'first line\nsecond\r\nthird\n');
+    const ctx = makeCtx(dirs.ws.dir);
     const out = await tool.execute({ path: 'src/a.txt' }, ctx);
     expect(out.content).toBe('1: first line\n2: second\n3: third');
     expect(out.isError).toBeUndefined();
@@ -34,19 +25,19 @@ describe('read_file', () => {
   });
 
   it('reads a window with offset and limit and says how to continue', async () => {
-    put(ws.dir, 'n.txt', Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n'));
-    const out = await tool.execute({ path: 'n.txt', offset: 4, limit: 3 }, makeCtx(ws.dir));
+    put(dirs.ws.dir, 'n.txt', Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const out = await tool.execute({ path: 'n.txt', offset: 4, limit: 3 }, makeCtx(dirs.ws.dir));
     expect(out.content).toBe('4: line 4\n5: line 5\n6: line 6\n[Showing lines 4-6 of 10. Call read_file with offset=7 to read more.]');
     expect(out.meta).toEqual({ path: 'n.txt', offset: 4, lines: 3, totalLines: 10, sha256: SHA256_HEX });
-    const tail = await tool.execute({ path: 'n.txt', offset: 9 }, makeCtx(ws.dir));
+    const tail = await tool.execute({ path: 'n.txt', offset: 9 }, makeCtx(dirs.ws.dir));
     expect(tail.content).toBe('9: line 9\n10: line 10');
   });
 
   it(`caps a long file at ${READ_FILE_MAX_LINES} lines and cuts very long lines`, async () => {
     const lines = Array.from({ length: READ_FILE_MAX_LINES + 500 }, (_, i) => `l${i + 1}`);
     lines[0] = 'x'.repeat(READ_FILE_MAX_LINE_CHARS + 10);
-    put(ws.dir, 'big.txt', lines.join('\n') + '\n');
-    const out = await tool.execute({ path: 'big.txt', limit: 99_999 }, makeCtx(ws.dir));
+    put(dirs.ws.dir, 'big.txt', lines.join('\n') + '\n');
+    const out = await tool.execute({ path: 'big.txt', limit: 99_999 }, makeCtx(dirs.ws.dir));
     const shown = out.content.split('\n');
     expect(shown).toHaveLength(READ_FILE_MAX_LINES + 1);
     expect(shown[0]).toBe(`1: ${'x'.repeat(READ_FILE_MAX_LINE_CHARS)}… [line cut: 10 more characters; use bash to see it whole]`);
@@ -56,26 +47,26 @@ describe('read_file', () => {
   });
 
   it('reads an empty file and refuses an offset past the end', async () => {
-    put(ws.dir, 'empty.txt', '');
-    expect((await tool.execute({ path: 'empty.txt' }, makeCtx(ws.dir))).content).toBe('(empty file)');
-    put(ws.dir, 'two.txt', 'a\nb\n');
-    await expectToolError(tool.execute({ path: 'two.txt', offset: 3 }, makeCtx(ws.dir)), 'INVALID_ARGS', /past the end.*2 lines/);
+    put(dirs.ws.dir, 'empty.txt', '');
+    expect((await tool.execute({ path: 'empty.txt' }, makeCtx(dirs.ws.dir))).content).toBe('(empty file)');
+    put(dirs.ws.dir, 'two.txt', 'a\nb\n');
+    await expectToolError(tool.execute({ path: 'two.txt', offset: 3 }, makeCtx(dirs.ws.dir)), 'INVALID_ARGS', /past the end.*2 lines/);
   });
 
   it('refuses missing files, directories and binary files with clear errors', async () => {
-    await expectToolError(tool.execute({ path: 'nope.txt' }, makeCtx(ws.dir)), 'NOT_FOUND', /'nope.txt' does not exist/);
-    mkdirSync(path.join(ws.dir, 'dir'));
-    await expectToolError(tool.execute({ path: 'dir' }, makeCtx(ws.dir)), 'INVALID_ARGS', /is a directory.*list_dir/);
-    const bin = put(ws.dir, 'img.bin', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]));
-    const ctx = makeCtx(ws.dir);
+    await expectToolError(tool.execute({ path: 'nope.txt' }, makeCtx(dirs.ws.dir)), 'NOT_FOUND', /'nope.txt' does not exist/);
+    mkdirSync(path.join(dirs.ws.dir, 'dir'));
+    await expectToolError(tool.execute({ path: 'dir' }, makeCtx(dirs.ws.dir)), 'INVALID_ARGS', /is a directory.*list_dir/);
+    const bin = put(dirs.ws.dir, 'img.bin', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]));
+    const ctx = makeCtx(dirs.ws.dir);
     await expectToolError(tool.execute({ path: 'img.bin' }, ctx), 'TOOL_ERROR', /binary file/);
     expect(ctx.files.lastRead(bin)).toBeUndefined();
   });
 
   it('is confined to the workspace', async () => {
-    put(outside.dir, 'secret.txt', 'secret');
-    symlinkSync(path.join(outside.dir, 'secret.txt'), path.join(ws.dir, 'link.txt'));
-    const ctx = makeCtx(ws.dir);
+    put(dirs.outside.dir, 'secret.txt', 'secret');
+    symlinkSync(path.join(dirs.outside.dir, 'secret.txt'), path.join(dirs.ws.dir, 'link.txt'));
+    const ctx = makeCtx(dirs.ws.dir);
     await expectToolError(tool.execute({ path: '../x' }, ctx), 'PATH_OUTSIDE_WORKSPACE');
     await expectToolError(tool.execute({ path: '/etc/passwd' }, ctx), 'PATH_OUTSIDE_WORKSPACE');
     await expectToolError(tool.execute({ path: 'link.txt' }, ctx), 'PATH_OUTSIDE_WORKSPACE');

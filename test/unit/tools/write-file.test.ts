@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReadFileTool } from '../../../electron/tools/builtin/read-file.js';
 import { createWriteFileTool } from '../../../electron/tools/builtin/write-file.js';
 import { MAX_DIFF_META_BYTES } from '../../../electron/tools/builtin/file-support.js';
-import { expectToolError, makeCtx, put, tempDir } from './helpers.js';
+import { expectToolError, makeCtx, put, useWorkspaceDirs } from './helpers.js';
 
 /** The file tools log the sha256 of the bytes they saw (the read record is rebuilt from it on resume). */
 const SHA256_HEX = expect.stringMatching(/^[0-9a-f]{64}$/);
@@ -15,21 +15,12 @@ const read = createReadFileTool();
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('write_file', () => {
-  let ws: ReturnType<typeof tempDir>;
-  let outside: ReturnType<typeof tempDir>;
-  beforeEach(() => {
-    ws = tempDir();
-    outside = tempDir('forkline-outside-');
-  });
-  afterEach(() => {
-    ws.cleanup();
-    outside.cleanup();
-  });
+  const dirs = useWorkspaceDirs();
 
   it('creates a new file and its parent folders without a prior read, and records it as read', async () => {
-    const ctx = makeCtx(ws.dir);
+    const ctx = makeCtx(dirs.ws.dir);
     const out = await write.execute({ path: 'a/b/c.txt', content: 'hello\nworld\n' }, ctx);
-    const file = path.join(ws.dir, 'a/b/c.txt');
+    const file = path.join(dirs.ws.dir, 'a/b/c.txt');
     expect(readFileSync(file, 'utf8')).toBe('hello\nworld\n');
     expect(out.content).toBe("Created 'a/b/c.txt' (2 lines, 12 bytes).");
     expect(out.meta).toEqual({ path: 'a/b/c.txt', oldText: '', newText: 'hello\nworld\n', created: true, sha256: SHA256_HEX });
@@ -40,14 +31,14 @@ describe('write_file', () => {
   });
 
   it('refuses to overwrite an existing file that was not read (FILE_NOT_READ)', async () => {
-    const file = put(ws.dir, 'keep.txt', 'original');
-    await expectToolError(write.execute({ path: 'keep.txt', content: 'x' }, makeCtx(ws.dir)), 'FILE_NOT_READ', /read_file/);
+    const file = put(dirs.ws.dir, 'keep.txt', 'original');
+    await expectToolError(write.execute({ path: 'keep.txt', content: 'x' }, makeCtx(dirs.ws.dir)), 'FILE_NOT_READ', /read_file/);
     expect(readFileSync(file, 'utf8')).toBe('original');
   });
 
   it('refuses to overwrite a file that changed since it was read (FILE_CHANGED)', async () => {
-    const file = put(ws.dir, 'f.txt', 'v1');
-    const ctx = makeCtx(ws.dir);
+    const file = put(dirs.ws.dir, 'f.txt', 'v1');
+    const ctx = makeCtx(dirs.ws.dir);
     await read.execute({ path: 'f.txt' }, ctx);
     writeFileSync(file, 'v2 by someone else');
     await expectToolError(write.execute({ path: 'f.txt', content: 'mine' }, ctx), 'FILE_CHANGED', /read_file on it again/);
@@ -55,8 +46,8 @@ describe('write_file', () => {
   });
 
   it('overwrites a read, unchanged file with a diff meta', async () => {
-    const file = put(ws.dir, 'f.txt', 'old\n');
-    const ctx = makeCtx(ws.dir);
+    const file = put(dirs.ws.dir, 'f.txt', 'old\n');
+    const ctx = makeCtx(dirs.ws.dir);
     await read.execute({ path: 'f.txt' }, ctx);
     const out = await write.execute({ path: 'f.txt', content: 'new\n' }, ctx);
     expect(out.content).toBe("Overwrote 'f.txt' (1 line, 4 bytes).");
@@ -67,31 +58,31 @@ describe('write_file', () => {
 
   it('leaves whole texts out of the meta for very large files', async () => {
     const big = 'y'.repeat(MAX_DIFF_META_BYTES + 1);
-    const out = await write.execute({ path: 'big.txt', content: big }, makeCtx(ws.dir));
+    const out = await write.execute({ path: 'big.txt', content: big }, makeCtx(dirs.ws.dir));
     expect(out.meta).toEqual({ path: 'big.txt', oldText: '', newText: '', omitted: true, created: true, sha256: SHA256_HEX });
   });
 
   it('refuses a directory path', async () => {
-    mkdirSync(path.join(ws.dir, 'd'));
-    await expectToolError(write.execute({ path: 'd', content: 'x' }, makeCtx(ws.dir)), 'INVALID_ARGS', /directory/);
+    mkdirSync(path.join(dirs.ws.dir, 'd'));
+    await expectToolError(write.execute({ path: 'd', content: 'x' }, makeCtx(dirs.ws.dir)), 'INVALID_ARGS', /directory/);
   });
 
   it('is confined to the workspace, also through symlinks', async () => {
-    const ctx = makeCtx(ws.dir);
+    const ctx = makeCtx(dirs.ws.dir);
     await expectToolError(write.execute({ path: '../escape.txt', content: 'x' }, ctx), 'PATH_OUTSIDE_WORKSPACE');
-    expect(existsSync(path.join(path.dirname(ws.dir), 'escape.txt'))).toBe(false);
+    expect(existsSync(path.join(path.dirname(dirs.ws.dir), 'escape.txt'))).toBe(false);
     await expectToolError(write.execute({ path: '/etc/passwd', content: 'x' }, ctx), 'PATH_OUTSIDE_WORKSPACE');
-    put(outside.dir, 'target.txt', 'outside');
-    symlinkSync(path.join(outside.dir, 'target.txt'), path.join(ws.dir, 'link.txt'));
+    put(dirs.outside.dir, 'target.txt', 'outside');
+    symlinkSync(path.join(dirs.outside.dir, 'target.txt'), path.join(dirs.ws.dir, 'link.txt'));
     await expectToolError(write.execute({ path: 'link.txt', content: 'x' }, ctx), 'PATH_OUTSIDE_WORKSPACE');
-    expect(readFileSync(path.join(outside.dir, 'target.txt'), 'utf8')).toBe('outside');
-    symlinkSync(outside.dir, path.join(ws.dir, 'outdir'));
+    expect(readFileSync(path.join(dirs.outside.dir, 'target.txt'), 'utf8')).toBe('outside');
+    symlinkSync(dirs.outside.dir, path.join(dirs.ws.dir, 'outdir'));
     await expectToolError(write.execute({ path: 'outdir/sub/new.txt', content: 'x' }, ctx), 'PATH_OUTSIDE_WORKSPACE');
-    expect(existsSync(path.join(outside.dir, 'sub'))).toBe(false);
-    // A dangling symlink must not be written through to a new file outside.
-    symlinkSync(path.join(outside.dir, 'created-through-link.txt'), path.join(ws.dir, 'dangling.txt'));
+    expect(existsSync(path.join(dirs.outside.dir, 'sub'))).toBe(false);
+    // A dangling symlink must not be written through to a new file dirs.outside.
+    symlinkSync(path.join(dirs.outside.dir, 'created-through-link.txt'), path.join(dirs.ws.dir, 'dangling.txt'));
     await expectToolError(write.execute({ path: 'dangling.txt', content: 'x' }, ctx), 'PATH_OUTSIDE_WORKSPACE');
-    expect(existsSync(path.join(outside.dir, 'created-through-link.txt'))).toBe(false);
+    expect(existsSync(path.join(dirs.outside.dir, 'created-through-link.txt'))).toBe(false);
   });
 
   it('has write risk, a diff presentation and is not concurrency-safe', () => {
