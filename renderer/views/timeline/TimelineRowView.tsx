@@ -22,6 +22,7 @@ import type {
 import { useApp, useClient, useRuntime, useSession } from '../context.js';
 import { Badge, CrashBadges } from './badges.js';
 import { ToolRowView } from './ToolRowView.js';
+import { FoldToggle } from './FoldToggle.js';
 
 export interface RowViewProps {
   readonly row: TimelineRow;
@@ -276,18 +277,7 @@ function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBa
   return (
     <div className={`row row-reasoning${row.failed ? ' failed' : ''}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="reasoning-row" data-streaming={streaming ? 'true' : 'false'}>
       <div className="row-head">
-        <button
-          type="button"
-          className="toggle"
-          data-testid="reasoning-toggle"
-          aria-expanded={expanded}
-          onClick={(e) => {
-            e.stopPropagation();
-            onToggle();
-          }}
-        >
-          {expanded ? '▾' : '▸'}
-        </button>
+        <FoldToggle testId="reasoning-toggle" expanded={expanded} onToggle={onToggle} />
         <span className="who">{streaming ? 'Thinking…' : 'Thought'}</span>
         <span className="muted" data-testid="reasoning-length">
           {formatTokens(row.text.length)} chars
@@ -329,18 +319,7 @@ function Compaction({ row, expanded, onToggle }: { readonly row: CompactionRow; 
   return (
     <div className={`row row-compaction state-${row.state}`} data-testid="compaction-row" data-state={row.state}>
       <div className="row-head">
-        <button
-          type="button"
-          className="toggle"
-          data-testid="compaction-toggle"
-          aria-expanded={expanded}
-          onClick={(e) => {
-            e.stopPropagation();
-            onToggle();
-          }}
-        >
-          {expanded ? '▾' : '▸'}
-        </button>
+        <FoldToggle testId="compaction-toggle" expanded={expanded} onToggle={onToggle} />
         <span className="who">Compaction</span>
         <Badge tone={row.state === 'done' ? 'ok' : row.state === 'running' ? 'info' : 'bad'}>{row.state}</Badge>
         <span className="muted">

@@ -11,6 +11,7 @@ import { fileDiffs, prettyArgs, summarizeToolArgs, terminalFacts, toolPresentati
 import { useSession } from '../context.js';
 import { DiffView } from './DiffView.js';
 import { Badge, CrashBadges } from './badges.js';
+import { FoldToggle } from './FoldToggle.js';
 
 export interface ToolRowProps {
   readonly row: ToolRow;
@@ -117,19 +118,7 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
       style={parallel ? ({ '--lane': parallel.lane, '--lanes': parallel.lanes } as CSSProperties) : undefined}
     >
       <div className="tool-line">
-        <button
-          type="button"
-          className="toggle"
-          data-testid="tool-toggle"
-          aria-expanded={expanded}
-          aria-label={expanded ? 'Fold tool call' : 'Expand tool call'}
-          onClick={(e) => {
-            e.stopPropagation();
-            onToggle();
-          }}
-        >
-          {expanded ? '▾' : '▸'}
-        </button>
+        <FoldToggle testId="tool-toggle" expanded={expanded} onToggle={onToggle} label="tool call" />
         <span className={`dot dot-${row.state}`} title={STATE_LABEL[row.state]} />
         <span className="tool-name">{row.name || '(tool)'}</span>
         <span className="tool-summary mono" data-testid="tool-summary" title={summary}>
