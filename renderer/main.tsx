@@ -25,13 +25,24 @@ const savedTheme = (() => {
 })();
 document.documentElement.dataset['theme'] = savedTheme;
 
-const connection = connectHost();
-const runtime = new AppRuntime({ client: connection.client, connection, schedule: animationFrameScheduler, initialTheme: savedTheme });
-runtime.app.subscribe((state, previous) => {
-  if (state.theme === previous.theme) return;
-  document.documentElement.dataset['theme'] = state.theme;
+const LOG_EVENTS_KEY = 'forkline.showLogEvents';
+const savedShowLogEvents = (() => {
   try {
-    localStorage.setItem(THEME_KEY, state.theme);
+    return localStorage.getItem(LOG_EVENTS_KEY) === 'true';
+  } catch {
+    return false;
+  }
+})();
+
+const connection = connectHost();
+const runtime = new AppRuntime({ client: connection.client, connection, schedule: animationFrameScheduler, initialTheme: savedTheme, initialShowLogEvents: savedShowLogEvents });
+runtime.app.subscribe((state, previous) => {
+  try {
+    if (state.theme !== previous.theme) {
+      document.documentElement.dataset['theme'] = state.theme;
+      localStorage.setItem(THEME_KEY, state.theme);
+    }
+    if (state.showLogEvents !== previous.showLogEvents) localStorage.setItem(LOG_EVENTS_KEY, String(state.showLogEvents));
   } catch {
     /* storage unavailable */
   }

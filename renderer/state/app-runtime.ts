@@ -28,6 +28,8 @@ export interface AppRuntimeDeps {
   readonly refreshDelayMs?: number;
   readonly setTimer?: (fn: () => void, ms: number) => () => void;
   readonly initialTheme?: Theme;
+  /** Whether log-only events start visible in the timeline (default: hidden; the debugger view turns them on). */
+  readonly initialShowLogEvents?: boolean;
 }
 
 /** An open session: its controller (facts) and its timeline projector (derived view). */
@@ -49,7 +51,11 @@ export class AppRuntime implements IDisposable {
   constructor(private readonly deps: AppRuntimeDeps) {
     this.client = deps.client;
     const initial = deps.connection.status();
-    this.app = createAppStore({ connection: initial, ...(deps.initialTheme ? { theme: deps.initialTheme } : {}) });
+    this.app = createAppStore({
+      connection: initial,
+      ...(deps.initialTheme ? { theme: deps.initialTheme } : {}),
+      ...(deps.initialShowLogEvents !== undefined ? { showLogEvents: deps.initialShowLogEvents } : {}),
+    });
     this.lastOpenCount = initial.openCount;
     this.disposers.push(
       deps.client.onPush((push) =>

@@ -137,9 +137,9 @@ const connectionSlice = (set: Set, initial: ConnectionStatus): ConnectionSlice =
   setConnection: (connection) => set({ connection }),
 });
 
-const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme): UiSlice => ({
+const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme, showLogEvents: boolean): UiSlice => ({
   search: '',
-  showLogEvents: true,
+  showLogEvents,
   modelView: false,
   expanded: {},
   tab: 'timeline',
@@ -178,6 +178,8 @@ const branchesSlice = (set: Set): BranchesSlice => ({
 export interface AppStoreOptions {
   readonly connection?: ConnectionStatus;
   readonly theme?: Theme;
+  /** Log-only event rows visible (default false: a clean conversation; the debugger turns them on). */
+  readonly showLogEvents?: boolean;
 }
 
 export function createAppStore(options: AppStoreOptions = {}): AppStore {
@@ -188,7 +190,7 @@ export function createAppStore(options: AppStoreOptions = {}): AppStore {
     ...selectionSlice(set, counters),
     ...settingsSlice(set),
     ...connectionSlice(set, initialConnection),
-    ...uiSlice(set, get, counters, options.theme ?? 'dark'),
+    ...uiSlice(set, get, counters, options.theme ?? 'dark', options.showLogEvents ?? false),
     ...branchesSlice(set),
   }));
 }
