@@ -26,19 +26,18 @@ import type {
   TurnEndReason,
 } from '../../shared/events.js';
 import { jsonEquals, type JsonValue } from '../../shared/json.js';
-import type { AssistantBlock, AssistantMessage, ToolCallBlock, ToolResultMessage, UserMessage } from '../../shared/messages.js';
+import type { AssistantBlock, AssistantMessage, ToolCallBlock, UserMessage } from '../../shared/messages.js';
 import type { AgentStatus } from '../../shared/api.js';
 import { BlockAssembler } from '../llm/assembler.js';
 import type { ModelClient } from '../llm/model-client.js';
 import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
 import type { Session } from '../session/session.js';
-import { parseArguments, ToolPipeline, type ToolCallRequest, type ToolCallResult } from '../tools/pipeline.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { runToolCalls, SchedulerFailure } from '../tools/scheduler.js';
 import type { FileReadTracker } from '../tools/tool.js';
 import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
 import { Inbox, type InboxState } from './inbox.js';
 import { CompactionError, compactSession, DEFAULT_COMPACTION_CONFIG, measureRequestTokens, type CompactionConfig, type CompactionOutcome } from './compaction.js';
+import { runStepTools } from './step-tools.js';
 import { localDate, renderSystemPrompt } from './system-prompt.js';
 
 /** What the model should be called with; read at every step so settings changes apply. */
@@ -506,78 +505,23 @@ export class Agent {
     return { id: this.options.newId(), role: 'assistant', content: blocks, source: { kind: 'model', provider: config.provider, model: config.model } };
   }
 
-  private async runTools(turn: number, step: number, blocks: readonly ToolCallBlock[], signal: AbortSignal): Promise<void> {
-    const { session } = this;
-    const calls: ToolCallRequest[] = blocks.map((b) => ({ callId: b.id, name: b.name, arguments: b.arguments }));
-    const callSeqs = new Map<number, number>();
-    const pipeline = new ToolPipeline({
-      registry: this.options.tools,
-      cwd: this.options.cwd,
-      sessionId: session.id,
-      files: this.options.files,
-      policy: this.options.approvalPolicy,
-      requestApproval: (question, approvalSignal) => this.approvals.ask(question, approvalSignal),
-      ...(this.options.onToolOutput ? { onOutput: (callId: string, text: string) => this.options.onToolOutput!({ turn, step, callId, text }) } : {}),
-      ...(this.options.spill ? { spill: this.options.spill } : {}),
-    });
-    const logCall = (call: ToolCallRequest, index: number) => {
-      const event = session.append({ type: 'tool/call', data: { turn, step, callId: call.callId, name: call.name, arguments: call.arguments } });
-      callSeqs.set(index, event.seq);
-    };
-    const logResult = (call: ToolCallRequest, index: number, result: ToolCallResult) => {
-      const message: ToolResultMessage = {
-        id: this.options.newId(),
-        role: 'user',
-        source: { kind: 'tool', callId: call.callId },
-        content: [{ type: 'tool-result', toolCallId: call.callId, content: [{ type: 'text', text: result.content }], isError: result.isError }],
-      };
-      const seq = callSeqs.get(index);
-      session.append({
-        type: 'tool/result',
-        data: { turn, step, message, ...(result.error ? { error: result.error } : {}), ...(result.meta !== undefined ? { meta: result.meta } : {}) },
-        ...(seq !== undefined ? { sourceEventSeqs: [seq] } : {}),
-        surfaceOp: 'append',
-      });
-      if (call.name === 'todo_write' && !result.isError) {
-        const todos = (result.meta as { todos?: JsonValue } | undefined)?.todos;
-        if (Array.isArray(todos)) session.append({ type: 'todo/write', data: { todos: todos as never } });
-      }
-    };
-    try {
-      await runToolCalls(
-        calls,
-        {
-          onStart: async (call, index) => {
-            logCall(call, index);
-            await this.options.flush();
-          },
-          prepare: (call) => pipeline.prepare(call, signal),
-          isConcurrencySafe: (call) => {
-            const parsed = parseArguments(call.arguments);
-            return parsed.ok && this.options.tools.isConcurrencySafe(call.name, parsed.value);
-          },
-          onResult: logResult,
-          onAbortedBeforeDispatch: (call, index, result) => {
-            logCall(call, index);
-            logResult(call, index, result);
-          },
-        },
-        { signal, ...(this.options.maxParallelToolCalls !== undefined ? { maxParallel: this.options.maxParallelToolCalls } : {}) },
-      );
-    } catch (error) {
-      if (error instanceof SchedulerFailure) {
-        // Never leave a call without a result: the provider would reject every later request.
-        for (const { call, index, started } of error.uncommitted) {
-          if (!started) logCall(call, index);
-          logResult(call, index, {
-            content: `Error: an internal failure interrupted this call (${errorChain(error.cause)}). Its outcome is unknown; verify the current state before repeating it.`,
-            isError: true,
-            error: { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' },
-          });
-        }
-      }
-      throw error;
-    }
+  private runTools(turn: number, step: number, blocks: readonly ToolCallBlock[], signal: AbortSignal): Promise<void> {
+    return runStepTools(
+      {
+        session: this.session,
+        tools: this.options.tools,
+        cwd: this.options.cwd,
+        files: this.options.files,
+        approvalPolicy: this.options.approvalPolicy,
+        approvals: this.approvals,
+        flush: this.options.flush,
+        newId: this.options.newId,
+        ...(this.options.onToolOutput ? { onToolOutput: this.options.onToolOutput } : {}),
+        ...(this.options.spill ? { spill: this.options.spill } : {}),
+        ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
+      },
+      { turn, step, blocks, signal },
+    );
   }
 }
 
