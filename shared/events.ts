@@ -260,5 +260,10 @@ export function isEvent<K extends SessionEventType>(event: SessionEvent, type: K
   return event.type === type;
 }
 
+/** The events of one type, in log order, typed (e.g. `eventsOfType(log, 'tool/call')`). */
+export function eventsOfType<K extends SessionEventType>(events: readonly SessionEvent[], type: K): Extract<SessionEvent, { type: K }>[] {
+  return events.filter((e): e is Extract<SessionEvent, { type: K }> => isEvent(e, type));
+}
+
 /** The message id type re-exported for event producers. */
 export type { MessageId };

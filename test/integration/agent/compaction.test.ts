@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../../shared/events.js';
+import { eventsOfType, type SessionEvent } from '../../../shared/events.js';
 import type { Message } from '../../../shared/messages.js';
 import { COMPACTION_INSTRUCTION, selectCompactableRange } from '../../../electron/agent/compaction.js';
 import { Session } from '../../../electron/session/session.js';
@@ -29,7 +29,7 @@ afterEach(async () => {
   llm.setHandler(undefined);
 });
 
-const of = <K extends SessionEvent['type']>(events: readonly SessionEvent[], type: K) => events.filter((e): e is Extract<SessionEvent, { type: K }> => e.type === type);
+const of = eventsOfType;
 const isSummaryRequest = (r: RecordedRequest) => JSON.stringify(r.body).includes('You are acting as a compaction engine');
 
 /** Answers summary requests with a short summary and everything else from the queue. */
