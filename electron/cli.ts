@@ -383,7 +383,7 @@ async function main(argv: string[]): Promise<number> {
       if (!existsSync(file)) throw new UsageError(`no file ${file}`);
       const runtime = open(cli.values);
       try {
-        const result = runtime.repository.importJsonl(readFileSync(file, 'utf8'));
+        const result = runtime.repository.importJsonl(readFileSync(file, 'utf8'), file);
         for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
         out(`${result.id}\n`);
         return 0;

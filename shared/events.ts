@@ -253,6 +253,32 @@ export interface SessionHeader {
   readonly title?: string;
   readonly parentSession?: SessionId;
   readonly seedLength?: number;
+  /** Where the log came from; absent means created by this installation (`native`). */
+  readonly origin?: SessionOrigin;
+}
+
+/**
+ * Provenance of a session's log (DESIGN §8b, issue 8). An `imported` log is untrusted input: nothing
+ * in it (base URL, provider, workspace, headers, checkpoint ids, paths) is used to act. A fork of an
+ * imported session is `native` (created here) and keeps its parent's lineage.
+ */
+export type SessionOrigin =
+  | { readonly kind: 'native' }
+  | {
+      readonly kind: 'imported';
+      /** Source format id, e.g. `forkline`, `deepseek-harness`, `claude-code`, `codex`, `openhands`. */
+      readonly format: string;
+      /** The source's own format or program version, when it states one. */
+      readonly formatVersion?: string;
+      /** Base name of the file it was read from (never a path to act on). */
+      readonly file?: string;
+      /** Epoch ms of the import. */
+      readonly importedAt: number;
+    };
+
+/** True when the session's log came from a file rather than being recorded here. */
+export function isImportedSession(header: SessionHeader): boolean {
+  return header.origin?.kind === 'imported';
 }
 
 /** Narrowing helper: `isEvent(e, 'tool/call')`. */

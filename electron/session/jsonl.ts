@@ -48,6 +48,7 @@ function serializeHeader(header: SessionHeader): string {
   if (header.title !== undefined) line['title'] = header.title;
   if (header.parentSession !== undefined) line['parentSession'] = header.parentSession;
   if (header.seedLength !== undefined) line['seedLength'] = header.seedLength;
+  if (header.origin !== undefined) line['origin'] = header.origin as unknown as JsonValue;
   return JSON.stringify(line);
 }
 

@@ -311,9 +311,18 @@ export class SessionRepository implements IDisposable {
    * returned as warnings, surface damage is refused.
    * @throws SessionCorruptionError, SessionFormatUnsupportedError, SessionError.
    */
-  importJsonl(text: string): ImportResult {
+  importJsonl(text: string, file?: string): ImportResult {
     const parsed = importJsonl(text, this.options.newId());
-    let header = parsed.header;
+    // Whatever the file claims, a log read from a file is imported (untrusted) here.
+    let header: SessionHeader = {
+      ...parsed.header,
+      origin: {
+        kind: 'imported',
+        format: 'forkline',
+        ...(file !== undefined ? { file: file.split(/[\\/]/).pop() ?? file } : {}),
+        importedAt: this.now(),
+      },
+    };
     const warnings = [...parsed.warnings];
     if (this.store.get(header.id) || this.liveSessions.has(header.id)) {
       const fresh = this.options.newId();

@@ -16,7 +16,7 @@ export const CONNECTION_PRAGMAS = [
 ] as const;
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** `PRAGMA application_id` marking a Forkline store ('FKLN'). */
 export const APPLICATION_ID = 0x464b4c4e;
 
@@ -50,11 +50,13 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     ) STRICT;
     CREATE INDEX sessions_by_prefix ON sessions(prefix_from) WHERE prefix_from IS NOT NULL;
   `,
+  /** Provenance (SessionHeader.origin) as JSON; NULL = native. */
+  2: `ALTER TABLE sessions ADD COLUMN origin TEXT;`,
 };
 
 export const SQL = {
-  insertSession: `INSERT INTO sessions (id, version, created_at, updated_at, cwd, title, parent_session, seed_length, prefix_from, event_count)
-    VALUES (@id, @version, @created_at, @updated_at, @cwd, @title, @parent_session, @seed_length, @prefix_from, @event_count)`,
+  insertSession: `INSERT INTO sessions (id, version, created_at, updated_at, cwd, title, parent_session, seed_length, prefix_from, event_count, origin)
+    VALUES (@id, @version, @created_at, @updated_at, @cwd, @title, @parent_session, @seed_length, @prefix_from, @event_count, @origin)`,
   getSession: 'SELECT * FROM sessions WHERE id = ?',
   listSessions: 'SELECT * FROM sessions ORDER BY updated_at DESC, id',
   listChildren: 'SELECT * FROM sessions WHERE prefix_from = ?',

@@ -12,7 +12,7 @@
  */
 import Database from 'better-sqlite3';
 import { SessionCorruptionError, StoreError } from '../../shared/errors.js';
-import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader } from '../../shared/events.js';
+import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader, type SessionOrigin } from '../../shared/events.js';
 import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
 import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type PackedRow, type PackedRowType } from '../session/chunk-rows.js';
 import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
@@ -26,6 +26,7 @@ interface SessionRow {
   cwd: string | null;
   title: string | null;
   parent_session: string | null;
+  origin: string | null;
   seed_length: number | null;
   prefix_from: string | null;
   event_count: number;
@@ -194,6 +195,7 @@ export class SqliteSessionStore implements SessionStore {
         seed_length: header.seedLength ?? null,
         prefix_from: options.prefixFrom ?? null,
         event_count: firstSeq + events.length,
+        origin: header.origin !== undefined ? JSON.stringify(header.origin) : null,
       });
       this.insertEvents(header.id, events);
     });
@@ -354,10 +356,21 @@ function toRecord(row: SessionRow): SessionRecord {
   if (row.title !== null) header.title = row.title;
   if (row.parent_session !== null) header.parentSession = row.parent_session;
   if (row.seed_length !== null) header.seedLength = row.seed_length;
+  if (row.origin !== null) header.origin = parseOrigin(row.id, row.origin);
   const record: { -readonly [K in keyof SessionRecord]: SessionRecord[K] } = { header, eventCount: row.event_count, updatedAt: row.updated_at };
   if (row.prefix_from !== null) record.prefixFrom = row.prefix_from;
   if (row.owner_pid !== null) record.ownerPid = row.owner_pid;
   return record;
+}
+
+function parseOrigin(sessionId: string, text: string): SessionOrigin {
+  try {
+    const value = JSON.parse(text) as SessionOrigin;
+    if (value !== null && typeof value === 'object' && (value.kind === 'native' || value.kind === 'imported')) return value;
+  } catch {
+    // fall through to the corruption error
+  }
+  throw new SessionCorruptionError(sessionId, undefined, 'the stored session origin is damaged');
 }
 
 function decodeRow(sessionId: string, row: EventRow): SessionEvent[] {

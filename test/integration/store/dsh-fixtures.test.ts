@@ -120,8 +120,11 @@ describe('deepseek-harness session fixtures through SQLite', () => {
         const session = new Session({ header: loaded.record.header, seed: loaded.events, invariants: 'report' });
         expect(session.deriveMessages()).toEqual(impliedMessages(rows, imported.id));
 
+        // Provenance: a log read from a file is imported, whatever its header says, and stays so.
+        expect(loaded.record.header.origin).toMatchObject({ kind: 'imported', format: 'forkline' });
         const exported = repo.exportJsonl(imported.id);
-        const again = repo.importJsonl(exported);
+        const again = repo.importJsonl(exported.replace('"origin":{"kind":"imported"', '"origin":{"kind":"native"'), `/some/dir/${file}`);
+        expect(repo.load(again.id).record.header.origin).toMatchObject({ kind: 'imported', file });
         expect(again.id).not.toBe(imported.id);
         expect(store.readAll(again.id)).toEqual(events);
         expect(repo.exportJsonl(again.id).split('\n').slice(1)).toEqual(exported.split('\n').slice(1));

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../../shared/errors.js';
 import { Session } from '../../../electron/session/session.js';
 import { SqliteSessionStore, type RowWritten } from '../../../electron/store/sqlite-session-store.js';
-import { APPLICATION_ID, SCHEMA_VERSION } from '../../../electron/store/sql.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../electron/store/sql.js';
 import { AgentLogWriter, buildSession, header, serializeAll, steppingClock, tempDir } from '../../support/store-fixtures.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -26,6 +26,27 @@ function code(fn: () => unknown): string | undefined {
 }
 
 describe('SqliteSessionStore schema gate', () => {
+  it('migrates a version-1 file to the session origin column, keeping its sessions native', () => {
+    const file = tmp.file('v1.db');
+    const v1 = new Database(file);
+    v1.exec(MIGRATIONS[1]!);
+    v1.pragma('user_version = 1');
+    v1.pragma(`application_id = ${APPLICATION_ID}`);
+    v1.prepare('INSERT INTO sessions (id, version, created_at, updated_at, event_count) VALUES (?, 0, 1, 1, 0)').run('old');
+    v1.close();
+    const store = new SqliteSessionStore(file);
+    expect(store.get('old')?.header.origin).toBeUndefined();
+    const imported = { ...header('new'), origin: { kind: 'imported', format: 'codex', formatVersion: '0.135', file: 'x.jsonl', importedAt: 5 } } as const;
+    store.createSession(imported, buildSession('new', 1, 3).events);
+    store.close();
+    const reopened = new SqliteSessionStore(file);
+    expect(reopened.get('new')?.header.origin).toEqual(imported.origin);
+    reopened.close();
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    raw.close();
+  });
+
   it('initialises a fresh file (version, application id, WAL) and reopens it unchanged', () => {
     const file = tmp.file('fresh.db');
     new SqliteSessionStore(file).close();
