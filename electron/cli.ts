@@ -5,16 +5,21 @@
  * Exit codes: 0 success; 1 the turn ended without completing (error, cancel, max-tokens) or a
  * command failed; 2 bad usage or configuration (e.g. no API key).
  */
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ProviderChoice } from '../shared/api.js';
 import { ForklineError } from '../shared/errors.js';
-import type { ApprovalOutcome, ApprovalPolicyName, SessionEvent } from '../shared/events.js';
+import { isImportedSession, type ApprovalOutcome, type ApprovalPolicyName, type SessionEvent } from '../shared/events.js';
 import type { ApprovalAnswerer } from './agent/approval-gate.js';
+import { approvalPrompt } from './cli/approval-prompt.js';
+import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
+import { visibleInline, visibleText } from './cli/terminal-escape.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
+import { checkFileSize } from './session/import-limits.js';
+import { recordedHereFrom } from './store/session-provenance.js';
 import { createRuntime, defaultDataDir, type Runtime } from './host/runtime.js';
 import { startBrowserServer } from './host/transport/ws-server.js';
 import { dialectOf, providerPreset } from './llm/providers.js';
@@ -24,7 +29,8 @@ const USAGE = `forkline — a coding agent whose sessions are append-only event 
 
 Usage:
   forkline run --cwd DIR [options] "task"      run one task in DIR and stream the turn
-  forkline resume ID [options] "follow-up"     continue a stored session
+  forkline resume ID [options] "follow-up"     continue a stored session (an imported one: with --cwd DIR,
+                                               as a new session working in DIR)
   forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1
   forkline ls                                  list stored sessions
   forkline show ID                             print a session's timeline
@@ -39,7 +45,9 @@ Model options (run, resume, serve):
   --base-url URL     any OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1
   --model M          model id (default: the provider's default, deepseek-v4-flash)
   --effort E         reasoning effort (DeepSeek: off|low|high|max)
-  --approval ask|allow|deny   shell commands and file writes (default: ask; with no terminal, ask denies)
+  --approval ask|allow|deny   shell commands and file writes (default: ask, or approvalPolicy in
+                     <data dir>/cli.json; with no terminal, ask denies). The desktop app's and browser
+                     mode's approval setting applies to the UI only.
 Other:
   --data-dir DIR     where sessions are stored (default: ${defaultDataDir()})
 
@@ -100,17 +108,21 @@ function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undef
   return value;
 }
 
-/** Asks on the terminal; with no terminal, answers `unavailable` and says how to allow. */
-function terminalAnswerer(printer: TimelineText): ApprovalAnswerer {
+/**
+ * Asks on the terminal; with no terminal, answers `unavailable` and says how to allow. The prompt
+ * shows the exact command with invisible characters escaped (see approval-prompt.ts).
+ * @param workspace the folder commands run in, once known.
+ */
+function terminalAnswerer(printer: TimelineText, workspace: { current?: string }): ApprovalAnswerer {
   return async (question, signal): Promise<ApprovalOutcome> => {
     if (!process.stdin.isTTY) {
-      process.stdout.write(printer.interject(`! ${question.toolName} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
+      process.stdout.write(printer.interject(`! ${visibleInline(question.toolName)} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
       return 'unavailable';
     }
     // terminal: false keeps readline from redrawing (and erasing) the current line.
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
     try {
-      process.stdout.write(printer.interject(`? Allow ${question.toolName} ${summarizeForPrompt(question.arguments)} (${question.reason})? [y/N] `));
+      process.stdout.write(printer.interject(approvalPrompt({ toolName: question.toolName, arguments: question.arguments, ...(question.reason ? { reason: question.reason } : {}), ...(workspace.current !== undefined ? { workspace: workspace.current } : {}) })));
       const answer = await rl.question('', { signal });
       return /^y(es)?$/i.test(answer.trim()) ? 'allowed-once' : 'rejected';
     } catch {
@@ -121,24 +133,27 @@ function terminalAnswerer(printer: TimelineText): ApprovalAnswerer {
   };
 }
 
-function summarizeForPrompt(raw: string): string {
-  try {
-    const args = JSON.parse(raw) as Record<string, unknown>;
-    if (typeof args['command'] === 'string') return `\`${args['command']}\``;
-    if (typeof args['path'] === 'string') return args['path'];
-  } catch {
-    // fall through
-  }
-  return raw.slice(0, 200);
+function dataDirOf(values: ParsedCli['values']): string {
+  return (values['data-dir'] as string | undefined) ?? defaultDataDir();
 }
 
-function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalAnswerer } = {}): Runtime {
-  const approval = approvalPolicy(values);
+/** The CLI's approval policy: --approval, else cli.json, else ask (never the UI's setting). */
+function cliApproval(values: ParsedCli['values']): CliApproval {
+  return resolveCliApproval(approvalPolicy(values), dataDirOf(values));
+}
+
+/**
+ * Opens the runtime. `scope: 'cli'` (every command but serve) runs with the CLI's approval policy;
+ * `'ui'` (serve) with the UI's setting unless --approval is given.
+ */
+function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalAnswerer; scope?: 'cli' | 'ui' } = {}): Runtime {
+  const { scope = 'cli', ...rest } = extra;
+  const approval = scope === 'cli' ? cliApproval(values).policy : approvalPolicy(values);
   const active = modelOverrides(values);
   return createRuntime({
-    dataDir: (values['data-dir'] as string | undefined) ?? defaultDataDir(),
+    dataDir: dataDirOf(values),
     overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}) },
-    ...extra,
+    ...rest,
   });
 }
 
@@ -153,6 +168,10 @@ function checkModelReady(runtime: Runtime): void {
   } catch (error) {
     if (error instanceof LlmConfigurationError) throw new UsageError(error.message);
     throw error;
+  }
+  const withheld = runtime.settings.keyWithheldReason();
+  if (withheld !== undefined) {
+    throw new UsageError(`${visibleInline(withheld)}. Pass --base-url ${visibleInline(baseUrl)} (with --provider ${visibleInline(provider)}) to send it there, or --provider ${visibleInline(provider)} alone to use ${preset.baseUrl || 'its endpoint'}.`);
   }
   if (preset.requiresApiKey && runtime.settings.apiKey(provider) === undefined) {
     throw new UsageError(
@@ -171,7 +190,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
   const connection = runtime.host.connect((push) => {
     if (push.kind === 'tool/output') {
       printer.markStreamed(push.callId);
-      write(printer.interject(printer.dim(push.text)));
+      write(printer.interject(printer.dim(visibleText(push.text))));
     }
   });
   const loaded = runtime.repository.load(sessionId);
@@ -221,9 +240,11 @@ async function main(argv: string[]): Promise<number> {
   const color = process.stdout.isTTY === true && cli.values['no-color'] !== true && !process.env['NO_COLOR'];
   const out = (s: string) => process.stdout.write(s);
   switch (cli.command) {
-    case 'help':
-      out(`${USAGE}\n`);
+    case 'help': {
+      const approval = cliApproval(cli.values);
+      out(`${USAGE}\n\nApproval policy in force for run and resume: ${approval.policy}, from ${visibleInline(approval.source)}.\n`);
       return 0;
+    }
     case 'run': {
       const task = cli.positionals.join(' ').trim();
       const cwd = cli.values['cwd'] as string | undefined;
@@ -231,11 +252,12 @@ async function main(argv: string[]): Promise<number> {
       if (!cwd) throw new UsageError('run needs --cwd DIR (the workspace folder)');
       if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
       const printer = new TimelineText({ live: true, color });
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
+      const workspace: { current?: string } = { current: realpathSync(resolve(cwd)) };
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, workspace) });
       try {
         checkModelReady(runtime);
         const connection = runtime.host.connect(() => undefined);
-        const session = connection.createSession({ cwd: realpathSync(resolve(cwd)) });
+        const session = connection.createSession({ cwd: workspace.current! });
         connection.dispose();
         out(`session ${session.id}\n`);
         const code = await runTurn(runtime, printer, session.id, task);
@@ -250,14 +272,38 @@ async function main(argv: string[]): Promise<number> {
       const text = rest.join(' ').trim();
       if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
       const printer = new TimelineText({ live: true, color });
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
+      const workspace: { current?: string } = {};
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, workspace) });
       try {
-        const sessionId = resolveSessionId(runtime, id);
-        if (Object.keys(modelOverrides(cli.values)).length === 0) {
-          // No model flags: continue on the route the session last used (provider, endpoint, model).
-          const route = lastRoute(runtime.store.readAll(sessionId));
+        let sessionId = resolveSessionId(runtime, id);
+        const cwdFlag = cli.values['cwd'] as string | undefined;
+        const record = runtime.repository.get(sessionId)!;
+        if (isImportedSession(record.header)) {
+          // Nothing from a file is used to act (issue 8): the folder must be named here, and the
+          // imported log stays as it was read; the work continues in a native fork of it.
+          if (!cwdFlag) {
+            throw new UsageError(
+              `session ${sessionId} was imported from a file, so the folder and endpoint its log names are not used. Pass --cwd DIR to continue it in a folder you choose (as a new session forked from it; the imported log is kept as it is).`,
+            );
+          }
+          if (!existsSync(cwdFlag)) throw new UsageError(`--cwd ${cwdFlag} does not exist`);
+          checkModelReady(runtime);
+          runtime.repository.load(sessionId);
+          const connection = runtime.host.connect(() => undefined);
+          const child = await connection.forkSession({ sessionId, cwd: resolve(cwdFlag) });
+          connection.dispose();
+          process.stderr.write(`continuing imported session ${sessionId} as new session ${child.id} in ${visibleInline(child.cwd ?? '')}\n`);
+          sessionId = child.id;
+        } else if (cwdFlag !== undefined) {
+          throw new UsageError('--cwd is only for continuing an imported session; a session recorded here keeps its own folder');
+        } else if (Object.keys(modelOverrides(cli.values)).length === 0) {
+          // No model flags: continue on the route the session last used (provider, endpoint, model),
+          // as recorded by this installation (never a route from an imported prefix).
+          const from = recordedHereFrom(runtime.repository, sessionId);
+          const route = Number.isFinite(from) ? lastRoute(runtime.store.readFrom(sessionId, from)) : undefined;
           if (route) runtime.settings.useForThisRun({ ...runtime.settings.active, ...route });
         }
+        workspace.current = runtime.repository.get(sessionId)?.header.cwd;
         checkModelReady(runtime);
         const code = await runTurn(runtime, printer, sessionId, text);
         out(`\nsession ${sessionId}\n`);
@@ -267,7 +313,7 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     case 'serve': {
-      const runtime = open(cli.values);
+      const runtime = open(cli.values, { scope: 'ui' });
       const port = cli.values['port'] !== undefined ? Number(cli.values['port']) : 0;
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
       const staticDir = rendererDir();
@@ -300,7 +346,8 @@ async function main(argv: string[]): Promise<number> {
         if (rows.length === 0) out('no sessions yet\n');
         for (const r of rows) {
           const lineage = r.header.parentSession ? `  ⑂ ${r.header.parentSession.slice(0, 8)}` : '';
-          out(`${r.header.id}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${r.header.title ?? '(untitled)'}${lineage}\n`);
+          const imported = isImportedSession(r.header) ? '  (imported)' : '';
+          out(`${visibleInline(r.header.id)}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${visibleInline(r.header.title ?? '(untitled)')}${visibleInline(lineage)}${imported}\n`);
         }
         return 0;
       } finally {
@@ -314,7 +361,8 @@ async function main(argv: string[]): Promise<number> {
       try {
         const loaded = runtime.repository.load(resolveSessionId(runtime, id));
         const h = loaded.record.header;
-        out(`session ${h.id}${h.title ? ` — ${h.title}` : ''}\nworkspace ${h.cwd ?? '(none)'}${h.parentSession ? `\nforked from ${h.parentSession} after seq ${(h.seedLength ?? 1) - 1}` : ''}\n`);
+        const origin = h.origin?.kind === 'imported' ? `\nimported from ${visibleInline(h.origin.file ?? 'a file')} (${visibleInline(h.origin.format)}): shown only; nothing in it is used to act` : '';
+        out(`session ${visibleInline(h.id)}${h.title ? ` — ${visibleInline(h.title)}` : ''}\nworkspace ${visibleInline(h.cwd ?? '(none)')}${h.parentSession ? `\nforked from ${visibleInline(h.parentSession)} after seq ${(h.seedLength ?? 1) - 1}` : ''}${origin}\n`);
         if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
         const printer = new TimelineText({ live: false, color, seqs: true });
         for (const event of loaded.events) out(printer.render(event));
@@ -336,7 +384,7 @@ async function main(argv: string[]): Promise<number> {
         out(`${child.id}\n`);
         const seed = child.seedLength ?? 0;
         process.stderr.write(`forked after seq ${seed - 1} (the end of the last turn closed there${at !== undefined && at !== seed - 1 ? `; --at ${at} was moved to that turn boundary` : ''})\n`);
-        if (cli.values['worktree']) process.stderr.write(`workspace: ${child.cwd}\n`);
+        if (cli.values['worktree'] || child.cwd !== undefined) process.stderr.write(`workspace: ${visibleInline(child.cwd ?? '(none)')}\n`);
         return 0;
       } finally {
         await runtime.close();
@@ -353,11 +401,11 @@ async function main(argv: string[]): Promise<number> {
         out(`common history: ${result.commonLength} events\n`);
         for (const side of [result.a, result.b]) {
           const s = side.stats;
-          out(`\n${side.sessionId}  ${side.title ?? ''}\n  first prompt: ${s.firstPrompt ?? '(none)'}\n  ${s.turns} turns, ${s.steps} steps, ${s.toolCalls} tool calls, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: ${s.inputTokens} in, ${s.cacheReadTokens} cached, ${s.outputTokens} out\n  last turn: ${s.lastTurnEnd ?? '(none)'}\n`);
+          out(`\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${s.turns} turns, ${s.steps} steps, ${s.toolCalls} tool calls, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: ${s.inputTokens} in, ${s.cacheReadTokens} cached, ${s.outputTokens} out\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`);
         }
-        out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${f.status} ${f.path}`).join('\n')}\n`);
-        if (result.diffNote) out(`(${result.diffNote})\n`);
-        if (result.diff) out(`\n${result.diff}`);
+        out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${visibleInline(f.status)} ${visibleInline(f.path)}`).join('\n')}\n`);
+        if (result.diffNote) out(`(${visibleInline(result.diffNote)})\n`);
+        if (result.diff) out(`\n${visibleText(result.diff)}`);
         return 0;
       } finally {
         await runtime.close();
@@ -381,10 +429,14 @@ async function main(argv: string[]): Promise<number> {
       const [file] = cli.positionals;
       if (!file) throw new UsageError('import needs a JSONL file');
       if (!existsSync(file)) throw new UsageError(`no file ${file}`);
+      const stat = statSync(file);
+      // A FIFO or device could block or never end: only regular files; the size is capped before reading.
+      if (!stat.isFile()) throw new UsageError(`${file} is not a regular file`);
+      checkFileSize(stat.size);
       const runtime = open(cli.values);
       try {
         const result = runtime.repository.importJsonl(readFileSync(file, 'utf8'), file);
-        for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+        for (const w of result.warnings) process.stderr.write(`warning: ${visibleInline(w)}\n`);
         out(`${result.id}\n`);
         return 0;
       } finally {
@@ -404,8 +456,8 @@ function resolveSessionId(runtime: Runtime, idOrPrefix: string): string {
   if (runtime.repository.get(idOrPrefix)) return idOrPrefix;
   const matches = idOrPrefix.length >= 4 ? runtime.repository.list().filter((r) => r.header.id.startsWith(idOrPrefix)) : [];
   if (matches.length === 1) return matches[0]!.header.id;
-  if (matches.length > 1) throw new UsageError(`${idOrPrefix} matches ${matches.length} sessions (${matches.map((r) => r.header.id).join(', ')}); give more characters`);
-  throw new UsageError(`no session ${idOrPrefix} (see forkline ls)`);
+  if (matches.length > 1) throw new UsageError(`${visibleInline(idOrPrefix)} matches ${matches.length} sessions (${matches.map((r) => visibleInline(r.header.id)).join(', ')}); give more characters`);
+  throw new UsageError(`no session ${visibleInline(idOrPrefix)} (see forkline ls)`);
 }
 
 /** The route (provider, endpoint, model, effort) of a session's last request, if it logged one. */
@@ -425,19 +477,26 @@ function rendererDir(): string {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
+    // Messages may quote values from a file or a server: control characters are made visible.
     if (error instanceof UsageError) {
-      process.stderr.write(`forkline: ${error.message}\n(forkline help for usage)\n`);
+      process.stderr.write(`forkline: ${visibleText(error.message)}\n(forkline help for usage)\n`);
       process.exit(2);
     }
     if (ForklineError.isInstance(error)) {
-      process.stderr.write(`forkline: ${error.message} [${error.code}]\n`);
+      process.stderr.write(`forkline: ${visibleText(error.message)} [${visibleInline(error.code)}]\n`);
       process.exit(1);
     }
     if (error instanceof TypeError && String((error as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`forkline: ${error.message}\n(forkline help for usage)\n`);
+      process.stderr.write(`forkline: ${visibleText(error.message)}\n(forkline help for usage)\n`);
       process.exit(2);
     }
-    process.stderr.write(`forkline: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    if (error instanceof Error && error.name === 'SqliteError') {
+      // better-sqlite3 error from a damaged store: say what failed, without a stack trace.
+      const code = (error as { code?: string }).code ?? 'SQLITE_ERROR';
+      process.stderr.write(`forkline: the session store failed: ${visibleText(error.message)} [${visibleInline(code)}]. The file was left as it is.\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`forkline: unexpected error: ${visibleText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
     process.exit(1);
   },
 );

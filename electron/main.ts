@@ -5,13 +5,17 @@
  *
  * Security: contextIsolation and sandbox on, nodeIntegration off, a strict Content-Security-Policy,
  * navigation and `window.open` blocked, every IPC call's sender checked, API keys kept with
- * `safeStorage`.
+ * `safeStorage` — on Linux without a keyring (safeStorage's `basic_text` backend, a fixed password)
+ * only after the user agreed, else for this run only. A data folder the app cannot use (another
+ * user's, or a damaged `sessions.db`) is reported in a dialog, and nothing in it is changed.
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConsentedKeyVault } from './host/consented-key-vault.js';
 import { createRuntime, type Runtime } from './host/runtime.js';
+import { ForklineError } from '../shared/errors.js';
 import { EncryptedFileKeyVault, MemoryKeyVault, type KeyVault } from './host/settings-store.js';
 import { registerIpcTransport, type IpcTransport } from './host/transport/ipc-main.js';
 import { SqliteSessionStore } from './store/sqlite-session-store.js';
@@ -48,11 +52,30 @@ export function isAppUrl(url: string): boolean {
   return url === pathToFileURL(APP_PATHS.rendererIndex).href || url.startsWith(`${pathToFileURL(APP_PATHS.rendererIndex).href}?`) || url.startsWith(`${pathToFileURL(APP_PATHS.rendererIndex).href}#`);
 }
 
-function keyVault(userData: string): KeyVault {
+/**
+ * Where API keys are kept: safeStorage-encrypted `keys.json`. On Linux, when safeStorage uses its
+ * `basic_text` backend (no keyring: the "encryption" key is a constant), keys are written only
+ * after the user agrees (Electron docs, `safeStorage.getSelectedStorageBackend`).
+ */
+export function keyVault(userData: string): KeyVault {
   if (!safeStorage.isEncryptionAvailable()) return new MemoryKeyVault();
-  return new EncryptedFileKeyVault(join(userData, 'keys.json'), {
+  const file = new EncryptedFileKeyVault(join(userData, 'keys.json'), {
     encrypt: (plain) => safeStorage.encryptString(plain),
     decrypt: (encrypted) => safeStorage.decryptString(encrypted),
+  });
+  if (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text') return file;
+  return new ConsentedKeyVault(file, () => {
+    const answer = dialog.showMessageBoxSync({
+      type: 'warning',
+      buttons: ['Keep for this session only', 'Store without a keyring'],
+      defaultId: 0,
+      cancelId: 0,
+      title: 'No keyring for API keys',
+      message: 'This system has no keyring (GNOME Keyring, KWallet) that Forkline can use.',
+      detail:
+        'A stored key would only be obfuscated: anyone who can read your files could read it. Keep it in memory until Forkline quits, or store it anyway?',
+    });
+    return answer === 1;
   });
 }
 
@@ -107,16 +130,25 @@ export async function bootstrap(): Promise<void> {
   const userData = app.getPath('userData');
   const nativeBinding = electronNativeBinding();
   let mainWindow: BrowserWindow | undefined;
-  const runtime = createRuntime({
-    dataDir: userData,
-    keyVault: keyVault(userData),
-    ...(nativeBinding ? { store: new SqliteSessionStore(join(userData, 'sessions.db'), { nativeBinding }) } : {}),
-    chooseWorkspace: async () => {
-      const options: Electron.OpenDialogOptions = { title: 'Choose a workspace folder', properties: ['openDirectory', 'createDirectory'] };
-      const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
-      return result.canceled || result.filePaths.length === 0 ? null : result.filePaths[0]!;
-    },
-  });
+  let runtime: Runtime;
+  try {
+    runtime = createRuntime({
+      dataDir: userData,
+      keyVault: keyVault(userData),
+      ...(nativeBinding ? { store: new SqliteSessionStore(join(userData, 'sessions.db'), { nativeBinding }) } : {}),
+      chooseWorkspace: async () => {
+        const options: Electron.OpenDialogOptions = { title: 'Choose a workspace folder', properties: ['openDirectory', 'createDirectory'] };
+        const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+        return result.canceled || result.filePaths.length === 0 ? null : result.filePaths[0]!;
+      },
+    });
+  } catch (error) {
+    // A damaged sessions.db or an unsafe data folder: say so plainly (no stack trace) and change nothing.
+    if (!ForklineError.isInstance(error)) throw error;
+    dialog.showErrorBox('Forkline cannot open its data folder', `${error.message}\n\n[${error.code}]`);
+    app.quit();
+    return;
+  }
   Menu.setApplicationMenu(
     Menu.buildFromTemplate([
       ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),

@@ -148,9 +148,12 @@ export interface HostMethods {
   deleteSession(params: { sessionId: string }): null;
   /**
    * Forks at the first closed turn at or after `atSeq` (default: the last closed turn). With
-   * `worktree`, the child works in its own folder restored to the workspace checkpoint at the boundary.
+   * `worktree`, the child works in its own folder restored to the workspace checkpoint at the boundary
+   * (only checkpoints this installation recorded count); with `cwd`, in that existing folder. Without
+   * either it inherits the parent's folder, except from an imported session (its folder came from a
+   * file and is never used: such a child needs `cwd` before it can run).
    */
-  forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean }): SessionSummary;
+  forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean; cwd?: string }): SessionSummary;
   /**
    * Compares two sessions from their common boundary: figures per branch and (unless `files` is
    * false, which makes it cheap) the file diff between their latest workspace checkpoints.

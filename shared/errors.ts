@@ -96,7 +96,9 @@ export type StoreErrorCode =
   | 'SESSION_LIVE'
   | 'WRITE_FAILED'
   | 'STORE_CLOSED'
-  | 'SCHEMA_UNSUPPORTED';
+  | 'SCHEMA_UNSUPPORTED'
+  /** The database file is not SQLite or is damaged; it is never written. */
+  | 'STORE_UNREADABLE';
 
 /** Formats any thrown value with its cause chain, for logs and `UNKNOWN` failures. */
 export function errorChain(error: unknown): string {

@@ -57,6 +57,12 @@ export interface AgentOptions {
   readonly files: FileReadTracker;
   /** Absolute real path of the workspace. */
   readonly cwd: string;
+  /**
+   * First seq of the events this installation recorded (default 0). Earlier events (an imported
+   * log, or a fork's prefix inherited from one) are never used to act: e.g. their checkpoints do
+   * not count as this workspace's baseline.
+   */
+  readonly recordedFromSeq?: number;
   readonly config: () => AgentModelConfig;
   readonly approvalPolicy: () => ApprovalPolicyName;
   readonly approvalAnswerer?: ApprovalAnswerer;
@@ -148,7 +154,7 @@ export class Agent {
     this.inbox = new Inbox(options.session);
     this.approvals = new ApprovalGate(options.session, options.newId, options.approvalAnswerer);
     this.lastContext = lastRequestContext(options.session);
-    this.hasCheckpoint = options.session.eventsFrom(0).some((e) => e.type === 'workspace/checkpoint');
+    this.hasCheckpoint = options.session.eventsFrom(options.recordedFromSeq ?? 0).some((e) => e.type === 'workspace/checkpoint');
   }
 
   get status(): AgentStatus {

@@ -1,9 +1,14 @@
 /**
  * A session timeline as terminal text, for `forkline run` (live, streaming text deltas as they
  * arrive) and `forkline show` (replay of a stored log). Pure: events in, strings out.
+ *
+ * Every string taken from an event (model text, tool names, arguments and output, failure messages,
+ * anything an imported file put there) goes through {@link visibleText} / {@link visibleInline}, so
+ * control characters are shown, never obeyed (issue 8).
  */
 import type { SessionEvent, TurnEndReason } from '../../shared/events.js';
 import { messageText } from '../../shared/messages.js';
+import { visibleInline, visibleText } from './terminal-escape.js';
 
 export interface TimelineTextOptions {
   /** Live mode streams text deltas and skips the final message text (already printed). */
@@ -74,15 +79,15 @@ export class TimelineText {
       case 'user/message': {
         const kind = event.data.source.kind;
         if (kind === 'compaction') return `${breakStream()}${this.c('dim', '[compaction summary replaces earlier history]')}\n`;
-        const label = kind === 'user' ? '>' : `> (${kind})`;
-        return `${breakStream()}${this.c('cyan', `${label} ${messageText(event.data)}`)}\n`;
+        const label = kind === 'user' ? '>' : `> (${visibleInline(String(kind))})`;
+        return `${breakStream()}${this.c('cyan', `${label} ${visibleText(messageText(event.data))}`)}\n`;
       }
       case 'assistant/chunk': {
         if (!this.options.live) return '';
         const { chunk } = event.data;
         if (chunk.type === 'text-delta') {
           this.streaming = true;
-          return chunk.text;
+          return visibleText(chunk.text);
         }
         if (chunk.type === 'reasoning-delta' && !this.thinkingShown) {
           this.thinkingShown = true;
@@ -94,8 +99,8 @@ export class TimelineText {
         const parts: string[] = [breakStream()];
         const { message, usage, interrupted } = event.data;
         for (const block of message.content) {
-          if (block.type === 'reasoning' && !this.options.live) parts.push(this.c('dim', `(thinking) ${firstLine(block.text, 160)}\n`));
-          if (block.type === 'text' && !this.options.live) parts.push(`${block.text}\n`);
+          if (block.type === 'reasoning' && !this.options.live) parts.push(this.c('dim', `(thinking) ${visibleInline(firstLine(block.text, 160))}\n`));
+          if (block.type === 'text' && !this.options.live) parts.push(`${visibleText(block.text)}\n`);
           if (block.type === 'tool-call') this.callNames.set(block.id, block.name);
         }
         if (interrupted) parts.push(this.c('yellow', '[answer interrupted]\n'));
@@ -106,12 +111,12 @@ export class TimelineText {
         return parts.join('');
       }
       case 'tool/call':
-        return `${breakStream()}${this.c('yellow', `→ ${event.data.name} ${summarizeArguments(event.data.arguments)}`)}\n`;
+        return `${breakStream()}${this.c('yellow', `→ ${visibleInline(String(event.data.name))} ${visibleInline(summarizeArguments(event.data.arguments))}`)}\n`;
       case 'tool/result': {
         const block = event.data.message.content[0];
-        const text = block?.content.map((b) => b.text).join('') ?? '';
+        const text = visibleText(block?.content.map((b) => b.text).join('') ?? '');
         const code = event.data.error?.code;
-        const head = block?.isError ? this.c('red', `← error${code ? ` ${code}` : ''}`) : this.c('green', '← ok');
+        const head = block?.isError ? this.c('red', `← error${code ? ` ${visibleInline(String(code))}` : ''}`) : this.c('green', '← ok');
         const body = this.streamedCalls.has(block?.toolCallId ?? '')
           ? lastLines(text, 1)
           : block?.isError
@@ -120,11 +125,11 @@ export class TimelineText {
         return `${breakStream()}${head} ${indent(body)}\n`;
       }
       case 'llm/retry':
-        return `${breakStream()}${this.c('yellow', `↻ retry ${event.data.attempt} in ${event.data.delayMs} ms (${event.data.failure.code}: ${event.data.failure.message})`)}\n`;
+        return `${breakStream()}${this.c('yellow', `↻ retry ${event.data.attempt} in ${event.data.delayMs} ms (${visibleInline(`${event.data.failure.code}: ${event.data.failure.message}`)})`)}\n`;
       case 'approval/asked':
-        return `${breakStream()}${this.c('yellow', `? approval needed for ${event.data.toolName}${event.data.reason ? ` (${event.data.reason})` : ''}`)}\n`;
+        return `${breakStream()}${this.c('yellow', `? approval needed for ${visibleInline(String(event.data.toolName))}${event.data.reason ? ` (${visibleInline(String(event.data.reason))})` : ''}`)}\n`;
       case 'approval/decided':
-        return `${breakStream()}${this.c('dim', `  approval: ${event.data.outcome}`)}\n`;
+        return `${breakStream()}${this.c('dim', `  approval: ${visibleInline(String(event.data.outcome))}`)}\n`;
       case 'session/end-seed':
         return `${breakStream()}${this.c('dim', '··· resumed here ···')}\n`;
       case 'compaction/summary':
@@ -135,8 +140,12 @@ export class TimelineText {
   }
 }
 
-/** Human words for a turn-end reason. */
+/** Human words for a turn-end reason (failure text from a server or a file made visible). */
 export function describeReason(reason: TurnEndReason): string {
+  return visibleInline(reasonWords(reason));
+}
+
+function reasonWords(reason: TurnEndReason): string {
   switch (reason.kind) {
     case 'completed':
       return 'completed';

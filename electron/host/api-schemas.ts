@@ -19,7 +19,7 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   unsubscribeSession: z.object({ subscriptionId: id }).strict(),
   renameSession: z.object({ sessionId: id, title: z.string().max(500) }).strict(),
   deleteSession: z.object({ sessionId: id }).strict(),
-  forkSession: z.object({ sessionId: id, atSeq: z.number().int().min(0).optional(), worktree: z.boolean().optional() }).strict(),
+  forkSession: z.object({ sessionId: id, atSeq: z.number().int().min(0).optional(), worktree: z.boolean().optional(), cwd: z.string().min(1).max(4096).optional() }).strict(),
   compareSessions: z.object({ a: id, b: id, files: z.boolean().optional() }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
   importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024) }).strict(),

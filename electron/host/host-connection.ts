@@ -17,7 +17,9 @@ import type { HostHandlers } from './dispatch.js';
 import { listFolders } from './folders.js';
 import type { Host } from './host.js';
 import { inspectRequest } from './request-inspector.js';
-import { realWorkspace } from './workspace-folder.js';
+import { recordedHereFrom } from '../store/session-provenance.js';
+import { isCheckpointId } from '../workspace/checkpoints.js';
+import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
 
 /** One client's view of the host: every HostApi method, bound to this connection. */
 export class HostConnection implements HostHandlers, IDisposable {
@@ -79,7 +81,14 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 
-  async forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean }): Promise<SessionSummary> {
+  /**
+   * Forks at a closed turn. `worktree`: the child gets its own folder restored to the checkpoint at
+   * the boundary (only a checkpoint this installation recorded counts). `cwd`: the child works in
+   * that existing folder (how an imported session, whose own folder is never used, is continued).
+   */
+  async forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean; cwd?: string }): Promise<SessionSummary> {
+    if (params.worktree && params.cwd !== undefined) throw new ForklineError('INVALID_ARGUMENTS', 'a fork gets either its own restored folder (worktree) or a folder you name (cwd), not both');
+    const chosenCwd = params.cwd !== undefined ? realWorkspace(params.cwd) : undefined;
     const agent = this.host.agentFor(params.sessionId);
     const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
     const boundary = boundaryForAnchor(events, params.atSeq);
@@ -91,16 +100,13 @@ export class HostConnection implements HostHandlers, IDisposable {
     if (params.worktree) {
       const { checkpoints, worktreesDir } = this.host.options;
       if (!checkpoints || !worktreesDir) throw new ForklineError('WORKTREE_UNAVAILABLE', 'workspace checkpoints are off, so a fork cannot get its own folder');
-      let commit: string | undefined;
-      for (let seq = boundary; seq >= 0 && commit === undefined; seq--) {
-        const event = events[seq]!;
-        if (event.type === 'workspace/checkpoint') commit = event.data.commit;
-      }
-      if (commit === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint at or before this turn to restore');
+      const commit = recordedCheckpoint(events, recordedHereFrom(this.repo, params.sessionId), boundary);
+      if (commit === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint recorded by this installation at or before this turn to restore (checkpoints in an imported log are never used)');
       cwd = join(worktreesDir, childId);
       await checkpoints.restore(commit, cwd);
       await checkpoints.pin(`refs/forkline/${childId}`, commit);
     }
+    cwd ??= chosenCwd;
     const child = await this.repo.fork(params.sessionId, boundary, childId, cwd !== undefined ? { cwd } : {});
     const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
     const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
@@ -118,12 +124,18 @@ export class HostConnection implements HostHandlers, IDisposable {
     const common = commonLength(this.repo, params.a, params.b);
     const eventsA = eventsOf(params.a);
     const eventsB = eventsOf(params.b);
-    const branch = (record: SessionRecord, events: readonly SessionEvent[]): CompareBranch => ({
-      sessionId: record.header.id,
-      ...(record.header.title !== undefined ? { title: record.header.title } : {}),
-      ...(record.header.cwd !== undefined ? { cwd: record.header.cwd } : {}),
-      stats: branchStats(events, common),
-    });
+    // Only checkpoints this installation recorded are diffed (an imported log's ids are never given to git).
+    const branch = (record: SessionRecord, events: readonly SessionEvent[]): CompareBranch => {
+      const { lastCheckpoint: _logged, ...stats } = branchStats(events, common);
+      void _logged;
+      const checkpoint = recordedCheckpoint(events, recordedHereFrom(this.repo, record.header.id), events.length - 1);
+      return {
+        sessionId: record.header.id,
+        ...(record.header.title !== undefined ? { title: record.header.title } : {}),
+        ...(record.header.cwd !== undefined ? { cwd: record.header.cwd } : {}),
+        stats: { ...stats, ...(checkpoint !== undefined ? { lastCheckpoint: checkpoint } : {}) },
+      };
+    };
     const left = branch(a, eventsA);
     const right = branch(b, eventsB);
     const { checkpoints } = this.host.options;
@@ -226,7 +238,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   openTerminal(params: { sessionId: string; cols: number; rows: number }): { terminalId: string } {
     const record = this.repo.get(params.sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    const terminalId = this.host.terminals.open(realWorkspace(record.header.cwd), params.cols, params.rows);
+    const terminalId = this.host.terminals.open(sessionWorkspace(record.header), params.cols, params.rows);
     this.host.ownTerminal(terminalId, this);
     return { terminalId };
   }
@@ -275,6 +287,18 @@ export function commonLength(repo: SessionRepository, a: string, b: string): num
     if (other !== undefined) return Math.min(entry.limit, other);
   }
   return 0;
+}
+
+/**
+ * The last workspace checkpoint at or before `upTo` among the events this installation recorded
+ * (`seq >= recordedFrom`), if its id is a full hex object id.
+ */
+function recordedCheckpoint(events: readonly SessionEvent[], recordedFrom: number, upTo: number): string | undefined {
+  for (let seq = Math.min(upTo, events.length - 1); seq >= recordedFrom && seq >= 0; seq--) {
+    const event = events[seq]!;
+    if (event.type === 'workspace/checkpoint') return isCheckpointId(event.data.commit) ? event.data.commit : undefined;
+  }
+  return undefined;
 }
 
 /** A short title from a prompt: its first line, at most 60 characters. */

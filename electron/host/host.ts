@@ -33,7 +33,8 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { HostConnection } from './host-connection.js';
-import { realWorkspace } from './workspace-folder.js';
+import { recordedHereFrom } from '../store/session-provenance.js';
+import { sessionWorkspace } from './workspace-folder.js';
 import type { SettingsStore } from './settings-store.js';
 import { TerminalManager } from './terminal-manager.js';
 
@@ -159,17 +160,23 @@ export class Host implements IDisposable {
     };
   }
 
-  /** Starts (or returns) the live agent of a session. @throws ForklineError WORKSPACE_MISSING, StoreError SESSION_LIVE. */
+  /**
+   * Starts (or returns) the live agent of a session. Only what this installation recorded is used
+   * to act: the workspace must be the session's own (never an imported file's), and read-before-edit
+   * records and the checkpoint baseline come from the recorded tail of the log only.
+   * @throws ForklineError WORKSPACE_UNTRUSTED (imported session), WORKSPACE_MISSING; StoreError SESSION_LIVE.
+   */
   ensureAgent(sessionId: string): Agent {
     const existing = this.agents.get(sessionId);
     if (existing) return existing.agent;
     if (this.closed) throw new ForklineError('HOST_CLOSED', 'the host is shutting down');
     const record = this.repository.get(sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
-    const cwd = realWorkspace(record.header.cwd);
+    const cwd = sessionWorkspace(record.header);
     const live = this.repository.resume(sessionId);
     const files = new InMemoryFileReadTracker();
-    recordFileReadsFromLog(live.session.events, cwd, files);
+    const recordedFrom = Math.min(recordedHereFrom(this.repository, sessionId), live.session.length);
+    recordFileReadsFromLog(live.session.eventsFrom(recordedFrom), cwd, files);
     const { settings } = this.options;
     const model: ModelClient = {
       stream: (request: ModelRequest, signal: AbortSignal) => this.options.createModelClient(settings.providerSettings()).stream(request, signal),
@@ -181,6 +188,7 @@ export class Host implements IDisposable {
       tools: new ToolRegistry(this.options.createTools()),
       files,
       cwd,
+      recordedFromSeq: recordedFrom,
       config: () => settings.modelConfig(),
       approvalPolicy: () => settings.approvalPolicy,
       newId: this.options.newId,

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { prepareDataFolder } from './data-folder.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderChoice } from '../../shared/api.js';
@@ -61,9 +62,13 @@ export function defaultDataDir(env: { readonly [name: string]: string | undefine
   return join(env['XDG_DATA_HOME'] ?? join(homedir(), '.local', 'share'), 'forkline');
 }
 
+/**
+ * Opens everything in `options.dataDir` (made user-only first, see data-folder.ts).
+ * @throws ForklineError DATA_DIR_UNSAFE; StoreError STORE_UNREADABLE / SCHEMA_UNSUPPORTED for a bad `sessions.db`.
+ */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const env = options.env ?? process.env;
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  prepareDataFolder(options.dataDir);
   const store = options.store ?? new SqliteSessionStore(join(options.dataDir, 'sessions.db'));
   const invariants: InvariantMode = options.invariants ?? (env['FORKLINE_INVARIANTS'] === 'off' ? 'off' : 'enforce');
   const repository = new SessionRepository(store, {

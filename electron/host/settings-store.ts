@@ -3,6 +3,14 @@
  * policy, persisted as JSON in the data folder; API keys live in a {@link KeyVault} (Electron
  * `safeStorage` in the desktop app, environment variables in CLI / browser mode) and are never
  * written to the settings file or sent to the renderer.
+ *
+ * The approval policy in the settings file is the UI's (desktop app, browser mode); the CLI passes
+ * its own policy as an override (issue 8, "settings scopes"). Overrides apply to this run only and
+ * are never written back to the file.
+ *
+ * A provider's API key is only sent to an endpoint the user configured for it (issue 8): the
+ * preset's own base URL, or a base URL the user chose (settings file, Settings dialog, CLI flag).
+ * A route taken from a session's log ({@link SettingsStore.useForThisRun}) is not such a choice.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -98,18 +106,25 @@ function defaultChoice(): ProviderChoice {
 }
 
 export class SettingsStore {
+  /** What this run uses (file + overrides + run-only route). */
   private settings: PersistedSettings;
+  /** What the file holds (and `update` writes): overrides never leak into it. */
+  private persisted: PersistedSettings;
+  /** Base URLs (normalised) the user configured, per provider, besides the presets' own. */
+  private readonly configuredEndpoints = new Map<string, Set<string>>();
 
   constructor(private readonly options: SettingsStoreOptions) {
     let loaded: PersistedSettings = { version: 1, active: defaultChoice(), approvalPolicy: 'ask' };
     if (options.file && existsSync(options.file)) {
       try {
         const parsed = JSON.parse(readFileSync(options.file, 'utf8')) as Partial<PersistedSettings>;
-        loaded = { version: 1, active: { ...loaded.active, ...parsed.active }, approvalPolicy: parsed.approvalPolicy ?? 'ask' };
+        loaded = { version: 1, active: { ...loaded.active, ...parsed.active }, approvalPolicy: isApprovalPolicy(parsed.approvalPolicy) ? parsed.approvalPolicy : 'ask' };
       } catch (error) {
         console.error(`settings file ${options.file} is unreadable; using defaults (the file is left as it is):`, error);
       }
     }
+    this.persisted = loaded;
+    this.noteConfigured(loaded.active);
     const over = options.overrides;
     if (over?.active?.provider !== undefined && over.active.provider !== loaded.active.provider) {
       const preset = providerPreset(over.active.provider);
@@ -120,6 +135,33 @@ export class SettingsStore {
       active: { ...loaded.active, ...stripUndefined(over?.active ?? {}) },
       approvalPolicy: over?.approvalPolicy ?? loaded.approvalPolicy,
     };
+    this.noteConfigured(this.settings.active);
+  }
+
+  private noteConfigured(choice: ProviderChoice): void {
+    const url = normalizeEndpoint(choice.baseUrl);
+    if (url === '') return;
+    let set = this.configuredEndpoints.get(choice.provider);
+    if (!set) this.configuredEndpoints.set(choice.provider, (set = new Set()));
+    set.add(url);
+  }
+
+  /** Whether `provider`'s key may be sent to `baseUrl`: the preset's endpoint or one the user configured. */
+  keyMaySendTo(provider: string, baseUrl: string): boolean {
+    const url = normalizeEndpoint(baseUrl);
+    const preset = providerPreset(provider);
+    return (preset.id === provider && normalizeEndpoint(preset.baseUrl) === url) || (this.configuredEndpoints.get(provider)?.has(url) ?? false);
+  }
+
+  /**
+   * When the active provider has a key that is withheld because the active endpoint was not
+   * configured for it, the reason in words (else undefined).
+   */
+  keyWithheldReason(): string | undefined {
+    const { provider, baseUrl } = this.settings.active;
+    if (this.apiKey(provider) === undefined || this.keyMaySendTo(provider, baseUrl)) return undefined;
+    const preset = providerPreset(provider);
+    return `the ${preset.label} key (${preset.apiKeyEnv ?? 'from Settings'}) is only sent to ${preset.baseUrl || 'an endpoint you configured'} or an endpoint you configure for it, not to ${baseUrl}`;
   }
 
   get active(): ProviderChoice {
@@ -135,10 +177,10 @@ export class SettingsStore {
     return resolveApiKey({ provider, ...(this.options.vault.get(provider) ? { apiKey: this.options.vault.get(provider)! } : {}) }, this.options.env);
   }
 
-  /** Everything a model client needs for the active choice. */
+  /** Everything a model client needs for the active choice (the key only for an endpoint configured for it). */
   providerSettings(): ProviderSettings {
     const { provider, baseUrl, model, reasoningEffort } = this.settings.active;
-    const key = this.apiKey(provider);
+    const key = this.keyMaySendTo(provider, baseUrl) ? this.apiKey(provider) : undefined;
     return { provider, baseUrl, model, ...(key ? { apiKey: key } : {}), ...(reasoningEffort ? { reasoningEffort } : {}) };
   }
 
@@ -166,10 +208,16 @@ export class SettingsStore {
       throw new ForklineError('INVALID_SETTINGS', 'the model and the base URL must not be empty');
     }
     this.settings = next;
-    if (this.options.file) writeJsonAtomic(this.options.file, this.settings, 0o600);
+    this.persisted = { ...this.persisted, ...(patch.active ? { active: patch.active } : {}), ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}) };
+    if (patch.active) this.noteConfigured(patch.active);
+    if (this.options.file) writeJsonAtomic(this.options.file, this.persisted, 0o600);
   }
 
-  /** Uses `active` for the rest of this run without saving it (e.g. `forkline resume` reusing a session's route). */
+  /**
+   * Uses `active` for the rest of this run without saving it (e.g. `forkline resume` reusing a
+   * session's route). This is not a user's choice of endpoint: a key is only sent there when the
+   * endpoint is configured for it anyway ({@link keyMaySendTo}).
+   */
   useForThisRun(active: ProviderChoice): void {
     this.settings = { ...this.settings, active };
   }
@@ -191,6 +239,21 @@ export class SettingsStore {
     const keys: Record<string, boolean> = {};
     for (const p of presets) keys[p.id] = this.apiKey(p.id) !== undefined;
     return { presets, active: this.settings.active, approvalPolicy: this.settings.approvalPolicy, keys, dataDir: this.options.dataDir };
+  }
+}
+
+function isApprovalPolicy(value: unknown): value is ApprovalPolicyName {
+  return value === 'ask' || value === 'allow' || value === 'deny';
+}
+
+/** A base URL in a comparable form: scheme and host lower-cased, default port and trailing slashes dropped. */
+export function normalizeEndpoint(baseUrl: string): string {
+  const trimmed = baseUrl.trim();
+  try {
+    const url = new URL(trimmed);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+  } catch {
+    return trimmed.replace(/\/+$/, '');
   }
 }
 

@@ -3,6 +3,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { ForklineError } from '../../shared/errors.js';
+import { isImportedSession, type SessionHeader } from '../../shared/events.js';
 
 /** The real path of an existing workspace folder. @throws ForklineError WORKSPACE_MISSING */
 export function realWorkspace(cwd: string | undefined): string {
@@ -14,4 +15,20 @@ export function realWorkspace(cwd: string | undefined): string {
   } catch {
     throw new ForklineError('WORKSPACE_MISSING', `the workspace folder ${cwd} does not exist or is not a folder`);
   }
+}
+
+/**
+ * The folder a session may act in (run tools, open a terminal, take checkpoints): its recorded
+ * workspace. An imported session's header names a folder taken from a file, which is untrusted
+ * (issue 8): it is refused, whatever it names.
+ * @throws ForklineError WORKSPACE_UNTRUSTED for an imported session; WORKSPACE_MISSING.
+ */
+export function sessionWorkspace(header: SessionHeader): string {
+  if (isImportedSession(header)) {
+    throw new ForklineError(
+      'WORKSPACE_UNTRUSTED',
+      `session ${header.id} was imported from a file, so the folder its log names is not used. To continue it, fork it into a folder you choose (CLI: forkline resume ${header.id} --cwd DIR).`,
+    );
+  }
+  return realWorkspace(header.cwd);
 }

@@ -18,6 +18,7 @@ import {
   type SessionHeader,
 } from '../../shared/events.js';
 import type { JsonObject, JsonValue } from '../../shared/json.js';
+import { checkEventCount, checkFileSize, checkNesting, checkSeq, DEFAULT_IMPORT_LIMITS, isSafeSessionId, type ImportLimits } from './import-limits.js';
 import { expandPackedRow, isPackedRow, packEvents, serializeEvent, serializePackedRow, type PackedRow } from './chunk-rows.js';
 import { normalizeLegacyEvent } from './legacy-events.js';
 
@@ -60,17 +61,23 @@ interface ParsedLine {
 
 /**
  * Parses a JSONL session file.
+ * The file is untrusted: its size, every seq and every line's nesting are checked against `limits`
+ * before anything is allocated for them, and ids it names are used only when they are safe
+ * ({@link isSafeSessionId}).
  * @param fallbackId used when the header has no usable id (placeholders such as `{{sessionId}}`).
- * @throws SessionCorruptionError for damage in the committed region or a missing header;
+ * @throws ImportLimitError (IMPORT_LIMIT_EXCEEDED) when the file is over a limit;
+ *   SessionCorruptionError for damage in the committed region or a missing header;
  *   SessionFormatUnsupportedError for another format version or an unknown required event type.
  */
-export function importJsonl(text: string, fallbackId: string): JsonlImport {
+export function importJsonl(text: string, fallbackId: string, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): JsonlImport {
+  checkFileSize(text.length, limits);
   const warnings: string[] = [];
   const rawLines = text.split('\n');
   const endsWithNewline = text.endsWith('\n');
   if (endsWithNewline) rawLines.pop();
   const parsed: ParsedLine[] = rawLines.map((line, i) => {
     if (line.trim() === '') return { lineNo: i + 1, value: undefined, error: 'empty line' };
+    checkNesting(line, `line ${i + 1}`, limits);
     try {
       const value: unknown = JSON.parse(line);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return { lineNo: i + 1, value: undefined, error: 'not a JSON object' };
@@ -98,6 +105,7 @@ export function importJsonl(text: string, fallbackId: string): JsonlImport {
 
   const events: SessionEvent[] = [];
   let nextSeq = 0;
+  let elided = 0;
   for (let i = 1; i < parsed.length; i++) {
     const line = parsed[i]!;
     const isLast = i === parsed.length - 1;
@@ -125,7 +133,11 @@ export function importJsonl(text: string, fallbackId: string): JsonlImport {
       warnings.push(`dropped ${parsed.length - i} line(s) from line ${line.lineNo} on: ${message}`);
       break;
     }
-    if (first.seq > nextSeq) {
+    // Checked before the gap is filled: a file cannot make us allocate for seqs it does not hold.
+    const gap = checkSeq(nextSeq, first.seq, elided, limits);
+    checkEventCount(first.seq + decoded.length, limits);
+    if (gap > 0) {
+      elided += gap;
       warnings.push(`seqs ${nextSeq}–${first.seq - 1} are missing from the file (before line ${line.lineNo}); kept as import/elided placeholders`);
       for (; nextSeq < first.seq; nextSeq++) events.push({ type: 'import/elided', seq: nextSeq, time: first.time, data: {} });
     }
@@ -149,14 +161,17 @@ function readHeader(line: JsonObject, fallbackId: string, warnings: string[]): S
   }
   const rawId = line['id'];
   let id = fallbackId;
-  if (typeof rawId === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(rawId)) id = rawId;
+  if (isSafeSessionId(rawId)) id = rawId;
   else warnings.push(`the header id ${JSON.stringify(rawId)} is not usable; imported as ${fallbackId}`);
   const createdAt = typeof line['createdAt'] === 'number' && Number.isSafeInteger(line['createdAt']) ? line['createdAt'] : 0;
   const header: { -readonly [K in keyof SessionHeader]: SessionHeader[K] } = { version: SESSION_FORMAT_VERSION, id, createdAt };
   if (typeof line['cwd'] === 'string') header.cwd = line['cwd'];
   if (typeof line['title'] === 'string') header.title = line['title'];
-  if (typeof line['parentSession'] === 'string') header.parentSession = line['parentSession'];
-  if (typeof line['seedLength'] === 'number') header.seedLength = line['seedLength'];
+  // Lineage facts only (the file carries its whole log); an unsafe id is dropped, not used.
+  if (isSafeSessionId(line['parentSession'])) header.parentSession = line['parentSession'];
+  else if (line['parentSession'] !== undefined) warnings.push(`the header's parentSession ${JSON.stringify(line['parentSession'])} is not a usable id; dropped`);
+  const seedLength = line['seedLength'];
+  if (typeof seedLength === 'number' && Number.isSafeInteger(seedLength) && seedLength >= 0) header.seedLength = seedLength;
   return header;
 }
 

@@ -11,7 +11,7 @@
  */
 import { Emitter, type Event } from '../../shared/event.js';
 import { SessionForkError, StoreError } from '../../shared/errors.js';
-import { SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '../../shared/events.js';
+import { isImportedSession, SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { checkForkBoundaryWith } from '../session/fork-boundary.js';
 import { exportJsonl, importJsonl } from '../session/jsonl.js';
@@ -244,7 +244,9 @@ export class SessionRepository implements IDisposable {
   /**
    * Forks `sourceId` after the inclusive seq `boundary` (default: its last event). The child has its
    * own id, `parentSession`, `seedLength`, its own `session/end-seed`, and reads the parent's prefix
-   * by reference. A live source is flushed first. No child exists after any refusal.
+   * by reference. A live source is flushed first. No child exists after any refusal. The child is
+   * native; it inherits the source's workspace (`overrides.cwd` wins) unless the source is imported,
+   * whose folder came from a file and is never inherited.
    *
    * Inbox rule for whoever runs an agent on the child: the seed holds the parent's
    * `agent/inbox/spliced` events, including any follow-up still pending at the boundary; the
@@ -273,11 +275,13 @@ export class SessionRepository implements IDisposable {
       return cache.get(seq);
     };
     const seedLength = checkForkBoundaryWith(length, eventAt, boundary);
+    // An imported source's folder came from a file: the child gets a workspace only when one is given.
+    const cwd = overrides.cwd ?? (isImportedSession(source.header) ? undefined : source.header.cwd);
     const header: SessionHeader = {
       version: SESSION_FORMAT_VERSION,
       id: childId,
       createdAt: this.now(),
-      ...((overrides.cwd ?? source.header.cwd) !== undefined ? { cwd: overrides.cwd ?? source.header.cwd } : {}),
+      ...(cwd !== undefined ? { cwd } : {}),
       ...(source.header.title !== undefined ? { title: source.header.title } : {}),
       parentSession: sourceId,
       seedLength,

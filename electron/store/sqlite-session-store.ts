@@ -15,6 +15,7 @@ import { SessionCorruptionError, StoreError } from '../../shared/errors.js';
 import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader, type SessionOrigin } from '../../shared/events.js';
 import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
 import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type PackedRow, type PackedRowType } from '../session/chunk-rows.js';
+import { prepareDatabaseFile } from './database-file.js';
 import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
 import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
 
@@ -87,20 +88,26 @@ export class SqliteSessionStore implements SessionStore {
   private closed = false;
 
   /**
-   * Opens (creating if needed) the store at `file` (`:memory:` allowed).
+   * Opens (creating if needed, mode 0600) the store at `file` (`:memory:` allowed).
    * @throws StoreError SCHEMA_UNSUPPORTED when the file is another application's database or a
-   *   newer schema version.
+   *   newer schema version; STORE_UNREADABLE when it is not an SQLite database or SQLite reports it
+   *   damaged. A refused file is never written.
    */
   constructor(readonly file: string, options: SqliteStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.packChunks = options.packChunks ?? true;
     this.onRowWritten = options.onRowWritten;
+    prepareDatabaseFile(file);
     this.db = new Database(file, options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {});
     try {
       for (const pragma of CONNECTION_PRAGMAS) this.applyPragma(pragma);
       this.migrate();
     } catch (error) {
       this.db.close();
+      const code = (error as { code?: unknown }).code;
+      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+        throw new StoreError('STORE_UNREADABLE', `${file} is damaged (${(error as Error).message}); it was left as it is. Move it aside to start with an empty store, or restore it from a backup.`, { cause: error });
+      }
       throw error;
     }
     this.appendTx = this.db.transaction((sessionId: string, events: readonly SessionEvent[]) => this.appendInTransaction(sessionId, events));

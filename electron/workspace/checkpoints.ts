@@ -8,11 +8,16 @@
  * not disturb each other; ignore rules of the workspace (`.gitignore`) apply. Commits are made with
  * plumbing (`write-tree`, `commit-tree`) and a fixed identity, so no git configuration is needed.
  * Requires the `git` executable.
+ *
+ * Checkpoint ids reach git from session logs, so they are validated as full hex object ids before
+ * any git call ({@link isCheckpointId}), ref names are checked, and every git command that takes
+ * revisions gets `--end-of-options` before them (`commit-tree`, which does not parse that marker in
+ * git 2.39, only ever gets validated hex ids), so no value can be read as an option (issue 8).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ForklineError } from '../../shared/errors.js';
 
 export interface CheckpointOptions {
@@ -36,16 +41,39 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: 'checkpoints@forkline.invalid',
 };
 
+/** A full git object id: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits. Abbreviations and names are not ids. */
+export function isCheckpointId(value: unknown): value is string {
+  return typeof value === 'string' && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(value);
+}
+
+function requireCheckpointId(value: string, what: string): string {
+  if (!isCheckpointId(value)) {
+    throw new ForklineError('INVALID_CHECKPOINT', `${what} ${JSON.stringify(String(value).slice(0, 80))} is not a checkpoint id (a full hex git object id)`);
+  }
+  return value;
+}
+
+/** Refs this module writes: `refs/forkline/<session id>` with a safe session id. */
+function requireRef(ref: string): string {
+  if (!/^refs\/forkline\/[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(ref)) {
+    throw new ForklineError('INVALID_CHECKPOINT', `${JSON.stringify(ref.slice(0, 160))} is not a checkpoint ref (refs/forkline/<session id>)`);
+  }
+  return ref;
+}
+
 export class WorkspaceCheckpoints {
+  /** The shadow repository (a bare git directory, absolute), e.g. `<dataDir>/checkpoints.git`. */
+  readonly gitDir: string;
   private readonly git: string;
   private readonly timeoutMs: number;
   private initialized: Promise<void> | undefined;
 
   constructor(
-    /** The shadow repository (a bare git directory), e.g. `<dataDir>/checkpoints.git`. */
-    readonly gitDir: string,
+    gitDir: string,
     options: CheckpointOptions = {},
   ) {
+    // Absolute, so it can never be read as an option.
+    this.gitDir = resolve(gitDir);
     this.git = options.git ?? 'git';
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
@@ -88,29 +116,33 @@ export class WorkspaceCheckpoints {
    * Snapshots `workTree` and points `ref` (e.g. `refs/forkline/<session>`) at the new commit.
    * When nothing changed since the ref's commit, that commit is returned unchanged.
    * @returns the commit hash.
-   * @throws ForklineError CHECKPOINT_FAILED when git fails or times out.
+   * @throws ForklineError CHECKPOINT_FAILED when git fails or times out; INVALID_CHECKPOINT for a bad ref.
    */
   async snapshot(workTree: string, ref: string, message: string): Promise<string> {
+    requireRef(ref);
     await this.init();
     const env = { GIT_WORK_TREE: workTree, GIT_INDEX_FILE: this.indexFor(workTree) };
     await this.run(['add', '--all', '--', '.'], env, workTree);
-    const tree = (await this.run(['write-tree'], env, workTree)).trim();
+    const tree = requireCheckpointId((await this.run(['write-tree'], env, workTree)).trim(), 'git write-tree returned');
     const parent = await this.resolve(ref);
-    if (parent !== undefined && (await this.run(['rev-parse', `${parent}^{tree}`])).trim() === tree) return parent;
-    const commit = (await this.run(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message])).trim();
-    await this.run(['update-ref', ref, commit]);
+    if (parent !== undefined && (await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${parent}^{tree}`])).trim() === tree) return parent;
+    const commit = requireCheckpointId((await this.run(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message])).trim(), 'git commit-tree returned');
+    await this.run(['update-ref', '--end-of-options', ref, commit]);
     return commit;
   }
 
-  /** Keeps `commit` reachable under another ref (e.g. for a fork child). */
+  /** Keeps `commit` reachable under another ref (e.g. for a fork child). @throws ForklineError INVALID_CHECKPOINT */
   async pin(ref: string, commit: string): Promise<void> {
+    requireRef(ref);
+    requireCheckpointId(commit, 'checkpoint');
     await this.init();
-    await this.run(['update-ref', ref, commit]);
+    await this.run(['update-ref', '--end-of-options', ref, commit]);
   }
 
   private async resolve(ref: string): Promise<string | undefined> {
     try {
-      return (await this.run(['rev-parse', '--verify', '--quiet', ref])).trim() || undefined;
+      const id = (await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', ref])).trim();
+      return isCheckpointId(id) ? id : undefined;
     } catch {
       return undefined;
     }
@@ -118,21 +150,24 @@ export class WorkspaceCheckpoints {
 
   /**
    * Writes the files of `commit` into `target`, which must not exist or be empty.
-   * @throws ForklineError CHECKPOINT_FAILED / TARGET_NOT_EMPTY.
+   * @throws ForklineError INVALID_CHECKPOINT (checked before anything is created) / CHECKPOINT_FAILED / TARGET_NOT_EMPTY.
    */
   async restore(commit: string, target: string): Promise<void> {
+    requireCheckpointId(commit, 'checkpoint');
     await this.init();
     if (existsSync(target) && readdirSync(target).length > 0) throw new ForklineError('TARGET_NOT_EMPTY', `${target} is not empty`);
     mkdirSync(target, { recursive: true });
     const env = { GIT_WORK_TREE: target, GIT_INDEX_FILE: this.indexFor(target) };
-    await this.run(['read-tree', commit], env, target);
+    await this.run(['read-tree', '--end-of-options', commit], env, target);
     await this.run(['checkout-index', '--all', '--force'], env, target);
   }
 
-  /** Paths that differ between two snapshots. */
+  /** Paths that differ between two snapshots. @throws ForklineError INVALID_CHECKPOINT / CHECKPOINT_FAILED */
   async changedFiles(from: string, to: string): Promise<ChangedFile[]> {
+    requireCheckpointId(from, 'checkpoint');
+    requireCheckpointId(to, 'checkpoint');
     await this.init();
-    const out = await this.run(['diff', '--name-status', '--no-renames', from, to]);
+    const out = await this.run(['diff', '--name-status', '--no-renames', '--end-of-options', from, to]);
     return out
       .split('\n')
       .filter((line) => line.trim() !== '')
@@ -142,9 +177,11 @@ export class WorkspaceCheckpoints {
       });
   }
 
-  /** The unified diff between two snapshots (text files; binary files are named). */
+  /** The unified diff between two snapshots (text files; binary files are named). @throws ForklineError INVALID_CHECKPOINT / CHECKPOINT_FAILED */
   async diff(from: string, to: string): Promise<string> {
+    requireCheckpointId(from, 'checkpoint');
+    requireCheckpointId(to, 'checkpoint');
     await this.init();
-    return this.run(['diff', '--no-color', '--no-ext-diff', from, to]);
+    return this.run(['diff', '--no-color', '--no-ext-diff', '--end-of-options', from, to]);
   }
 }
