@@ -35,7 +35,7 @@ export function approvalPrompt(input: ApprovalPromptInput): string {
   } catch {
     // Shown raw below.
   }
-  let suspicious = false;
+  let suspicious: boolean;
   if (shown) {
     suspicious = hasInvisibleCharacters(shown.value);
     lines.push(`    ${shown.label}: ${visibleInline(shown.value)}`);

@@ -215,6 +215,7 @@ describe('issue 8 through the real CLI', { timeout: 120_000 }, () => {
     const id = imported.stdout.trim();
     const outputs = [imported.stderr, (await forkline(['show', id])).stdout, (await forkline(['ls'])).stdout, (await forkline(['compare', id, id])).stdout];
     for (const out of outputs) {
+      // eslint-disable-next-line no-control-regex -- looking for raw control characters
       expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
     }
     const show = outputs[1]!;

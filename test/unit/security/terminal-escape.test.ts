@@ -7,6 +7,7 @@ import { approvalPrompt } from '../../../electron/cli/approval-prompt.js';
 import { TimelineText } from '../../../electron/cli/timeline-text.js';
 import { hasInvisibleCharacters, visibleInline, visibleText } from '../../../electron/cli/terminal-escape.js';
 
+// eslint-disable-next-line no-control-regex -- looking for raw control characters
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 describe('terminal escaping', () => {
@@ -44,6 +45,7 @@ describe('terminal escaping', () => {
   it('the approval prompt shows the whole command, the folder, and warns about hidden characters', () => {
     const command = 'touch pwned\r\x1b[2K? Allow bash `ls -la` (runs a command)? [y/N] \x1b[8m';
     const prompt = approvalPrompt({ toolName: 'bash', arguments: JSON.stringify({ command }), reason: 'runs a command', workspace: '/w' });
+    // eslint-disable-next-line no-control-regex -- looking for raw control characters
     expect(prompt).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
     expect(prompt).toContain('    command: touch pwned\\r\\x1b[2K? Allow bash `ls -la` (runs a command)? [y/N] \\x1b[8m\n');
     expect(prompt).toContain('    in: /w\n');
