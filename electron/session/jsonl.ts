@@ -18,6 +18,7 @@ import {
   type SessionHeader,
 } from '../../shared/events.js';
 import type { JsonObject, JsonValue } from '../../shared/json.js';
+import { eventShapeProblem } from './event-shapes.js';
 import { checkEventCount, checkFileSize, checkNesting, checkSeq, DEFAULT_IMPORT_LIMITS, isSafeSessionId, type ImportLimits } from './import-limits.js';
 import { expandPackedRow, isPackedRow, packEvents, serializeEvent, serializePackedRow, type PackedRow } from './chunk-rows.js';
 import { normalizeLegacyEvent } from './legacy-events.js';
@@ -62,8 +63,9 @@ interface ParsedLine {
 /**
  * Parses a JSONL session file.
  * The file is untrusted: its size, every seq and every line's nesting are checked against `limits`
- * before anything is allocated for them, and ids it names are used only when they are safe
- * ({@link isSafeSessionId}).
+ * before anything is allocated for them, every event's payload must have its type's shape
+ * (event-shapes.ts; a malformed one is a damaged line), and ids it names are used only when they
+ * are safe ({@link isSafeSessionId}).
  * @param fallbackId used when the header has no usable id (placeholders such as `{{sessionId}}`).
  * @throws ImportLimitError (IMPORT_LIMIT_EXCEEDED) when the file is over a limit;
  *   SessionCorruptionError for damage in the committed region or a missing header;
@@ -183,9 +185,14 @@ function decodeLine(value: JsonObject, sessionId: string): SessionEvent[] {
   if (typeof type !== 'string') throw new Error('event has no type');
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw new Error('event has no valid seq');
   if (typeof time !== 'number' || !Number.isFinite(time)) throw new Error('event has no valid time');
-  if (!('data' in value)) throw new Error('event has no data');
+  const data = value['data'];
+  if (data === null || typeof data !== 'object') throw new Error('event has no data object');
   if (!KNOWN_EVENT_TYPES.has(type) && value['ignorable'] !== true) {
     throw new SessionFormatUnsupportedError(`event type ${type} (seq ${seq}) is not known to this build and is not marked ignorable`);
   }
-  return [normalizeLegacyEvent(value as unknown as SessionEvent, sessionId)];
+  const event = normalizeLegacyEvent(value as unknown as SessionEvent, sessionId);
+  // A payload with the wrong shape is a damaged line (issue 8): readers rely on these fields.
+  const problem = eventShapeProblem(event);
+  if (problem !== undefined) throw new Error(problem);
+  return [event];
 }

@@ -81,6 +81,8 @@ export function RequestInspector(): ReactNode {
   const snapshot = current?.snapshot;
   const header = snapshot?.header;
   const config = header?.config;
+  // Sanitised imported logs may hold a placeholder string instead of the tool list.
+  const tools = Array.isArray(header?.tools) ? header.tools : [];
   return (
     <aside className="side-panel request-inspector" data-testid="request-inspector" aria-label="Request">
       <header className="panel-head">
@@ -143,8 +145,8 @@ export function RequestInspector(): ReactNode {
               </details>
             )}
             <details className="request-tools" data-testid="request-tools">
-              <summary>tools ({header?.tools?.length ?? 0})</summary>
-              {(header?.tools ?? []).map((tool) => (
+              <summary>tools ({tools.length})</summary>
+              {tools.map((tool) => (
                 <details key={tool.name} className="request-tool" data-testid="request-tool" data-name={tool.name}>
                   <summary>
                     <b className="mono">{tool.name}</b> <span className="muted">{tool.description}</span>
