@@ -10,7 +10,7 @@ import { ForklineError } from '../../shared/errors.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { messageText } from '../../shared/messages.js';
-import { boundaryForAnchor } from '../session/fork-boundary.js';
+import { forkBoundaryAt } from '../session/fork-boundary.js';
 import type { SessionRepository } from '../store/session-repository.js';
 import type { SessionRecord } from '../store/session-store.js';
 import type { HostHandlers } from './dispatch.js';
@@ -81,27 +81,22 @@ export class HostConnection implements HostHandlers, IDisposable {
 
   async forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean }): Promise<SessionSummary> {
     const agent = this.host.agentFor(params.sessionId);
+    // The one recovery path: a crashed source is closed before its boundaries are read.
     const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
-    const boundary = boundaryForAnchor(events, params.atSeq);
-    if (boundary === undefined) {
-      throw new ForklineError('FORK_UNAVAILABLE', params.atSeq === undefined ? 'this session has no completed turn to fork from yet' : `seq ${params.atSeq} is in a turn that has not ended; fork at a completed turn`);
-    }
+    const boundary = forkBoundaryAt(events.length, (seq) => events[seq], params.atSeq);
+    const turn = (events[boundary] as SessionEvent<'turn/end'>).data.turn;
+    const checkpoint = checkpointOfTurn(events, boundary, turn);
     const childId = this.host.options.newId();
     let cwd: string | undefined;
     if (params.worktree) {
       const { checkpoints, worktreesDir } = this.host.options;
       if (!checkpoints || !worktreesDir) throw new ForklineError('WORKTREE_UNAVAILABLE', 'workspace checkpoints are off, so a fork cannot get its own folder');
-      let commit: string | undefined;
-      for (let seq = boundary; seq >= 0 && commit === undefined; seq--) {
-        const event = events[seq]!;
-        if (event.type === 'workspace/checkpoint') commit = event.data.commit;
-      }
-      if (commit === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint at or before this turn to restore');
+      if (checkpoint === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint at or before this turn to restore');
       cwd = join(worktreesDir, childId);
-      await checkpoints.restore(commit, cwd);
-      await checkpoints.pin(`refs/forkline/${childId}`, commit);
+      await checkpoints.restore(checkpoint.commit, cwd);
+      await checkpoints.pin(`refs/forkline/${childId}`, checkpoint.commit);
     }
-    const child = await this.repo.fork(params.sessionId, boundary, childId, cwd !== undefined ? { cwd } : {});
+    const child = await this.repo.fork(params.sessionId, boundary, childId, { ...(cwd !== undefined ? { cwd } : {}), ...(checkpoint !== undefined ? { checkpoint } : {}) });
     const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
     const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
     // The fork number leads so forks stay distinguishable where long titles are cut off.
@@ -163,6 +158,12 @@ export class HostConnection implements HostHandlers, IDisposable {
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
     const events = agent ? agent.session.events : this.repo.store.readAll(params.sessionId);
     return inspectRequest(record.header, events, params.turn, params.step);
+  }
+
+  takeOverSession(params: { sessionId: string }): null {
+    this.host.ensureAgent(params.sessionId, { takeOver: true });
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return null;
   }
 
   followup(params: { sessionId: string; text: string }): null {
@@ -281,6 +282,22 @@ export function commonLength(repo: SessionRepository, a: string, b: string): num
 export function titleFromPrompt(text: string): string {
   const line = text.trim().split('\n')[0]!.trim();
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Session';
+}
+
+/**
+ * The workspace snapshot of the turn that ends at `boundary`: the `workspace/checkpoint` logged for
+ * that turn right after its end (before the next turn starts), else the latest one before it.
+ */
+function checkpointOfTurn(events: readonly SessionEvent[], boundary: number, turn: number): { turn: number; commit: string } | undefined {
+  for (let seq = boundary + 1; seq < events.length && events[seq]!.type !== 'turn/start'; seq++) {
+    const e = events[seq]!;
+    if (e.type === 'workspace/checkpoint' && e.data.turn === turn) return { turn, commit: e.data.commit };
+  }
+  for (let seq = boundary; seq >= 0; seq--) {
+    const e = events[seq]!;
+    if (e.type === 'workspace/checkpoint') return { turn: e.data.turn, commit: e.data.commit };
+  }
+  return undefined;
 }
 
 function firstPrompt(events: readonly SessionEvent[]): string | undefined {

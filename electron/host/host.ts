@@ -26,7 +26,7 @@ import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.j
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
 import { detectOllama, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
-import type { LiveSession, SessionRepository } from '../store/session-repository.js';
+import type { LeftoverProcess, LiveSession, SessionRepository } from '../store/session-repository.js';
 import type { SessionRecord } from '../store/session-store.js';
 import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
 import type { ProcessSupervisor } from '../tools/process-supervisor.js';
@@ -275,6 +275,7 @@ export class Host implements IDisposable {
       events = loaded.events.slice(fromSeq);
       readOnly = loaded.ownedElsewhere;
       if (loaded.repaired > 0) notices.push(`This session was interrupted (the app closed or crashed during a turn). ${loaded.repaired} closing event(s) were added so the log is balanced; nothing was deleted.`);
+      for (const left of loaded.leftovers) notices.push(leftoverNotice(left));
       if (readOnly) notices.push('Another running Forkline holds this session: it is shown read-only here.');
     }
     const subscriptionId = this.options.newId();
@@ -359,6 +360,13 @@ function checkpointable(cwd: string): boolean {
   return cwd !== homedir() && cwd !== parse(cwd).root;
 }
 
+
+/** What crash recovery did about a process an interrupted tool call left behind. */
+export function leftoverNotice(left: LeftoverProcess): string {
+  return left.outcome === 'ended'
+    ? `A process of the interrupted call ${left.callId} (pid ${left.pid}) was still running; it was stopped.`
+    : `Pid ${left.pid} of the interrupted call ${left.callId} is running, but it cannot be proven to be that process, so it was left alone.`;
+}
 
 function toApprovalRequest(sessionId: string, q: PendingApproval): ApprovalRequest {
   return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason };

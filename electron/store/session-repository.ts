@@ -435,8 +435,10 @@ export class SessionRepository implements IDisposable {
 
   /**
    * Forks `sourceId` after the inclusive seq `boundary` (default: its last event). The child has its
-   * own id, `parentSession`, `seedLength`, its own `session/end-seed`, and reads the parent's prefix
-   * by reference. A live source is flushed first. No child exists after any refusal.
+   * own id, `parentSession`, `seedLength`, its own `session/end-seed` (then, with
+   * `overrides.checkpoint`, the workspace snapshot it starts from), and reads the parent's prefix by
+   * reference. A live source is flushed first; a cold one goes through {@link recover} first. No
+   * child exists after any refusal.
    *
    * Inbox rule for whoever runs an agent on the child: the seed holds the parent's
    * `agent/inbox/spliced` events, including any follow-up still pending at the boundary; the
@@ -444,7 +446,12 @@ export class SessionRepository implements IDisposable {
    * it starts empty. The child's own events after the seed contain no splice.
    * @throws SessionForkError SESSION_ALREADY_EXISTS | SESSION_NOT_FOUND | INVALID_BOUNDARY | OPEN_TURN.
    */
-  async fork(sourceId: string, boundary?: number, childId: string = this.options.newId(), overrides: { readonly cwd?: string } = {}): Promise<SessionRecord> {
+  async fork(
+    sourceId: string,
+    boundary?: number,
+    childId: string = this.options.newId(),
+    overrides: { readonly cwd?: string; readonly checkpoint?: { readonly turn: number; readonly commit: string } } = {},
+  ): Promise<SessionRecord> {
     if (this.liveSessions.has(childId) || this.store.get(childId)) {
       throw new SessionForkError('SESSION_ALREADY_EXISTS', `session ${childId} already exists`);
     }
@@ -474,8 +481,12 @@ export class SessionRepository implements IDisposable {
       parentSession: sourceId,
       seedLength,
     };
-    const endSeed = { seq: seedLength, type: 'session/end-seed', time: this.now(), data: {} } as SessionEvent;
-    this.store.createSession(header, [endSeed], { prefixFrom: sourceId });
+    const time = this.now();
+    const own = [{ seq: seedLength, type: 'session/end-seed', time, data: {} } as SessionEvent];
+    // The workspace the child starts from (the boundary turn's snapshot, logged by the parent after
+    // the boundary, so not inherited), so compare and later checkpoints have a base.
+    if (overrides.checkpoint) own.push({ seq: seedLength + 1, type: 'workspace/checkpoint', time, data: { ...overrides.checkpoint } } as SessionEvent);
+    this.store.createSession(header, own, { prefixFrom: sourceId });
     return this.store.get(childId)!;
   }
 
