@@ -160,9 +160,15 @@ export class ProcessSupervisor implements IDisposable {
     this.spawnEmitter.dispose();
     const watcher = this.watcher;
     if (!watcher || watcher.exitCode !== null || watcher.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => watcher.once('exit', () => resolve()));
+    // The watcher is unref'd; this timer keeps the event loop alive until it has exited (or 3 s).
+    let timer: NodeJS.Timeout | undefined;
+    const exited = new Promise<void>((resolve) => {
+      watcher.once('exit', () => resolve());
+      timer = setTimeout(resolve, 3000);
+    });
     watcher.stdin?.end();
-    await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())]);
+    await exited;
+    clearTimeout(timer);
   }
 
   dispose(): void {

@@ -11,15 +11,7 @@ import { join } from 'node:path';
 import { createBashTool } from '../../electron/tools/builtin/bash.js';
 import { InMemoryFileReadTracker } from '../../electron/tools/file-read-tracker.js';
 import { ProcessSupervisor, type SupervisedProcess } from '../../electron/tools/process-supervisor.js';
-
-export const LEFT_BEHIND_SCRIPT = [
-  'sleep 30 & echo $! > bg.pid',
-  'setsid sleep 31 & echo $! > setsid.pid',
-  "( setsid bash -c 'echo $$ > daemon.pid; exec sleep 32' & )",
-  'while [ ! -s daemon.pid ]; do sleep 0.01; done',
-  'echo started > started.txt',
-  'wait',
-].join('\n');
+import { LEFT_BEHIND_SCRIPT } from './left-behind.js';
 
 const [work, ready] = process.argv.slice(2) as [string, string];
 const supervisor = new ProcessSupervisor();
