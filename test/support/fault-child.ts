@@ -29,8 +29,6 @@ const config = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as FaultChildC
 const { point } = config;
 
 let armed = false;
-let ready: (() => FaultReady) | undefined;
-const writeReady = (extra: Partial<FaultReady> = {}) => writeFileSync(config.readyFile, JSON.stringify({ ...ready!(), ...extra }));
 
 const store = new SqliteSessionStore(join(config.dataDir, 'sessions.db'), {
   onRowWritten: (row) => {
@@ -57,11 +55,16 @@ const connection = runtime.host.connect(() => undefined);
 const sessionId = connection.createSession({ cwd: config.workspace }).id;
 const agent = runtime.host.ensureAgent(sessionId);
 const live = runtime.repository.live(sessionId)!;
-ready = () => ({ pid: process.pid, sessionId, length: agent.session.length, supervisorMarker: runtime.supervisor.markerValue, ...(runtime.supervisor.watcherPid !== undefined ? { watcherPid: runtime.supervisor.watcherPid } : {}) });
+const ready = (): FaultReady => ({ pid: process.pid, sessionId, length: agent.session.length, supervisorMarker: runtime.supervisor.markerValue, ...(runtime.supervisor.watcherPid !== undefined ? { watcherPid: runtime.supervisor.watcherPid } : {}) });
 
 // Like the CLI's terminal prompt or the browser-mode server, something keeps the process alive
 // while a turn waits for nothing but the user (an approval).
 const keepAlive = setInterval(() => undefined, 60_000);
+// Called from the store's failpoint too (only after this point, once a turn streams).
+function writeReady(extra: Partial<FaultReady> = {}): void {
+  writeFileSync(config.readyFile, JSON.stringify({ ...ready(), ...extra }));
+}
+
 const stops = listenForStopSignals({
   onInterrupt: () => agent.cancel({ kind: 'user' }),
   onStop: (signal) => agent.cancel({ kind: 'signal', signal }),
