@@ -110,9 +110,10 @@ export class HostConnection implements HostHandlers, IDisposable {
     const a = this.repo.get(params.a);
     const b = this.repo.get(params.b);
     if (!a || !b) throw new ForklineError('SESSION_NOT_FOUND', `session ${!a ? params.a : params.b} does not exist`);
-    const common = commonLength(this.repo, params.a, params.b);
+    // Read (and so recover) both first: the common length counts the closers too.
     const eventsA = eventsOf(params.a);
     const eventsB = eventsOf(params.b);
+    const common = commonLength(this.repo, params.a, params.b);
     const branch = (record: SessionRecord, events: readonly SessionEvent[]): CompareBranch => ({
       sessionId: record.header.id,
       ...(record.header.title !== undefined ? { title: record.header.title } : {}),
@@ -156,7 +157,7 @@ export class HostConnection implements HostHandlers, IDisposable {
     const agent = this.host.agentFor(params.sessionId);
     const record = this.repo.get(params.sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    const events = agent ? agent.session.events : this.repo.store.readAll(params.sessionId);
+    const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
     return inspectRequest(record.header, events, params.turn, params.step);
   }
 
