@@ -27,6 +27,7 @@ import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
 import { detectOllama, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
 import type { LeftoverProcess, LiveSession, SessionRepository } from '../store/session-repository.js';
+import { describeOwner } from '../store/session-ownership.js';
 import type { SessionRecord } from '../store/session-store.js';
 import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
 import type { ProcessSupervisor } from '../tools/process-supervisor.js';
@@ -276,7 +277,10 @@ export class Host implements IDisposable {
       readOnly = loaded.ownedElsewhere;
       if (loaded.repaired > 0) notices.push(`This session was interrupted (the app closed or crashed during a turn). ${loaded.repaired} closing event(s) were added so the log is balanced; nothing was deleted.`);
       for (const left of loaded.leftovers) notices.push(leftoverNotice(left));
-      if (readOnly) notices.push('Another running Forkline holds this session: it is shown read-only here.');
+      if (readOnly) {
+        const owner = loaded.record.owner;
+        notices.push(`Another running Forkline holds this session${owner ? ` (${describeOwner(owner)})` : ''}: it is shown read-only here.`);
+      }
     }
     const subscriptionId = this.options.newId();
     const lastSentSeq = fromSeq + events.length - 1;
