@@ -46,6 +46,12 @@ export default tseslint.config(
     },
   },
   {
+    files: ['electron/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../session/*', '../store/*', '../agent/*', '../host/*', '../llm/*', '../tools/*'], message: 'electron/platform (operating-system facts: process identity, process tree) depends on nothing but Node and shared/.' }] }],
+    },
+  },
+  {
     files: ['electron/store/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../agent/*', '../host/*', '../llm/*', '../tools/*'], message: 'store depends on session and shared only.' }] }],

@@ -16,7 +16,7 @@ const tmp = tempDir('forkline-bench-append-');
 
 async function ours(mix: EventMix, run: number): Promise<number> {
   const store = new SqliteSessionStore(tmp.file(`ours-${run}.db`));
-  const repo = new SessionRepository(store, { newId: () => 'x', pid: process.pid, writeWindowMs: 50 });
+  const repo = new SessionRepository(store, { newId: () => 'x', writeWindowMs: 50 });
   const live = repo.create({ id: 'bench' });
   const t0 = performance.now();
   const { inputs, flushAfter } = mix;

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const store = new SqliteSessionStore(tmp.file('fork.db'));
   store.createSession(header('parent'), mix.events);
   let n = 0;
-  const repo = new SessionRepository(store, { newId: () => `child-${++n}`, pid: process.pid });
+  const repo = new SessionRepository(store, { newId: () => `child-${++n}` });
   const ends = mix.events.filter((e) => e.type === 'turn/end').map((e) => e.seq);
   const near = (target: number) => ends.reduce((best, s) => (Math.abs(s - target) < Math.abs(best - target) ? s : best));
   const early = near(100);

@@ -3,7 +3,8 @@
  * Plain Node (no Electron). Every command opens the same SQLite store as the desktop app.
  *
  * Exit codes: 0 success; 1 the turn ended without completing (error, cancel, max-tokens) or a
- * command failed; 2 bad usage or configuration (e.g. no API key).
+ * command failed; 2 bad usage or configuration (e.g. no API key); 129 / 130 / 143 `run` or
+ * `resume` stopped by SIGHUP / Ctrl+C / SIGTERM (the turn was cancelled and the session saved).
  */
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -16,8 +17,10 @@ import { isImportedSession, type ApprovalOutcome, type ApprovalPolicyName, type 
 import type { ApprovalAnswerer } from './agent/approval-gate.js';
 import { approvalPrompt } from './cli/approval-prompt.js';
 import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
+import { listenForStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './cli/stop-signals.js';
 import { visibleInline, visibleText } from './cli/terminal-escape.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
+import { leftoverNotice } from './host/host.js';
 import { checkFileSize } from './session/import-limits.js';
 import { recordedHereFrom } from './store/session-provenance.js';
 import { createRuntime, defaultDataDir, type Runtime } from './host/runtime.js';
@@ -30,7 +33,8 @@ const USAGE = `forkline — a coding agent whose sessions are append-only event 
 Usage:
   forkline run --cwd DIR [options] "task"      run one task in DIR and stream the turn
   forkline resume ID [options] "follow-up"     continue a stored session (an imported one: with --cwd DIR,
-                                               as a new session working in DIR)
+                                               as a new session working in DIR; --take-over: even one
+                                               that another running Forkline holds; it stops saving it)
   forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1
   forkline ls                                  list stored sessions
   forkline show ID                             print a session's timeline
@@ -77,6 +81,7 @@ function parse(argv: string[]): ParsedCli {
       at: { type: 'string' },
       out: { type: 'string' },
       worktree: { type: 'boolean' },
+      'take-over': { type: 'boolean' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -181,7 +186,7 @@ function checkModelReady(runtime: Runtime): void {
   }
 }
 
-async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: string, text: string): Promise<number> {
+async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: string, text: string, options: { readonly takeOver?: boolean } = {}): Promise<number> {
   const write = (s: string) => {
     if (s !== '') process.stdout.write(s);
   };
@@ -195,28 +200,33 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
   });
   const loaded = runtime.repository.load(sessionId);
   if (loaded.repaired > 0) write(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
-  const agent = runtime.host.ensureAgent(sessionId);
+  for (const left of loaded.leftovers) write(`! ${leftoverNotice(left)}\n`);
+  const agent = runtime.host.ensureAgent(sessionId, options.takeOver ? { takeOver: true } : {});
   for (const event of agent.session.eventsFrom(loaded.events.length)) write(printer.render(event));
   const subscription = agent.session.onDidAppend((event) => write(printer.render(event)));
   const turnBefore = agent.session.lastTurn;
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
+  // Ctrl+C cancels (twice quits); SIGTERM / SIGHUP cancel with the signal as the cause, then the
+  // closers are logged and the session flushed before the command exits 128 + n.
+  const stops = listenForStopSignals({
+    onInterrupt: () => {
       write(printer.interject('! cancelling the turn (Ctrl+C again to quit now)\n'));
       agent.cancel({ kind: 'user' });
-    } else process.exit(130);
-  };
-  process.on('SIGINT', onSigint);
+    },
+    onStop: (signal) => {
+      write(printer.interject(`! ${signal}: cancelling the turn and saving the session\n`));
+      agent.cancel({ kind: 'signal', signal });
+    },
+  });
   try {
     connection.followup({ sessionId, text });
     await agent.whenIdle();
     await new Promise((r) => setImmediate(r));
   } finally {
-    process.off('SIGINT', onSigint);
+    stops.dispose();
     subscription.dispose();
     connection.dispose();
   }
+  if (stops.received !== undefined) return SIGNAL_EXIT_CODES[stops.received];
   const ends = agent.session.eventsFrom(0).filter((e): e is SessionEvent<'turn/end'> => e.type === 'turn/end' && e.data.turn > turnBefore);
   const last = ends[ends.length - 1];
   if (!last) return 1;
@@ -305,7 +315,7 @@ async function main(argv: string[]): Promise<number> {
         }
         workspace.current = runtime.repository.get(sessionId)?.header.cwd;
         checkModelReady(runtime);
-        const code = await runTurn(runtime, printer, sessionId, text);
+        const code = await runTurn(runtime, printer, sessionId, text, { takeOver: cli.values['take-over'] === true });
         out(`\nsession ${sessionId}\n`);
         return code;
       } finally {
@@ -330,13 +340,15 @@ async function main(argv: string[]): Promise<number> {
         throw error;
       }
       out(`Forkline browser mode: ${server.url}\n(data: ${runtime.dataDir}; Ctrl+C to stop)\n`);
-      await new Promise<void>((resolveStop) => {
-        const stop = () => resolveStop();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+      // Ctrl+C, SIGTERM and SIGHUP stop the server the same way: running turns are cancelled with
+      // the signal as their cause, their closers logged and every session flushed; then exit 0.
+      let stops: ReturnType<typeof listenForStopSignals> | undefined;
+      const signal = await new Promise<StopSignal>((resolveStop) => {
+        stops = listenForStopSignals({ onStop: resolveStop });
       });
       await server.close();
-      await runtime.close();
+      await runtime.close({ kind: 'signal', signal });
+      stops?.dispose();
       return 0;
     }
     case 'ls': {
@@ -364,7 +376,9 @@ async function main(argv: string[]): Promise<number> {
         const origin = h.origin?.kind === 'imported' ? `\nimported from ${visibleInline(h.origin.file ?? 'a file')} (${visibleInline(h.origin.format)}): shown only; nothing in it is used to act` : '';
         out(`session ${visibleInline(h.id)}${h.title ? ` — ${visibleInline(h.title)}` : ''}\nworkspace ${visibleInline(h.cwd ?? '(none)')}${h.parentSession ? `\nforked from ${visibleInline(h.parentSession)} after seq ${(h.seedLength ?? 1) - 1}` : ''}${origin}\n`);
         if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
-        const printer = new TimelineText({ live: false, color, seqs: true });
+        for (const left of loaded.leftovers) out(`! ${leftoverNotice(left)}\n`);
+        if (loaded.ownedElsewhere) out('! another running Forkline holds this session: shown as stored (an unfinished turn is not closed here)\n');
+        const printer = new TimelineText({ live: false, color, seqs: true, ...(h.parentSession !== undefined && h.seedLength !== undefined ? { forkSeq: h.seedLength } : {}) });
         for (const event of loaded.events) out(printer.render(event));
         return 0;
       } finally {
@@ -382,9 +396,17 @@ async function main(argv: string[]): Promise<number> {
         const child = await connection.forkSession({ sessionId: resolveSessionId(runtime, id), ...(at !== undefined ? { atSeq: at } : {}), ...(cli.values['worktree'] ? { worktree: true } : {}) });
         connection.dispose();
         out(`${child.id}\n`);
-        const seed = child.seedLength ?? 0;
-        process.stderr.write(`forked after seq ${seed - 1} (the end of the last turn closed there${at !== undefined && at !== seed - 1 ? `; --at ${at} was moved to that turn boundary` : ''})\n`);
-        if (cli.values['worktree'] || child.cwd !== undefined) process.stderr.write(`workspace: ${visibleInline(child.cwd ?? '(none)')}\n`);
+        const boundary = (child.seedLength ?? 0) - 1;
+        const turn = runtime.store.readRange(child.id, boundary, boundary + 1)[0];
+        const turnText = turn?.type === 'turn/end' ? `turn ${turn.data.turn} (seq ${boundary})` : `seq ${boundary}`;
+        process.stderr.write(
+          at === undefined
+            ? `forked after ${turnText}, the last completed turn\n`
+            : at === boundary
+              ? `forked after ${turnText}\n`
+              : `forked after ${turnText}: --at ${at} is after that turn ended and before the next one started\n`,
+        );
+        if (cli.values['worktree'] || cli.values['cwd'] !== undefined) process.stderr.write(`workspace: ${visibleInline(child.cwd ?? '(none)')}\n`);
         return 0;
       } finally {
         await runtime.close();

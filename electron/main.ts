@@ -19,6 +19,7 @@ import { ForklineError } from '../shared/errors.js';
 import { EncryptedFileKeyVault, MemoryKeyVault, type KeyVault } from './host/settings-store.js';
 import { registerIpcTransport, type IpcTransport } from './host/transport/ipc-main.js';
 import { SqliteSessionStore } from './store/sqlite-session-store.js';
+import type { CancelCause } from '../shared/events.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -116,6 +117,32 @@ export function createMainWindow(runtime: Runtime): { window: BrowserWindow; tra
   return { window, transport };
 }
 
+/**
+ * SIGTERM and SIGHUP (a logout, `kill`, a closed launching terminal) quit the app the way the
+ * window's close does (issue 10): `before-quit` cancels running turns with the signal as their
+ * cause, logs their closers and flushes every session. A second signal, or a shutdown that takes
+ * longer than `forceAfterMs`, exits at once with 128 + the signal number (the next start recovers
+ * whatever was left open; tool processes die with the app either way, process-supervisor.ts).
+ * @returns the cause to pass to `Runtime.close` once a signal arrived (else undefined).
+ */
+export function quitOnSignals(
+  target: Pick<NodeJS.Process, 'on' | 'exit'>,
+  quit: () => void,
+  forceAfterMs = 10_000,
+): () => CancelCause | undefined {
+  let cause: CancelCause | undefined;
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    target.on(signal, () => {
+      const code = signal === 'SIGTERM' ? 143 : 129;
+      if (cause) target.exit(code);
+      cause = { kind: 'signal', signal };
+      setTimeout(() => target.exit(code), forceAfterMs).unref();
+      quit();
+    });
+  }
+  return () => cause;
+}
+
 /** Boots the desktop app. */
 export async function bootstrap(): Promise<void> {
   if (!app.requestSingleInstanceLock()) {
@@ -182,12 +209,14 @@ export async function bootstrap(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
+  // Only under the real Electron runtime: a test process must keep its own signal handling.
+  const signalCause = process.versions['electron'] !== undefined ? quitOnSignals(process, () => app.quit()) : () => undefined;
   let quitting = false;
   app.on('before-quit', (event) => {
     if (quitting) return;
     quitting = true;
     event.preventDefault();
-    void runtime.close().finally(() => app.quit());
+    void runtime.close(signalCause()).finally(() => app.quit());
   });
 }
 

@@ -147,11 +147,15 @@ export interface HostMethods {
   renameSession(params: { sessionId: string; title: string }): null;
   deleteSession(params: { sessionId: string }): null;
   /**
-   * Forks at the first closed turn at or after `atSeq` (default: the last closed turn). With
-   * `worktree`, the child works in its own folder restored to the workspace checkpoint at the boundary
-   * (only checkpoints this installation recorded count); with `cwd`, in that existing folder. Without
-   * either it inherits the parent's folder, except from an imported session (its folder came from a
-   * file and is never used: such a child needs `cwd` before it can run).
+   * Forks after a turn: `atSeq` is the seq of a `turn/end` (what the timeline and `forkline show`
+   * show), or a seq between turns (cut at the turn end before it); default: the last closed turn.
+   * The child holds nothing after that `turn/end`. With `worktree`, the child works in its own
+   * folder restored to the workspace checkpoint of that turn (only checkpoints this installation
+   * recorded count); with `cwd`, in that existing folder. Without either it inherits the parent's
+   * folder, except from an imported session (its folder came from a file and is never used: such a
+   * child needs `cwd` before it can run).
+   * Errors: OPEN_TURN (`atSeq` is inside a turn), NO_SUCH_SEQ (beyond the log), FORK_UNAVAILABLE
+   * (no turn ended yet); their messages list the nearest turn ends.
    */
   forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean; cwd?: string }): SessionSummary;
   /**
@@ -162,6 +166,12 @@ export interface HostMethods {
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string };
   importSession(params: { jsonl: string }): { sessionId: string; warnings: readonly string[] };
   inspectRequest(params: { sessionId: string; turn: number; step: number }): RequestSnapshot;
+  /**
+   * Takes over a session that another running Forkline holds (the user confirmed it in the UI):
+   * this host holds it from now on; the other one's later appends are refused (STALE_APPEND) and
+   * its unfinished turn is closed as interrupted. Resubscribe afterwards to leave read-only mode.
+   */
+  takeOverSession(params: { sessionId: string }): null;
 
   followup(params: { sessionId: string; text: string }): null;
   steer(params: { sessionId: string; text: string }): null;
@@ -201,6 +211,7 @@ export const HOST_METHODS = [
   'exportSession',
   'importSession',
   'inspectRequest',
+  'takeOverSession',
   'followup',
   'steer',
   'cancel',

@@ -54,12 +54,24 @@ export type SessionErrorCode =
 
 /** Fork refusals (DESIGN §8; reference `SessionForkError`). No child exists after any of these. */
 export class SessionForkError extends ForklineError {
-  constructor(code: ForkErrorCode, message: string) {
+  /**
+   * @param turnEnds for OPEN_TURN / NO_SUCH_SEQ / FORK_UNAVAILABLE: the turn ends nearest the
+   *   refused seq (where a fork may cut), also listed in the message.
+   */
+  constructor(
+    code: ForkErrorCode,
+    message: string,
+    readonly turnEnds: readonly { readonly turn: number; readonly seq: number }[] = [],
+  ) {
     super(code, message);
     this.name = 'SessionForkError';
   }
 }
-export type ForkErrorCode = 'SESSION_NOT_FOUND' | 'SESSION_ALREADY_EXISTS' | 'INVALID_BOUNDARY' | 'OPEN_TURN';
+/**
+ * `OPEN_TURN`: the boundary is inside a turn; `NO_SUCH_SEQ`: beyond the log; `FORK_UNAVAILABLE`:
+ * no turn has ended at or before it; `INVALID_BOUNDARY`: not a seq at all.
+ */
+export type ForkErrorCode = 'SESSION_NOT_FOUND' | 'SESSION_ALREADY_EXISTS' | 'INVALID_BOUNDARY' | 'OPEN_TURN' | 'NO_SUCH_SEQ' | 'FORK_UNAVAILABLE';
 
 /** Damaged committed data in the store or in an imported file; names the session and seq. */
 export class SessionCorruptionError extends ForklineError {

@@ -184,7 +184,11 @@ export function turnEndFacts(data: unknown): TurnEndFacts {
     const cause = asObject(reason?.['cause']) ?? asObject(reason?.['reason']);
     const causeKind = asString(cause?.['kind']) ?? 'legacy';
     const facts: CancelCause =
-      causeKind === 'hook' ? { kind: 'hook', reason: asString(cause?.['reason']) ?? '' } : ({ kind: causeKind } as CancelCause);
+      causeKind === 'hook'
+        ? { kind: 'hook', reason: asString(cause?.['reason']) ?? '' }
+        : causeKind === 'signal'
+          ? ({ kind: 'signal', signal: asString(cause?.['signal']) ?? 'SIGTERM' } as CancelCause)
+          : ({ kind: causeKind } as CancelCause);
     return { kind, cause: facts };
   }
   if (kind === 'error') {
@@ -200,6 +204,7 @@ export function turnEndLabel(facts: TurnEndFacts): string {
     case 'aborted': {
       const cause = facts.cause;
       if (!cause) return 'aborted';
+      if (cause.kind === 'signal') return `aborted (${cause.signal})`;
       return cause.kind === 'hook' && cause.reason ? `aborted (hook: ${cause.reason})` : `aborted (${cause.kind})`;
     }
     case 'error':

@@ -29,6 +29,8 @@ export type CancelCause =
   | { readonly kind: 'user' }
   | { readonly kind: 'hook'; readonly reason: string }
   | { readonly kind: 'disposed' }
+  /** The process was asked to stop by a signal (a closed terminal, a logout, `kill`): DESIGN §8, issue 10. */
+  | { readonly kind: 'signal'; readonly signal: 'SIGTERM' | 'SIGHUP' | 'SIGINT' }
   | { readonly kind: 'legacy' };
 
 /** How a turn ended. `interrupted` is written only by crash recovery, never by the loop. */
@@ -115,6 +117,21 @@ export interface SessionEventMap {
     /** Presentation facts for the UI (exit code, duration, diff, truncation). Not model-visible. */
     readonly meta?: JsonValue;
   };
+  /**
+   * A process a running tool started (bash's shell, an MCP stdio server): logged when it spawns, so
+   * crash recovery can report, and end when provably the same process (pid + start identity), anything a
+   * crash left behind. Log-only.
+   */
+  'tool/process': {
+    readonly turn: number;
+    readonly step: number;
+    readonly callId: CallId;
+    readonly pid: number;
+    /** Process group the tool runs in (bash: its own group, = pid). */
+    readonly pgid?: number;
+    /** Start identity of the process (electron/platform/process-identity.ts), when the platform tells. */
+    readonly start?: string;
+  };
   'request/header': { readonly reason: 'initial' | 'resume' | 'change'; readonly header: RequestHeader };
   /** The route of the following requests (not model-visible); `baseUrl` lets a resume reach the same endpoint. */
   'request/context': { readonly provider: string; readonly model: string; readonly contextWindow?: number; readonly baseUrl?: string };
@@ -165,6 +182,15 @@ export interface SessionEventMap {
   };
   'workspace/checkpoint': { readonly turn: number; readonly commit: string };
   'session/end-seed': Record<string, never>;
+  /**
+   * This process took the session over from a previous owner (DESIGN §7): one whose process is gone
+   * (`exited`), whose pid now names an unrelated process (`pid-reused`), or a live one the user
+   * chose to replace (`forced`; its later appends are refused with STALE_APPEND). Log-only.
+   */
+  'session/takeover': {
+    readonly previous: { readonly pid: number; readonly host?: string; readonly start?: string; readonly since: number };
+    readonly reason: 'exited' | 'pid-reused' | 'forced';
+  };
   'session/title': { readonly title: string; readonly messageSeqs?: readonly number[]; readonly source?: JsonValue };
   'todo/write': { readonly todos: readonly TodoItem[] };
   /** Placeholder for seqs that an imported file omitted (its recording elided them). */
@@ -221,6 +247,7 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'assistant/message',
   'tool/call',
   'tool/result',
+  'tool/process',
   'request/header',
   'request/context',
   'llm/retry',
@@ -234,6 +261,7 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'compaction/prune',
   'workspace/checkpoint',
   'session/end-seed',
+  'session/takeover',
   'session/title',
   'todo/write',
   'import/elided',

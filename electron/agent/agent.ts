@@ -32,6 +32,7 @@ import { BlockAssembler } from '../llm/assembler.js';
 import type { ModelClient } from '../llm/model-client.js';
 import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
 import type { Session } from '../session/session.js';
+import type { ProcessSupervisor } from '../tools/process-supervisor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { FileReadTracker } from '../tools/tool.js';
 import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
@@ -92,6 +93,8 @@ export interface AgentOptions {
   readonly compaction?: Partial<CompactionConfig> | false;
   /** Overrides the system prompt renderer (tests). */
   readonly systemPrompt?: (config: AgentModelConfig, toolNames: readonly string[]) => string;
+  /** Supervises tool processes (none outlives Forkline; each is logged as `tool/process`). */
+  readonly supervisor?: ProcessSupervisor;
 }
 
 /** What a pre-step hook decides. */
@@ -525,6 +528,7 @@ export class Agent {
         ...(this.options.onToolOutput ? { onToolOutput: this.options.onToolOutput } : {}),
         ...(this.options.spill ? { spill: this.options.spill } : {}),
         ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
+        ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
       },
       { turn, step, blocks, signal },
     );

@@ -11,6 +11,7 @@ import type { JsonValue } from '../../shared/json.js';
 import type { ToolCallBlock, ToolResultMessage } from '../../shared/messages.js';
 import type { Session } from '../session/session.js';
 import { parseArguments, ToolPipeline, type ToolCallRequest, type ToolCallResult } from '../tools/pipeline.js';
+import type { ProcessSupervisor } from '../tools/process-supervisor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { runToolCalls, SchedulerFailure } from '../tools/scheduler.js';
 import type { FileReadTracker } from '../tools/tool.js';
@@ -29,6 +30,8 @@ export interface StepToolsContext {
   readonly onToolOutput?: (output: { readonly turn: number; readonly step: number; readonly callId: string; readonly text: string }) => void;
   readonly spill?: (callId: string, text: string) => string | undefined;
   readonly maxParallelToolCalls?: number;
+  /** Supervises the processes tools start; each one is logged as `tool/process` on its call. */
+  readonly supervisor?: ProcessSupervisor;
 }
 
 /** Runs the tool calls of one step; resolves when every call has a logged result. */
@@ -46,6 +49,14 @@ const { turn, step, blocks, signal } = at;
     requestApproval: (question, approvalSignal) => ctx.approvals.ask(question, approvalSignal),
     ...(ctx.onToolOutput ? { onOutput: (callId: string, text: string) => ctx.onToolOutput!({ turn, step, callId, text }) } : {}),
     ...(ctx.spill ? { spill: ctx.spill } : {}),
+    ...(ctx.supervisor
+      ? {
+          spawnFor: (callId: string) =>
+            ctx.supervisor!.spawnFunction((p) => {
+              session.append({ type: 'tool/process', data: { turn, step, callId, pid: p.pid, ...(p.pgid !== undefined ? { pgid: p.pgid } : {}), ...(p.start !== undefined ? { start: p.start } : {}) } });
+            }),
+        }
+      : {}),
   });
   const logCall = (call: ToolCallRequest, index: number) => {
     const event = session.append({ type: 'tool/call', data: { turn, step, callId: call.callId, name: call.name, arguments: call.arguments } });

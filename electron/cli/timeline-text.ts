@@ -17,6 +17,8 @@ export interface TimelineTextOptions {
   readonly color: boolean;
   /** Print the seq of each turn end (for `forkline fork --at SEQ`). */
   readonly seqs?: boolean;
+  /** For a fork child: the seq of its own `session/end-seed` (= its seed length), printed as the fork point. */
+  readonly forkSeq?: number;
 }
 
 const ANSI = { dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m', reset: '\x1b[0m' };
@@ -131,7 +133,12 @@ export class TimelineText {
       case 'approval/decided':
         return `${breakStream()}${this.c('dim', `  approval: ${visibleInline(String(event.data.outcome))}`)}\n`;
       case 'session/end-seed':
-        return `${breakStream()}${this.c('dim', '··· resumed here ···')}\n`;
+        return `${breakStream()}${this.c('dim', event.seq === this.options.forkSeq ? '··· forked here (the history above is the parent\'s) ···' : '··· resumed here ···')}\n`;
+      case 'session/takeover': {
+        const { previous, reason } = event.data;
+        const why = reason === 'forced' ? 'taken over from a running Forkline' : reason === 'pid-reused' ? 'its previous owner is gone (its pid now names another process)' : 'its previous owner is gone';
+        return `${breakStream()}${this.c('dim', `··· ${why}: pid ${previous.pid}${previous.host ? ` on ${previous.host}` : ''} ···`)}\n`;
+      }
       case 'compaction/summary':
         return `${breakStream()}${this.c('dim', `[compacted ${event.data.shadowedSeqs.length} messages]`)}\n`;
       default:
@@ -156,7 +163,7 @@ function reasonWords(reason: TurnEndReason): string {
     case 'interrupted':
       return 'interrupted (the app closed or crashed during the turn)';
     case 'aborted':
-      return `cancelled (${reason.cause.kind})`;
+      return reason.cause.kind === 'signal' ? `cancelled (${reason.cause.signal})` : reason.cause.kind === 'hook' ? `cancelled (${reason.cause.reason})` : `cancelled (${reason.cause.kind})`;
     case 'error':
       return `error ${reason.failure.code}: ${reason.failure.message}`;
   }

@@ -24,6 +24,7 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   exportSession: z.object({ sessionId: id }).strict(),
   importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024) }).strict(),
   inspectRequest: z.object({ sessionId: id, turn: z.number().int().min(1), step: z.number().int().min(1) }).strict(),
+  takeOverSession: z.object({ sessionId: id }).strict(),
   followup: z.object({ sessionId: id, text }).strict(),
   steer: z.object({ sessionId: id, text }).strict(),
   cancel: z.object({ sessionId: id }).strict(),

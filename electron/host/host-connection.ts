@@ -10,7 +10,7 @@ import { ForklineError } from '../../shared/errors.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { messageText } from '../../shared/messages.js';
-import { boundaryForAnchor } from '../session/fork-boundary.js';
+import { forkBoundaryAt } from '../session/fork-boundary.js';
 import type { SessionRepository } from '../store/session-repository.js';
 import type { SessionRecord } from '../store/session-store.js';
 import type { HostHandlers } from './dispatch.js';
@@ -90,24 +90,23 @@ export class HostConnection implements HostHandlers, IDisposable {
     if (params.worktree && params.cwd !== undefined) throw new ForklineError('INVALID_ARGUMENTS', 'a fork gets either its own restored folder (worktree) or a folder you name (cwd), not both');
     const chosenCwd = params.cwd !== undefined ? realWorkspace(params.cwd) : undefined;
     const agent = this.host.agentFor(params.sessionId);
+    // The one recovery path: a crashed source is closed before its boundaries are read.
     const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
-    const boundary = boundaryForAnchor(events, params.atSeq);
-    if (boundary === undefined) {
-      throw new ForklineError('FORK_UNAVAILABLE', params.atSeq === undefined ? 'this session has no completed turn to fork from yet' : `seq ${params.atSeq} is in a turn that has not ended; fork at a completed turn`);
-    }
+    const boundary = forkBoundaryAt(events.length, (seq) => events[seq], params.atSeq);
+    const turn = (events[boundary] as SessionEvent<'turn/end'>).data.turn;
+    const checkpoint = checkpointOfTurn(events, boundary, turn, recordedHereFrom(this.repo, params.sessionId));
     const childId = this.host.options.newId();
     let cwd: string | undefined;
     if (params.worktree) {
       const { checkpoints, worktreesDir } = this.host.options;
       if (!checkpoints || !worktreesDir) throw new ForklineError('WORKTREE_UNAVAILABLE', 'workspace checkpoints are off, so a fork cannot get its own folder');
-      const commit = recordedCheckpoint(events, recordedHereFrom(this.repo, params.sessionId), boundary);
-      if (commit === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint recorded by this installation at or before this turn to restore (checkpoints in an imported log are never used)');
+      if (checkpoint === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint recorded by this installation at or before this turn to restore (checkpoints in an imported log are never used)');
       cwd = join(worktreesDir, childId);
-      await checkpoints.restore(commit, cwd);
-      await checkpoints.pin(`refs/forkline/${childId}`, commit);
+      await checkpoints.restore(checkpoint.commit, cwd);
+      await checkpoints.pin(`refs/forkline/${childId}`, checkpoint.commit);
     }
     cwd ??= chosenCwd;
-    const child = await this.repo.fork(params.sessionId, boundary, childId, cwd !== undefined ? { cwd } : {});
+    const child = await this.repo.fork(params.sessionId, boundary, childId, { ...(cwd !== undefined ? { cwd } : {}), ...(checkpoint !== undefined ? { checkpoint } : {}) });
     const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
     const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
     // The fork number leads so forks stay distinguishable where long titles are cut off.
@@ -121,9 +120,10 @@ export class HostConnection implements HostHandlers, IDisposable {
     const a = this.repo.get(params.a);
     const b = this.repo.get(params.b);
     if (!a || !b) throw new ForklineError('SESSION_NOT_FOUND', `session ${!a ? params.a : params.b} does not exist`);
-    const common = commonLength(this.repo, params.a, params.b);
+    // Read (and so recover) both first: the common length counts the closers too.
     const eventsA = eventsOf(params.a);
     const eventsB = eventsOf(params.b);
+    const common = commonLength(this.repo, params.a, params.b);
     // Only checkpoints this installation recorded are diffed (an imported log's ids are never given to git).
     const branch = (record: SessionRecord, events: readonly SessionEvent[]): CompareBranch => {
       const { lastCheckpoint: _logged, ...stats } = branchStats(events, common);
@@ -173,8 +173,14 @@ export class HostConnection implements HostHandlers, IDisposable {
     const agent = this.host.agentFor(params.sessionId);
     const record = this.repo.get(params.sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    const events = agent ? agent.session.events : this.repo.store.readAll(params.sessionId);
+    const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
     return inspectRequest(record.header, events, params.turn, params.step);
+  }
+
+  takeOverSession(params: { sessionId: string }): null {
+    this.host.ensureAgent(params.sessionId, { takeOver: true });
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return null;
   }
 
   followup(params: { sessionId: string; text: string }): null {
@@ -305,6 +311,24 @@ function recordedCheckpoint(events: readonly SessionEvent[], recordedFrom: numbe
 export function titleFromPrompt(text: string): string {
   const line = text.trim().split('\n')[0]!.trim();
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Session';
+}
+
+/**
+ * The workspace snapshot of the turn that ends at `boundary`: the `workspace/checkpoint` logged for
+ * that turn right after its end (before the next turn starts), else the latest one before it. Only
+ * events this installation recorded (`seq >= recordedFrom`) with a full hex object id count: a
+ * checkpoint id from an imported log is never given to git.
+ */
+function checkpointOfTurn(events: readonly SessionEvent[], boundary: number, turn: number, recordedFrom: number): { turn: number; commit: string } | undefined {
+  for (let seq = Math.max(boundary + 1, recordedFrom); seq < events.length && events[seq]!.type !== 'turn/start'; seq++) {
+    const e = events[seq]!;
+    if (e.type === 'workspace/checkpoint' && e.data.turn === turn) return isCheckpointId(e.data.commit) ? { turn, commit: e.data.commit } : undefined;
+  }
+  for (let seq = boundary; seq >= recordedFrom && seq >= 0; seq--) {
+    const e = events[seq]!;
+    if (e.type === 'workspace/checkpoint') return isCheckpointId(e.data.commit) ? { turn: e.data.turn, commit: e.data.commit } : undefined;
+  }
+  return undefined;
 }
 
 function firstPrompt(events: readonly SessionEvent[]): string | undefined {

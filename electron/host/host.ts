@@ -17,7 +17,7 @@ import type {
   SubscribeResult,
 } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
-import type { SessionEvent } from '../../shared/events.js';
+import type { CancelCause, SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { DisposableStore } from '../../shared/lifecycle.js';
 import { Agent } from '../agent/agent.js';
@@ -26,9 +26,11 @@ import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.j
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
 import { detectOllama, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
-import type { LiveSession, SessionRepository } from '../store/session-repository.js';
+import type { LeftoverProcess, LiveSession, SessionRepository } from '../store/session-repository.js';
+import { describeOwner } from '../store/session-ownership.js';
 import type { SessionRecord } from '../store/session-store.js';
 import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
+import type { ProcessSupervisor } from '../tools/process-supervisor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
@@ -62,6 +64,8 @@ export interface HostOptions {
   readonly worktreesDir?: string;
   /** Probes for a local Ollama server (default: `detectOllama` on 127.0.0.1:11434). */
   readonly detectOllama?: () => Promise<OllamaDetection>;
+  /** Supervises the processes tools start, so none outlives this process (process-supervisor.ts). */
+  readonly supervisor?: ProcessSupervisor;
 }
 
 interface AgentHandle {
@@ -87,7 +91,16 @@ export class Host implements IDisposable {
   private flushScheduled = false;
   private closed = false;
 
+  private readonly claimLostSubscription: IDisposable;
+
   constructor(readonly options: HostOptions) {
+    // Another Forkline took a session over: stop our agent on it (its events are no longer stored).
+    this.claimLostSubscription = options.repository.onDidLoseClaim(({ sessionId, unsaved }) => {
+      console.error(`session ${sessionId} was taken over by another Forkline; this window stopped working on it (${unsaved} event(s) not saved).`);
+      const handle = this.agents.get(sessionId);
+      handle?.agent.cancel({ kind: 'hook', reason: 'taken over by another Forkline' });
+      void this.stopAgent(sessionId).finally(() => this.broadcast({ kind: 'sessions/changed' }));
+    });
     this.terminals = new TerminalManager(options.newId);
     this.terminals.onData(({ terminalId, data }) => this.terminalOwners.get(terminalId)?.push({ kind: 'terminal/data', terminalId, data }));
     this.terminals.onExit(({ terminalId, exitCode }) => {
@@ -145,7 +158,7 @@ export class Host implements IDisposable {
 
   summary(record: SessionRecord): SessionSummary {
     const h = record.header;
-    const ownedElsewhere = record.ownerPid !== undefined && record.ownerPid !== process.pid && isAlive(record.ownerPid);
+    const ownedElsewhere = !this.agents.has(h.id) && this.repository.isOwnedElsewhere(record);
     return {
       id: h.id,
       ...(h.title !== undefined ? { title: h.title } : {}),
@@ -163,17 +176,18 @@ export class Host implements IDisposable {
   /**
    * Starts (or returns) the live agent of a session. Only what this installation recorded is used
    * to act: the workspace must be the session's own (never an imported file's), and read-before-edit
-   * records and the checkpoint baseline come from the recorded tail of the log only.
+   * records and the checkpoint baseline come from the recorded tail of the log only. With `takeOver`,
+   * a session that another running Forkline holds is taken over (the user confirmed it).
    * @throws ForklineError WORKSPACE_UNTRUSTED (imported session), WORKSPACE_MISSING; StoreError SESSION_LIVE.
    */
-  ensureAgent(sessionId: string): Agent {
+  ensureAgent(sessionId: string, options: { readonly takeOver?: boolean } = {}): Agent {
     const existing = this.agents.get(sessionId);
     if (existing) return existing.agent;
     if (this.closed) throw new ForklineError('HOST_CLOSED', 'the host is shutting down');
     const record = this.repository.get(sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
     const cwd = sessionWorkspace(record.header);
-    const live = this.repository.resume(sessionId);
+    const live = this.repository.resume(sessionId, options);
     const files = new InMemoryFileReadTracker();
     const recordedFrom = Math.min(recordedHereFrom(this.repository, sessionId), live.session.length);
     recordFileReadsFromLog(live.session.eventsFrom(recordedFrom), cwd, files);
@@ -201,6 +215,7 @@ export class Host implements IDisposable {
         : {}),
       onToolOutput: ({ turn, step, callId, text }) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, turn, step, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
+      ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
     });
     const disposables = new DisposableStore();
     disposables.add(live.session.onDidAppend((event) => this.queueEvent(sessionId, event)));
@@ -266,7 +281,11 @@ export class Host implements IDisposable {
       events = loaded.events.slice(fromSeq);
       readOnly = loaded.ownedElsewhere;
       if (loaded.repaired > 0) notices.push(`This session was interrupted (the app closed or crashed during a turn). ${loaded.repaired} closing event(s) were added so the log is balanced; nothing was deleted.`);
-      if (readOnly) notices.push('Another running Forkline holds this session: it is shown read-only here.');
+      for (const left of loaded.leftovers) notices.push(leftoverNotice(left));
+      if (readOnly) {
+        const owner = loaded.record.owner;
+        notices.push(`Another running Forkline holds this session${owner ? ` (${describeOwner(owner)})` : ''}: it is shown read-only here.`);
+      }
     }
     const subscriptionId = this.options.newId();
     const lastSentSeq = fromSeq + events.length - 1;
@@ -311,23 +330,32 @@ export class Host implements IDisposable {
     this.terminalOwners.set(terminalId, connection);
   }
 
-  /** Stops an agent (cancel with cause `disposed`) and releases its session. */
-  async stopAgent(sessionId: string): Promise<void> {
+  /**
+   * Stops an agent and releases its session: a running turn is cancelled with `cause` (default
+   * `disposed`), which logs its closers (aborted calls, `step/end`, `turn/end{aborted}`), then the
+   * log is flushed.
+   */
+  async stopAgent(sessionId: string, cause?: CancelCause): Promise<void> {
     const handle = this.agents.get(sessionId);
     if (!handle) return;
     this.agents.delete(sessionId);
+    if (cause) handle.agent.cancel(cause, { keepInbox: true });
     await handle.agent.dispose();
     handle.disposables.dispose();
     await handle.live.release();
   }
 
-  /** Stops every agent and persists every live session. */
-  async close(): Promise<void> {
+  /**
+   * The shutdown path (app quit, `serve` stopped, a signal): refuses new clients, cancels every
+   * running turn with `cause` (default `disposed`), persists every live session and closes terminals.
+   */
+  async close(cause?: CancelCause): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const connection of [...this.connections]) connection.dispose();
-    await Promise.all([...this.agents.keys()].map((id) => this.stopAgent(id)));
+    await Promise.all([...this.agents.keys()].map((id) => this.stopAgent(id, cause)));
     this.terminals.dispose();
+    this.claimLostSubscription.dispose();
   }
 
   dispose(): void {
@@ -342,6 +370,13 @@ function checkpointable(cwd: string): boolean {
 }
 
 
+/** What crash recovery did about a process an interrupted tool call left behind. */
+export function leftoverNotice(left: LeftoverProcess): string {
+  return left.outcome === 'ended'
+    ? `A process of the interrupted call ${left.callId} (pid ${left.pid}) was still running; it was stopped.`
+    : `Pid ${left.pid} of the interrupted call ${left.callId} is running, but it cannot be proven to be that process, so it was left alone.`;
+}
+
 function toApprovalRequest(sessionId: string, q: PendingApproval): ApprovalRequest {
   return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason };
 }
@@ -351,13 +386,3 @@ function titleOf(record: SessionRecord | undefined): { title?: string } {
   return record?.header.title !== undefined ? { title: record.header.title } : {};
 }
 
-
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -10,7 +10,7 @@ import { prepareDataFolder } from './data-folder.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderChoice } from '../../shared/api.js';
-import type { ApprovalPolicyName } from '../../shared/events.js';
+import type { ApprovalPolicyName, CancelCause } from '../../shared/events.js';
 import type { ApprovalAnswerer } from '../agent/approval-gate.js';
 import type { InvariantMode } from '../session/session.js';
 import { OpenAiCompatibleClient } from '../llm/openai-compatible-client.js';
@@ -20,6 +20,7 @@ import { SessionRepository } from '../store/session-repository.js';
 import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createBuiltinTools } from '../tools/builtin-tools.js';
+import { ProcessSupervisor } from '../tools/process-supervisor.js';
 import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { Host } from './host.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
@@ -46,8 +47,13 @@ export interface Runtime {
   readonly repository: SessionRepository;
   readonly settings: SettingsStore;
   readonly host: Host;
-  /** Stops agents, persists every live session, closes the store. */
-  close(): Promise<void>;
+  /** Supervises tool processes: none outlives this process, whatever ends it. */
+  readonly supervisor: ProcessSupervisor;
+  /**
+   * Stops agents (a running turn is cancelled with `cause`, default `disposed`), persists every
+   * live session, ends every supervised tool process, closes the store.
+   */
+  close(cause?: CancelCause): Promise<void>;
 }
 
 /**
@@ -84,6 +90,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
   const spillDir = join(options.dataDir, 'spill');
+  const supervisor = new ProcessSupervisor();
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host({
     repository,
@@ -95,6 +102,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
     ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),
     ...(options.approvalAnswerer ? { approvalAnswerer: options.approvalAnswerer } : {}),
+    supervisor,
     spill: (sessionId, callId, text) => {
       try {
         const dir = join(spillDir, sessionId.replace(/[^A-Za-z0-9._-]/g, '_'));
@@ -114,13 +122,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     repository,
     settings,
     host,
-    close: async () => {
+    supervisor,
+    close: async (cause?: CancelCause) => {
       if (closed) return;
       closed = true;
-      await host.close();
+      await host.close(cause);
       await repository.releaseAll();
       repository.dispose();
       store.close();
+      await supervisor.close();
     },
   };
 }

@@ -41,31 +41,80 @@ export function checkForkBoundaryWith(length: number, eventAt: (seq: number) => 
   return boundary + 1;
 }
 
+/** A turn end: the turn's number and the seq of its `turn/end` (what `forkline show` prints). */
+export interface TurnEndMark {
+  readonly turn: number;
+  readonly seq: number;
+}
+
+/** How many turn ends before and after a refused seq the hint lists. */
+const HINT_EACH_SIDE = 2;
+
 /**
- * Maps a UI anchor to a boundary the way the reference host does: the first `turn/end` at or after
- * `atSeq` (none given, or past the end of the log → the last `turn/end`), extended over trailing
- * between-turn events up to the next `turn/start`. Returns undefined when no closed turn qualifies
- * (an anchor inside an unfinished trailing turn never clips backwards).
+ * The exact fork boundary for a user's anchor (`forkline fork --at SEQ`, HostApi `forkSession`):
+ * DESIGN §8 "what `show` prints is what `fork --at` cuts".
+ *
+ * - no anchor → the last `turn/end` of the log;
+ * - the seq of a `turn/end` → that seq, exactly (the child holds nothing after it: the parent's
+ *   later checkpoints and queued inbox entries stay with the parent);
+ * - a seq between turns (after a `turn/end`, before the next `turn/start`) → that `turn/end`;
+ * - a seq inside a turn → `OPEN_TURN`; a seq past the end of the log → `NO_SUCH_SEQ`; a seq before
+ *   the first turn ended, or a log without a closed turn → `FORK_UNAVAILABLE`. Each refusal's
+ *   message lists the nearest turn ends (`turn 1 ended at seq 215, …`) and the error carries them
+ *   in `turnEnds`.
+ *
+ * `eventAt(seq)` is read only around the anchor (backwards to the previous turn marker, forwards to
+ * the next turn end for a hint), so the cost does not grow with the log.
+ * @returns the inclusive boundary seq (the child's seed length is boundary + 1)
+ * @throws SessionForkError OPEN_TURN | NO_SUCH_SEQ | FORK_UNAVAILABLE | INVALID_BOUNDARY (not a non-negative integer)
  */
-export function boundaryForAnchor(events: readonly SessionEvent[], atSeq?: number): number | undefined {
-  let end: number | undefined;
-  // No anchor, or an anchor past the end of the log, means "the last closed turn" (reference host).
-  if (atSeq === undefined || atSeq >= events.length) {
-    for (let i = events.length - 1; i >= 0; i--) {
-      if (events[i]!.type === 'turn/end') {
-        end = i;
-        break;
-      }
+export function forkBoundaryAt(length: number, eventAt: (seq: number) => SessionEvent | undefined, atSeq?: number): number {
+  const before = (from: number, count: number): TurnEndMark[] => {
+    const out: TurnEndMark[] = [];
+    for (let seq = Math.min(from, length - 1); seq >= 0 && out.length < count; seq--) {
+      const e = eventAt(seq);
+      if (e?.type === 'turn/end') out.unshift({ turn: e.data.turn, seq });
     }
-  } else {
-    for (let i = Math.max(0, atSeq); i < events.length; i++) {
-      if (events[i]!.type === 'turn/end') {
-        end = i;
-        break;
-      }
+    return out;
+  };
+  const after = (from: number, count: number): TurnEndMark[] => {
+    const out: TurnEndMark[] = [];
+    for (let seq = Math.max(0, from); seq < length && out.length < count; seq++) {
+      const e = eventAt(seq);
+      if (e?.type === 'turn/end') out.push({ turn: e.data.turn, seq });
+    }
+    return out;
+  };
+  const refuse = (code: 'OPEN_TURN' | 'NO_SUCH_SEQ' | 'FORK_UNAVAILABLE', what: string, turnEnds: TurnEndMark[]): never => {
+    const hint =
+      turnEnds.length === 0
+        ? 'this session has no completed turn yet'
+        : `fork at a turn end: ${turnEnds.map((t) => `turn ${t.turn} ended at seq ${t.seq}`).join(', ')} (forkline show prints them)`;
+    throw new SessionForkError(code, `${what}; ${hint}`, turnEnds);
+  };
+  if (atSeq === undefined) {
+    const last = before(length - 1, 1)[0];
+    if (last === undefined) refuse('FORK_UNAVAILABLE', 'there is nothing to fork from', []);
+    return last!.seq;
+  }
+  if (!Number.isSafeInteger(atSeq) || atSeq < 0) {
+    throw new SessionForkError('INVALID_BOUNDARY', `--at ${String(atSeq)} is not a seq (a non-negative integer)`);
+  }
+  if (atSeq >= length) {
+    refuse('NO_SUCH_SEQ', `seq ${atSeq} is beyond the end of this session's log (its last seq is ${length - 1})`, before(length - 1, HINT_EACH_SIDE));
+  }
+  for (let seq = atSeq; seq >= 0; seq--) {
+    const e = eventAt(seq);
+    if (e?.type === 'turn/end') return seq;
+    if (e?.type === 'turn/start') {
+      const ends = [...before(seq, HINT_EACH_SIDE), ...after(atSeq, HINT_EACH_SIDE)];
+      const closesAt = ends.find((t) => t.turn === e.data.turn);
+      refuse(
+        'OPEN_TURN',
+        `seq ${atSeq} is inside turn ${e.data.turn}, which ${closesAt ? `runs until seq ${closesAt.seq}` : 'has not ended'}`,
+        ends,
+      );
     }
   }
-  if (end === undefined) return undefined;
-  while (end + 1 < events.length && events[end + 1]!.type !== 'turn/start') end++;
-  return end;
+  return refuse('FORK_UNAVAILABLE', `seq ${atSeq} comes before the first turn ended`, after(atSeq, HINT_EACH_SIDE));
 }

@@ -11,6 +11,7 @@ import type { SessionEvent } from '../../shared/events.js';
 const BETWEEN_TURN_TYPES: ReadonlySet<string> = new Set([
   'agent/inbox/spliced',
   'session/end-seed',
+  'session/takeover',
   'session/title',
   'compaction/start',
   'compaction/summary',
@@ -22,7 +23,7 @@ const BETWEEN_TURN_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** Types that must name the open turn and step. */
-const STEP_SCOPED_TYPES: ReadonlySet<string> = new Set(['assistant/chunk', 'assistant/message', 'tool/call', 'llm/retry']);
+const STEP_SCOPED_TYPES: ReadonlySet<string> = new Set(['assistant/chunk', 'assistant/message', 'tool/call', 'tool/process', 'llm/retry']);
 
 /** Types that need an open turn (step optional). */
 const TURN_SCOPED_TYPES: ReadonlySet<string> = new Set([

@@ -8,7 +8,9 @@
  * closers twice appends nothing the second time. Committed events are never touched.
  */
 import type { EventInput, SessionEvent } from '../../shared/events.js';
+import { toFrozenJson } from '../../shared/json.js';
 import type { CallId, ToolResultMessage } from '../../shared/messages.js';
+import { InvariantChecker } from './invariant.js';
 
 /** Text the model sees for a call that never started. */
 export const TOOL_NOT_STARTED_TEXT =
@@ -93,12 +95,14 @@ export function scanOpenState(events: readonly SessionEvent[]): OpenState {
  * The closers for a log's trailing open turn, in append order; `[]` when no turn is open.
  * Message ids are deterministic (`interrupted-tool-result-<callId>-<seq>`) so a replay of the same
  * log yields the same closers.
+ * @param events the log, or any suffix of it that starts at or before its last `turn/start`
+ * @param logLength length of the whole log (default: `events.length`, i.e. `events` is the whole log)
  */
-export function interruptedTurnClosers(events: readonly SessionEvent[]): EventInput[] {
+export function interruptedTurnClosers(events: readonly SessionEvent[], logLength: number = events.length): EventInput[] {
   const state = scanOpenState(events);
   if (state.turn === undefined) return [];
   const closers: EventInput[] = [];
-  let nextSeq = events.length;
+  let nextSeq = logLength;
   if (state.step !== undefined) {
     for (const call of state.pending) {
       const started = call.toolCallSeq !== undefined;
@@ -134,4 +138,63 @@ export function interruptedTurnClosers(events: readonly SessionEvent[]): EventIn
   }
   closers.push({ type: 'turn/end', data: { turn: state.turn, reason: { kind: 'interrupted' } } });
   return closers;
+}
+
+/**
+ * The closers of {@link interruptedTurnClosers} as committed-ready events: seqs continue the log
+ * (`logLength`, `logLength + 1`, …), every one gets `time`, and each is checked against the
+ * relational invariant of the log's tail (a closer that the log would refuse is a bug, thrown
+ * here rather than stored).
+ * @param tail a suffix of the log that starts at or before its last `turn/start` (or the whole log)
+ * @throws SessionError INVARIANT_VIOLATION
+ */
+export function closeInterruptedTurn(tail: readonly SessionEvent[], logLength: number, time: number): SessionEvent[] {
+  const inputs = interruptedTurnClosers(tail, logLength);
+  if (inputs.length === 0) return [];
+  const checker = new InvariantChecker();
+  for (const event of tail) checker.force(event);
+  return inputs.map((input, i) => {
+    const envelope: Record<string, unknown> = { seq: logLength + i, type: input.type, time, data: toFrozenJson(input.data, input.type, ['data']) };
+    if (input.surfaceOp !== undefined) envelope['surfaceOp'] = toFrozenJson(input.surfaceOp, input.type, ['surfaceOp']);
+    if (input.sourceEventSeqs !== undefined) envelope['sourceEventSeqs'] = toFrozenJson(input.sourceEventSeqs, input.type, ['sourceEventSeqs']);
+    const event = Object.freeze(envelope) as unknown as SessionEvent;
+    checker.accept(event);
+    return event;
+  });
+}
+
+/** A process that a tool of the open turn started and that has no result yet (from `tool/process` events). */
+export interface UnansweredToolProcess {
+  readonly callId: CallId;
+  readonly pid: number;
+  readonly pgid?: number;
+  readonly start?: string;
+}
+
+/**
+ * The processes logged by tool calls of the log's trailing open turn that have no `tool/result`
+ * (what a crash may have left running). `[]` when no turn is open.
+ * @param tail a suffix of the log that starts at or before its last `turn/start`
+ */
+export function unansweredToolProcesses(tail: readonly SessionEvent[]): UnansweredToolProcess[] {
+  let open = false;
+  let processes: UnansweredToolProcess[] = [];
+  const answered = new Set<string>();
+  for (const event of tail) {
+    if (event.type === 'turn/start') {
+      open = true;
+      processes = [];
+      answered.clear();
+    } else if (event.type === 'turn/end') {
+      open = false;
+      processes = [];
+    } else if (event.type === 'tool/process') {
+      const { callId, pid, pgid, start } = event.data;
+      processes.push({ callId, pid, ...(pgid !== undefined ? { pgid } : {}), ...(start !== undefined ? { start } : {}) });
+    } else if (event.type === 'tool/result' && event.surfaceOp === 'append') {
+      const callId = event.data.message.content[0]?.toolCallId;
+      if (callId !== undefined) answered.add(callId);
+    }
+  }
+  return open ? processes.filter((p) => !answered.has(p.callId)) : [];
 }

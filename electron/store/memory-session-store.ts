@@ -5,14 +5,15 @@
  */
 import { StoreError } from '../../shared/errors.js';
 import type { SessionEvent, SessionHeader } from '../../shared/events.js';
-import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
+import type { AppendOptions, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore } from './session-store.js';
+import { lostClaim } from './session-ownership.js';
 
 interface Entry {
   header: SessionHeader;
   own: SessionEvent[];
   prefixFrom: string | undefined;
   updatedAt: number;
-  ownerPid: number | undefined;
+  owner: SessionOwner | undefined;
 }
 
 export class MemorySessionStore implements SessionStore {
@@ -42,12 +43,13 @@ export class MemorySessionStore implements SessionStore {
     events.forEach((e, i) => {
       if (e.seq !== firstSeq + i) throw new StoreError('STALE_APPEND', `create of ${header.id}: seq ${e.seq} where ${firstSeq + i} was expected`);
     });
-    this.sessions.set(header.id, { header, own: [...events], prefixFrom: options.prefixFrom, updatedAt: this.now(), ownerPid: undefined });
+    this.sessions.set(header.id, { header, own: [...events], prefixFrom: options.prefixFrom, updatedAt: this.now(), owner: undefined });
   }
 
-  append(sessionId: string, events: readonly SessionEvent[]): void {
+  append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions = {}): void {
     if (events.length === 0) return;
     const entry = this.entry(sessionId);
+    if (options.ownerToken !== undefined && entry.owner?.token !== options.ownerToken) throw lostClaim(sessionId, entry.owner?.pid, entry.owner?.host);
     const next = this.count(entry);
     events.forEach((e, i) => {
       if (e.seq !== next + i) throw new StoreError('STALE_APPEND', `append to ${sessionId}: seq ${e.seq} where ${next + i} was expected`);
@@ -81,7 +83,7 @@ export class MemorySessionStore implements SessionStore {
       eventCount: this.count(entry),
       updatedAt: entry.updatedAt,
       ...(entry.prefixFrom !== undefined ? { prefixFrom: entry.prefixFrom } : {}),
-      ...(entry.ownerPid !== undefined ? { ownerPid: entry.ownerPid } : {}),
+      ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
     };
   }
 
@@ -100,8 +102,20 @@ export class MemorySessionStore implements SessionStore {
     entry.header = title === undefined ? rest : { ...rest, title };
   }
 
-  setOwner(sessionId: string, pid: number | undefined): void {
-    this.entry(sessionId).ownerPid = pid;
+  setOwner(sessionId: string, owner: SessionOwner | undefined): void {
+    this.entry(sessionId).owner = owner === undefined ? undefined : { ...owner };
+  }
+
+  /** Runs `fn`; a throw restores every session as it was (the in-memory form of a rollback). */
+  atomically<T>(fn: () => T): T {
+    const saved = new Map([...this.sessions].map(([id, e]) => [id, { ...e, own: [...e.own] }]));
+    try {
+      return fn();
+    } catch (error) {
+      this.sessions.clear();
+      for (const [id, e] of saved) this.sessions.set(id, e);
+      throw error;
+    }
   }
 
   delete(sessionId: string): void {

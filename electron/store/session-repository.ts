@@ -2,22 +2,32 @@
  * SessionRepository: the persistence coordinator between live {@link Session}s and a
  * {@link SessionStore} (DESIGN §7, §8).
  *
- * - create / resume attach a write-behind writer to a live Session and mark it owned by this
- *   process; release flushes and clears the mark.
- * - load repairs a cold session with an open last turn (crash recovery closers, appended durably)
- *   and refuses to repair one that a live agent owns — in this process or in another running one.
+ * - Ownership: create / resume claim the session for this process in one store transaction
+ *   (pid + process start identity + host + a claim token, see session-ownership.ts). A live owner
+ *   elsewhere gives SESSION_LIVE saying where it runs, unless the caller takes over; a dead owner
+ *   (exited, or its pid now names an unrelated process) is taken over with a logged
+ *   `session/takeover`. Appends carry the claim token, so an owner that was taken over gets
+ *   STALE_APPEND instead of interleaving. release flushes and clears the claim (if still ours).
+ * - One recovery path: every read of a session with no live owner (load, resume, fork, export,
+ *   import) first closes its interrupted last turn the same way, durably and once
+ *   ({@link SessionRepository.recover}); a second read appends nothing. A session that a live agent
+ *   owns is never repaired.
  * - fork is by reference and costs the same at any seq.
  * - import / export speak the JSONL format.
  */
+import { randomUUID } from 'node:crypto';
 import { Emitter, type Event } from '../../shared/event.js';
-import { SessionForkError, StoreError } from '../../shared/errors.js';
+import { ForklineError, SessionForkError, StoreError } from '../../shared/errors.js';
 import { isImportedSession, SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
+import { endRecordedProcess, type RecordedProcessOutcome } from '../platform/process-tree.js';
+import type { OwnerIdentity } from '../platform/process-identity.js';
 import { checkForkBoundaryWith } from '../session/fork-boundary.js';
 import { exportJsonl, importJsonl } from '../session/jsonl.js';
-import { interruptedTurnClosers } from '../session/repair.js';
+import { closeInterruptedTurn, unansweredToolProcesses, type UnansweredToolProcess } from '../session/repair.js';
 import { Session, type InvariantMode } from '../session/session.js';
-import type { SessionRecord, SessionStore } from './session-store.js';
+import { ownerState, selfIdentity, sessionLiveError, SYSTEM_PROCESS_PROBE, type OwnerState, type ProcessProbe } from './session-ownership.js';
+import type { SessionOwner, SessionRecord, SessionStore } from './session-store.js';
 import { SessionWriteBehind, type WriteFailure } from './write-behind.js';
 
 export interface RepositoryOptions {
@@ -28,10 +38,42 @@ export interface RepositoryOptions {
   /** Write-behind window in ms. */
   readonly writeWindowMs?: number;
   readonly invariants?: InvariantMode;
-  /** This process's pid (for the live-owner mark). */
-  readonly pid?: number;
-  /** Whether a pid belongs to a running process; defaults to `process.kill(pid, 0)`. */
-  readonly isProcessAlive?: (pid: number) => boolean;
+  /** This process as a session owner (default: its real pid, start identity and host name). */
+  readonly identity?: OwnerIdentity;
+  /** What the operating system says about other processes (default: /proc or `ps`). */
+  readonly probe?: ProcessProbe;
+  /** Claim tokens (default: random UUIDs). */
+  readonly newToken?: () => string;
+  /**
+   * Ends a process that a crashed tool left running, when it is provably the recorded one
+   * (default: {@link endRecordedProcess}: pid + start identity, whole process group).
+   */
+  readonly endLeftoverProcess?: (process: UnansweredToolProcess) => RecordedProcessOutcome;
+}
+
+/** A process a crashed tool call left behind, found by crash recovery. */
+export interface LeftoverProcess extends UnansweredToolProcess {
+  /** `ended`: it was still running and was stopped; `unverifiable`: its pid runs but cannot be proven to be it (left alone). */
+  readonly outcome: Exclude<RecordedProcessOutcome, 'gone'>;
+}
+
+/** What {@link SessionRepository.recover} did. */
+export interface RecoveryResult {
+  readonly record: SessionRecord;
+  /** Number of crash-recovery closers appended (0 when the log was balanced or owned live elsewhere). */
+  readonly repaired: number;
+  /** Processes of the interrupted calls that were still around. */
+  readonly leftovers: readonly LeftoverProcess[];
+  /** True when another live owner holds the session: nothing was repaired or written. */
+  readonly ownedElsewhere: boolean;
+}
+
+/** How a live session lost its claim. */
+export interface ClaimLost {
+  readonly sessionId: string;
+  /** Events this process appended that were not stored. */
+  readonly unsaved: number;
+  readonly error: unknown;
 }
 
 /** A session held live by this process: appends are persisted through write-behind. */
@@ -45,13 +87,14 @@ export interface LiveSession extends IDisposable {
   release(): Promise<void>;
 }
 
-export interface LoadResult {
-  readonly record: SessionRecord;
+export interface LoadResult extends RecoveryResult {
   readonly events: readonly SessionEvent[];
-  /** Number of crash-recovery closers appended by this load (0 when the log was balanced). */
-  readonly repaired: number;
-  /** True when another live owner holds the session: nothing was repaired or written. */
-  readonly ownedElsewhere: boolean;
+}
+
+/** Options of {@link SessionRepository.resume}. */
+export interface ResumeOptions {
+  /** Take the session over even from a live owner (the user confirmed it). */
+  readonly takeOver?: boolean;
 }
 
 export interface ImportResult {
@@ -87,28 +130,36 @@ export class SessionRepository implements IDisposable {
   /** Live sessions whose release (final flush) is under way. */
   private readonly releasing = new Set<string>();
   private readonly now: () => number;
-  private readonly pid: number;
-  private readonly isProcessAlive: (pid: number) => boolean;
+  private readonly identity: OwnerIdentity;
+  private readonly probe: ProcessProbe;
+  private readonly newToken: () => string;
+  private readonly endLeftover: (process: UnansweredToolProcess) => RecordedProcessOutcome;
   private readonly writeFailEmitter = new Emitter<{ sessionId: string; failure: WriteFailure }>();
   /** Any live session's background write failure. */
   readonly onDidFailWrite = this.writeFailEmitter.event;
+  private readonly claimLostEmitter = new Emitter<ClaimLost>();
+  /** A live session of this process was taken over by another one: its later events are not stored. */
+  readonly onDidLoseClaim: Event<ClaimLost> = this.claimLostEmitter.event;
 
   constructor(
     readonly store: SessionStore,
     private readonly options: RepositoryOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.pid = options.pid ?? process.pid;
-    this.isProcessAlive =
-      options.isProcessAlive ??
-      ((pid) => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch (error) {
-          return (error as NodeJS.ErrnoException).code === 'EPERM';
-        }
-      });
+    this.identity = options.identity ?? selfIdentity();
+    this.probe = options.probe ?? SYSTEM_PROCESS_PROBE;
+    this.newToken = options.newToken ?? randomUUID;
+    this.endLeftover = options.endLeftoverProcess ?? endRecordedProcess;
+  }
+
+  /** How the session's owner record stands, seen from this process. */
+  ownerState(record: SessionRecord): OwnerState {
+    return ownerState(record.owner, this.identity, this.probe);
+  }
+
+  /** True when another running process holds the session live. */
+  isOwnedElsewhere(record: SessionRecord): boolean {
+    return this.ownerState(record).kind === 'live' && !this.liveSessions.has(record.header.id);
   }
 
   list(): SessionRecord[] {
@@ -126,7 +177,8 @@ export class SessionRepository implements IDisposable {
   /** Creates a new empty session (its row is written at once so listings show it) and holds it live. */
   create(init: { readonly cwd?: string; readonly title?: string; readonly id?: string } = {}): LiveSession {
     const header = this.createStored(init).header;
-    return this.attach(new Session({ header, now: this.now, invariants: this.options.invariants ?? 'enforce' }));
+    const { owner } = this.claim(header.id, {});
+    return this.attach(new Session({ header, now: this.now, invariants: this.options.invariants ?? 'enforce' }), owner);
   }
 
   /** Creates a new empty stored session without holding it live. */
@@ -145,80 +197,224 @@ export class SessionRepository implements IDisposable {
   }
 
   /**
-   * Reads a session as a balanced log. A cold session whose last turn is open gets its crash
-   * recovery closers appended durably first (idempotent: a second load appends nothing). A session
-   * owned live by another running process is returned as stored, unrepaired.
+   * The one recovery path (DESIGN §8): closes the interrupted last turn of a session that no live
+   * agent owns — one synthetic `tool/result` per unanswered call (`TOOL_NOT_STARTED` /
+   * `TOOL_OUTCOME_UNKNOWN`), `step/end` if open, `turn/end{interrupted}` — appended durably in one
+   * transaction that re-checks the owner, so it happens once whoever reads first; a second call
+   * appends nothing. Reads only the log's tail (from its last turn marker), so the cost does not
+   * grow with the history. Processes of the interrupted calls that still run and are provably
+   * the recorded ones are ended and reported. Every read path (load, resume, fork, export, import)
+   * goes through here.
+   * @throws StoreError SESSION_NOT_FOUND; SessionCorruptionError for damaged rows.
+   */
+  recover(id: string): RecoveryResult {
+    for (let attempt = 0; ; attempt++) {
+      const record = this.store.get(id);
+      if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+      if (this.liveSessions.has(id) || this.ownerState(record).kind === 'live') {
+        return { record, repaired: 0, leftovers: [], ownedElsewhere: !this.liveSessions.has(id) };
+      }
+      const tail = this.openTail(id, record.eventCount);
+      if (tail === undefined) return { record, repaired: 0, leftovers: [], ownedElsewhere: false };
+      const time = tail[tail.length - 1]?.time ?? this.now();
+      const closers = closeInterruptedTurn(tail, record.eventCount, time);
+      if (closers.length === 0) return { record, repaired: 0, leftovers: [], ownedElsewhere: false };
+      const processes = unansweredToolProcesses(tail);
+      try {
+        const stored = this.store.atomically(() => {
+          const now = this.store.get(id);
+          if (!now) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+          if (now.eventCount !== record.eventCount || this.ownerState(now).kind === 'live') return undefined;
+          this.store.append(id, closers);
+          return this.store.get(id)!;
+        });
+        if (stored === undefined) {
+          if (attempt < 5) continue;
+          // Someone keeps writing: report the session as owned elsewhere rather than loop.
+          return { record: this.store.get(id)!, repaired: 0, leftovers: [], ownedElsewhere: true };
+        }
+        const leftovers: LeftoverProcess[] = [];
+        for (const p of processes) {
+          const outcome = this.endLeftover(p);
+          if (outcome !== 'gone') leftovers.push({ ...p, outcome });
+        }
+        return { record: stored, repaired: closers.length, leftovers, ownedElsewhere: false };
+      } catch (error) {
+        // Another reader appended the same closers first: read again.
+        if (ForklineError.isInstance(error) && error.code === 'STALE_APPEND' && attempt < 5) continue;
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * The log's events from its last `turn/start` when that turn is still open (undefined when the
+   * log ends between turns). Reads backwards in windows that grow, so a balanced log costs one
+   * small read.
+   */
+  private openTail(id: string, length: number): SessionEvent[] | undefined {
+    let window = FORK_SCAN_FIRST_WINDOW;
+    let to = length;
+    const chunks: SessionEvent[][] = [];
+    while (to > 0) {
+      const from = Math.max(0, to - window);
+      const part = this.store.readRange(id, from, to);
+      chunks.unshift(part);
+      for (let i = part.length - 1; i >= 0; i--) {
+        const type = part[i]!.type;
+        if (type === 'turn/end') return undefined;
+        if (type === 'turn/start') return [...part.slice(i), ...chunks.slice(1).flat()];
+      }
+      to = from;
+      window = Math.min(window * 4, FORK_SCAN_MAX_WINDOW);
+    }
+    return undefined;
+  }
+
+  /**
+   * Reads a session as a balanced log: {@link recover} first (unless a live agent owns it), then
+   * every event. A session owned live by another running process is returned as stored, unrepaired.
    * @throws StoreError SESSION_NOT_FOUND; StoreError SESSION_LIVE when this process owns it live
    *   with an open turn; SessionCorruptionError for damaged rows.
    */
   load(id: string): LoadResult {
     const live = this.liveSessions.get(id);
-    const record = this.store.get(id);
-    if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
     if (live) {
+      const record = this.store.get(id);
+      if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
       if (live.session.state.openTurn !== undefined) {
         throw new StoreError('SESSION_LIVE', `session ${id} is running in this window; its open turn is not repaired`);
       }
-      return { record, events: live.session.events, repaired: 0, ownedElsewhere: false };
+      return { record, events: live.session.events, repaired: 0, leftovers: [], ownedElsewhere: false };
     }
-    const events = this.store.readAll(id);
-    if (record.ownerPid !== undefined && record.ownerPid !== this.pid && this.isProcessAlive(record.ownerPid)) {
-      return { record, events, repaired: 0, ownedElsewhere: true };
-    }
-    const closers = interruptedTurnClosers(events);
-    if (closers.length === 0) return { record, events, repaired: 0, ownedElsewhere: false };
-    const lastTime = events[events.length - 1]?.time ?? this.now();
-    const session = new Session({ header: record.header, seed: events, now: () => lastTime, invariants: 'enforce' });
-    const appended = session.appendAll(closers);
-    this.store.append(id, appended);
-    return { record: this.store.get(id)!, events: session.events, repaired: appended.length, ownedElsewhere: false };
+    const recovered = this.recover(id);
+    return { ...recovered, events: this.store.readAll(id) };
   }
 
   /**
-   * Holds a stored session live for new work: same id, crash recovery applied, `session/end-seed`
-   * appended (unless the log already ends with one), turn numbers and seqs continue.
-   * @throws StoreError SESSION_LIVE when another running process owns it.
+   * Holds a stored session live for new work: claims it (atomically), applies crash recovery,
+   * appends `session/end-seed` (unless the log already ends with one) and, when a previous owner
+   * was replaced, `session/takeover`; turn numbers and seqs continue.
+   * @throws StoreError SESSION_LIVE when another running process owns it and `takeOver` is not set.
    */
-  resume(id: string): LiveSession {
+  resume(id: string, options: ResumeOptions = {}): LiveSession {
     const existing = this.liveSessions.get(id);
     if (existing && this.releasing.has(id)) {
       throw new StoreError('SESSION_LIVE', `session ${id} is being closed; open it again once that finished`);
     }
     if (existing) return existing;
-    const loaded = this.load(id);
-    if (loaded.ownedElsewhere) {
-      throw new StoreError('SESSION_LIVE', `session ${id} is held by another running Forkline (pid ${loaded.record.ownerPid}); close it there first`);
+    const claim = this.claim(id, options);
+    let session: Session;
+    try {
+      const loaded = this.load(id);
+      session = new Session({
+        header: loaded.record.header,
+        seed: loaded.events,
+        markEndSeed: true,
+        now: this.now,
+        invariants: this.options.invariants ?? 'enforce',
+      });
+      if (claim.previous) {
+        const { owner, reason } = claim.previous;
+        session.append({
+          type: 'session/takeover',
+          data: {
+            previous: { pid: owner.pid, since: owner.since, ...(owner.host !== undefined ? { host: owner.host } : {}), ...(owner.start !== undefined ? { start: owner.start } : {}) },
+            reason,
+          },
+        });
+      }
+    } catch (error) {
+      this.releaseClaim(id, claim.owner);
+      throw error;
     }
-    const session = new Session({
-      header: loaded.record.header,
-      seed: loaded.events,
-      markEndSeed: true,
-      now: this.now,
-      invariants: this.options.invariants ?? 'enforce',
-    });
-    return this.attach(session);
+    return this.attach(session, claim.owner);
   }
 
-  private attach(session: Session): LiveSession {
+  /**
+   * Claims `id` for this process in one store transaction: a live owner elsewhere refuses
+   * (SESSION_LIVE, saying where) unless `takeOver`; a dead one is replaced and returned as
+   * `previous` so the caller can log the takeover.
+   */
+  private claim(id: string, options: ResumeOptions): { owner: SessionOwner; previous?: { owner: SessionOwner; reason: 'exited' | 'pid-reused' | 'forced' } } {
+    return this.store.atomically(() => {
+      const record = this.store.get(id);
+      if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+      const state = this.ownerState(record);
+      if (state.kind === 'live' && !options.takeOver) throw sessionLiveError(id, state.owner);
+      const owner: SessionOwner = {
+        pid: this.identity.pid,
+        host: this.identity.host,
+        since: this.now(),
+        token: this.newToken(),
+        ...(this.identity.start !== undefined ? { start: this.identity.start } : {}),
+      };
+      this.store.setOwner(id, owner);
+      if (state.kind === 'dead') return { owner, previous: { owner: state.owner, reason: state.reason } };
+      if (state.kind === 'live') return { owner, previous: { owner: state.owner, reason: 'forced' } };
+      return { owner };
+    });
+  }
+
+  /** Clears the owner record if it is still `owner`'s claim. Never throws. */
+  private releaseClaim(id: string, owner: SessionOwner): void {
+    try {
+      this.store.atomically(() => {
+        if (this.store.get(id)?.owner?.token === owner.token) this.store.setOwner(id, undefined);
+      });
+    } catch {
+      // The session may have been deleted meanwhile, or the store closed: nothing to clear.
+    }
+  }
+
+  private attach(session: Session, owner: SessionOwner): LiveSession {
     const id = session.id;
-    const writer = new SessionWriteBehind((batch) => this.store.append(id, batch), {
+    const ownerToken = owner.token!;
+    let lost = false;
+    const writer = new SessionWriteBehind((batch) => this.store.append(id, batch, { ownerToken }), {
       ...(this.options.writeWindowMs !== undefined ? { windowMs: this.options.writeWindowMs } : {}),
     });
     // Events the constructor appended (end-seed) happened before anyone could subscribe.
     for (const event of session.eventsFrom(session.firstLiveSeq)) writer.enqueue(event);
-    const subscription = session.onDidAppend((event) => writer.enqueue(event));
-    const failSubscription = writer.onDidFail((failure) => this.writeFailEmitter.fire({ sessionId: id, failure }));
-    this.store.setOwner(id, this.pid);
+    const subscription = session.onDidAppend((event) => {
+      if (!lost) writer.enqueue(event);
+    });
+    /** True (and reported once) when the failure means another process took the session over. */
+    const claimLost = (error: unknown): boolean => {
+      if (lost) return true;
+      if (!ForklineError.isInstance(error) || error.code !== 'STALE_APPEND') return false;
+      let current: SessionRecord | undefined;
+      try {
+        current = this.store.get(id);
+      } catch {
+        return false;
+      }
+      if (current?.owner?.token === ownerToken) return false;
+      lost = true;
+      this.claimLostEmitter.fire({ sessionId: id, unsaved: writer.pendingCount, error });
+      return true;
+    };
+    const failSubscription = writer.onDidFail((failure) => {
+      if (claimLost(failure.error)) return;
+      this.writeFailEmitter.fire({ sessionId: id, failure });
+    });
     let released = false;
     const live: LiveSession = {
       session,
-      flush: () => writer.flush(),
+      flush: () => {
+        const barrier = writer.flush();
+        barrier.catch(claimLost);
+        return barrier;
+      },
       onDidFailWrite: writer.onDidFail,
       release: async () => {
         if (released) return;
         this.releasing.add(id);
         try {
           await writer.flush();
+        } catch (error) {
+          // Taken over: what is left cannot be stored (the new owner closed the log); let go.
+          if (!claimLost(error)) throw error;
         } finally {
           this.releasing.delete(id);
         }
@@ -227,11 +423,7 @@ export class SessionRepository implements IDisposable {
         failSubscription.dispose();
         writer.dispose();
         this.liveSessions.delete(id);
-        try {
-          this.store.setOwner(id, undefined);
-        } catch {
-          // The session may have been deleted meanwhile; nothing to clear.
-        }
+        if (!lost) this.releaseClaim(id, owner);
       },
       dispose: () => {
         void live.release().catch((error: unknown) => console.error(`could not persist session ${id} on release:`, error));
@@ -243,10 +435,12 @@ export class SessionRepository implements IDisposable {
 
   /**
    * Forks `sourceId` after the inclusive seq `boundary` (default: its last event). The child has its
-   * own id, `parentSession`, `seedLength`, its own `session/end-seed`, and reads the parent's prefix
-   * by reference. A live source is flushed first. No child exists after any refusal. The child is
-   * native; it inherits the source's workspace (`overrides.cwd` wins) unless the source is imported,
-   * whose folder came from a file and is never inherited.
+   * own id, `parentSession`, `seedLength`, its own `session/end-seed` (then, with
+   * `overrides.checkpoint`, the workspace snapshot it starts from), and reads the parent's prefix by
+   * reference. A live source is flushed first; a cold one goes through {@link recover} first. No
+   * child exists after any refusal. The child is native; it inherits the source's workspace
+   * (`overrides.cwd` wins) unless the source is imported, whose folder came from a file and is never
+   * inherited.
    *
    * Inbox rule for whoever runs an agent on the child: the seed holds the parent's
    * `agent/inbox/spliced` events, including any follow-up still pending at the boundary; the
@@ -254,7 +448,12 @@ export class SessionRepository implements IDisposable {
    * it starts empty. The child's own events after the seed contain no splice.
    * @throws SessionForkError SESSION_ALREADY_EXISTS | SESSION_NOT_FOUND | INVALID_BOUNDARY | OPEN_TURN.
    */
-  async fork(sourceId: string, boundary?: number, childId: string = this.options.newId(), overrides: { readonly cwd?: string } = {}): Promise<SessionRecord> {
+  async fork(
+    sourceId: string,
+    boundary?: number,
+    childId: string = this.options.newId(),
+    overrides: { readonly cwd?: string; readonly checkpoint?: { readonly turn: number; readonly commit: string } } = {},
+  ): Promise<SessionRecord> {
     if (this.liveSessions.has(childId) || this.store.get(childId)) {
       throw new SessionForkError('SESSION_ALREADY_EXISTS', `session ${childId} already exists`);
     }
@@ -262,7 +461,7 @@ export class SessionRepository implements IDisposable {
     if (!source) throw new SessionForkError('SESSION_NOT_FOUND', `session ${sourceId} does not exist`);
     const live = this.liveSessions.get(sourceId);
     if (live) await live.flush();
-    const length = live ? live.session.length : source.eventCount;
+    const length = live ? live.session.length : this.recover(sourceId).record.eventCount;
     const cache = new Map<number, SessionEvent>();
     let window = FORK_SCAN_FIRST_WINDOW;
     const eventAt = (seq: number): SessionEvent | undefined => {
@@ -286,8 +485,12 @@ export class SessionRepository implements IDisposable {
       parentSession: sourceId,
       seedLength,
     };
-    const endSeed = { seq: seedLength, type: 'session/end-seed', time: this.now(), data: {} } as SessionEvent;
-    this.store.createSession(header, [endSeed], { prefixFrom: sourceId });
+    const time = this.now();
+    const own = [{ seq: seedLength, type: 'session/end-seed', time, data: {} } as SessionEvent];
+    // The workspace the child starts from (the boundary turn's snapshot, logged by the parent after
+    // the boundary, so not inherited), so compare and later checkpoints have a base.
+    if (overrides.checkpoint) own.push({ seq: seedLength + 1, type: 'workspace/checkpoint', time, data: { ...overrides.checkpoint } } as SessionEvent);
+    this.store.createSession(header, own, { prefixFrom: sourceId });
     return this.store.get(childId)!;
   }
 
@@ -304,9 +507,13 @@ export class SessionRepository implements IDisposable {
   /** The session as JSONL text (live sessions: the in-memory log, which is the newest). */
   exportJsonl(id: string): string {
     const live = this.liveSessions.get(id);
-    const record = this.store.get(id);
-    if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
-    return exportJsonl(record.header, live ? live.session.events : this.store.readAll(id));
+    if (live) {
+      const record = this.store.get(id);
+      if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+      return exportJsonl(record.header, live.session.events);
+    }
+    const loaded = this.load(id);
+    return exportJsonl(loaded.record.header, loaded.events);
   }
 
   /**
@@ -343,7 +550,16 @@ export class SessionRepository implements IDisposable {
     const replay = new Session({ header, seed: parsed.events, invariants: 'report' });
     warnings.push(...replay.warnings.map((w) => `invariant: ${w}`));
     this.store.createSession(header, parsed.events);
-    return { id: header.id, eventCount: parsed.events.length, warnings };
+    // The one recovery path: a log that ends inside a turn is closed like any interrupted session.
+    let eventCount = parsed.events.length;
+    try {
+      const recovered = this.recover(header.id);
+      eventCount = recovered.record.eventCount;
+      if (recovered.repaired > 0) warnings.push(`the log ends inside an unfinished turn: ${recovered.repaired} closing event(s) were added (nothing was deleted)`);
+    } catch (error) {
+      warnings.push(`the unfinished last turn could not be closed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { id: header.id, eventCount, warnings };
   }
 
   /** Flushes and releases every live session. */
@@ -354,5 +570,6 @@ export class SessionRepository implements IDisposable {
   dispose(): void {
     for (const live of [...this.liveSessions.values()]) live.dispose();
     this.writeFailEmitter.dispose();
+    this.claimLostEmitter.dispose();
   }
 }

@@ -17,8 +17,34 @@ export interface SessionRecord {
   readonly updatedAt: number;
   /** Session whose rows hold this session's inherited prefix, or undefined when it owns them. */
   readonly prefixFrom?: string;
-  /** Process id that holds the session live (an agent may be appending), if any. */
-  readonly ownerPid?: number;
+  /** The process that holds the session live (an agent may be appending), if any. */
+  readonly owner?: SessionOwner;
+}
+
+/**
+ * Who holds a session live (DESIGN §7 ownership). The pid and start identity name the process so
+ * that a recycled pid cannot pass for it (see electron/platform/process-identity.ts); the token
+ * names this one claim: appends made under the claim carry it, and a store refuses them once
+ * another claim replaced it.
+ */
+export interface SessionOwner {
+  readonly pid: number;
+  /** Process start identity; absent for schema-2 marks and platforms that cannot tell. */
+  readonly start?: string;
+  /** Host name; absent for schema-2 marks (which were always local). */
+  readonly host?: string;
+  /** Epoch ms of the claim (schema-2 marks: the session's last append before the upgrade). */
+  readonly since: number;
+  /** Random id of the claim; absent for schema-2 marks. */
+  readonly token?: string;
+}
+
+export interface AppendOptions {
+  /**
+   * The writer's claim token: the append is refused with STALE_APPEND unless the session is still
+   * owned under this claim (another process took it over meanwhile).
+   */
+  readonly ownerToken?: string;
 }
 
 export interface CreateSessionOptions {
@@ -37,10 +63,10 @@ export interface SessionStore {
   /**
    * Appends a contiguous batch in one transaction. The first seq must equal the stored next seq;
    * a mismatch means another writer got there first.
-   * @throws StoreError STALE_APPEND (first seq ≠ stored next seq or a gap inside the batch),
-   *   SESSION_NOT_FOUND.
+   * @throws StoreError STALE_APPEND (first seq ≠ stored next seq, a gap inside the batch, or
+   *   `options.ownerToken` is no longer the session's claim), SESSION_NOT_FOUND.
    */
-  append(sessionId: string, events: readonly SessionEvent[]): void;
+  append(sessionId: string, events: readonly SessionEvent[], options?: AppendOptions): void;
 
   /** Every event of a session (inherited prefix included), in seq order. @throws SessionCorruptionError, StoreError */
   readAll(sessionId: string): SessionEvent[];
@@ -62,8 +88,15 @@ export interface SessionStore {
 
   setTitle(sessionId: string, title: string | undefined): void;
 
-  /** Marks the session as held live by `pid` (undefined clears the mark). */
-  setOwner(sessionId: string, pid: number | undefined): void;
+  /** Records the session's live owner (undefined clears the mark). @throws StoreError SESSION_NOT_FOUND */
+  setOwner(sessionId: string, owner: SessionOwner | undefined): void;
+
+  /**
+   * Runs `fn` as one write transaction (SQLite: `BEGIN IMMEDIATE`, so no other connection writes
+   * in between; store calls inside it join it). Used for check-then-act steps such as claiming an
+   * owner or appending recovery closers. `fn` must be synchronous; a throw rolls everything back.
+   */
+  atomically<T>(fn: () => T): T;
 
   /**
    * Deletes a session. Children that read their prefix from it first get their own copy, in the

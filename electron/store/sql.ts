@@ -16,7 +16,7 @@ export const CONNECTION_PRAGMAS = [
 ] as const;
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 /** `PRAGMA application_id` marking a Forkline store ('FKLN'). */
 export const APPLICATION_ID = 0x464b4c4e;
 
@@ -52,6 +52,18 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   `,
   /** Provenance (SessionHeader.origin) as JSON; NULL = native. */
   2: `ALTER TABLE sessions ADD COLUMN origin TEXT;`,
+  /**
+   * Session ownership a recycled pid cannot fake (issue 10): the owner's process start identity,
+   * host, claim time and claim token. A schema-2 mark (owner_pid only) gets the session's last
+   * append time as its claim time, the latest moment its owner can have claimed it.
+   */
+  3: `
+    ALTER TABLE sessions ADD COLUMN owner_start TEXT;
+    ALTER TABLE sessions ADD COLUMN owner_host TEXT;
+    ALTER TABLE sessions ADD COLUMN owner_since INTEGER;
+    ALTER TABLE sessions ADD COLUMN owner_token TEXT;
+    UPDATE sessions SET owner_since = updated_at WHERE owner_pid IS NOT NULL;
+  `,
 };
 
 export const SQL = {
@@ -60,10 +72,11 @@ export const SQL = {
   getSession: 'SELECT * FROM sessions WHERE id = ?',
   listSessions: 'SELECT * FROM sessions ORDER BY updated_at DESC, id',
   listChildren: 'SELECT * FROM sessions WHERE prefix_from = ?',
-  sessionEventCount: 'SELECT event_count FROM sessions WHERE id = ?',
+  sessionEventCount: 'SELECT event_count, owner_token, owner_pid, owner_host FROM sessions WHERE id = ?',
   updateEventCount: 'UPDATE sessions SET event_count = ?, updated_at = ? WHERE id = ?',
   setTitle: 'UPDATE sessions SET title = ? WHERE id = ?',
-  setOwner: 'UPDATE sessions SET owner_pid = ? WHERE id = ?',
+  setOwner: `UPDATE sessions SET owner_pid = @pid, owner_start = @start, owner_host = @host, owner_since = @since, owner_token = @token
+    WHERE id = @id`,
   clearPrefix: 'UPDATE sessions SET prefix_from = NULL WHERE id = ?',
   deleteSession: 'DELETE FROM sessions WHERE id = ?',
   insertEvent: `INSERT INTO events (session_id, seq, last_seq, type, time, data, surface_op, source_event_seqs, ignorable)

@@ -16,7 +16,8 @@ import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader, type SessionO
 import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
 import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type PackedRow, type PackedRowType } from '../session/chunk-rows.js';
 import { prepareDatabaseFile } from './database-file.js';
-import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
+import { lostClaim } from './session-ownership.js';
+import type { AppendOptions, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore } from './session-store.js';
 import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
 
 interface SessionRow {
@@ -32,6 +33,10 @@ interface SessionRow {
   prefix_from: string | null;
   event_count: number;
   owner_pid: number | null;
+  owner_start: string | null;
+  owner_host: string | null;
+  owner_since: number | null;
+  owner_token: string | null;
 }
 
 interface EventRow {
@@ -82,7 +87,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly packChunks: boolean;
   private readonly onRowWritten: ((row: RowWritten) => void) | undefined;
   /** Transactions built once: the write path runs one per flushed batch, reads one per range. */
-  private readonly appendTx: Database.Transaction<(sessionId: string, events: readonly SessionEvent[]) => void>;
+  private readonly appendTx: Database.Transaction<(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined) => void>;
   /** One read transaction, so a range spanning a fork prefix and the child's rows is one snapshot. */
   private readonly readTx: Database.Transaction<(sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) => void>;
   private closed = false;
@@ -110,7 +115,9 @@ export class SqliteSessionStore implements SessionStore {
       }
       throw error;
     }
-    this.appendTx = this.db.transaction((sessionId: string, events: readonly SessionEvent[]) => this.appendInTransaction(sessionId, events));
+    this.appendTx = this.db.transaction((sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined) =>
+      this.appendInTransaction(sessionId, events, ownerToken),
+    );
     this.readTx = this.db.transaction((sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) =>
       this.readInTransaction(sessionId, fromSeq, toSeq, out),
     );
@@ -209,15 +216,16 @@ export class SqliteSessionStore implements SessionStore {
     tx.immediate();
   }
 
-  append(sessionId: string, events: readonly SessionEvent[]): void {
+  append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions = {}): void {
     this.assertOpen();
     if (events.length === 0) return;
-    this.appendTx.immediate(sessionId, events);
+    this.appendTx.immediate(sessionId, events, options.ownerToken);
   }
 
-  private appendInTransaction(sessionId: string, events: readonly SessionEvent[]): void {
-    const row = this.stmt('sessionEventCount').get(sessionId) as { event_count: number } | undefined;
+  private appendInTransaction(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined): void {
+    const row = this.stmt('sessionEventCount').get(sessionId) as Pick<SessionRow, 'event_count' | 'owner_token' | 'owner_pid' | 'owner_host'> | undefined;
     if (!row) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+    if (ownerToken !== undefined && row.owner_token !== ownerToken) throw lostClaim(sessionId, row.owner_pid, row.owner_host);
     checkContiguous(sessionId, events, row.event_count);
     this.insertEvents(sessionId, events);
     this.stmt('updateEventCount').run(row.event_count + events.length, this.now(), sessionId);
@@ -317,8 +325,21 @@ export class SqliteSessionStore implements SessionStore {
     if (result.changes === 0) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
   }
 
-  setOwner(sessionId: string, pid: number | undefined): void {
-    this.stmt('setOwner').run(pid ?? null, sessionId);
+  setOwner(sessionId: string, owner: SessionOwner | undefined): void {
+    const result = this.stmt('setOwner').run({
+      id: sessionId,
+      pid: owner?.pid ?? null,
+      start: owner?.start ?? null,
+      host: owner?.host ?? null,
+      since: owner?.since ?? null,
+      token: owner?.token ?? null,
+    });
+    if (result.changes === 0) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+  }
+
+  atomically<T>(fn: () => T): T {
+    this.assertOpen();
+    return this.db.transaction(fn).immediate();
   }
 
   delete(sessionId: string): void {
@@ -366,7 +387,13 @@ function toRecord(row: SessionRow): SessionRecord {
   if (row.origin !== null) header.origin = parseOrigin(row.id, row.origin);
   const record: { -readonly [K in keyof SessionRecord]: SessionRecord[K] } = { header, eventCount: row.event_count, updatedAt: row.updated_at };
   if (row.prefix_from !== null) record.prefixFrom = row.prefix_from;
-  if (row.owner_pid !== null) record.ownerPid = row.owner_pid;
+  if (row.owner_pid !== null) {
+    const owner: { -readonly [K in keyof SessionOwner]: SessionOwner[K] } = { pid: row.owner_pid, since: row.owner_since ?? row.updated_at };
+    if (row.owner_start !== null) owner.start = row.owner_start;
+    if (row.owner_host !== null) owner.host = row.owner_host;
+    if (row.owner_token !== null) owner.token = row.owner_token;
+    record.owner = owner;
+  }
   return record;
 }
 

@@ -14,6 +14,7 @@ import type { ApprovalOutcome, ApprovalPolicyName, ToolErrorCode } from '../../s
 import type { JsonValue } from '../../shared/json.js';
 import { truncateHeadTail } from './output-truncation.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
+import type { SpawnFunction } from './process-supervisor.js';
 import type { FileReadTracker, ToolOutput } from './tool.js';
 
 /** One tool call as the model produced it. */
@@ -61,6 +62,8 @@ export interface PipelineOptions {
   readonly spill?: (callId: string, text: string) => string | undefined;
   /** Default tool deadline in ms when a tool declares none (default 600,000). */
   readonly defaultTimeoutMs?: number;
+  /** The supervised `spawn` a call's processes go through (see ToolContext.spawn). */
+  readonly spawnFor?: (callId: string) => SpawnFunction;
 }
 
 export const ABORTED_BEFORE_DISPATCH_TEXT = 'Tool call aborted before dispatch: the turn was cancelled before this call started. Nothing was executed.';
@@ -149,6 +152,7 @@ export class ToolPipeline {
         signal: controller.signal,
         files: this.options.files,
         ...(this.options.onOutput ? { onOutput: (text: string) => this.options.onOutput!(call.callId, text) } : {}),
+        ...(this.options.spawnFor ? { spawn: this.options.spawnFor(call.callId) } : {}),
       });
     } catch (error) {
       if (timedOut && !(ForklineError.isInstance(error) && error.code === 'TOOL_TIMEOUT')) {

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { ForklineError } from '../../shared/errors.js';
 import type { ToolErrorCode } from '../../shared/events.js';
 import type { JsonValue } from '../../shared/json.js';
+import type { SpawnFunction } from './process-supervisor.js';
 
 /** How the UI should render a call and its result. */
 export type ToolPresentation = 'terminal' | 'diff' | 'read' | 'search' | 'todo' | 'generic';
@@ -36,6 +37,12 @@ export interface ToolContext {
   readonly files: FileReadTracker;
   /** Live output (e.g. bash stdout/stderr as it arrives) for the UI; not model-visible. */
   readonly onOutput?: (text: string) => void;
+  /**
+   * `child_process.spawn` under supervision (process-supervisor.ts): use it for every process a tool
+   * starts, so it and its descendants never outlive Forkline and its pid is logged on the call.
+   * Absent where no supervisor runs (bare tool tests): fall back to `child_process.spawn`.
+   */
+  readonly spawn?: SpawnFunction;
 }
 
 /** What a tool returns. `content` is the text the model sees; `meta` is for the UI only. */

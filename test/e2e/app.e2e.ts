@@ -5,11 +5,14 @@
  * mid-turn, cancel, approve a write, reload the page, open a crash-recovered session, inspect a
  * request; a screenshot of each view is saved under test-results/.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events.js';
+import { processStart } from '../../electron/platform/process-identity.js';
 import { Session } from '../../electron/session/session.js';
 import { reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
@@ -216,6 +219,37 @@ describe('Forkline in the browser', () => {
     await app.screenshot('12-crash-recovered');
     const repaired = app.runtime.store.readAll(crashedId);
     expect(repaired.slice(-4).map((e) => e.type)).toEqual(['tool/result', 'tool/result', 'step/end', 'turn/end']);
+  });
+
+  it('shows a session another running Forkline holds read-only, and takes it over after a confirmation', async () => {
+    const heldId = 'held-session-0001';
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      while (processStart(holder.pid!) === undefined) await new Promise((r) => setTimeout(r, 5));
+      let t = 1_790_000_100_000;
+      const s = new Session({ header: { version: 0, id: heldId, createdAt: t, cwd: app.workspace, title: 'Held elsewhere' }, now: () => (t += 5) });
+      s.append({ type: 'turn/start', data: { turn: 1 } });
+      s.append({ type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } });
+      app.runtime.store.createSession(s.header, s.events);
+      // The record names a running process with its real start time: a live owner.
+      app.runtime.store.setOwner(heldId, { pid: holder.pid!, start: processStart(holder.pid!)!, host: hostname(), since: Date.now(), token: 'theirs' });
+      await page.reload();
+      await page.locator(`[data-testid="session-row"][data-session-id="${heldId}"]`).click();
+      await byTestId('readonly-banner').waitFor();
+      expect(await byTestId('composer-input').isDisabled()).toBe(true);
+      await app.screenshot('13-held-elsewhere');
+      await byTestId('take-over').click();
+      await byTestId('confirm-dialog').waitFor();
+      await byTestId('confirm-ok').click();
+      await byTestId('readonly-banner').waitFor({ state: 'detached', timeout: 10_000 });
+      expect(await byTestId('composer-input').isDisabled()).toBe(false);
+      const events = app.runtime.host.agentFor(heldId)!.session.events;
+      expect(events.slice(2).map((e) => e.type)).toEqual(['session/end-seed', 'session/takeover']);
+      expect(events[3]!.data).toMatchObject({ previous: { pid: holder.pid }, reason: 'forced' });
+      expect(app.runtime.store.get(heldId)!.owner?.pid).toBe(process.pid);
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 
   it('opens the settings dialog and the workspace terminal', async () => {

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
       if (armed && row.rowIndex === 2) blockForever(marker, { failpoint, row });
     },
   });
-  const repository = new SessionRepository(store, { newId: () => `unused-${Date.now()}`, pid: process.pid, writeWindowMs: 50 });
+  const repository = new SessionRepository(store, { newId: () => `unused-${Date.now()}`, writeWindowMs: 50 });
   const live = repository.create({ id, cwd: '/work/crash' });
   const w = new AgentLogWriter(live.session);
 

@@ -12,7 +12,9 @@ import { SessionCorruptionError, SessionError, SessionForkError, StoreError } fr
 import { KNOWN_EVENT_TYPES, type SessionEvent } from '../../shared/events.js';
 import { Session } from '../../electron/session/session.js';
 import { SessionRepository, type LiveSession } from '../../electron/store/session-repository.js';
-import type { SessionStore } from '../../electron/store/session-store.js';
+import type { AppendOptions, SessionOwner, SessionStore } from '../../electron/store/session-store.js';
+import { hostname } from 'node:os';
+import type { ProcessProbe } from '../../electron/store/session-ownership.js';
 import {
   AgentLogWriter,
   buildSession,
@@ -52,13 +54,13 @@ export class InstrumentedStore implements SessionStore {
   createSession(...args: Parameters<SessionStore['createSession']>): void {
     this.inner.createSession(...args);
   }
-  append(sessionId: string, events: readonly SessionEvent[]): void {
+  append(sessionId: string, events: readonly SessionEvent[], options?: AppendOptions): void {
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error(`disk full (injected) while appending ${events.length} events`);
     }
     this.appendCalls.push(events.length);
-    this.inner.append(sessionId, events);
+    this.inner.append(sessionId, events, options);
   }
   readAll(id: string) {
     return this.inner.readAll(id);
@@ -81,8 +83,11 @@ export class InstrumentedStore implements SessionStore {
   setTitle(id: string, title: string | undefined): void {
     this.inner.setTitle(id, title);
   }
-  setOwner(id: string, pid: number | undefined): void {
-    this.inner.setOwner(id, pid);
+  setOwner(id: string, owner: SessionOwner | undefined): void {
+    this.inner.setOwner(id, owner);
+  }
+  atomically<T>(fn: () => T): T {
+    return this.inner.atomically(fn);
   }
   delete(id: string): void {
     this.inner.delete(id);
@@ -139,7 +144,7 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
     let ids = 0;
     const newId = () => `s${++ids}`;
     const repo = (s: SessionStore = store, extra: Partial<ConstructorParameters<typeof SessionRepository>[1]> = {}) =>
-      new SessionRepository(s, { newId, now: steppingClock(1_790_000_000_000, 1), pid: process.pid, isProcessAlive: () => false, ...extra });
+      new SessionRepository(s, { newId, now: steppingClock(1_790_000_000_000, 1), ...extra });
 
     beforeEach(() => {
       sut = make();
@@ -462,7 +467,8 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
       }, 60_000);
 
       it('refuses with exact codes and creates no child', async () => {
-        const repository = repo();
+        // The source runs in another live process, so its open turn is not repaired on read.
+        const repository = repo(store, { probe: probeAlive(424242) });
         const parent = new Session({ header: header('p'), now: steppingClock() });
         const w = new AgentLogWriter(parent);
         w.completedTurn('closed', 3);
@@ -477,6 +483,7 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
         const assistant = w.assistantMessage(r).seq;
         const toolCall = w.toolCall('c1', 'bash', '{}').seq;
         store.createSession(parent.header, parent.events);
+        store.setOwner('p', otherOwner(424242));
         store.createSession(header('taken'), []);
         const count = () => store.list().length;
         const n = count();
@@ -650,8 +657,8 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
         w.inboxInsert('go');
         w.turnStart();
         store.createSession(s.header, s.events);
-        store.setOwner('other', 424242);
-        const repository = repo(store, { isProcessAlive: (pid) => pid === 424242 });
+        store.setOwner('other', otherOwner(424242));
+        const repository = repo(store, { probe: probeAlive(424242) });
         const loaded = repository.load('other');
         expect(loaded.ownedElsewhere).toBe(true);
         expect(loaded.repaired).toBe(0);
@@ -660,6 +667,16 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
       });
     });
   });
+}
+
+/** An owner record naming another process on this host. */
+export function otherOwner(pid: number): SessionOwner {
+  return { pid, start: 'linux:boot:1', host: hostname(), since: 1, token: `theirs-${pid}` };
+}
+
+/** A process probe under which exactly `pid` runs (as the recorded process). */
+export function probeAlive(pid: number): ProcessProbe {
+  return { liveness: (p) => (p.pid === pid ? 'running' : 'gone'), isPidAlive: (candidate) => candidate === pid, startedAtMs: () => undefined };
 }
 
 function catchError(fn: () => unknown): unknown {

@@ -276,6 +276,7 @@ export function everyEventTypeLog(id = 'every'): Session {
   session.append({ type: 'approval/asked', data: { id: 'ap1', callId: 'call_w', toolName: 'write_file', reason: 'writes a file' } });
   session.append({ type: 'approval/decided', data: { id: 'ap1', outcome: 'allowed-once' } });
   const call = w.toolCall('call_w', 'write_file', '{"path":"a.txt","text":"hi"}');
+  session.append({ type: 'tool/process', data: { turn: w.turn, step: w.step, callId: 'call_w', pid: 4242, pgid: 4242, start: 'linux:boot:123' } });
   const result = w.toolResult(call, 'x'.repeat(300));
   session.append({ type: 'todo/write', data: { todos: [{ content: 'write a.txt', status: 'completed' }] } });
   w.stepEnd();
@@ -300,6 +301,7 @@ export function everyEventTypeLog(id = 'every'): Session {
   session.append({ type: 'compaction/end', data: { compactionId: 'c1', turn: null } });
   session.append({ type: 'import/elided', data: {} });
   session.append({ type: 'session/end-seed', data: {} });
+  session.append({ type: 'session/takeover', data: { previous: { pid: 4242, host: 'elsewhere', start: 'linux:boot:1', since: 1_790_000_000_000 }, reason: 'exited' } });
   w.completedTurn('third', 3);
   return session;
 }

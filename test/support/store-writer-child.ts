@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     else stale++;
     store.append('child-own', titleBatch('child', store.get('child-own')!.eventCount, 1, round));
     own++;
+    await new Promise((r) => setTimeout(r, 1));
   }
   say('race', { appended, stale, own });
 

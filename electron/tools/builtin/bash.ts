@@ -7,15 +7,17 @@
  *   merged byte-exactly in the order they were written; stdin is /dev/null.
  * - Every piece of output goes to `ctx.onOutput` as it arrives.
  * - The command runs in its own process group (`detached`); on timeout or abort the whole group
- *   gets SIGTERM, then SIGKILL after a grace period, so grandchildren die too. (A process that
- *   moves itself to another session, e.g. with `setsid`, escapes this.)
+ *   gets SIGTERM, then SIGKILL after a grace period, so grandchildren die too. It is spawned through
+ *   `ctx.spawn` (the process supervisor) when there is one, so neither it nor anything it started —
+ *   `setsid` escapees included — outlives Forkline, and its pid is logged on the call.
  * - When bash exits but background processes keep the output pipe open, the call ends shortly
  *   after and those processes are terminated (the result says so).
  * - Memory is bounded: above `maxOutputBytes` only the head and tail are kept, with a notice.
  */
-import { spawn } from 'node:child_process';
+import { spawn as spawnUnsupervised } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import type { SpawnFunction } from '../process-supervisor.js';
 import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 
@@ -95,6 +97,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<ty
         killGraceMs,
         drainIdleMs,
         shell,
+        spawn: ctx.spawn ?? spawnUnsupervised,
       });
     },
   });
@@ -105,6 +108,8 @@ interface RunOptions {
   readonly killGraceMs: number;
   readonly drainIdleMs: number;
   readonly shell: string;
+  /** The supervised spawn hook (process-supervisor.ts). */
+  readonly spawn: SpawnFunction;
 }
 
 function runCommand(
@@ -121,7 +126,7 @@ function runCommand(
     const output = new HeadTailBuffer(options.maxOutputBytes);
     const decoder = new StringDecoder('utf8');
     // The outer shell replaces itself with `shell -c command` after pointing stderr at stdout.
-    const child = spawn(options.shell, ['-c', 'exec "$0" -c "$1" 2>&1', options.shell, command], {
+    const child = options.spawn(options.shell, ['-c', 'exec "$0" -c "$1" 2>&1', options.shell, command], {
       cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,8 @@
  * raw-event / request inspectors beside them.
  */
 import { useState, type ReactNode } from 'react';
-import { useClient, useRuntime } from '../context.js';
+import { useClient, useOpenSession, useRuntime } from '../context.js';
+import { ConfirmDialog } from '../Dialog.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { useApp, useSession, useTimeline } from '../context.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
@@ -15,6 +16,46 @@ import { Timeline } from '../timeline/Timeline.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
 import { Composer } from './Composer.js';
 
+/** The read-only banner, with a confirmed "Take over" for a session another running Forkline holds. */
+function ReadOnlyBanner(): ReactNode {
+  const sessionId = useSession((s) => s.sessionId);
+  const client = useClient();
+  const runtime = useRuntime();
+  const open = useOpenSession();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const takeOver = async (): Promise<void> => {
+    setConfirming(false);
+    setBusy(true);
+    try {
+      await client.takeOverSession({ sessionId });
+      await open?.controller.resubscribe();
+      await runtime.refreshSessions();
+    } catch (error) {
+      runtime.reportError('Take over', error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="banner warn" data-testid="readonly-banner">
+      <span>Read-only: another running Forkline owns this session. You can inspect it here but not continue it.</span>
+      <button type="button" className="small" data-testid="take-over" disabled={busy} onClick={() => setConfirming(true)}>
+        Take over…
+      </button>
+      {confirming && (
+        <ConfirmDialog
+          title="Take over this session?"
+          message="The other Forkline stops saving this session: anything it does from now on is refused, and its unfinished turn is closed as interrupted. Do this only if that window is stuck or gone."
+          confirmLabel="Take over"
+          onConfirm={() => void takeOver()}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+    </div>
+  );
+}
+
 function Notices(): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
   const notices = useSession((s) => s.notices);
@@ -24,11 +65,7 @@ function Notices(): ReactNode {
   const visible = notices.filter((n) => !dismissed[`${sessionId}:${n}`]);
   return (
     <>
-      {readOnly && (
-        <div className="banner warn" data-testid="readonly-banner">
-          Read-only: another running Forkline owns this session. You can inspect it here but not continue it.
-        </div>
-      )}
+      {readOnly && <ReadOnlyBanner />}
       {visible.map((n) => (
         <div key={n} className="banner info" data-testid="notice">
           <span>{n}</span>

@@ -94,13 +94,43 @@ describe('forkline CLI', () => {
   });
 
   it('fork, export and import', async () => {
-    const fork = await forkline(['fork', sessionId, '--at', '3']);
+    // `show` prints every turn end's seq; that seq is exactly where `fork --at` cuts.
+    const show = await forkline(['show', sessionId]);
+    const ends = [...show.stdout.matchAll(/━━ Turn (\d+) ended: .*\[seq (\d+)\]/g)].map((m) => ({ turn: Number(m[1]), seq: Number(m[2]) }));
+    expect(ends.map((e) => e.turn)).toEqual([1, 2]);
+    const [first, second] = ends as [{ turn: number; seq: number }, { turn: number; seq: number }];
+
+    // Inside a turn, or beyond the log: refused, with the turn ends to use instead; no child.
+    const inside = await forkline(['fork', sessionId, '--at', '3']);
+    expect(inside.code).toBe(1);
+    expect(inside.stdout).toBe('');
+    expect(inside.stderr).toContain('[OPEN_TURN]');
+    expect(inside.stderr).toContain(`seq 3 is inside turn 1, which runs until seq ${first.seq}`);
+    expect(inside.stderr).toContain(`turn 1 ended at seq ${first.seq}`);
+    const beyond = await forkline(['fork', sessionId, '--at', '999999']);
+    expect(beyond.code).toBe(1);
+    expect(beyond.stderr).toContain('[NO_SUCH_SEQ]');
+    expect(beyond.stderr).toContain(`turn 2 ended at seq ${second.seq}`);
+
+    const fork = await forkline(['fork', sessionId, '--at', String(first.seq)]);
     expect(fork.code).toBe(0);
-    expect(fork.stderr).toMatch(/^forked after seq \d+ \(the end of the last turn closed there; --at 3 was moved to that turn boundary\)/);
+    expect(fork.stderr).toBe(`forked after turn 1 (seq ${first.seq})\n`);
     const childId = fork.stdout.trim();
     expect(childId).toMatch(/^[0-9a-f-]{36}$/);
     const childShow = await forkline(['show', childId]);
-    expect(childShow.stdout).toContain(`forked from ${sessionId}`);
+    expect(childShow.stdout).toContain(`forked from ${sessionId} after seq ${first.seq}`);
+    // The child holds nothing after turn 1's end: not the parent's resume marker, nor its turn 2 prompt.
+    expect(childShow.stdout).toContain(`[seq ${first.seq}]`);
+    expect(childShow.stdout).not.toContain('Turn 2');
+    expect(childShow.stdout.match(/forked here/g)).toHaveLength(1);
+    expect(childShow.stdout).not.toContain('resumed here');
+    // Forked after turn 2: the parent's resume (before turn 2) is inherited once, the fork point is its own.
+    const late = await forkline(['fork', sessionId, '--at', String(second.seq)]);
+    const lateShow = await forkline(['show', late.stdout.trim()]);
+    expect(show.stdout.match(/resumed here/g)).toHaveLength(1);
+    expect(lateShow.stdout.match(/resumed here/g)).toHaveLength(1);
+    expect(lateShow.stdout.match(/forked here/g)).toHaveLength(1);
+
     const file = join(dataDir, 'export.jsonl');
     const exported = await forkline(['export', sessionId, '--out', file]);
     expect(exported.code).toBe(0);

@@ -205,16 +205,23 @@ describe('browser mode', () => {
     await idle(client, session.id);
     const events = runtime.host.agentFor(session.id)!.session.events;
     const firstEnd = events.find((e) => e.type === 'turn/end')!;
-    const child = await client.call<{ id: string; parentSession: string; seedLength: number; title: string }>('forkSession', { sessionId: session.id, atSeq: firstEnd.seq - 2 });
+    // Inside a turn, or beyond the log: refused, with the turn ends where a fork may cut.
+    await expect(client.call('forkSession', { sessionId: session.id, atSeq: firstEnd.seq - 2 })).rejects.toMatchObject({
+      code: 'OPEN_TURN',
+      message: expect.stringContaining(`turn 1 ended at seq ${firstEnd.seq}`),
+    });
+    await expect(client.call('forkSession', { sessionId: session.id, atSeq: 999_999 })).rejects.toMatchObject({ code: 'NO_SUCH_SEQ', message: expect.stringContaining('beyond the end') });
+    const child = await client.call<{ id: string; parentSession: string; seedLength: number; title: string }>('forkSession', { sessionId: session.id, atSeq: firstEnd.seq });
     expect(child.parentSession).toBe(session.id);
-    // The cut extends over the between-turn events up to the next turn/start (here the splice that
-    // queued "turn two"); the child does not inherit that pending prompt (its inbox replays after seedLength).
-    const secondStart = events.find((e) => e.type === 'turn/start' && e.data.turn === 2)!;
-    expect(child.seedLength).toBe(secondStart.seq);
+    // The cut is exactly turn 1's end: the parent's later events (its checkpoint, the splice that
+    // queued "turn two") stay with the parent; the child starts from turn 1's workspace snapshot.
+    expect(child.seedLength).toBe(firstEnd.seq + 1);
     expect(child.title).toBe('fork 1 · turn one');
     const childView = await client.call<SubscribeResult>('subscribeSession', { sessionId: child.id, fromSeq: 0 });
-    expect(childView.events.at(-1)!.type).toBe('session/end-seed');
-    expect(childView.events.slice(0, -1)).toEqual(events.slice(0, secondStart.seq));
+    expect(childView.events.slice(0, firstEnd.seq + 1)).toEqual(events.slice(0, firstEnd.seq + 1));
+    expect(childView.events.slice(firstEnd.seq + 1).map((e) => e.type)).toEqual(['session/end-seed', 'workspace/checkpoint']);
+    const parentCheckpoint = events.find((e) => e.type === 'workspace/checkpoint' && e.data.turn === 1 && e.seq > firstEnd.seq);
+    expect(childView.events.at(-1)!.data).toEqual(parentCheckpoint!.data);
     expect(childView.inbox).toEqual({ nextTurn: [], nextStep: [] });
     const exported = await client.call<{ fileName: string; jsonl: string }>('exportSession', { sessionId: session.id });
     expect(exported.fileName).toMatch(/\.jsonl$/);

@@ -186,7 +186,7 @@ describe('issue 8 through the real CLI', { timeout: 120_000 }, () => {
     expect(run.code).toBe(0);
     const id = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)![1]!;
     const callsBefore = gitCalls().length;
-    const fork = await forkline(['fork', id, '--at', '0', '--worktree']);
+    const fork = await forkline(['fork', id, '--worktree']);
     expect(fork.code).toBe(0);
     const compare = await forkline(['compare', id, fork.stdout.trim()]);
     expect(compare.code).toBe(0);

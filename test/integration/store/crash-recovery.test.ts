@@ -106,7 +106,7 @@ function expectBalancedMessages(messages: readonly Message[]): void {
 async function afterRecovery(c: Crashed, recovered: readonly SessionEvent[]): Promise<void> {
   const store = new SqliteSessionStore(c.file);
   try {
-    const repo = new SessionRepository(store, { newId: () => 'x', pid: process.pid });
+    const repo = new SessionRepository(store, { newId: () => 'x' });
     const again = repo.load(c.id);
     expect(again.repaired).toBe(0);
     expect(serializeAll(again.events)).toEqual(serializeAll(recovered));
@@ -119,7 +119,9 @@ async function afterRecovery(c: Crashed, recovered: readonly SessionEvent[]): Pr
     expect(store.readAll(atInterrupted.header.id).map((e) => e.type).slice(recovered.length)).toEqual(['session/end-seed']);
 
     const live = repo.resume(c.id);
-    expect(live.session.events.slice(recovered.length).map((e) => e.type)).toEqual(['session/end-seed']);
+    // The dead child's claim is taken over, with a logged note naming it.
+    expect(live.session.events.slice(recovered.length).map((e) => e.type)).toEqual(['session/end-seed', 'session/takeover']);
+    expect(live.session.events[recovered.length + 1]!.data).toMatchObject({ previous: { pid: c.marker['pid'] }, reason: 'exited' });
     expectBalancedMessages(live.session.deriveMessages());
     const w = new AgentLogWriter(live.session);
     w.inboxInsert('third task');
@@ -146,8 +148,8 @@ function loadRecovered(c: Crashed): { events: SessionEvent[]; repaired: number; 
   try {
     const storedBefore = store.get(c.id)!.eventCount;
     // The dead child's pid is reaped, so the live-owner mark it left is stale and repair proceeds.
-    expect(store.get(c.id)?.ownerPid).toBeTypeOf('number');
-    const repo = new SessionRepository(store, { newId: () => 'x', pid: process.pid });
+    expect(store.get(c.id)?.owner?.pid).toBe(c.marker["pid"]);
+    const repo = new SessionRepository(store, { newId: () => 'x' });
     const loaded = repo.load(c.id);
     expect(loaded.ownedElsewhere).toBe(false);
     return { events: [...loaded.events], repaired: loaded.repaired, storedBefore };

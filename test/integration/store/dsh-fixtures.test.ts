@@ -22,7 +22,7 @@ const WELL_FORMED = FILES.filter((f) => f !== 'dsh_cordis-tool-round.session.jso
 const tmp = tempDir('forkline-fixtures-');
 const store = new SqliteSessionStore(tmp.file('fixtures.db'));
 let counter = 0;
-const repo = new SessionRepository(store, { newId: () => `imported-${++counter}`, pid: process.pid });
+const repo = new SessionRepository(store, { newId: () => `imported-${++counter}` });
 afterAll(() => {
   store.close();
   tmp.dispose();

@@ -66,6 +66,9 @@ describe('a second app instance on the same file', () => {
           expect(snapshot.map((e) => e.seq)).toEqual(snapshot.map((_, i) => i));
           reads++;
         }
+        // Yield the write lock now and then: SQLite's busy handler polls, so a writer that takes the
+        // lock back at once can starve the other process for the whole window on a loaded machine.
+        await new Promise((r) => setTimeout(r, 1));
       }
       const race = payload(await waitForLine(child, /^race/));
       expect(appended).toBeGreaterThan(0);

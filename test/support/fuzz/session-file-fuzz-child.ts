@@ -53,7 +53,8 @@ async function nativeSession(): Promise<string> {
   live.session.append({ type: 'workspace/checkpoint', data: { turn: 2, commit: await ckpt.snapshot(project, `refs/forkline/${live.session.id}`, 'second') } });
   await live.release();
   // The paths that give git checkpoint ids, exercised once with ids recorded here (the shim sees them).
-  const fork = await connection.forkSession({ sessionId: live.session.id, worktree: true, atSeq: 0 });
+  const firstTurnEnd = live.session.events.find((e) => e.type === 'turn/end')!.seq;
+  const fork = await connection.forkSession({ sessionId: live.session.id, worktree: true, atSeq: firstTurnEnd });
   const compared = await connection.compareSessions({ a: live.session.id, b: fork.id });
   if (compared.files.length === 0) throw new Error('the native compare found no changed file');
   return live.session.id;

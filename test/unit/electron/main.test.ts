@@ -130,6 +130,25 @@ describe('electron main process', () => {
     expect(contents.openHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
   });
 
+  it('SIGTERM and SIGHUP quit the app with the signal as the cancel cause; a second signal exits at once', async () => {
+    const { quitOnSignals } = await import('../../../electron/main.js');
+    const { EventEmitter } = await import('node:events');
+    const fake = Object.assign(new EventEmitter(), { exitCodes: [] as number[] });
+    const exit = (code?: number) => {
+      fake.exitCodes.push(code ?? 0);
+      return undefined as never;
+    };
+    let quits = 0;
+    const cause = quitOnSignals({ on: fake.on.bind(fake) as unknown as NodeJS.Process['on'], exit }, () => quits++, 60_000);
+    expect(cause()).toBeUndefined();
+    fake.emit('SIGHUP');
+    expect(quits).toBe(1);
+    expect(cause()).toEqual({ kind: 'signal', signal: 'SIGHUP' });
+    expect(fake.exitCodes).toEqual([]);
+    fake.emit('SIGTERM');
+    expect(fake.exitCodes).toEqual([143]);
+  });
+
   it('the preload exposes one bridge that forwards only whitelisted methods', async () => {
     await import('../../../electron/preload.js');
     const bridge = mocks.exposed.get('forkline') as HostBridge;

@@ -1,12 +1,15 @@
 /**
  * Property tests for fork boundaries (DESIGN §8; dsh-contracts §8.4, §10.9): over random logs of
  * closed and open turns, `checkForkBoundary` accepts exactly the seqs between turns, and
- * `boundaryForAnchor` never returns a seq inside an open turn (nor clips backwards).
+ * `forkBoundaryAt` (what `fork --at SEQ` cuts) returns exactly the turn end at or before the anchor
+ * — the child never holds an event after its boundary turn's `turn/end` — or refuses with
+ * OPEN_TURN / NO_SUCH_SEQ / FORK_UNAVAILABLE and a hint listing real turn ends.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../shared/events.js';
-import { boundaryForAnchor, checkForkBoundary, checkForkBoundaryWith } from '../../../electron/session/fork-boundary.js';
+import { checkForkBoundary, checkForkBoundaryWith, forkBoundaryAt } from '../../../electron/session/fork-boundary.js';
+import { SessionForkError } from '../../../shared/errors.js';
 import { Session } from '../../../electron/session/session.js';
 import { AgentLogWriter, header, steppingClock } from '../../support/store-fixtures.js';
 
@@ -115,28 +118,70 @@ describe('fork boundaries (property)', () => {
     expect(sawLegal).toBeGreaterThan(100);
   });
 
-  it('boundaryForAnchor returns a legal boundary at or after the anchor, or nothing (never inside an open turn)', () => {
+  it('forkBoundaryAt cuts exactly at the turn end at or before the anchor, or refuses with the nearest turn ends', () => {
+    let exact = 0;
+    let refusedOpen = 0;
     fc.assert(
-      fc.property(fc.array(segmentArb, { minLength: 1, maxLength: 8 }), fc.option(fc.integer({ min: -3, max: 120 }), { nil: undefined }), (segments, anchor) => {
+      fc.property(fc.array(segmentArb, { minLength: 1, maxLength: 8 }), fc.option(fc.integer({ min: 0, max: 120 }), { nil: undefined }), fc.boolean(), (segments, drawn, atTurnEnd) => {
         const events = build(segments);
-        const b = boundaryForAnchor(events, anchor);
         const ends = events.filter((e) => e.type === 'turn/end').map((e) => e.seq);
-        const pastEnd = anchor === undefined || anchor >= events.length;
-        const firstEnd = pastEnd ? ends[ends.length - 1] : ends.find((s) => s >= Math.max(0, anchor));
-        if (firstEnd === undefined) {
-          expect(b).toBeUndefined();
+        // Half the anchors are the seqs `show` prints for turn ends.
+        const anchor = atTurnEnd && drawn !== undefined && ends.length > 0 ? ends[drawn % ends.length]! : drawn;
+        let result: number | undefined;
+        let error: unknown;
+        try {
+          result = forkBoundaryAt(events.length, (seq) => events[seq], anchor);
+        } catch (e) {
+          error = e;
+        }
+        if (error !== undefined) {
+          expect(error).toBeInstanceOf(SessionForkError);
+          const refusal = error as SessionForkError;
+          // Every hinted seq is a real turn end, and the message names them.
+          for (const t of refusal.turnEnds) {
+            expect(events[t.seq]!.type).toBe('turn/end');
+            expect(refusal.message).toContain(`turn ${t.turn} ended at seq ${t.seq}`);
+          }
+          if (anchor === undefined) {
+            expect(ends).toEqual([]);
+            expect(refusal.code).toBe('FORK_UNAVAILABLE');
+          } else if (anchor >= events.length) {
+            expect(refusal.code).toBe('NO_SUCH_SEQ');
+            expect(refusal.turnEnds.map((t) => t.seq)).toEqual(ends.slice(-2));
+          } else if (!isBetweenTurns(events, anchor)) {
+            refusedOpen++;
+            expect(refusal.code).toBe('OPEN_TURN');
+            // The hint names the turn ends on both sides of the open turn that exist.
+            const previous = ends.filter((s) => s < anchor).slice(-1);
+            const next = ends.filter((s) => s > anchor).slice(0, 1);
+            for (const s of [...previous, ...next]) expect(refusal.turnEnds.map((t) => t.seq)).toContain(s);
+          } else {
+            expect(refusal.code).toBe('FORK_UNAVAILABLE');
+            expect(ends.filter((s) => s <= anchor)).toEqual([]);
+          }
           return;
         }
-        expect(b).toBeDefined();
-        expect(isBetweenTurns(events, b!)).toBe(true);
+        const b = result!;
+        expect(events[b]!.type).toBe('turn/end');
         expect(codeOf(() => checkForkBoundary(events, b))).toBeUndefined();
-        expect(b!).toBeGreaterThanOrEqual(firstEnd);
-        if (!pastEnd) expect(b!).toBeGreaterThanOrEqual(anchor);
-        // Extended over trailing between-turn events, up to (not including) the next turn/start.
-        for (let s = firstEnd + 1; s <= b!; s++) expect(events[s]!.type).not.toBe('turn/start');
-        if (b! + 1 < events.length) expect(events[b! + 1]!.type).toBe('turn/start');
+        if (anchor === undefined) {
+          expect(b).toBe(ends[ends.length - 1]);
+        } else {
+          expect(anchor).toBeLessThan(events.length);
+          expect(isBetweenTurns(events, anchor)).toBe(true);
+          // The turn end at or before the anchor, with no turn starting in between.
+          expect(b).toBe(ends.filter((s) => s <= anchor).at(-1));
+          for (let s = b + 1; s <= anchor; s++) expect(events[s]!.type).not.toBe('turn/start');
+          if (events[anchor]!.type === 'turn/end') {
+            exact++;
+            expect(b).toBe(anchor);
+          }
+        }
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
+    expect(exact).toBeGreaterThan(50);
+    expect(refusedOpen).toBeGreaterThan(50);
+
   });
 });
