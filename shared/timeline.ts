@@ -52,6 +52,7 @@ import type {
   UserRow,
 } from './timeline-rows.js';
 import { overlapGroups, type OverlapSlot } from './tool-overlap.js';
+import { cutTail, shorten } from './text-cut.js';
 
 export type * from './timeline-rows.js';
 
@@ -449,7 +450,7 @@ class Builder {
         if (row.kind === 'text' || row.kind === 'reasoning') {
           const r = this.edit<AnyBlockRow>(idx);
           r.text += text;
-          r.tail = (r.tail + text).slice(-TAIL_CHARS);
+          r.tail = cutTail(r.tail + text, TAIL_CHARS);
         }
         return this.noteChunk(idx, e.seq);
       }
@@ -486,7 +487,7 @@ class Builder {
         } else if (row.kind === 'text' || row.kind === 'reasoning') {
           const r = this.edit<AnyBlockRow>(idx);
           r.text = block.text;
-          r.tail = block.text.slice(-TAIL_CHARS);
+          r.tail = cutTail(block.text, TAIL_CHARS);
         }
         return this.noteChunk(idx, e.seq);
       }
@@ -640,7 +641,7 @@ class Builder {
       } else if (row.kind === 'text' || row.kind === 'reasoning') {
         const r = this.edit<AnyBlockRow>(idx);
         r.text = block.text;
-        r.tail = block.text.slice(-TAIL_CHARS);
+        r.tail = cutTail(block.text, TAIL_CHARS);
         r.streaming = false;
         r.partial = false;
         r.messageSeq = e.seq;
@@ -949,7 +950,7 @@ function sameSlot(a: OverlapSlot | undefined, b: OverlapSlot | undefined): boole
 
 function clip(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+  return shorten(oneLine, max);
 }
 
 /** One-line label of a log-only event. */

@@ -18,6 +18,7 @@ import { listFolders } from './folders.js';
 import type { Host } from './host.js';
 import { inspectRequest } from './request-inspector.js';
 import { realWorkspace } from './workspace-folder.js';
+import { cutHead } from '../../shared/text-cut.js';
 
 /** One client's view of the host: every HostApi method, bound to this connection. */
 export class HostConnection implements HostHandlers, IDisposable {
@@ -137,7 +138,7 @@ export class HostConnection implements HostHandlers, IDisposable {
       files = await checkpoints.changedFiles(left.stats.lastCheckpoint, right.stats.lastCheckpoint);
       diff = await checkpoints.diff(left.stats.lastCheckpoint, right.stats.lastCheckpoint);
       if (diff.length > 1_000_000) {
-        diff = diff.slice(0, 1_000_000);
+        diff = cutHead(diff, 1_000_000);
         diffNote = 'the diff was cut at 1 MB';
       }
     }
@@ -280,7 +281,7 @@ export function commonLength(repo: SessionRepository, a: string, b: string): num
 /** A short title from a prompt: its first line, at most 60 characters. */
 export function titleFromPrompt(text: string): string {
   const line = text.trim().split('\n')[0]!.trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Session';
+  return line.length > 60 ? `${cutHead(line, 57)}…` : line || 'Session';
 }
 
 function firstPrompt(events: readonly SessionEvent[]): string | undefined {

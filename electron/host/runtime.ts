@@ -69,6 +69,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const repository = new SessionRepository(store, {
     newId: randomUUID,
     invariants,
+    // Tests and development (FORKLINE_INVARIANTS=enforce) fail on a lone surrogate; production
+    // replaces it with U+FFFD and notes it in the process log.
+    illFormedText: env['FORKLINE_INVARIANTS'] === 'enforce' ? 'reject' : 'repair',
     ...(options.writeWindowMs !== undefined ? { writeWindowMs: options.writeWindowMs } : {}),
   });
   const settings = new SettingsStore({

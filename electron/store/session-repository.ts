@@ -10,13 +10,14 @@
  * - import / export speak the JSONL format.
  */
 import { Emitter, type Event } from '../../shared/event.js';
+import { cutHead } from '../../shared/text-cut.js';
 import { SessionForkError, StoreError } from '../../shared/errors.js';
 import { SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { checkForkBoundaryWith } from '../session/fork-boundary.js';
 import { exportJsonl, importJsonl } from '../session/jsonl.js';
 import { interruptedTurnClosers } from '../session/repair.js';
-import { Session, type InvariantMode } from '../session/session.js';
+import { Session, type IllFormedTextMode, type InvariantMode } from '../session/session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { SessionWriteBehind, type WriteFailure } from './write-behind.js';
 
@@ -28,6 +29,8 @@ export interface RepositoryOptions {
   /** Write-behind window in ms. */
   readonly writeWindowMs?: number;
   readonly invariants?: InvariantMode;
+  /** Lone surrogates in appended data: `reject` (tests) or `repair` with a note (production). Default `reject`. */
+  readonly illFormedText?: IllFormedTextMode;
   /** This process's pid (for the live-owner mark). */
   readonly pid?: number;
   /** Whether a pid belongs to a running process; defaults to `process.kill(pid, 0)`. */
@@ -73,7 +76,7 @@ function titleFromLog(events: readonly SessionEvent[]): string | undefined {
   for (const e of events) {
     if (e.type === 'user/message' && e.data.source?.kind === 'user') {
       const line = e.data.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim().split('\n')[0]!.trim();
-      if (line !== '') return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+      if (line !== '') return line.length > 60 ? `${cutHead(line, 57)}…` : line;
     }
   }
   return undefined;
@@ -126,7 +129,7 @@ export class SessionRepository implements IDisposable {
   /** Creates a new empty session (its row is written at once so listings show it) and holds it live. */
   create(init: { readonly cwd?: string; readonly title?: string; readonly id?: string } = {}): LiveSession {
     const header = this.createStored(init).header;
-    return this.attach(new Session({ header, now: this.now, invariants: this.options.invariants ?? 'enforce' }));
+    return this.attach(new Session({ header, now: this.now, invariants: this.options.invariants ?? 'enforce', ...this.textOptions(header.id) }));
   }
 
   /** Creates a new empty stored session without holding it live. */
@@ -195,8 +198,14 @@ export class SessionRepository implements IDisposable {
       markEndSeed: true,
       now: this.now,
       invariants: this.options.invariants ?? 'enforce',
+      ...this.textOptions(id),
     });
     return this.attach(session);
+  }
+
+  /** How live sessions treat lone surrogates, with repair notes going to the process log. */
+  private textOptions(id: string): { illFormedText: IllFormedTextMode; onNote: (note: string) => void } {
+    return { illFormedText: this.options.illFormedText ?? 'reject', onNote: (note) => console.warn(`session ${id}: ${note}`) };
   }
 
   private attach(session: Session): LiveSession {

@@ -23,6 +23,7 @@ import { useApp, useClient, useRuntime, useSession } from '../context.js';
 import { Badge, CrashBadges } from './badges.js';
 import { ToolRowView } from './ToolRowView.js';
 import { FoldToggle } from './FoldToggle.js';
+import { cutHead, cutTail } from '../../../shared/text-cut.js';
 
 export interface RowViewProps {
   readonly row: TimelineRow;
@@ -180,7 +181,7 @@ function UserMessage({ row, expanded, onToggle }: { readonly row: UserRow; reado
 
 function firstLines(text: string, n: number): string {
   const lines = text.split('\n');
-  return lines.length > n ? `${lines.slice(0, n).join('\n')} …` : text.length > 600 ? `${text.slice(0, 600)} …` : text;
+  return lines.length > n ? `${lines.slice(0, n).join('\n')} …` : text.length > 600 ? `${cutHead(text, 600)} …` : text;
 }
 
 function ShadowBadge({ by }: { readonly by: number }): ReactNode {
@@ -273,7 +274,7 @@ function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBa
   const streaming = row.streaming && live;
   const lastLine = row.tail.slice(row.tail.lastIndexOf('\n') + 1) || row.tail;
   let body: string | undefined;
-  if (expanded) body = streaming && row.text.length > STREAMING_EXPANDED_CHARS ? `… ${row.text.slice(-STREAMING_EXPANDED_CHARS)}` : row.text;
+  if (expanded) body = streaming && row.text.length > STREAMING_EXPANDED_CHARS ? `… ${cutTail(row.text, STREAMING_EXPANDED_CHARS)}` : row.text;
   return (
     <div className={`row row-reasoning${row.failed ? ' failed' : ''}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="reasoning-row" data-streaming={streaming ? 'true' : 'false'}>
       <div className="row-head">
