@@ -54,7 +54,13 @@ export type ToolErrorCode =
   | 'FILE_CHANGED'
   | 'NOT_FOUND'
   | 'TOOL_NOT_STARTED'
-  | 'TOOL_OUTCOME_UNKNOWN';
+  | 'TOOL_OUTCOME_UNKNOWN'
+  /** A FIFO, socket or device where a file tool needs a regular file (refused before any open). */
+  | 'NOT_REGULAR_FILE'
+  /** An edit that cannot keep the file's bytes (undecodable bytes in the way), naming their offset. */
+  | 'UNDECODABLE_BYTES'
+  /** A command blocked reading its (never written) standard input, so it was stopped. */
+  | 'TOOL_WAITING_FOR_INPUT';
 
 /** Call configuration sent to a provider; part of the logged request header. */
 export interface LlmCallConfig {
