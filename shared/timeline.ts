@@ -992,6 +992,10 @@ export function eventLabel(type: string, d: Loose): string {
       return `workspace checkpoint ${(asString(d['commit']) ?? '').slice(0, 10)} (turn ${asNumber(d['turn']) ?? '?'})`;
     case 'approval/policy':
       return `approval policy: ${asString(d['policy']) ?? '?'}`;
+    case 'approval/rule': {
+      const prefix = asString(d['commandPrefix']);
+      return `allowed for this session: ${asString(d['toolName']) ?? '?'}${prefix !== undefined ? ` commands starting with \`${clip(prefix, 80)}\`` : ''}`;
+    }
     case 'compaction/prune':
       return `tool result pruned (${asArray(d['shadowedSeqs']).length} shadowed, ~${asNumber(d['shadowedTokenCount']) ?? 0} tokens)`;
     default:

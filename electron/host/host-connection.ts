@@ -4,7 +4,7 @@
  * through a connection belong to it and end with it.
  */
 import { join } from 'node:path';
-import type { CompareBranch, CompareResult, HostMethods, HostPush, SessionSummary, SubscribeResult } from '../../shared/api.js';
+import type { CompareBranch, CompareResult, HostMethods, HostParams, HostPush, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { SessionEvent } from '../../shared/events.js';
@@ -192,9 +192,13 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { compacted: outcome !== undefined, shadowedCount: outcome?.shadowedSeqs.length ?? 0 };
   }
 
-  decideApproval(params: { sessionId: string; approvalId: string; decision: 'allow-once' | 'reject' }): null {
+  decideApproval(params: HostParams<'decideApproval'>): null {
     const agent = this.host.agentFor(params.sessionId);
-    const decided = agent?.approvals.decide(params.approvalId, params.decision === 'allow-once' ? 'allowed-once' : 'rejected') ?? false;
+    const decision =
+      params.decision === 'allow-session'
+        ? { outcome: 'allowed-session' as const, ...(params.commandPrefix !== undefined ? { commandPrefix: params.commandPrefix } : {}) }
+        : { outcome: params.decision === 'allow-once' ? ('allowed-once' as const) : ('rejected' as const) };
+    const decided = agent?.approvals.decide(params.approvalId, decision) ?? false;
     if (!decided) throw new ForklineError('APPROVAL_NOT_FOUND', `approval ${params.approvalId} is not pending (it may have been decided or cancelled)`);
     return null;
   }

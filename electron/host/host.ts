@@ -32,6 +32,7 @@ import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
+import { approvalRulesTrustedFrom } from './approval-trust.js';
 import { HostConnection } from './host-connection.js';
 import { realWorkspace } from './workspace-folder.js';
 import type { SettingsStore } from './settings-store.js';
@@ -61,6 +62,8 @@ export interface HostOptions {
   readonly worktreesDir?: string;
   /** Probes for a local Ollama server (default: `detectOllama` on 127.0.0.1:11434). */
   readonly detectOllama?: () => Promise<OllamaDetection>;
+  /** Secret values (API keys) that tool results must never show (default: the keys in settings). */
+  readonly toolSecrets?: () => readonly string[];
 }
 
 interface AgentHandle {
@@ -168,6 +171,7 @@ export class Host implements IDisposable {
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
     const cwd = realWorkspace(record.header.cwd);
     const live = this.repository.resume(sessionId);
+    const trustRulesFrom = approvalRulesTrustedFrom(live.session.header, live.session.firstLiveSeq, (id) => this.repository.get(id)?.header);
     const files = new InMemoryFileReadTracker();
     recordFileReadsFromLog(live.session.events, cwd, files);
     const { settings } = this.options;
@@ -183,6 +187,8 @@ export class Host implements IDisposable {
       cwd,
       config: () => settings.modelConfig(),
       approvalPolicy: () => settings.approvalPolicy,
+      approvalRulesTrustedFrom: trustRulesFrom,
+      toolSecrets: this.options.toolSecrets ?? (() => settings.secretValues()),
       newId: this.options.newId,
       ...(this.options.now ? { now: this.options.now } : {}),
       ...(this.options.approvalAnswerer ? { approvalAnswerer: this.options.approvalAnswerer } : {}),
@@ -335,7 +341,7 @@ function checkpointable(cwd: string): boolean {
 
 
 function toApprovalRequest(sessionId: string, q: PendingApproval): ApprovalRequest {
-  return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason };
+  return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason, ...(q.preview !== undefined ? { preview: q.preview } : {}) };
 }
 
 

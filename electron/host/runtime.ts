@@ -19,6 +19,7 @@ import { SessionRepository } from '../store/session-repository.js';
 import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createBuiltinTools } from '../tools/builtin-tools.js';
+import { secretValuesOf } from '../tools/tool-environment.js';
 import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { Host } from './host.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
@@ -82,12 +83,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
   const spillDir = join(options.dataDir, 'spill');
+  // Tool processes inherit this process's environment minus secrets (tool-environment.ts); these
+  // values are also removed from every tool result, under whatever name they appear.
+  const toolSecrets = (): string[] => [...new Set([...settings.secretValues(), ...secretValuesOf(env), ...secretValuesOf(process.env)])];
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host({
     repository,
     settings,
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
-    createTools: () => createBuiltinTools(),
+    createTools: () => createBuiltinTools({ bash: { secrets: toolSecrets } }),
+    toolSecrets,
     newId: randomUUID,
     ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
