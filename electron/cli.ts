@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import type { ProviderChoice } from '../shared/api.js';
 import { ForklineError } from '../shared/errors.js';
 import type { ApprovalOutcome, ApprovalPolicyName, SessionEvent } from '../shared/events.js';
-import type { ApprovalAnswerer } from './agent/approval-gate.js';
+import type { ApprovalAnswerer, ApprovalDecision } from './agent/approval-gate.js';
+import { approvalPromptText, parseApprovalAnswer } from './cli/approval-prompt.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
 import { createRuntime, defaultDataDir, type Runtime } from './host/runtime.js';
 import { startBrowserServer } from './host/transport/ws-server.js';
@@ -100,9 +101,12 @@ function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undef
   return value;
 }
 
-/** Asks on the terminal; with no terminal, answers `unavailable` and says how to allow. */
-function terminalAnswerer(printer: TimelineText): ApprovalAnswerer {
-  return async (question, signal): Promise<ApprovalOutcome> => {
+/**
+ * Asks on the terminal, showing the change (the diff, or the command and its folder); with no
+ * terminal, answers `unavailable` and says how to allow.
+ */
+function terminalAnswerer(printer: TimelineText, color: boolean): ApprovalAnswerer {
+  return async (question, signal): Promise<ApprovalOutcome | ApprovalDecision> => {
     if (!process.stdin.isTTY) {
       process.stdout.write(printer.interject(`! ${question.toolName} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
       return 'unavailable';
@@ -110,26 +114,15 @@ function terminalAnswerer(printer: TimelineText): ApprovalAnswerer {
     // terminal: false keeps readline from redrawing (and erasing) the current line.
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
     try {
-      process.stdout.write(printer.interject(`? Allow ${question.toolName} ${summarizeForPrompt(question.arguments)} (${question.reason})? [y/N] `));
+      process.stdout.write(printer.interject(approvalPromptText(question, color)));
       const answer = await rl.question('', { signal });
-      return /^y(es)?$/i.test(answer.trim()) ? 'allowed-once' : 'rejected';
+      return parseApprovalAnswer(answer, question);
     } catch {
       return 'cancelled';
     } finally {
       rl.close();
     }
   };
-}
-
-function summarizeForPrompt(raw: string): string {
-  try {
-    const args = JSON.parse(raw) as Record<string, unknown>;
-    if (typeof args['command'] === 'string') return `\`${args['command']}\``;
-    if (typeof args['path'] === 'string') return args['path'];
-  } catch {
-    // fall through
-  }
-  return raw.slice(0, 200);
 }
 
 function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalAnswerer } = {}): Runtime {
@@ -231,7 +224,7 @@ async function main(argv: string[]): Promise<number> {
       if (!cwd) throw new UsageError('run needs --cwd DIR (the workspace folder)');
       if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
       const printer = new TimelineText({ live: true, color });
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
       try {
         checkModelReady(runtime);
         const connection = runtime.host.connect(() => undefined);
@@ -250,7 +243,7 @@ async function main(argv: string[]): Promise<number> {
       const text = rest.join(' ').trim();
       if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
       const printer = new TimelineText({ live: true, color });
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
       try {
         const sessionId = resolveSessionId(runtime, id);
         if (Object.keys(modelOverrides(cli.values)).length === 0) {
