@@ -789,6 +789,9 @@ class Builder {
     if (callId !== undefined) row.callId = callId;
     const reason = asString(d['reason']);
     if (reason !== undefined) row.reason = reason;
+    const preview = asObject(d['preview']);
+    if (preview?.['kind'] === 'command') row.shown = `$ ${clip(asString(preview['command']) ?? '', 120)} · in ${asString(preview['cwd']) ?? '?'}`;
+    else if (preview?.['kind'] === 'diff') row.shown = `${asString(preview['path']) ?? '?'} +${asNumber(preview['added']) ?? 0} −${asNumber(preview['removed']) ?? 0}${preview['created'] === true ? ' (new file)' : ''}`;
     const idx = this.push(row);
     this.own(e.seq, idx);
     let tool: number | undefined;

@@ -9,27 +9,13 @@
  * or fake a prompt (issue 8 item 3).
  */
 import type { ApprovalPreview } from '../../shared/approval.js';
+import { visible } from '../../shared/visible-text.js';
 import type { ApprovalDecision, PendingApproval } from '../agent/approval-gate.js';
 
 /** Diff lines shown before the rest is summarised. */
 export const PROMPT_MAX_DIFF_LINES = 120;
 
 const ANSI = { dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32m', cyan: '\x1b[36m', reset: '\x1b[0m' };
-
-/** `text` with C0/C1 control characters (and DEL) written as escapes; newlines and tabs kept when `keepLines`. */
-export function visible(text: string, keepLines = false): string {
-  let out = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    const control = code < 0x20 || (code >= 0x7f && code < 0xa0) || code === 0x2028 || code === 0x2029;
-    if (!control || (keepLines && (ch === '\n' || ch === '\t'))) {
-      out += ch;
-      continue;
-    }
-    out += ch === '\r' ? '\\r' : ch === '\n' ? '\\n' : ch === '\t' ? '\\t' : ch === '\x1b' ? '\\x1b' : `\\u{${code.toString(16)}}`;
-  }
-  return out;
-}
 
 /** The prompt text: what the call does, then the question (no trailing newline: the answer follows). */
 export function approvalPromptText(question: PendingApproval, color: boolean): string {

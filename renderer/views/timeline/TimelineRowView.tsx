@@ -24,6 +24,7 @@ import { Badge, CrashBadges } from './badges.js';
 import { ToolRowView } from './ToolRowView.js';
 import { FoldToggle } from './FoldToggle.js';
 import { cutHead, cutTail } from '../../../shared/text-cut.js';
+import { visible } from '../../../shared/visible-text.js';
 
 export interface RowViewProps {
   readonly row: TimelineRow;
@@ -308,9 +309,15 @@ function Approval({ row }: { readonly row: ApprovalRow }): ReactNode {
     <div className="row row-approval" data-testid="approval-row" data-outcome={row.outcome ?? 'pending'}>
       <span>approval asked for</span>
       <span className="tool-name">{row.toolName}</span>
-      {row.reason && <span className="muted clip">{row.reason}</span>}
+      {row.shown ? (
+        <span className="muted clip mono" data-testid="approval-row-shown">
+          {visible(row.shown)}
+        </span>
+      ) : (
+        row.reason && <span className="muted clip">{row.reason}</span>
+      )}
       <span className="spacer" />
-      <Badge tone={row.outcome === 'allowed-once' ? 'ok' : row.outcome ? 'bad' : 'warn'}>{row.outcome ?? 'waiting'}</Badge>
+      <Badge tone={row.outcome === 'allowed-once' || row.outcome === 'allowed-session' ? 'ok' : row.outcome ? 'bad' : 'warn'}>{row.outcome ?? 'waiting'}</Badge>
     </div>
   );
 }
