@@ -67,6 +67,8 @@ export interface BashToolOptions {
 const DRAIN_MAX_MS = 2000;
 /** How often a quiet command is probed for a process waiting on stdin (ms). */
 const INPUT_PROBE_INTERVAL_MS = 500;
+/** An event loop watching stdin counts as waiting only after this many times `inputWaitMs` of quiet. */
+const POLL_QUIET_FACTOR = 4;
 /** After SIGKILL, wait at most this long for the pipes to close before giving up on them (ms). */
 const AFTER_KILL_WAIT_MS = 1000;
 
@@ -231,12 +233,15 @@ function runCommand(
     later(timeoutMs, () => stop('timeout'));
 
     // Waiting for input: probe a quiet command for a process blocked reading stdin (twice in a row).
+    // A blocked read is certain after `inputWaitMs` of quiet; an event loop that merely watches
+    // stdin (a prompt library) needs a longer quiet spell, since it might be doing other work.
     const stdin = probeStdin && child.pid !== undefined ? stdinIdentity(child.pid) : undefined;
     let suspected = false;
     const probe = () => {
       if (settled || stopReason !== undefined || exited || child.pid === undefined || stdin === undefined) return;
-      if (performance.now() - lastOutputAt >= options.inputWaitMs) {
-        const readers = findStdinReaders(child.pid, stdin);
+      const quietMs = performance.now() - lastOutputAt;
+      if (quietMs >= options.inputWaitMs) {
+        const readers = findStdinReaders(child.pid, stdin).filter((r) => r.how === 'read' || quietMs >= options.inputWaitMs * POLL_QUIET_FACTOR);
         if (readers.length > 0 && suspected) {
           waitingReaders = readers;
           stop('input');
@@ -299,10 +304,11 @@ function runCommand(
       }
       if (stopReason === 'input') {
         const who = waitingReaders.map((r) => `${r.name} (pid ${r.pid})`).join(', ');
+        const doing = waitingReaders.some((r) => r.how === 'read') ? 'was blocked reading standard input' : 'sat idle waiting on standard input';
         reject(
           new ToolError(
             'TOOL_WAITING_FOR_INPUT',
-            `The command was stopped after ${durationMs} ms: it was waiting for input — ${who} was blocked reading standard input, and commands get no input here (there is no terminal). ` +
+            `The command was stopped after ${durationMs} ms: it was waiting for input — ${who} ${doing}, and commands get no input here (there is no terminal). ` +
               'Make it non-interactive: pass the answer as an argument or flag (e.g. -y, --yes, --non-interactive, -m "message"), read from a file, or pipe the input in (printf \'y\\n\' | command; command < /dev/null for none).\n' +
               `Output so far:\n${collected.text === '' ? '(no output)' : collected.text}`,
           ),

@@ -20,11 +20,23 @@ const READ_SYSCALLS: Readonly<Partial<Record<NodeJS.Architecture, ReadonlySet<nu
   arm64: new Set([63, 65, 67, 69, 286]),
 };
 
+/** epoll_wait, epoll_pwait, epoll_pwait2 per architecture (event loops: Node, Python asyncio, …). */
+const EPOLL_SYSCALLS: Readonly<Partial<Record<NodeJS.Architecture, ReadonlySet<number>>>> = {
+  x64: new Set([232, 281, 441]),
+  arm64: new Set([22, 441]),
+};
+
 /** A process blocked reading the command's standard input. */
 export interface StdinReader {
   readonly pid: number;
   /** The program name (`/proc/PID/comm`). */
   readonly name: string;
+  /**
+   * `read`: a thread is blocked in a read of stdin (certainly waiting for input); `poll`: an event
+   * loop is waiting with stdin among what it watches (a prompt library, or a program that also
+   * listens for commands), a weaker sign.
+   */
+  readonly how: 'read' | 'poll';
 }
 
 /** Whether this platform can be probed at all. */
@@ -45,12 +57,16 @@ export function stdinIdentity(pid: number): string | undefined {
 }
 
 /**
- * The processes of process group `pgid` that are blocked in a read of the file `stdin` (as returned
- * by {@link stdinIdentity}). Never throws.
+ * The processes of process group `pgid` that are blocked reading the file `stdin` (as returned by
+ * {@link stdinIdentity}): a thread in a read of it, or an event loop waiting on an epoll set that
+ * watches it (`/proc/PID/fdinfo/EPFD` lists the watched files' inodes). Never throws.
  */
 export function findStdinReaders(pgid: number, stdin: string): StdinReader[] {
   const reads = READ_SYSCALLS[process.arch];
-  if (reads === undefined) return [];
+  const polls = EPOLL_SYSCALLS[process.arch];
+  if (reads === undefined || polls === undefined) return [];
+  const stdinInode = /^socket:\[(\d+)\]$|^pipe:\[(\d+)\]$/.exec(stdin);
+  const inodeHex = stdinInode ? Number(stdinInode[1] ?? stdinInode[2]).toString(16) : undefined;
   const found: StdinReader[] = [];
   let entries: string[];
   try {
@@ -66,15 +82,33 @@ export function findStdinReaders(pgid: number, stdin: string): StdinReader[] {
       // Fields after the parenthesised command name: state ppid pgrp …
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[2]) !== pgid || fields[0] !== 'S') continue;
-      const syscall = readFileSync(`/proc/${entry}/syscall`, 'latin1').trim().split(' ');
-      const nr = Number(syscall[0]);
-      if (!reads.has(nr)) continue;
-      const fd = Number.parseInt(syscall[1] ?? '', 16);
-      if (!Number.isInteger(fd) || readlinkSync(`/proc/${entry}/fd/${fd}`) !== stdin) continue;
-      found.push({ pid: Number(entry), name: readFileSync(`/proc/${entry}/comm`, 'utf8').trim() });
+      let how: StdinReader['how'] | undefined;
+      for (const task of readdirSync(`/proc/${entry}/task`)) {
+        const syscall = readFileSync(`/proc/${entry}/task/${task}/syscall`, 'latin1').trim().split(' ');
+        const nr = Number(syscall[0]);
+        const fd = Number.parseInt(syscall[1] ?? '', 16);
+        if (!Number.isInteger(fd)) continue;
+        if (reads.has(nr) && readlinkSync(`/proc/${entry}/fd/${fd}`) === stdin) {
+          how = 'read';
+          break;
+        }
+        if (how === undefined && inodeHex !== undefined && polls.has(nr) && watchesInode(`/proc/${entry}/fdinfo/${fd}`, inodeHex)) how = 'poll';
+      }
+      if (how !== undefined) found.push({ pid: Number(entry), name: readFileSync(`/proc/${entry}/comm`, 'utf8').trim(), how });
     } catch {
       // The process ended meanwhile, or procfs is not readable: skip it.
     }
   }
   return found;
+}
+
+/** True when the epoll set described by an fdinfo file watches the file with inode `inodeHex`. */
+function watchesInode(fdinfo: string, inodeHex: string): boolean {
+  try {
+    return readFileSync(fdinfo, 'latin1')
+      .split('\n')
+      .some((line) => line.startsWith('tfd:') && new RegExp(`\\bino:${inodeHex}\\b`).test(line));
+  } catch {
+    return false;
+  }
 }

@@ -66,11 +66,25 @@ describe('bash is non-interactive', () => {
     }
   });
 
+  it.runIf(canProbeStdin())('an event-loop prompt (Node readline, as npm init and create-* tools use) is reported as waiting for input', async () => {
+    const started = Date.now();
+    const error = await expectToolError(
+      bash.execute({ command: `node -e "require('readline').createInterface({ input: process.stdin, output: process.stdout }).question('Project name? ', (a) => console.log(a))"`, timeout_ms: 60_000 }, makeCtx(dirs.ws.dir)),
+      'TOOL_WAITING_FOR_INPUT',
+      /node \(pid \d+\) sat idle waiting on standard input/,
+    );
+    expect(error.message).toMatch(/Output so far:\nProject name\? $/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
   it.runIf(canProbeStdin())('shows the prompt a waiting command printed, and does not stop a busy command that reads nothing', async () => {
     const error = await expectToolError(bash.execute({ command: 'printf "Continue? [y/N] "; read -r x', timeout_ms: 60_000 }, makeCtx(dirs.ws.dir)), 'TOOL_WAITING_FOR_INPUT');
     expect(error.message).toMatch(/Output so far:\nContinue\? \[y\/N\] $/);
     const quiet = await bash.execute({ command: 'sleep 3; echo done' }, makeCtx(dirs.ws.dir));
     expect(quiet.content).toBe('done\n[exit code 0]');
+    // A quiet event loop that does not watch stdin is left alone.
+    const loop = await bash.execute({ command: `node -e "setTimeout(() => console.log('late'), 3000)"` }, makeCtx(dirs.ws.dir));
+    expect(loop.content).toBe('late\n[exit code 0]');
     const piped = await bash.execute({ command: 'printf "y\\n" | (read -r x; echo "got $x")' }, makeCtx(dirs.ws.dir));
     expect(piped.content).toBe('got y\n[exit code 0]');
   });
