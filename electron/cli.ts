@@ -14,11 +14,11 @@ import { parseArgs } from 'node:util';
 import type { ProviderChoice } from '../shared/api.js';
 import { ForklineError } from '../shared/errors.js';
 import { isImportedSession, type ApprovalOutcome, type ApprovalPolicyName, type SessionEvent } from '../shared/events.js';
-import type { ApprovalAnswerer } from './agent/approval-gate.js';
-import { approvalPrompt } from './cli/approval-prompt.js';
+import type { ApprovalAnswerer, ApprovalDecision } from './agent/approval-gate.js';
+import { approvalPromptText, parseApprovalAnswer } from './cli/approval-prompt.js';
 import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
 import { listenForStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './cli/stop-signals.js';
-import { visibleInline, visibleText } from './cli/terminal-escape.js';
+import { visibleInline, visibleText } from '../shared/visible-text.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
 import { leftoverNotice } from './host/host.js';
 import { checkFileSize } from './session/import-limits.js';
@@ -114,12 +114,11 @@ function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undef
 }
 
 /**
- * Asks on the terminal; with no terminal, answers `unavailable` and says how to allow. The prompt
- * shows the exact command with invisible characters escaped (see approval-prompt.ts).
- * @param workspace the folder commands run in, once known.
+ * Asks on the terminal, showing the change (the diff, or the command and its folder); with no
+ * terminal, answers `unavailable` and says how to allow.
  */
-function terminalAnswerer(printer: TimelineText, workspace: { current?: string }): ApprovalAnswerer {
-  return async (question, signal): Promise<ApprovalOutcome> => {
+function terminalAnswerer(printer: TimelineText, color: boolean): ApprovalAnswerer {
+  return async (question, signal): Promise<ApprovalOutcome | ApprovalDecision> => {
     if (!process.stdin.isTTY) {
       process.stdout.write(printer.interject(`! ${visibleInline(question.toolName)} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
       return 'unavailable';
@@ -127,9 +126,9 @@ function terminalAnswerer(printer: TimelineText, workspace: { current?: string }
     // terminal: false keeps readline from redrawing (and erasing) the current line.
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
     try {
-      process.stdout.write(printer.interject(approvalPrompt({ toolName: question.toolName, arguments: question.arguments, ...(question.reason ? { reason: question.reason } : {}), ...(workspace.current !== undefined ? { workspace: workspace.current } : {}) })));
+      process.stdout.write(printer.interject(approvalPromptText(question, color)));
       const answer = await rl.question('', { signal });
-      return /^y(es)?$/i.test(answer.trim()) ? 'allowed-once' : 'rejected';
+      return parseApprovalAnswer(answer, question);
     } catch {
       return 'cancelled';
     } finally {
@@ -262,12 +261,11 @@ async function main(argv: string[]): Promise<number> {
       if (!cwd) throw new UsageError('run needs --cwd DIR (the workspace folder)');
       if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
       const printer = new TimelineText({ live: true, color });
-      const workspace: { current?: string } = { current: realpathSync(resolve(cwd)) };
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, workspace) });
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
       try {
         checkModelReady(runtime);
         const connection = runtime.host.connect(() => undefined);
-        const session = connection.createSession({ cwd: workspace.current! });
+        const session = connection.createSession({ cwd: realpathSync(resolve(cwd)) });
         connection.dispose();
         out(`session ${session.id}\n`);
         const code = await runTurn(runtime, printer, session.id, task);
@@ -282,8 +280,7 @@ async function main(argv: string[]): Promise<number> {
       const text = rest.join(' ').trim();
       if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
       const printer = new TimelineText({ live: true, color });
-      const workspace: { current?: string } = {};
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, workspace) });
+      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
       try {
         let sessionId = resolveSessionId(runtime, id);
         const cwdFlag = cli.values['cwd'] as string | undefined;
@@ -313,7 +310,6 @@ async function main(argv: string[]): Promise<number> {
           const route = Number.isFinite(from) ? lastRoute(runtime.store.readFrom(sessionId, from)) : undefined;
           if (route) runtime.settings.useForThisRun({ ...runtime.settings.active, ...route });
         }
-        workspace.current = runtime.repository.get(sessionId)?.header.cwd;
         checkModelReady(runtime);
         const code = await runTurn(runtime, printer, sessionId, text, { takeOver: cli.values['take-over'] === true });
         out(`\nsession ${sessionId}\n`);

@@ -10,6 +10,7 @@
  * `lastSeq + 1` on a hole. Agent status, inbox snapshots, approval requests and live tool output
  * are pushed per session.
  */
+import type { ApprovalPreview } from './approval.js';
 import type { ErrorRecord } from './errors.js';
 import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader } from './events.js';
 import type { BranchStats } from './branch-stats.js';
@@ -49,7 +50,12 @@ export interface ApprovalRequest {
   /** Raw argument string of the call, for display. */
   readonly arguments: string;
   readonly reason?: string;
+  /** The change the call would make: a unified diff, or the command and its folder. */
+  readonly preview?: ApprovalPreview;
 }
+
+/** How a person answers an approval. */
+export type ApprovalDecisionName = 'allow-once' | 'allow-session' | 'reject';
 
 export interface SubscribeResult {
   readonly subscriptionId: string;
@@ -178,7 +184,12 @@ export interface HostMethods {
   cancel(params: { sessionId: string }): null;
   /** Manual compaction from idle: replaces the oldest part of what the model sees with a summary (nothing is deleted). */
   compactSession(params: { sessionId: string }): { compacted: boolean; shadowedCount: number };
-  decideApproval(params: { sessionId: string; approvalId: string; decision: 'allow-once' | 'reject' }): null;
+  /**
+   * Answers a pending approval. `allow-session` also allows later calls of the same tool for the
+   * rest of the session (logged as `approval/rule`, kept on resume and fork); for bash it needs
+   * `commandPrefix` and covers only simple commands starting with it.
+   */
+  decideApproval(params: { sessionId: string; approvalId: string; decision: ApprovalDecisionName; commandPrefix?: string }): null;
 
   getSettings(params: Record<string, never>): SettingsView;
   updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName }): SettingsView;

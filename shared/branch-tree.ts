@@ -11,6 +11,7 @@
  */
 import type { SessionSummary } from './api.js';
 import { displayTitle, sessionTree } from './session-tree.js';
+import { shorten } from './text-cut.js';
 
 /** What the host answered for one (parent, child) fork pair. */
 export interface ForkPrompts {
@@ -54,7 +55,7 @@ export const PROMPT_LABEL_MAX = 90;
 export function promptLabel(text: string | undefined, max = PROMPT_LABEL_MAX): string | undefined {
   const line = text?.replace(/\s+/g, ' ').trim();
   if (!line) return undefined;
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return shorten(line, max);
 }
 
 /** The listed parent of `session`, if any (a parent that is not listed makes the session a root). */

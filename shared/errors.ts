@@ -44,6 +44,7 @@ export class SessionError extends ForklineError {
 }
 export type SessionErrorCode =
   | 'NON_JSON_DATA'
+  | 'ILL_FORMED_TEXT'
   | 'SEQ_GAP'
   | 'INVALID_EVENT'
   | 'INVARIANT_VIOLATION'

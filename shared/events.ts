@@ -8,6 +8,7 @@
  *
  * Pure types plus a few constant tables; no Node, no DOM.
  */
+import type { ApprovalPreview } from './approval.js';
 import type { LlmFailure, StreamChunk, TokenUsage } from './chunks.js';
 import type { JsonValue } from './json.js';
 import type {
@@ -56,7 +57,13 @@ export type ToolErrorCode =
   | 'FILE_CHANGED'
   | 'NOT_FOUND'
   | 'TOOL_NOT_STARTED'
-  | 'TOOL_OUTCOME_UNKNOWN';
+  | 'TOOL_OUTCOME_UNKNOWN'
+  /** A FIFO, socket or device where a file tool needs a regular file (refused before any open). */
+  | 'NOT_REGULAR_FILE'
+  /** An edit that cannot keep the file's bytes (undecodable bytes in the way), naming their offset. */
+  | 'UNDECODABLE_BYTES'
+  /** A command blocked reading its (never written) standard input, so it was stopped. */
+  | 'TOOL_WAITING_FOR_INPUT';
 
 /** Call configuration sent to a provider; part of the logged request header. */
 export interface LlmCallConfig {
@@ -79,7 +86,11 @@ export interface RequestHeader {
 
 export type InboxTarget = 'next-turn' | 'next-step';
 
-export type ApprovalOutcome = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable';
+/**
+ * How an approval ended. `allowed-session` also granted a standing rule, logged next as
+ * `approval/rule`.
+ */
+export type ApprovalOutcome = 'allowed-once' | 'allowed-session' | 'rejected' | 'cancelled' | 'unavailable';
 
 export interface TodoItem {
   readonly content: string;
@@ -148,8 +159,21 @@ export interface SessionEventMap {
     readonly callId: CallId;
     readonly toolName: string;
     readonly reason?: string;
+    /** The change the person was shown (a diff, or the command and its folder). */
+    readonly preview?: ApprovalPreview;
   };
   'approval/decided': { readonly id: string; readonly outcome: ApprovalOutcome };
+  /**
+   * "Allow for this session": from here on, calls of `toolName` (for bash: simple commands starting
+   * with `commandPrefix`) run without asking. Read back on resume; a fork whose history holds it
+   * keeps it (shared/approval.ts).
+   */
+  'approval/rule': {
+    readonly toolName: string;
+    readonly commandPrefix?: string;
+    /** The approval whose answer granted it. */
+    readonly approvalId?: string;
+  };
   'approval/policy': { readonly policy: ApprovalPolicyName };
   'agent/inbox/spliced': {
     readonly target: InboxTarget;
@@ -253,6 +277,7 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'llm/retry',
   'approval/asked',
   'approval/decided',
+  'approval/rule',
   'approval/policy',
   'agent/inbox/spliced',
   'compaction/start',

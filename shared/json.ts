@@ -4,6 +4,7 @@
  * Pure: no Node, no DOM. Used by the session (events), the store (decoding) and the host (IPC
  * payloads).
  */
+import { firstLoneSurrogate, isWellFormedText, toWellFormedText } from './well-formed-text.js';
 
 /** A JSON value that survives `JSON.stringify` → `JSON.parse` unchanged. */
 export type JsonValue =
@@ -34,6 +35,31 @@ export class NonJsonValueError extends Error {
 }
 
 /**
+ * What {@link toFrozenJson} does with a string (value or key) that holds a lone surrogate:
+ * `accept` keeps it, `reject` throws {@link IllFormedTextError}, `repair` replaces each lone
+ * surrogate with U+FFFD and reports the location in {@link FrozenJsonReport.repaired}.
+ */
+export type IllFormedTextPolicy = 'accept' | 'reject' | 'repair';
+
+/** Thrown in `reject` mode for a string with a lone surrogate; `path` is its JSONPath. */
+export class IllFormedTextError extends Error {
+  override readonly name = 'IllFormedTextError';
+  readonly code = 'ILL_FORMED_TEXT';
+  constructor(
+    readonly path: string,
+    readonly index: number,
+    context?: string,
+  ) {
+    super(`${context ? `${context}: ` : ''}the string at ${path} holds a lone surrogate (UTF-16 unit ${index}), which is not valid Unicode text`);
+  }
+}
+
+/** Filled by {@link toFrozenJson} in `repair` mode: the JSONPaths of strings it repaired. */
+export interface FrozenJsonReport {
+  readonly repaired: string[];
+}
+
+/**
  * Validates `value` as lossless JSON and returns a deep-frozen copy in one pass (used by every
  * `Session.append`, so it is tuned for speed: the JSONPath of a value is built only when a value is
  * rejected, and the cycle check scans the short stack of open ancestors).
@@ -49,18 +75,36 @@ interface Walk {
   readonly ancestors: object[];
   /** Keys from the root to the value being visited (its JSONPath, built only on failure). */
   readonly keys: (string | number)[];
+  readonly text: IllFormedTextPolicy;
+  readonly report: FrozenJsonReport | undefined;
 }
 
 // Module-level functions (not closures created per call): the append path calls this once per event.
-function fail(walk: Walk, what: string): never {
+function pathOf(walk: Walk): string {
   let path = '$';
   for (const key of walk.keys) path += typeof key === 'number' ? `[${key}]` : `.${key}`;
-  throw new NonJsonValueError(path, what, walk.context);
+  return path;
+}
+
+function fail(walk: Walk, what: string): never {
+  throw new NonJsonValueError(pathOf(walk), what, walk.context);
+}
+
+/** Applies the ill-formed-text policy to one string (a value, or a key when `isKey`). */
+function checkText(walk: Walk, text: string, isKey: boolean): string {
+  if (walk.text === 'accept' || isWellFormedText(text)) return text;
+  const where = isKey ? `${pathOf(walk)} (key)` : pathOf(walk);
+  if (walk.text === 'reject') {
+    throw new IllFormedTextError(where, firstLoneSurrogate(text), walk.context);
+  }
+  walk.report?.repaired.push(where);
+  return toWellFormedText(text);
 }
 
 function visit(walk: Walk, v: unknown): unknown {
   switch (typeof v) {
     case 'string':
+      return walk.text === 'accept' ? v : checkText(walk, v, false);
     case 'boolean':
       return v;
     case 'number':
@@ -104,9 +148,10 @@ function visitObject(walk: Walk, obj: object): object {
     const copy: Record<string, unknown> = {};
     // for-in enumerates exactly the own enumerable string keys here (the prototype is
     // Object.prototype or null, which have no enumerable properties) without allocating a key array.
-    for (const key in obj) {
-      keys.push(key);
-      const item = visit(walk, (obj as Record<string, unknown>)[key]);
+    for (const rawKey in obj) {
+      keys.push(rawKey);
+      const item = visit(walk, (obj as Record<string, unknown>)[rawKey]);
+      const key = walk.text === 'accept' ? rawKey : checkText(walk, rawKey, true);
       // Assigning "__proto__" would set the copy's prototype and drop the key (JSON.parse makes it
       // an own property, so it is real data): define it as an own property instead.
       if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
@@ -124,10 +169,13 @@ function visitObject(walk: Walk, obj: object): object {
  * @param context prefix for error messages, e.g. the event type being appended.
  * @param at the JSONPath keys of `value` inside a larger document (error messages only), e.g.
  *   `['data']` so a bad value is reported at `$.data.…`.
- * @throws NonJsonValueError naming the JSONPath and the offending kind.
+ * @param text what to do with strings holding a lone surrogate (default `accept`).
+ * @param report receives the JSONPaths of repaired strings in `repair` mode.
+ * @throws NonJsonValueError naming the JSONPath and the offending kind; IllFormedTextError in
+ *   `reject` mode.
  */
-export function toFrozenJson<T>(value: T, context?: string, at: readonly (string | number)[] = []): T {
-  return visit({ context, ancestors: [], keys: [...at] }, value) as T;
+export function toFrozenJson<T>(value: T, context?: string, at: readonly (string | number)[] = [], text: IllFormedTextPolicy = 'accept', report?: FrozenJsonReport): T {
+  return visit({ context, ancestors: [], keys: [...at], text, report }, value) as T;
 }
 
 /** Deep-freezes a value that is already known to be plain JSON (e.g. fresh from `JSON.parse`). */

@@ -6,6 +6,7 @@
  * Pure: no Node, no DOM.
  */
 import type { SessionSummary } from './api.js';
+import { shorten } from './text-cut.js';
 
 export interface SessionTreeRow {
   readonly session: SessionSummary;
@@ -20,7 +21,7 @@ export function displayTitle(session: Pick<SessionSummary, 'id' | 'title'>, firs
   const title = session.title?.trim();
   if (title) return title;
   const first = firstMessage?.replace(/\s+/g, ' ').trim();
-  if (first) return first.length > 80 ? `${first.slice(0, 79)}…` : first;
+  if (first) return shorten(first, 80);
   return `session ${session.id.slice(0, 8)}`;
 }
 

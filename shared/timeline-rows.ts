@@ -174,6 +174,8 @@ export interface ApprovalRow extends RowBase<'approval'> {
   readonly callId?: string;
   readonly toolName: string;
   readonly reason?: string;
+  /** What the person was shown, in one line (`$ command · in folder`, or `path +a −r`). */
+  readonly shown?: string;
   readonly outcome?: string;
 }
 

@@ -52,6 +52,7 @@ import type {
   UserRow,
 } from './timeline-rows.js';
 import { overlapGroups, type OverlapSlot } from './tool-overlap.js';
+import { cutTail, shorten } from './text-cut.js';
 
 export type * from './timeline-rows.js';
 
@@ -449,7 +450,7 @@ class Builder {
         if (row.kind === 'text' || row.kind === 'reasoning') {
           const r = this.edit<AnyBlockRow>(idx);
           r.text += text;
-          r.tail = (r.tail + text).slice(-TAIL_CHARS);
+          r.tail = cutTail(r.tail + text, TAIL_CHARS);
         }
         return this.noteChunk(idx, e.seq);
       }
@@ -486,7 +487,7 @@ class Builder {
         } else if (row.kind === 'text' || row.kind === 'reasoning') {
           const r = this.edit<AnyBlockRow>(idx);
           r.text = block.text;
-          r.tail = block.text.slice(-TAIL_CHARS);
+          r.tail = cutTail(block.text, TAIL_CHARS);
         }
         return this.noteChunk(idx, e.seq);
       }
@@ -640,7 +641,7 @@ class Builder {
       } else if (row.kind === 'text' || row.kind === 'reasoning') {
         const r = this.edit<AnyBlockRow>(idx);
         r.text = block.text;
-        r.tail = block.text.slice(-TAIL_CHARS);
+        r.tail = cutTail(block.text, TAIL_CHARS);
         r.streaming = false;
         r.partial = false;
         r.messageSeq = e.seq;
@@ -788,6 +789,9 @@ class Builder {
     if (callId !== undefined) row.callId = callId;
     const reason = asString(d['reason']);
     if (reason !== undefined) row.reason = reason;
+    const preview = asObject(d['preview']);
+    if (preview?.['kind'] === 'command') row.shown = `$ ${clip(asString(preview['command']) ?? '', 120)} · in ${asString(preview['cwd']) ?? '?'}`;
+    else if (preview?.['kind'] === 'diff') row.shown = `${asString(preview['path']) ?? '?'} +${asNumber(preview['added']) ?? 0} −${asNumber(preview['removed']) ?? 0}${preview['created'] === true ? ' (new file)' : ''}`;
     const idx = this.push(row);
     this.own(e.seq, idx);
     let tool: number | undefined;
@@ -949,7 +953,7 @@ function sameSlot(a: OverlapSlot | undefined, b: OverlapSlot | undefined): boole
 
 function clip(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+  return shorten(oneLine, max);
 }
 
 /** One-line label of a log-only event. */
@@ -991,6 +995,10 @@ export function eventLabel(type: string, d: Loose): string {
       return `workspace checkpoint ${(asString(d['commit']) ?? '').slice(0, 10)} (turn ${asNumber(d['turn']) ?? '?'})`;
     case 'approval/policy':
       return `approval policy: ${asString(d['policy']) ?? '?'}`;
+    case 'approval/rule': {
+      const prefix = asString(d['commandPrefix']);
+      return `allowed for this session: ${asString(d['toolName']) ?? '?'}${prefix !== undefined ? ` commands starting with \`${clip(prefix, 80)}\`` : ''}`;
+    }
     case 'compaction/prune':
       return `tool result pruned (${asArray(d['shadowedSeqs']).length} shadowed, ~${asNumber(d['shadowedTokenCount']) ?? 0} tokens)`;
     default:

@@ -11,6 +11,7 @@
  * Pure: no Node, no DOM.
  */
 import { asArray, asNumber, asObject, asString } from './event-read.js';
+import { shorten } from './text-cut.js';
 
 export type ToolPresentation = 'terminal' | 'diff' | 'read' | 'search' | 'plain';
 
@@ -46,7 +47,7 @@ const SUMMARY_KEYS = ['command', 'cmd', 'path', 'file_path', 'filePath', 'file',
 
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return shorten(flat, max);
 }
 
 /**

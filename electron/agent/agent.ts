@@ -67,6 +67,10 @@ export interface AgentOptions {
   readonly config: () => AgentModelConfig;
   readonly approvalPolicy: () => ApprovalPolicyName;
   readonly approvalAnswerer?: ApprovalAnswerer;
+  /** `approval/rule` events before this seq are not honoured (imported history). Default 0. */
+  readonly approvalRulesTrustedFrom?: number;
+  /** Secret values (API keys) removed from every tool result. */
+  readonly toolSecrets?: () => readonly string[];
   readonly newId: () => string;
   readonly now?: () => number;
   readonly platform?: string;
@@ -155,7 +159,10 @@ export class Agent {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? defaultSleep;
     this.inbox = new Inbox(options.session);
-    this.approvals = new ApprovalGate(options.session, options.newId, options.approvalAnswerer);
+    this.approvals = new ApprovalGate(options.session, options.newId, {
+      ...(options.approvalAnswerer ? { answerer: options.approvalAnswerer } : {}),
+      ...(options.approvalRulesTrustedFrom !== undefined ? { trustRulesFrom: options.approvalRulesTrustedFrom } : {}),
+    });
     this.lastContext = lastRequestContext(options.session);
     this.hasCheckpoint = options.session.eventsFrom(options.recordedFromSeq ?? 0).some((e) => e.type === 'workspace/checkpoint');
   }
@@ -529,6 +536,7 @@ export class Agent {
         ...(this.options.spill ? { spill: this.options.spill } : {}),
         ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
         ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
+        ...(this.options.toolSecrets ? { secrets: this.options.toolSecrets } : {}),
       },
       { turn, step, blocks, signal },
     );

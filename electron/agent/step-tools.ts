@@ -32,12 +32,14 @@ export interface StepToolsContext {
   readonly maxParallelToolCalls?: number;
   /** Supervises the processes tools start; each one is logged as `tool/process` on its call. */
   readonly supervisor?: ProcessSupervisor;
+  /** Secret values removed from every tool result. */
+  readonly secrets?: () => readonly string[];
 }
 
 /** Runs the tool calls of one step; resolves when every call has a logged result. */
 export async function runStepTools(ctx: StepToolsContext, at: { readonly turn: number; readonly step: number; readonly blocks: readonly ToolCallBlock[]; readonly signal: AbortSignal }): Promise<void> {
-const { session } = ctx;
-const { turn, step, blocks, signal } = at;
+  const { session } = ctx;
+  const { turn, step, blocks, signal } = at;
   const calls: ToolCallRequest[] = blocks.map((b) => ({ callId: b.id, name: b.name, arguments: b.arguments }));
   const callSeqs = new Map<number, number>();
   const pipeline = new ToolPipeline({
@@ -47,6 +49,8 @@ const { turn, step, blocks, signal } = at;
     files: ctx.files,
     policy: ctx.approvalPolicy,
     requestApproval: (question, approvalSignal) => ctx.approvals.ask(question, approvalSignal),
+    isAllowedByRule: (toolName, args) => ctx.approvals.isAllowedByRule(toolName, args),
+    ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
     ...(ctx.onToolOutput ? { onOutput: (callId: string, text: string) => ctx.onToolOutput!({ turn, step, callId, text }) } : {}),
     ...(ctx.spill ? { spill: ctx.spill } : {}),
     ...(ctx.supervisor

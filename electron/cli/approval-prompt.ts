@@ -1,50 +1,86 @@
 /**
- * The text of the CLI's approval question (issue 8): what will run, exactly, on a terminal the
- * model's text cannot rewrite. The command (or path, or raw arguments) is shown whole on its own
- * line with every control, format and non-space blank character escaped ({@link visibleInline}),
- * and when there were any the prompt says so, because a command that hides characters is suspect.
+ * The terminal approval prompt of `forkline run` / `resume` (issue 11 "show the change"): what the
+ * call will do — the unified diff of a file change, or the exact command and the folder it runs in —
+ * then the question, with "allow for this session" (for bash: commands starting with the suggested
+ * prefix). Pure: the question in, text out; the answer text in, a decision out.
  *
- * Pure: question in, string out.
+ * Everything shown is made visible: control characters (ESC, CR, BEL, …) in a command, a path or a
+ * diff line are printed as escapes (`\x1b`, `\r`), so text from the model cannot redraw the terminal
+ * or fake a prompt (issue 8 item 3).
  */
-import { hasInvisibleCharacters, visibleInline } from './terminal-escape.js';
+import type { ApprovalPreview } from '../../shared/approval.js';
+import { hasInvisibleCharacters, visible } from '../../shared/visible-text.js';
+import type { ApprovalDecision, PendingApproval } from '../agent/approval-gate.js';
 
-/** What the prompt needs to know about the call. */
-export interface ApprovalPromptInput {
-  readonly toolName: string;
-  /** The raw argument string as the model produced it. */
-  readonly arguments: string;
-  readonly reason?: string;
-  /** The folder a command runs in. */
-  readonly workspace?: string;
+/** Diff lines shown before the rest is summarised. */
+export const PROMPT_MAX_DIFF_LINES = 120;
+
+const ANSI = { dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32m', cyan: '\x1b[36m', reset: '\x1b[0m' };
+
+/** The prompt text: what the call does, then the question (no trailing newline: the answer follows). */
+export function approvalPromptText(question: PendingApproval, color: boolean): string {
+  const paint = (code: keyof typeof ANSI, text: string) => (color ? `${ANSI[code]}${text}${ANSI.reset}` : text);
+  const lines: string[] = [];
+  const preview = question.preview;
+  if (preview?.kind === 'diff') {
+    lines.push(`? ${question.toolName} wants to ${preview.created ? 'create' : 'change'} ${paint('bold', visible(preview.path))} (${paint('green', `+${preview.added}`)} ${paint('red', `-${preview.removed}`)}):`);
+    lines.push(...diffLines(preview, paint));
+    if (preview.note) lines.push(paint('dim', `  (${visible(preview.note)})`));
+  } else if (preview?.kind === 'command') {
+    lines.push(`? ${question.toolName} wants to run a command:`);
+    lines.push(`  $ ${paint('bold', visible(preview.command))}`);
+    lines.push(`  in ${visible(preview.cwd)}`);
+  } else {
+    lines.push(`? ${question.toolName} (${question.reason}) with ${visible(question.arguments.length > 2000 ? `${question.arguments.slice(0, 2000)}…` : question.arguments)}`);
+  }
+  if (hasHiddenCharacters(question)) lines.push('  ! this holds invisible or control characters, shown above as \\r, \\n, \\t, \\xHH or \\uHHHH escapes');
+  const session = sessionChoice(question);
+  lines.push(`  Allow? [y]es once${session !== undefined ? ` / [a] ${session}` : ''} / [N]o `);
+  return lines.join('\n');
 }
 
-/** Raw arguments longer than this (chars) are cut in the prompt, with a note; commands and paths never are. */
-const MAX_RAW_ARGUMENTS = 2000;
+/** True when what the prompt shows had to be escaped (a command that hides characters is suspect). */
+function hasHiddenCharacters(question: PendingApproval): boolean {
+  const preview = question.preview;
+  if (preview?.kind === 'command') return hasInvisibleCharacters(preview.command) || hasInvisibleCharacters(preview.cwd);
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  if (preview?.kind === 'diff') return hasInvisibleCharacters(preview.path) || /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(preview.patch);
+  return hasInvisibleCharacters(question.arguments);
+}
 
-/**
- * The prompt, ending with `[y/N] ` (no newline). Lines: the question, the command/path/arguments,
- * the folder (for commands), and a warning when anything had to be escaped.
- */
-export function approvalPrompt(input: ApprovalPromptInput): string {
-  const lines = [`? Allow ${visibleInline(input.toolName)}${input.reason ? ` (${visibleInline(input.reason)})` : ''}?`];
-  let shown: { label: string; value: string } | undefined;
-  try {
-    const args = JSON.parse(input.arguments) as Record<string, unknown> | null;
-    if (typeof args?.['command'] === 'string') shown = { label: 'command', value: args['command'] };
-    else if (typeof args?.['path'] === 'string') shown = { label: 'path', value: args['path'] };
-  } catch {
-    // Shown raw below.
+/** The "allow for this session" choice offered, or undefined when none can be offered. */
+function sessionChoice(question: PendingApproval): string | undefined {
+  const preview = question.preview;
+  if (preview?.kind === 'command') {
+    return preview.suggestedPrefix === '' ? undefined : `allow \`${visible(preview.suggestedPrefix)}\` commands for this session`;
   }
-  let suspicious: boolean;
-  if (shown) {
-    suspicious = hasInvisibleCharacters(shown.value);
-    lines.push(`    ${shown.label}: ${visibleInline(shown.value)}`);
-  } else {
-    const raw = input.arguments.length > MAX_RAW_ARGUMENTS ? input.arguments.slice(0, MAX_RAW_ARGUMENTS) : input.arguments;
-    suspicious = hasInvisibleCharacters(raw);
-    lines.push(`    arguments: ${visibleInline(raw)}${raw.length < input.arguments.length ? ` … (${input.arguments.length - raw.length} more characters)` : ''}`);
+  if (question.toolName === 'bash') return undefined;
+  return `allow ${question.toolName} for this session`;
+}
+
+/** The decision for an answer: `y`/`yes` once, `a`/`always` for the session (when offered), anything else no. */
+export function parseApprovalAnswer(answer: string, question: PendingApproval): ApprovalDecision {
+  const a = answer.trim().toLowerCase();
+  if (a === 'y' || a === 'yes') return { outcome: 'allowed-once' };
+  if ((a === 'a' || a === 'always') && sessionChoice(question) !== undefined) {
+    const preview = question.preview;
+    return preview?.kind === 'command' ? { outcome: 'allowed-session', commandPrefix: preview.suggestedPrefix } : { outcome: 'allowed-session' };
   }
-  if (shown?.label === 'command' && input.workspace !== undefined) lines.push(`    in: ${visibleInline(input.workspace)}`);
-  if (suspicious) lines.push('    ! this holds invisible or control characters, shown above as \\r, \\n, \\t, \\xHH or \\uHHHH escapes');
-  return `${lines.join('\n')}\n  [y/N] `;
+  return { outcome: 'rejected' };
+}
+
+function diffLines(preview: Extract<ApprovalPreview, { kind: 'diff' }>, paint: (code: keyof typeof ANSI, text: string) => string): string[] {
+  const all = preview.patch.replace(/\n$/, '').split('\n');
+  // Skip the `Index:`/`===` header lines jsdiff writes; keep ---/+++ and the hunks.
+  const body = all.filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line));
+  const shown = body.slice(0, PROMPT_MAX_DIFF_LINES).map((line) => {
+    const text = visible(line, true);
+    if (line.startsWith('+++') || line.startsWith('---')) return `  ${paint('bold', text)}`;
+    if (line.startsWith('@@')) return `  ${paint('cyan', text)}`;
+    if (line.startsWith('+')) return `  ${paint('green', text)}`;
+    if (line.startsWith('-')) return `  ${paint('red', text)}`;
+    return `  ${text}`;
+  });
+  if (body.length > shown.length) shown.push(paint('dim', `  … ${body.length - shown.length} more lines of the diff`));
+  return shown;
 }

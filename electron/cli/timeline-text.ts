@@ -8,7 +8,8 @@
  */
 import type { SessionEvent, TurnEndReason } from '../../shared/events.js';
 import { messageText } from '../../shared/messages.js';
-import { visibleInline, visibleText } from './terminal-escape.js';
+import { visibleInline, visibleText } from '../../shared/visible-text.js';
+import { shorten } from '../../shared/text-cut.js';
 
 export interface TimelineTextOptions {
   /** Live mode streams text deltas and skips the final message text (already printed). */
@@ -182,7 +183,7 @@ function summarizeArguments(raw: string): string {
 
 function firstLine(text: string, max: number): string {
   const line = text.split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return shorten(line, max);
 }
 
 function lastLines(text: string, n: number): string {

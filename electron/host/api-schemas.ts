@@ -29,7 +29,7 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   steer: z.object({ sessionId: id, text }).strict(),
   cancel: z.object({ sessionId: id }).strict(),
   compactSession: z.object({ sessionId: id }).strict(),
-  decideApproval: z.object({ sessionId: id, approvalId: id, decision: z.enum(['allow-once', 'reject']) }).strict(),
+  decideApproval: z.object({ sessionId: id, approvalId: id, decision: z.enum(['allow-once', 'allow-session', 'reject']), commandPrefix: z.string().min(1).max(4096).optional() }).strict(),
   getSettings: empty,
   updateSettings: z.object({ active: providerChoice.optional(), approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional() }).strict(),
   setApiKey: z.object({ provider: z.string().min(1).max(64), apiKey: z.string().max(4096) }).strict(),

@@ -4,7 +4,7 @@
  * through a connection belong to it and end with it.
  */
 import { join } from 'node:path';
-import type { CompareBranch, CompareResult, HostMethods, HostPush, SessionSummary, SubscribeResult } from '../../shared/api.js';
+import type { CompareBranch, CompareResult, HostMethods, HostParams, HostPush, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { SessionEvent } from '../../shared/events.js';
@@ -20,6 +20,7 @@ import { inspectRequest } from './request-inspector.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { isCheckpointId } from '../workspace/checkpoints.js';
 import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
+import { cutHead } from '../../shared/text-cut.js';
 
 /** One client's view of the host: every HostApi method, bound to this connection. */
 export class HostConnection implements HostHandlers, IDisposable {
@@ -149,7 +150,7 @@ export class HostConnection implements HostHandlers, IDisposable {
       files = await checkpoints.changedFiles(left.stats.lastCheckpoint, right.stats.lastCheckpoint);
       diff = await checkpoints.diff(left.stats.lastCheckpoint, right.stats.lastCheckpoint);
       if (diff.length > 1_000_000) {
-        diff = diff.slice(0, 1_000_000);
+        diff = cutHead(diff, 1_000_000);
         diffNote = 'the diff was cut at 1 MB';
       }
     }
@@ -209,9 +210,13 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { compacted: outcome !== undefined, shadowedCount: outcome?.shadowedSeqs.length ?? 0 };
   }
 
-  decideApproval(params: { sessionId: string; approvalId: string; decision: 'allow-once' | 'reject' }): null {
+  decideApproval(params: HostParams<'decideApproval'>): null {
     const agent = this.host.agentFor(params.sessionId);
-    const decided = agent?.approvals.decide(params.approvalId, params.decision === 'allow-once' ? 'allowed-once' : 'rejected') ?? false;
+    const decision =
+      params.decision === 'allow-session'
+        ? { outcome: 'allowed-session' as const, ...(params.commandPrefix !== undefined ? { commandPrefix: params.commandPrefix } : {}) }
+        : { outcome: params.decision === 'allow-once' ? ('allowed-once' as const) : ('rejected' as const) };
+    const decided = agent?.approvals.decide(params.approvalId, decision) ?? false;
     if (!decided) throw new ForklineError('APPROVAL_NOT_FOUND', `approval ${params.approvalId} is not pending (it may have been decided or cancelled)`);
     return null;
   }
@@ -310,7 +315,7 @@ function recordedCheckpoint(events: readonly SessionEvent[], recordedFrom: numbe
 /** A short title from a prompt: its first line, at most 60 characters. */
 export function titleFromPrompt(text: string): string {
   const line = text.trim().split('\n')[0]!.trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Session';
+  return line.length > 60 ? `${cutHead(line, 57)}…` : line || 'Session';
 }
 
 /**

@@ -66,6 +66,8 @@ export interface HostOptions {
   readonly detectOllama?: () => Promise<OllamaDetection>;
   /** Supervises the processes tools start, so none outlives this process (process-supervisor.ts). */
   readonly supervisor?: ProcessSupervisor;
+  /** Secret values (API keys) that tool results must never show (default: the keys in settings). */
+  readonly toolSecrets?: () => readonly string[];
 }
 
 interface AgentHandle {
@@ -205,6 +207,8 @@ export class Host implements IDisposable {
       recordedFromSeq: recordedFrom,
       config: () => settings.modelConfig(),
       approvalPolicy: () => settings.approvalPolicy,
+      approvalRulesTrustedFrom: recordedFrom,
+      toolSecrets: this.options.toolSecrets ?? (() => settings.secretValues()),
       newId: this.options.newId,
       ...(this.options.now ? { now: this.options.now } : {}),
       ...(this.options.approvalAnswerer ? { approvalAnswerer: this.options.approvalAnswerer } : {}),
@@ -378,7 +382,7 @@ export function leftoverNotice(left: LeftoverProcess): string {
 }
 
 function toApprovalRequest(sessionId: string, q: PendingApproval): ApprovalRequest {
-  return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason };
+  return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason, ...(q.preview !== undefined ? { preview: q.preview } : {}) };
 }
 
 

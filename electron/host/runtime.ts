@@ -21,6 +21,7 @@ import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createBuiltinTools } from '../tools/builtin-tools.js';
 import { ProcessSupervisor } from '../tools/process-supervisor.js';
+import { secretValuesOf } from '../tools/tool-environment.js';
 import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { Host } from './host.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
@@ -80,6 +81,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const repository = new SessionRepository(store, {
     newId: randomUUID,
     invariants,
+    // Tests and development (FORKLINE_INVARIANTS=enforce) fail on a lone surrogate; production
+    // replaces it with U+FFFD and notes it in the process log.
+    illFormedText: env['FORKLINE_INVARIANTS'] === 'enforce' ? 'reject' : 'repair',
     ...(options.writeWindowMs !== undefined ? { writeWindowMs: options.writeWindowMs } : {}),
   });
   const settings = new SettingsStore({
@@ -91,12 +95,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   const spillDir = join(options.dataDir, 'spill');
   const supervisor = new ProcessSupervisor();
+  // Tool processes inherit this process's environment minus secrets (tool-environment.ts); these
+  // values are also removed from every tool result, under whatever name they appear.
+  const toolSecrets = (): string[] => [...new Set([...settings.secretValues(), ...secretValuesOf(env), ...secretValuesOf(process.env)])];
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host({
     repository,
     settings,
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
-    createTools: () => createBuiltinTools(),
+    createTools: () => createBuiltinTools({ bash: { secrets: toolSecrets } }),
+    toolSecrets,
     newId: randomUUID,
     ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),

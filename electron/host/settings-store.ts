@@ -177,6 +177,17 @@ export class SettingsStore {
     return resolveApiKey({ provider, ...(this.options.vault.get(provider) ? { apiKey: this.options.vault.get(provider)! } : {}) }, this.options.env);
   }
 
+  /** Every API key known (vault and environment, all providers): tools must never see these values. */
+  secretValues(): string[] {
+    const ids = new Set([...Object.keys(PROVIDER_PRESETS), this.settings.active.provider]);
+    const keys = new Set<string>();
+    for (const id of ids) {
+      const key = this.apiKey(id);
+      if (key !== undefined && key !== '') keys.add(key);
+    }
+    return [...keys];
+  }
+
   /** Everything a model client needs for the active choice (the key only for an endpoint configured for it). */
   providerSettings(): ProviderSettings {
     const { provider, baseUrl, model, reasoningEffort } = this.settings.active;

@@ -19,6 +19,7 @@ const BETWEEN_TURN_TYPES: ReadonlySet<string> = new Set([
   'compaction/prune',
   'workspace/checkpoint',
   'approval/policy',
+  'approval/rule',
   'import/elided',
 ]);
 

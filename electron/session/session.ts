@@ -14,7 +14,7 @@ import {
   type SessionEventType,
   type SessionHeader,
 } from '../../shared/events.js';
-import { NonJsonValueError, deepFreezeJson, toFrozenJson } from '../../shared/json.js';
+import { IllFormedTextError, NonJsonValueError, deepFreezeJson, toFrozenJson, type FrozenJsonReport } from '../../shared/json.js';
 import type { Message } from '../../shared/messages.js';
 import { InvariantChecker, type InvariantState } from './invariant.js';
 import { projectEventMessage } from './project-message.js';
@@ -26,6 +26,15 @@ import { Surface, type SurfaceReplacement } from './surface.js';
  * (used for imported foreign logs), `off` skips checking.
  */
 export type InvariantMode = 'enforce' | 'report' | 'off';
+
+/**
+ * What `append` does with a string that holds a lone surrogate (half a UTF-16 surrogate pair, not
+ * encodable as UTF-8; a provider that validates UTF-8 would refuse every later request): `reject`
+ * throws SessionError ILL_FORMED_TEXT (tests and development: `FORKLINE_INVARIANTS=enforce`);
+ * `repair` replaces each one with U+FFFD and records a note in {@link Session.warnings} and through
+ * `onNote` (production).
+ */
+export type IllFormedTextMode = 'reject' | 'repair';
 
 export interface SessionOptions {
   readonly header: SessionHeader;
@@ -43,6 +52,10 @@ export interface SessionOptions {
   /** Epoch-ms clock; defaults to `Date.now`. */
   readonly now?: () => number;
   readonly invariants?: InvariantMode;
+  /** Lone surrogates in appended data: `reject` (default) or `repair`. */
+  readonly illFormedText?: IllFormedTextMode;
+  /** Receives a note for every repaired append (e.g. the process log). */
+  readonly onNote?: (note: string) => void;
 }
 
 export class Session {
@@ -53,6 +66,8 @@ export class Session {
   private readonly surfaceState = new Surface();
   private readonly checker = new InvariantChecker();
   private readonly invariantMode: InvariantMode;
+  private readonly illFormedText: IllFormedTextMode;
+  private readonly onNote: ((note: string) => void) | undefined;
   private readonly now: () => number;
   private readonly appendEmitter = new Emitter<SessionEvent>();
   private readonly warningList: string[] = [];
@@ -75,6 +90,8 @@ export class Session {
     this.header = deepFreezeJson({ ...options.header });
     this.now = options.now ?? Date.now;
     this.invariantMode = options.invariants ?? 'enforce';
+    this.illFormedText = options.illFormedText ?? 'reject';
+    this.onNote = options.onNote;
     for (const event of options.seed ?? []) this.commitSeedEvent(event);
     this.firstLiveSeq = this.log.length;
     if (options.markEndSeed && this.log.length > 0 && this.log[this.log.length - 1]!.type !== 'session/end-seed') {
@@ -127,8 +144,9 @@ export class Session {
    * Appends one event synchronously: validates and deep-freezes `data` (rejecting non-JSON values
    * and naming the event type), checks the surface op, provenance and invariant, commits with the
    * next seq and the clock's time, then notifies observers.
-   * @throws SessionError (NON_JSON_DATA, INVALID_EVENT, INVALID_SURFACE_OP, INVALID_PROVENANCE,
-   *   INVARIANT_VIOLATION, REENTRANT_APPEND); nothing is committed when it throws.
+   * Strings holding a lone surrogate are refused or repaired per {@link IllFormedTextMode}.
+   * @throws SessionError (NON_JSON_DATA, ILL_FORMED_TEXT, INVALID_EVENT, INVALID_SURFACE_OP,
+   *   INVALID_PROVENANCE, INVARIANT_VIOLATION, REENTRANT_APPEND); nothing is committed when it throws.
    */
   append<K extends SessionEventType>(input: EventInput<K>): SessionEvent<K> {
     if (this.appending) {
@@ -138,12 +156,13 @@ export class Session {
       throw new SessionError('INVALID_EVENT', `unknown event type ${String(input.type)}`);
     }
     let event: SessionEvent;
+    const report: FrozenJsonReport | undefined = this.illFormedText === 'repair' ? { repaired: [] } : undefined;
     try {
       // The envelope is built directly (its own fields are ours or checked here); only the
       // caller-owned parts are validated and copied.
       const time = this.now();
       if (!Number.isFinite(time) || Object.is(time, -0)) throw new NonJsonValueError('$.time', String(Object.is(time, -0) ? '-0' : time), input.type);
-      const envelope: Record<string, unknown> = { seq: this.log.length, type: input.type, time, data: toFrozenJson(input.data, input.type, ['data']) };
+      const envelope: Record<string, unknown> = { seq: this.log.length, type: input.type, time, data: toFrozenJson(input.data, input.type, ['data'], this.illFormedText, report) };
       if (input.surfaceOp !== undefined) envelope['surfaceOp'] = toFrozenJson(input.surfaceOp, input.type, ['surfaceOp']);
       if (input.sourceEventSeqs !== undefined) envelope['sourceEventSeqs'] = toFrozenJson(input.sourceEventSeqs, input.type, ['sourceEventSeqs']);
       event = Object.freeze(envelope) as unknown as SessionEvent;
@@ -151,9 +170,21 @@ export class Session {
       if (error instanceof NonJsonValueError) {
         throw new SessionError('NON_JSON_DATA', error.message, { cause: error });
       }
+      if (error instanceof IllFormedTextError) {
+        throw new SessionError('ILL_FORMED_TEXT', error.message, { cause: error });
+      }
       throw error;
     }
     this.commit(event, 'enforce-live');
+    if (report !== undefined && report.repaired.length > 0) {
+      const note = `seq ${event.seq} ${event.type}: replaced lone surrogates with U+FFFD at ${report.repaired.join(', ')}`;
+      this.warningList.push(note);
+      try {
+        this.onNote?.(note);
+      } catch {
+        // A failing note sink must not undo a committed append.
+      }
+    }
     this.appending = true;
     try {
       this.appendEmitter.fire(event);

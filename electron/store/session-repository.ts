@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Emitter, type Event } from '../../shared/event.js';
+import { cutHead } from '../../shared/text-cut.js';
 import { ForklineError, SessionForkError, StoreError } from '../../shared/errors.js';
 import { isImportedSession, SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
@@ -25,7 +26,7 @@ import type { OwnerIdentity } from '../platform/process-identity.js';
 import { checkForkBoundaryWith } from '../session/fork-boundary.js';
 import { exportJsonl, importJsonl } from '../session/jsonl.js';
 import { closeInterruptedTurn, unansweredToolProcesses, type UnansweredToolProcess } from '../session/repair.js';
-import { Session, type InvariantMode } from '../session/session.js';
+import { Session, type IllFormedTextMode, type InvariantMode } from '../session/session.js';
 import { ownerState, selfIdentity, sessionLiveError, SYSTEM_PROCESS_PROBE, type OwnerState, type ProcessProbe } from './session-ownership.js';
 import type { SessionOwner, SessionRecord, SessionStore } from './session-store.js';
 import { SessionWriteBehind, type WriteFailure } from './write-behind.js';
@@ -38,6 +39,8 @@ export interface RepositoryOptions {
   /** Write-behind window in ms. */
   readonly writeWindowMs?: number;
   readonly invariants?: InvariantMode;
+  /** Lone surrogates in appended data: `reject` (tests) or `repair` with a note (production). Default `reject`. */
+  readonly illFormedText?: IllFormedTextMode;
   /** This process as a session owner (default: its real pid, start identity and host name). */
   readonly identity?: OwnerIdentity;
   /** What the operating system says about other processes (default: /proc or `ps`). */
@@ -116,7 +119,7 @@ function titleFromLog(events: readonly SessionEvent[]): string | undefined {
   for (const e of events) {
     if (e.type === 'user/message' && e.data.source?.kind === 'user') {
       const line = e.data.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim().split('\n')[0]!.trim();
-      if (line !== '') return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+      if (line !== '') return line.length > 60 ? `${cutHead(line, 57)}…` : line;
     }
   }
   return undefined;
@@ -178,7 +181,7 @@ export class SessionRepository implements IDisposable {
   create(init: { readonly cwd?: string; readonly title?: string; readonly id?: string } = {}): LiveSession {
     const header = this.createStored(init).header;
     const { owner } = this.claim(header.id, {});
-    return this.attach(new Session({ header, now: this.now, invariants: this.options.invariants ?? 'enforce' }), owner);
+    return this.attach(new Session({ header, now: this.now, invariants: this.options.invariants ?? 'enforce', ...this.textOptions(header.id) }), owner);
   }
 
   /** Creates a new empty stored session without holding it live. */
@@ -313,6 +316,7 @@ export class SessionRepository implements IDisposable {
         markEndSeed: true,
         now: this.now,
         invariants: this.options.invariants ?? 'enforce',
+        ...this.textOptions(id),
       });
       if (claim.previous) {
         const { owner, reason } = claim.previous;
@@ -365,6 +369,11 @@ export class SessionRepository implements IDisposable {
     } catch {
       // The session may have been deleted meanwhile, or the store closed: nothing to clear.
     }
+  }
+
+  /** How live sessions treat lone surrogates, with repair notes going to the process log. */
+  private textOptions(id: string): { illFormedText: IllFormedTextMode; onNote: (note: string) => void } {
+    return { illFormedText: this.options.illFormedText ?? 'reject', onNote: (note) => console.warn(`session ${id}: ${note}`) };
   }
 
   private attach(session: Session, owner: SessionOwner): LiveSession {

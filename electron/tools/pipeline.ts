@@ -2,20 +2,26 @@
  * The per-call tool pipeline (DESIGN §6; reference runtime `prepareExecution` / `finish`):
  *
  *   parse arguments (invalid JSON → INVALID_ARGS, never executed) → find the tool (UNKNOWN_TOOL)
- *   → validate (INVALID_ARGS) → policy (allow / deny / ask → approval) → cancellation check
- *   (ABORTED_BEFORE_DISPATCH) → execute with a deadline (TOOL_TIMEOUT) → normalise errors into
- *   `isError` results the model sees → truncate oversized output head + tail with a notice.
+ *   → validate (INVALID_ARGS) → policy (allow / deny / a standing session rule / ask) — before
+ *   asking, the tool's `preview` checks the call's preconditions (a failure ends the call, nothing
+ *   is asked) and describes the change the person approves → cancellation check
+ *   (ABORTED_BEFORE_DISPATCH) → execute with a deadline (TOOL_TIMEOUT) that is enforced even on a
+ *   body that ignores its abort signal (after a grace period the call ends without it) → normalise
+ *   errors into `isError` results the model sees → remove secret values → truncate oversized output
+ *   head + tail with a notice.
  *
  * `prepare` covers everything up to the body and is awaited in model order by the scheduler;
  * the returned `run` executes the body (possibly overlapping other safe calls).
  */
+import type { ApprovalPreview } from '../../shared/approval.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ApprovalOutcome, ApprovalPolicyName, ToolErrorCode } from '../../shared/events.js';
 import type { JsonValue } from '../../shared/json.js';
 import { truncateHeadTail } from './output-truncation.js';
+import { redactSecrets } from './tool-environment.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { SpawnFunction } from './process-supervisor.js';
-import type { FileReadTracker, ToolOutput } from './tool.js';
+import type { FileReadTracker, ToolContext, ToolOutput } from './tool.js';
 
 /** One tool call as the model produced it. */
 export interface ToolCallRequest {
@@ -43,6 +49,8 @@ export interface ApprovalQuestion {
   readonly toolName: string;
   readonly arguments: string;
   readonly reason: string;
+  /** The change the call would make (from the tool's `preview`), when the tool describes one. */
+  readonly preview?: ApprovalPreview;
 }
 
 export interface PipelineOptions {
@@ -64,6 +72,15 @@ export interface PipelineOptions {
   readonly defaultTimeoutMs?: number;
   /** The supervised `spawn` a call's processes go through (see ToolContext.spawn). */
   readonly spawnFor?: (callId: string) => SpawnFunction;
+  /**
+   * After a call is aborted (cancel or deadline), how long its body may take to stop before the
+   * call ends without it (ms, default 5,000). A body that ignores its signal cannot hold a turn.
+   */
+  readonly abortGraceMs?: number;
+  /** True when a standing "allow for this session" rule covers the call (no question is asked). */
+  readonly isAllowedByRule?: (toolName: string, args: unknown) => boolean;
+  /** Secret values (API keys) replaced in every result before the model or the log sees it. */
+  readonly secrets?: () => readonly string[];
 }
 
 export const ABORTED_BEFORE_DISPATCH_TEXT = 'Tool call aborted before dispatch: the turn was cancelled before this call started. Nothing was executed.';
@@ -98,30 +115,42 @@ export class ToolPipeline {
       return final(errorResult('INVALID_ARGS', 'ToolArgsError', `invalid arguments for ${call.name}: ${valid.message}`));
     }
     if (signal.aborted) return final(abortedBeforeDispatchResult());
-    const decision = await this.decide(tool, call, signal);
-    if (decision !== undefined) return final(decision);
+    const decision = await this.decide(tool, call, valid.value, signal);
+    if (decision !== undefined) return final(this.finishResult(decision));
     if (signal.aborted) return final(abortedBeforeDispatchResult());
     const concurrencySafe = this.options.registry.isConcurrencySafe(call.name, valid.value);
-    return { kind: 'run', concurrencySafe, run: () => this.execute(tool, call, valid.value, signal) };
+    return { kind: 'run', concurrencySafe, run: async () => this.finishResult(await this.execute(tool, call, valid.value, signal)) };
   }
 
   /** Applies the approval policy; returns a final result when the call must not run. */
-  private async decide(tool: RegisteredTool, call: ToolCallRequest, signal: AbortSignal): Promise<ToolCallResult | undefined> {
+  private async decide(tool: RegisteredTool, call: ToolCallRequest, args: unknown, signal: AbortSignal): Promise<ToolCallResult | undefined> {
     if (tool.risk === 'read') return undefined;
     const policy = this.options.policy();
     if (policy === 'allow') return undefined;
     if (policy === 'deny') {
       return errorResult('DENIED', 'ToolDeniedError', `${call.name} is not allowed: the session's approval policy denies ${tool.risk === 'exec' ? 'running commands' : 'changing files'}. Tell the user what you wanted to do instead.`);
     }
+    if (this.options.isAllowedByRule?.(call.name, args) === true) return undefined;
+    // Validate, then ask, then show the change: a call that would fail is never put to the person.
+    let preview: ApprovalPreview | undefined;
+    if (tool.preview) {
+      try {
+        preview = await tool.preview(args, this.context(call, signal));
+      } catch (error) {
+        return this.normaliseError(call, error, signal);
+      }
+    }
     const question: ApprovalQuestion = {
       callId: call.callId,
       toolName: call.name,
       arguments: call.arguments,
       reason: tool.risk === 'exec' ? 'runs a shell command in the workspace' : 'changes files in the workspace',
+      ...(preview !== undefined ? { preview } : {}),
     };
     const outcome: ApprovalOutcome = this.options.requestApproval ? await this.options.requestApproval(question, signal) : 'unavailable';
     switch (outcome) {
       case 'allowed-once':
+      case 'allowed-session':
         return undefined;
       case 'rejected':
         return errorResult('DENIED', 'ToolDeniedError', `the user rejected this ${call.name} call. Do not retry it unchanged; ask the user how to proceed or take another approach.`);
@@ -132,37 +161,78 @@ export class ToolPipeline {
     }
   }
 
+  /** The context a tool body (or its preview) runs with. */
+  private context(call: ToolCallRequest, signal: AbortSignal): ToolContext {
+    return {
+      cwd: this.options.cwd,
+      sessionId: this.options.sessionId,
+      callId: call.callId,
+      signal,
+      files: this.options.files,
+      ...(this.options.onOutput ? { onOutput: (text: string) => this.options.onOutput!(call.callId, text) } : {}),
+      ...(this.options.spawnFor ? { spawn: this.options.spawnFor(call.callId) } : {}),
+    };
+  }
+
+  /** Removes secret values from a result's text (content and error messages alike). */
+  private finishResult(result: ToolCallResult): ToolCallResult {
+    const secrets = this.options.secrets?.() ?? [];
+    if (secrets.length === 0) return result;
+    const content = redactSecrets(result.content, secrets);
+    return content === result.content ? result : { ...result, content };
+  }
+
   private async execute(tool: RegisteredTool, call: ToolCallRequest, args: unknown, outer: AbortSignal): Promise<ToolCallResult> {
     if (outer.aborted) return abortedBeforeDispatchResult();
     const timeoutMs = tool.timeoutMs ?? this.options.defaultTimeoutMs ?? 600_000;
+    const graceMs = this.options.abortGraceMs ?? 5000;
     const controller = new AbortController();
+    let timedOut = false;
+    let abandon: () => void = () => undefined;
+    const abandoned = new Promise<'abandoned'>((resolve) => {
+      abandon = () => resolve('abandoned');
+    });
+    let graceTimer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      graceTimer ??= setTimeout(abandon, graceMs);
+    };
+    controller.signal.addEventListener('abort', onAbort, { once: true });
     const onOuterAbort = () => controller.abort(outer.reason);
     outer.addEventListener('abort', onOuterAbort, { once: true });
-    let timedOut = false;
     const timer = setTimeout(() => {
+      if (controller.signal.aborted) return; // cancelled first: that is the reason
       timedOut = true;
       controller.abort(new Error(`timed out after ${timeoutMs} ms`));
     }, timeoutMs);
-    let output: ToolOutput;
+    let settled: { ok: ToolOutput } | { error: unknown } | 'abandoned';
     try {
-      output = await tool.execute(args, {
-        cwd: this.options.cwd,
-        sessionId: this.options.sessionId,
-        callId: call.callId,
-        signal: controller.signal,
-        files: this.options.files,
-        ...(this.options.onOutput ? { onOutput: (text: string) => this.options.onOutput!(call.callId, text) } : {}),
-        ...(this.options.spawnFor ? { spawn: this.options.spawnFor(call.callId) } : {}),
-      });
-    } catch (error) {
+      const body = tool.execute(args, this.context(call, controller.signal)).then(
+        (ok) => ({ ok }),
+        (error: unknown) => ({ error }),
+      );
+      settled = await Promise.race([body, abandoned]);
+    } finally {
+      clearTimeout(timer);
+      if (graceTimer !== undefined) clearTimeout(graceTimer);
+      outer.removeEventListener('abort', onOuterAbort);
+      controller.signal.removeEventListener('abort', onAbort);
+    }
+    if (settled === 'abandoned') {
+      const why = timedOut ? `did not finish within ${timeoutMs} ms` : 'was cancelled';
+      return errorResult(
+        timedOut ? 'TOOL_TIMEOUT' : 'ABORTED',
+        timedOut ? 'ToolTimeoutError' : 'AbortedError',
+        `${call.name} ${why} and did not stop within ${graceMs} ms of being asked to; the call was ended without its result (its work may be incomplete).`,
+      );
+    }
+    if ('error' in settled) {
+      const error = settled.error;
       if (timedOut && !(ForklineError.isInstance(error) && error.code === 'TOOL_TIMEOUT')) {
         return errorResult('TOOL_TIMEOUT', 'ToolTimeoutError', `${call.name} did not finish within ${timeoutMs} ms and was stopped.`);
       }
       return this.normaliseError(call, error, outer);
-    } finally {
-      clearTimeout(timer);
-      outer.removeEventListener('abort', onOuterAbort);
     }
+    const output = settled.ok;
     if (timedOut) {
       return errorResult('TOOL_TIMEOUT', 'ToolTimeoutError', `${call.name} did not finish within ${timeoutMs} ms and was stopped.`);
     }

@@ -8,6 +8,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
+import type { ApprovalPreview } from '../../shared/approval.js';
 import type { JsonValue } from '../../shared/json.js';
 import type { ToolSchema } from '../../shared/messages.js';
 import type { ToolContext, ToolDefinition, ToolOutput, ToolPresentation, ToolRisk } from './tool.js';
@@ -21,6 +22,8 @@ export interface ForeignToolDefinition {
   readonly presentation?: ToolPresentation;
   readonly timeoutMs?: number;
   isConcurrencySafe?(args: unknown): boolean;
+  /** Checks preconditions and describes the change before an approval (see ToolDefinition.preview). */
+  preview?(args: unknown, ctx: ToolContext): Promise<ApprovalPreview>;
   execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
 }
 
@@ -36,6 +39,8 @@ export interface RegisteredTool {
   validate(args: unknown): ArgsValidation;
   /** Exactly `true` only when the call may overlap other safe calls; throws count as false. */
   isConcurrencySafe(args: unknown): boolean;
+  /** Present when the tool can check its preconditions and describe its change before an approval. */
+  preview?(args: unknown, ctx: ToolContext): Promise<ApprovalPreview>;
   execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
 }
 
@@ -100,6 +105,7 @@ export class ToolRegistry {
         return { ok: false, message };
       },
       isConcurrencySafe: (args) => tool.isConcurrencySafe?.(args) === true,
+      ...(tool.preview ? { preview: (args: unknown, ctx: ToolContext) => tool.preview!(args, ctx) } : {}),
       execute: (args, ctx) => tool.execute(args, ctx),
     };
   }
@@ -120,6 +126,7 @@ function fromZod(tool: ToolDefinition): RegisteredTool {
       return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: z.prettifyError(parsed.error) };
     },
     isConcurrencySafe: (args) => tool.isConcurrencySafe?.(args as never) === true,
+    ...(tool.preview ? { preview: (args: unknown, ctx: ToolContext) => tool.preview!(args as never, ctx) } : {}),
     execute: (args, ctx) => tool.execute(args as never, ctx),
   };
 }

@@ -5,6 +5,7 @@
  * (JSON schema only) are validated with ajv by the registry.
  */
 import type { z } from 'zod';
+import type { ApprovalPreview } from '../../shared/approval.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ToolErrorCode } from '../../shared/events.js';
 import type { JsonValue } from '../../shared/json.js';
@@ -71,6 +72,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   readonly timeoutMs?: number;
   /** Return exactly `true` only when this call may run in parallel with other safe calls. */
   isConcurrencySafe?(args: z.infer<S>): boolean;
+  /**
+   * Checks the call's preconditions and describes the change it would make, before an approval
+   * is asked (DESIGN §6 "validate, then ask, then show the change"). Must not change anything.
+   * @throws ToolError exactly as `execute` would for the same failed precondition; the call then
+   *   ends with that error and no approval is asked.
+   */
+  preview?(args: z.infer<S>, ctx: ToolContext): Promise<ApprovalPreview>;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

@@ -115,7 +115,8 @@ describe('Forkline in the browser', () => {
     await send('Create notes/todo.md with one item.');
     await byTestId('approval-panel').waitFor();
     expect(await byTestId('approval-tool').textContent()).toContain('write_file');
-    expect(await byTestId('approval-args').textContent()).toContain('notes/todo.md');
+    expect(await byTestId('approval-diff').getAttribute('data-path')).toBe('notes/todo.md');
+    expect(await byTestId('approval-diff').textContent()).toContain('- ship it');
     expect(existsSync(join(app.workspace, 'notes/todo.md'))).toBe(false);
     await app.screenshot('07-approval');
     await byTestId('approval-allow').click();

@@ -274,7 +274,8 @@ export function everyEventTypeLog(id = 'every'): Session {
   const r = w.stream({ toolCalls: [{ id: 'call_w', name: 'write_file', args: ['{"path":', '"a.txt",', '"text":', '"hi"}'] }], nameOnFirstDeltaOnly: true });
   w.assistantMessage({ chunkSeqs: [...seqs, ...r.chunkSeqs], content: [{ type: 'text', text: 'abcdefg' }, ...r.content] });
   session.append({ type: 'approval/asked', data: { id: 'ap1', callId: 'call_w', toolName: 'write_file', reason: 'writes a file' } });
-  session.append({ type: 'approval/decided', data: { id: 'ap1', outcome: 'allowed-once' } });
+  session.append({ type: 'approval/decided', data: { id: 'ap1', outcome: 'allowed-session' } });
+  session.append({ type: 'approval/rule', data: { toolName: 'write_file', approvalId: 'ap1' } });
   const call = w.toolCall('call_w', 'write_file', '{"path":"a.txt","text":"hi"}');
   session.append({ type: 'tool/process', data: { turn: w.turn, step: w.step, callId: 'call_w', pid: 4242, pgid: 4242, start: 'linux:boot:123' } });
   const result = w.toolResult(call, 'x'.repeat(300));

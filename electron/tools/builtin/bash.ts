@@ -4,7 +4,14 @@
  * exact output.
  *
  * - stderr is the same pipe as stdout (`2>&1` applied before the command runs), so the two are
- *   merged byte-exactly in the order they were written; stdin is /dev/null.
+ *   merged byte-exactly in the order they were written.
+ * - Non-interactive (issue 11): the environment disables editors, pagers and credential prompts and
+ *   carries no secrets (tool-environment.ts); the process has no controlling terminal (`detached`
+ *   starts a new session), so nothing can open /dev/tty. On Linux stdin is a socket that is never
+ *   written: a process that blocks reading it is found through procfs (stdin-wait-probe.ts) once
+ *   the command has been quiet for a moment, and the command is stopped and reported as waiting for
+ *   input (TOOL_WAITING_FOR_INPUT) instead of hanging until its timeout. Elsewhere stdin is
+ *   /dev/null (reads see end-of-file).
  * - Every piece of output goes to `ctx.onOutput` as it arrives.
  * - The command runs in its own process group (`detached`); on timeout or abort the whole group
  *   gets SIGTERM, then SIGKILL after a grace period, so grandchildren die too. It is spawned through
@@ -15,11 +22,16 @@
  * - Memory is bounded: above `maxOutputBytes` only the head and tail are kept, with a notice.
  */
 import { spawn as spawnUnsupervised } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import type { ApprovalPreview } from '../../../shared/approval.js';
+import { suggestCommandPrefix } from '../../../shared/approval.js';
 import type { SpawnFunction } from '../process-supervisor.js';
 import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
+import { toolEnvironment } from '../tool-environment.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
+import { canProbeStdin, findStdinReaders, stdinIdentity, type StdinReader } from './stdin-wait-probe.js';
 
 /** Default command time limit (ms). */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -43,9 +55,22 @@ export interface BashToolOptions {
   readonly drainIdleMs?: number;
   /** Shell binary. Default `/bin/bash`. */
   readonly shell?: string;
+  /** The environment the tool environment is built from (default `process.env`); secrets are removed from it. */
+  readonly environment?: () => { readonly [name: string]: string | undefined };
+  /** Secret values (e.g. API keys from Settings) that must not reach the command whatever they are called. */
+  readonly secrets?: () => readonly string[];
+  /**
+   * A command that has been quiet this long (ms) while a process blocks reading stdin is stopped as
+   * waiting for input. Default 1500.
+   */
+  readonly inputWaitMs?: number;
 }
 
 const DRAIN_MAX_MS = 2000;
+/** How often a quiet command is probed for a process waiting on stdin (ms). */
+const INPUT_PROBE_INTERVAL_MS = 500;
+/** An event loop watching stdin counts as waiting only after this many times `inputWaitMs` of quiet. */
+const POLL_QUIET_FACTOR = 4;
 /** After SIGKILL, wait at most this long for the pipes to close before giving up on them (ms). */
 const AFTER_KILL_WAIT_MS = 1000;
 
@@ -70,8 +95,12 @@ const parameters = z
  * meta: `{exitCode, signal?, durationMs, outputBytes, omittedBytes?, backgroundKilled?}`
  * (exitCode null when killed by a signal; outputBytes = all bytes received).
  *
- * Errors: `TOOL_TIMEOUT` (message includes the output so far), `ABORTED` (ctx.signal), `TOOL_ERROR`
- * (the shell could not be started). A non-zero exit is not an error, just `isError: true`.
+ * Errors: `TOOL_TIMEOUT` (message includes the output so far), `TOOL_WAITING_FOR_INPUT` (a process
+ * blocked reading stdin while the command was quiet; names it; includes the output so far),
+ * `ABORTED` (ctx.signal), `TOOL_ERROR` (the shell could not be started). A non-zero exit is not an
+ * error, just `isError: true`.
+ *
+ * preview (for approval): `{kind: 'command', command, cwd, suggestedPrefix}`.
  */
 export function createBashTool(options: BashToolOptions = {}): ToolDefinition<typeof parameters> {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
@@ -79,11 +108,14 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<ty
   const killGraceMs = options.killGraceMs ?? 2000;
   const drainIdleMs = options.drainIdleMs ?? 250;
   const shell = options.shell ?? '/bin/bash';
+  const inputWaitMs = options.inputWaitMs ?? 1500;
+  const environment = options.environment ?? (() => process.env);
   return defineTool({
     name: 'bash',
     description:
       'Run a shell command with /bin/bash -c in the workspace root and return its combined stdout and stderr followed by the exit code. ' +
-      `Stdin is empty (no interactive input). Default time limit ${defaultTimeoutMs / 1000} s (timeout_ms, up to ${BASH_MAX_TIMEOUT_MS / 1000} s). ` +
+      'Non-interactive: there is no terminal and no input; a command that waits for input is stopped and reported, editors and pagers cannot open (use git commit -m, --no-edit, --yes flags, or pipe input in). ' +
+      `Default time limit ${defaultTimeoutMs / 1000} s (timeout_ms, up to ${BASH_MAX_TIMEOUT_MS / 1000} s). ` +
       'Every call starts a new shell (cd and variables do not carry over). Background processes that keep writing to the output are stopped when the command ends; ' +
       'to leave a server running, redirect its output: nohup cmd > log.txt 2>&1 &.',
     parameters,
@@ -91,13 +123,19 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<ty
     presentation: 'terminal',
     // Above the largest timeout_ms, so the command's own deadline always fires first.
     timeoutMs: BASH_MAX_TIMEOUT_MS + 30_000,
+    preview(args, ctx): Promise<ApprovalPreview> {
+      return Promise.resolve({ kind: 'command', command: args.command, cwd: ctx.cwd, suggestedPrefix: suggestCommandPrefix(args.command) });
+    },
     execute(args, ctx) {
+      const env = toolEnvironment(environment(), options.secrets?.() ?? []).env;
       return runCommand(args.command, args.timeout_ms ?? defaultTimeoutMs, ctx.cwd, ctx.signal, ctx.onOutput, {
         maxOutputBytes,
         killGraceMs,
         drainIdleMs,
         shell,
         spawn: ctx.spawn ?? spawnUnsupervised,
+        env,
+        inputWaitMs,
       });
     },
   });
@@ -110,6 +148,8 @@ interface RunOptions {
   readonly shell: string;
   /** The supervised spawn hook (process-supervisor.ts). */
   readonly spawn: SpawnFunction;
+  readonly env: Record<string, string>;
+  readonly inputWaitMs: number;
 }
 
 function runCommand(
@@ -126,12 +166,19 @@ function runCommand(
     const output = new HeadTailBuffer(options.maxOutputBytes);
     const decoder = new StringDecoder('utf8');
     // The outer shell replaces itself with `shell -c command` after pointing stderr at stdout.
+    const probeStdin = canProbeStdin();
     const child = options.spawn(options.shell, ['-c', 'exec "$0" -c "$1" 2>&1', options.shell, command], {
       cwd,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: options.env,
+      // A never-written socket on Linux (so a blocked reader can be found), else /dev/null.
+      stdio: [probeStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
-    let stopReason: 'timeout' | 'abort' | undefined;
+    const { stdout, stderr } = child as typeof child & { stdout: Readable; stderr: Readable };
+    child.stdin?.on('error', () => undefined);
+    let stopReason: 'timeout' | 'abort' | 'input' | undefined;
+    let waitingReaders: StdinReader[] = [];
+    let lastOutputAt = performance.now();
     let backgroundKilled = false;
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
@@ -171,6 +218,7 @@ function runCommand(
       }
     };
     const onData = (chunk: Buffer) => {
+      lastOutputAt = performance.now();
       output.push(chunk);
       emit(decoder.write(chunk));
       if (drainIdle !== undefined) {
@@ -179,17 +227,38 @@ function runCommand(
         drainIdle = later(options.drainIdleMs, stopDraining);
       }
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    stdout.on('data', onData);
+    stderr.on('data', onData);
     // Read errors on our end of the pipes end the stream; 'close' still follows.
-    child.stdout.on('error', () => undefined);
-    child.stderr.on('error', () => undefined);
+    stdout.on('error', () => undefined);
+    stderr.on('error', () => undefined);
 
     const onAbort = () => stop('abort');
     signal.addEventListener('abort', onAbort, { once: true });
     later(timeoutMs, () => stop('timeout'));
 
-    function stop(reason: 'timeout' | 'abort') {
+    // Waiting for input: probe a quiet command for a process blocked reading stdin (twice in a row).
+    // A blocked read is certain after `inputWaitMs` of quiet; an event loop that merely watches
+    // stdin (a prompt library) needs a longer quiet spell, since it might be doing other work.
+    const stdin = probeStdin && child.pid !== undefined ? stdinIdentity(child.pid) : undefined;
+    let suspected = false;
+    const probe = () => {
+      if (settled || stopReason !== undefined || exited || child.pid === undefined || stdin === undefined) return;
+      const quietMs = performance.now() - lastOutputAt;
+      if (quietMs >= options.inputWaitMs) {
+        const readers = findStdinReaders(child.pid, stdin).filter((r) => r.how === 'read' || quietMs >= options.inputWaitMs * POLL_QUIET_FACTOR);
+        if (readers.length > 0 && suspected) {
+          waitingReaders = readers;
+          stop('input');
+          return;
+        }
+        suspected = readers.length > 0;
+      } else suspected = false;
+      later(INPUT_PROBE_INTERVAL_MS, probe);
+    };
+    if (stdin !== undefined) later(INPUT_PROBE_INTERVAL_MS, probe);
+
+    function stop(reason: 'timeout' | 'abort' | 'input') {
       if (settled || stopReason !== undefined) return;
       if (exited) {
         // bash already finished; only background processes keep the pipe open: end normally.
@@ -200,8 +269,8 @@ function runCommand(
       terminateGroup();
       // If something survives even SIGKILL and keeps the pipes open, stop waiting for it.
       later(options.killGraceMs + AFTER_KILL_WAIT_MS, () => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        stdout.destroy();
+        stderr.destroy();
         finish();
       });
     }
@@ -210,8 +279,8 @@ function runCommand(
       if (settled) return;
       backgroundKilled = true;
       terminateGroup();
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdout.destroy();
+      stderr.destroy();
       finish();
     }
 
@@ -221,8 +290,9 @@ function runCommand(
       for (const t of timers) clearTimeout(t);
       timers.clear();
       signal.removeEventListener('abort', onAbort);
-      child.stdout.off('data', onData);
-      child.stderr.off('data', onData);
+      stdout.off('data', onData);
+      stderr.off('data', onData);
+      child.stdin?.destroy();
       emit(decoder.end());
       const durationMs = Math.round(performance.now() - started);
       const collected = output.text();
@@ -232,6 +302,19 @@ function runCommand(
             'TOOL_TIMEOUT',
             `The command timed out after ${timeoutMs} ms and was killed (with all processes it started). ` +
               `If it needs longer, pass a larger timeout_ms (max ${BASH_MAX_TIMEOUT_MS}); if it waits for input, make it non-interactive.\n` +
+              `Output so far:\n${collected.text === '' ? '(no output)' : collected.text}`,
+          ),
+        );
+        return;
+      }
+      if (stopReason === 'input') {
+        const who = waitingReaders.map((r) => `${r.name} (pid ${r.pid})`).join(', ');
+        const doing = waitingReaders.some((r) => r.how === 'read') ? 'was blocked reading standard input' : 'sat idle waiting on standard input';
+        reject(
+          new ToolError(
+            'TOOL_WAITING_FOR_INPUT',
+            `The command was stopped after ${durationMs} ms: it was waiting for input — ${who} ${doing}, and commands get no input here (there is no terminal). ` +
+              'Make it non-interactive: pass the answer as an argument or flag (e.g. -y, --yes, --non-interactive, -m "message"), read from a file, or pipe the input in (printf \'y\\n\' | command; command < /dev/null for none).\n' +
               `Output so far:\n${collected.text === '' ? '(no output)' : collected.text}`,
           ),
         );
@@ -261,6 +344,7 @@ function runCommand(
     child.on('error', (error) => {
       if (settled) return;
       settled = true;
+      child.stdin?.destroy();
       for (const t of timers) clearTimeout(t);
       signal.removeEventListener('abort', onAbort);
       reject(new ToolError('TOOL_ERROR', `Could not start ${options.shell} in '${cwd}': ${error.message}`, { cause: error }));

@@ -23,6 +23,8 @@ import { useApp, useClient, useRuntime, useSession } from '../context.js';
 import { Badge, CrashBadges } from './badges.js';
 import { ToolRowView } from './ToolRowView.js';
 import { FoldToggle } from './FoldToggle.js';
+import { cutHead, cutTail } from '../../../shared/text-cut.js';
+import { visible } from '../../../shared/visible-text.js';
 
 export interface RowViewProps {
   readonly row: TimelineRow;
@@ -180,7 +182,7 @@ function UserMessage({ row, expanded, onToggle }: { readonly row: UserRow; reado
 
 function firstLines(text: string, n: number): string {
   const lines = text.split('\n');
-  return lines.length > n ? `${lines.slice(0, n).join('\n')} …` : text.length > 600 ? `${text.slice(0, 600)} …` : text;
+  return lines.length > n ? `${lines.slice(0, n).join('\n')} …` : text.length > 600 ? `${cutHead(text, 600)} …` : text;
 }
 
 function ShadowBadge({ by }: { readonly by: number }): ReactNode {
@@ -273,7 +275,7 @@ function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBa
   const streaming = row.streaming && live;
   const lastLine = row.tail.slice(row.tail.lastIndexOf('\n') + 1) || row.tail;
   let body: string | undefined;
-  if (expanded) body = streaming && row.text.length > STREAMING_EXPANDED_CHARS ? `… ${row.text.slice(-STREAMING_EXPANDED_CHARS)}` : row.text;
+  if (expanded) body = streaming && row.text.length > STREAMING_EXPANDED_CHARS ? `… ${cutTail(row.text, STREAMING_EXPANDED_CHARS)}` : row.text;
   return (
     <div className={`row row-reasoning${row.failed ? ' failed' : ''}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="reasoning-row" data-streaming={streaming ? 'true' : 'false'}>
       <div className="row-head">
@@ -307,9 +309,15 @@ function Approval({ row }: { readonly row: ApprovalRow }): ReactNode {
     <div className="row row-approval" data-testid="approval-row" data-outcome={row.outcome ?? 'pending'}>
       <span>approval asked for</span>
       <span className="tool-name">{row.toolName}</span>
-      {row.reason && <span className="muted clip">{row.reason}</span>}
+      {row.shown ? (
+        <span className="muted clip mono" data-testid="approval-row-shown">
+          {visible(row.shown)}
+        </span>
+      ) : (
+        row.reason && <span className="muted clip">{row.reason}</span>
+      )}
       <span className="spacer" />
-      <Badge tone={row.outcome === 'allowed-once' ? 'ok' : row.outcome ? 'bad' : 'warn'}>{row.outcome ?? 'waiting'}</Badge>
+      <Badge tone={row.outcome === 'allowed-once' || row.outcome === 'allowed-session' ? 'ok' : row.outcome ? 'bad' : 'warn'}>{row.outcome ?? 'waiting'}</Badge>
     </div>
   );
 }

@@ -130,7 +130,7 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
             ∥{parallel.size}
           </span>
         )}
-        {row.approval && <Badge tone={row.approval.outcome === 'allowed-once' ? 'ok' : row.approval.outcome ? 'bad' : 'warn'}>{row.approval.outcome ?? 'awaiting approval'}</Badge>}
+        {row.approval && <Badge tone={row.approval.outcome === 'allowed-once' || row.approval.outcome === 'allowed-session' ? 'ok' : row.approval.outcome ? 'bad' : 'warn'}>{row.approval.outcome ?? 'awaiting approval'}</Badge>}
         {row.prunedBy !== undefined && <Badge tone="muted">pruned</Badge>}
         {row.state === 'dropped' && <Badge tone="muted">dropped</Badge>}
         <CrashBadges crash={row.crash} />

@@ -2,7 +2,7 @@
  * Unified diff lines for the diff view (write_file / edit_file results), built with the `diff`
  * package. Pure (no DOM).
  */
-import { createTwoFilesPatch, structuredPatch } from 'diff';
+import { createTwoFilesPatch, parsePatch, structuredPatch, type StructuredPatchHunk } from 'diff';
 
 export interface DiffLine {
   readonly kind: 'hunk' | 'add' | 'del' | 'ctx' | 'note';
@@ -13,8 +13,22 @@ export interface DiffLine {
 
 export function diffLines(path: string, oldText: string, newText: string, context = 3): DiffLine[] {
   const patch = structuredPatch(path, path, oldText, newText, undefined, undefined, { context });
+  return hunkLines(patch.hunks);
+}
+
+/** Diff lines of a unified-diff text (one file), e.g. an approval preview's patch; [] when it cannot be parsed. */
+export function patchLines(patch: string): DiffLine[] {
+  if (patch.trim() === '') return [];
+  try {
+    return parsePatch(patch).flatMap((file) => hunkLines(file.hunks));
+  } catch {
+    return [];
+  }
+}
+
+function hunkLines(hunks: readonly StructuredPatchHunk[]): DiffLine[] {
   const out: DiffLine[] = [];
-  for (const hunk of patch.hunks) {
+  for (const hunk of hunks) {
     out.push({ kind: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` });
     let oldNo = hunk.oldStart;
     let newNo = hunk.newStart;

@@ -240,7 +240,7 @@ describe('issue 8 through the real CLI', { timeout: 120_000 }, () => {
     const exitCode = await new Promise<number>((resolve) => {
       term.onData((data) => {
         output += data;
-        if (!answered && output.includes('[y/N] ')) {
+        if (!answered && output.includes('[N]o ')) {
           answered = true;
           term.write('n\r');
         }
@@ -249,8 +249,8 @@ describe('issue 8 through the real CLI', { timeout: 120_000 }, () => {
     });
     expect(answered).toBe(true);
     expect(exitCode).toBe(0);
-    expect(output).toContain('command: touch pwned\\r\\x1b[2K? Allow bash `ls -la` (runs a command)? [y/N] \\x1b[8m');
-    expect(output).toContain(`in: ${work}`);
+    expect(output).toContain('$ touch pwned\\r\\x1b[2K? Allow bash `ls -la` (runs a command)? [y/N] \\x1b[8m');
+    expect(output).toContain(`in ${work}`);
     expect(output).toContain('this holds invisible or control characters');
     // NO_COLOR: not one escape byte reached the terminal, and no bare carriage return.
     expect(output).not.toContain('\x1b');

@@ -3,9 +3,10 @@
  * control characters instead of obeying them; the approval prompt shows the exact command.
  */
 import { describe, expect, it } from 'vitest';
-import { approvalPrompt } from '../../../electron/cli/approval-prompt.js';
+import { approvalPromptText } from '../../../electron/cli/approval-prompt.js';
+import type { ApprovalPreview } from '../../../shared/approval.js';
 import { TimelineText } from '../../../electron/cli/timeline-text.js';
-import { hasInvisibleCharacters, visibleInline, visibleText } from '../../../electron/cli/terminal-escape.js';
+import { hasInvisibleCharacters, visibleInline, visibleText } from '../../../shared/visible-text.js';
 
 // eslint-disable-next-line no-control-regex -- looking for raw control characters
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
@@ -44,16 +45,18 @@ describe('terminal escaping', () => {
 
   it('the approval prompt shows the whole command, the folder, and warns about hidden characters', () => {
     const command = 'touch pwned\r\x1b[2K? Allow bash `ls -la` (runs a command)? [y/N] \x1b[8m';
-    const prompt = approvalPrompt({ toolName: 'bash', arguments: JSON.stringify({ command }), reason: 'runs a command', workspace: '/w' });
+    const ask = (toolName: string, args: string, preview?: ApprovalPreview) =>
+      approvalPromptText({ id: 'a', callId: 'c', toolName, arguments: args, reason: 'runs a shell command in the workspace', ...(preview ? { preview } : {}) }, false);
+    const prompt = ask('bash', JSON.stringify({ command }), { kind: 'command', command, cwd: '/w', suggestedPrefix: 'touch' });
     // eslint-disable-next-line no-control-regex -- looking for raw control characters
     expect(prompt).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
-    expect(prompt).toContain('    command: touch pwned\\r\\x1b[2K? Allow bash `ls -la` (runs a command)? [y/N] \\x1b[8m\n');
-    expect(prompt).toContain('    in: /w\n');
+    expect(prompt).toContain('  $ touch pwned\\r\\x1b[2K? Allow bash `ls -la` (runs a command)? [y/N] \\x1b[8m\n');
+    expect(prompt).toContain('  in /w\n');
     expect(prompt).toContain('invisible or control characters');
-    expect(prompt.endsWith('[y/N] ')).toBe(true);
-    const plain = approvalPrompt({ toolName: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'x' }) });
-    expect(plain).toBe('? Allow write_file?\n    path: a.txt\n  [y/N] ');
-    const raw = approvalPrompt({ toolName: 'mcp_tool', arguments: `{"x":"${'y'.repeat(3000)}"` });
-    expect(raw).toContain('more characters');
+    expect(prompt.endsWith('[N]o ')).toBe(true);
+    const plain = ask('bash', JSON.stringify({ command: 'ls -la' }), { kind: 'command', command: 'ls -la', cwd: '/w', suggestedPrefix: 'ls' });
+    expect(plain).not.toContain('invisible');
+    const raw = ask('mcp_tool', `{"x":"${'y'.repeat(3000)}\u202e"`);
+    expect(raw).toContain('…');
   });
 });

@@ -107,8 +107,8 @@ describe('bash', () => {
     expect(pieces[0]!.at).toBeLessThan((out.meta as Meta).durationMs - 150);
   });
 
-  it('has stdin closed (/dev/null)', async () => {
-    const out = await bash.execute({ command: 'cat; echo "read $(wc -c < /dev/stdin) bytes"' }, makeCtx(ws.dir));
+  it('gives no input: stdin is never written (a reader is reported as waiting, see bash-noninteractive.test.ts); < /dev/null reads nothing', async () => {
+    const out = await bash.execute({ command: 'cat < /dev/null; echo "read $(wc -c < /dev/null) bytes"' }, makeCtx(ws.dir));
     expect(out.content).toBe('read 0 bytes\n[exit code 0]');
   });
 

@@ -19,8 +19,10 @@ describe('glob', () => {
     put(dirs.ws.dir, 'src/node_modules/inner.ts', '');
     put(dirs.ws.dir, '.git/hooks/h.ts', '');
     const out = await tool.execute({ pattern: '**/*.ts' }, makeCtx(dirs.ws.dir));
-    expect(out.content).toBe('.config/x.ts\nsrc/a.ts\nsrc/b.ts\nsrc/deep/c.ts');
-    expect(out.meta).toEqual({ pattern: '**/*.ts', matches: 4, truncated: false });
+    expect(out.content).toBe(
+      '.config/x.ts\nsrc/a.ts\nsrc/b.ts\nsrc/deep/c.ts\n[Not searched: 2 ignored folders: node_modules/, src/node_modules/. Name an ignored path explicitly (as path, or as the start of the pattern) to search it.]',
+    );
+    expect(out.meta).toEqual({ pattern: '**/*.ts', matches: 4, truncated: false, skipped: { ignoredDirs: 2, ignoredFiles: 0, linksOutside: 0, linkedDirs: 0, special: 0 } });
     expect((await tool.execute({ pattern: 'src/*.{ts,md}' }, makeCtx(dirs.ws.dir))).content).toBe('src/a.ts\nsrc/b.ts\nsrc/readme.md');
     expect((await tool.execute({ pattern: './src/deep/*' }, makeCtx(dirs.ws.dir))).content).toBe('src/deep/c.ts');
     expect((await tool.execute({ pattern: `${dirs.ws.dir}/src/deep/*` }, makeCtx(dirs.ws.dir))).content).toBe('src/deep/c.ts');
@@ -29,7 +31,7 @@ describe('glob', () => {
   it('says when nothing matches', async () => {
     const out = await tool.execute({ pattern: '**/*.rs' }, makeCtx(dirs.ws.dir));
     expect(out.content).toBe("No files match '**/*.rs'.");
-    expect(out.meta).toEqual({ pattern: '**/*.rs', matches: 0, truncated: false });
+    expect(out.meta).toEqual({ pattern: '**/*.rs', matches: 0, truncated: false, skipped: { ignoredDirs: 0, ignoredFiles: 0, linksOutside: 0, linkedDirs: 0, special: 0 } });
   });
 
   it(`caps the result at ${GLOB_MAX_RESULTS} paths with a notice`, async () => {
@@ -47,8 +49,11 @@ describe('glob', () => {
     symlinkSync(dirs.outside.dir, path.join(dirs.ws.dir, 'out'));
     symlinkSync(path.join(dirs.outside.dir, 'secret.ts'), path.join(dirs.ws.dir, 'link.ts'));
     put(dirs.ws.dir, 'ok.ts', '');
-    expect((await tool.execute({ pattern: '**/*.ts' }, makeCtx(dirs.ws.dir))).content).toBe('ok.ts');
-    expect((await tool.execute({ pattern: 'out/*' }, makeCtx(dirs.ws.dir))).content).toBe("No files match 'out/*'.");
+    expect((await tool.execute({ pattern: '**/*.ts' }, makeCtx(dirs.ws.dir))).content).toBe(
+      'ok.ts\n[Not searched: 1 link to files outside the workspace; 1 linked folder (links are not followed).]',
+    );
+    // A pattern whose literal folder is a link out of the workspace says so.
+    await expectToolError(tool.execute({ pattern: 'out/*' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
     await expectToolError(tool.execute({ pattern: '../*' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
     await expectToolError(tool.execute({ pattern: '/etc/*' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
     await expectToolError(tool.execute({ pattern: '  ' }, makeCtx(dirs.ws.dir)), 'INVALID_ARGS');

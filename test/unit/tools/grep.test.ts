@@ -15,7 +15,15 @@ describe('grep', () => {
     put(dirs.ws.dir, 'README.md', 'say hello\n');
     const out = await tool.execute({ pattern: 'hello\\w*\\(' }, makeCtx(dirs.ws.dir));
     expect(out.content).toBe('src/a.ts:1: function helloWorld() {}\nsrc/b.ts:2: function hello() {}');
-    expect(out.meta).toEqual({ pattern: 'hello\\w*\\(', path: '.', matches: 2, files: 2, truncated: false, filesSearched: 3 });
+    expect(out.meta).toEqual({
+      pattern: 'hello\\w*\\(',
+      path: '.',
+      matches: 2,
+      files: 2,
+      truncated: false,
+      filesSearched: 3,
+      skipped: { ignoredDirs: 0, ignoredFiles: 0, binary: 0, tooLarge: 0, linksOutside: 0, linkedDirs: 0, special: 0, unreadable: 0 },
+    });
   });
 
   it('skips node_modules, .git and binary files', async () => {
@@ -25,7 +33,9 @@ describe('grep', () => {
     put(dirs.ws.dir, '.git/config', 'needle\n');
     put(dirs.ws.dir, 'image.bin', Buffer.concat([Buffer.from('needle\n'), Buffer.from([0, 1, 2])]));
     const out = await tool.execute({ pattern: 'needle' }, makeCtx(dirs.ws.dir));
-    expect(out.content).toBe('keep.txt:1: needle');
+    expect(out.content).toBe(
+      'keep.txt:1: needle\n[Not searched: 2 ignored folders: lib/node_modules/, node_modules/; 1 binary file. Name an ignored path explicitly (as path, or as the start of the pattern) to search it.]',
+    );
   });
 
   it('limits the search to path and glob', async () => {
@@ -63,7 +73,9 @@ describe('grep', () => {
     put(dirs.outside.dir, 'secret.txt', 'needle\n');
     symlinkSync(dirs.outside.dir, path.join(dirs.ws.dir, 'out'));
     symlinkSync(path.join(dirs.outside.dir, 'secret.txt'), path.join(dirs.ws.dir, 'link.txt'));
-    expect((await tool.execute({ pattern: 'needle' }, makeCtx(dirs.ws.dir))).content).toBe("No matches for /needle/ in '.'.");
+    expect((await tool.execute({ pattern: 'needle' }, makeCtx(dirs.ws.dir))).content).toBe(
+      "No matches for /needle/ in '.'.\n[Not searched: 1 link to files outside the workspace; 1 linked folder (links are not followed).]",
+    );
     expect((await tool.execute({ pattern: 'needle', glob: 'out/*' }, makeCtx(dirs.ws.dir))).content).toMatch(/^No matches/);
     await expectToolError(tool.execute({ pattern: 'needle', path: 'out' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
     await expectToolError(tool.execute({ pattern: 'needle', path: 'link.txt' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');

@@ -29,12 +29,12 @@ describe('HeadTailBuffer', () => {
     expect(out.omittedBytes).toBe(Buffer.byteLength('aaé€bbbbbbbbbb€é') - Buffer.byteLength('aaé') - Buffer.byteLength('é'));
   });
 
-  it('bounds memory: many small chunks keep only about the cap', () => {
+  it('bounds memory: many small chunks keep only about the cap (plus 64 bytes around each cut)', () => {
     const b = new HeadTailBuffer(1000);
     for (let i = 0; i < 10_000; i++) b.push(Buffer.from(`${i % 10}`.repeat(10)));
     const internals = b as unknown as { tail: Buffer[]; head: Buffer[] };
     const kept = [...internals.head, ...internals.tail].reduce((n, c) => n + c.length, 0);
-    expect(kept).toBeLessThanOrEqual(1010);
+    expect(kept).toBeLessThanOrEqual(1000 + 2 * 64 + 10);
     expect(b.totalBytes).toBe(100_000);
   });
 });

@@ -61,9 +61,35 @@ afterEach(() => {
   ws.cleanup();
 });
 
-function pipeline(options: { policy?: ApprovalPolicyName; answer?: (q: ApprovalQuestion) => Promise<'allowed-once' | 'rejected'>; spill?: (callId: string, text: string) => string | undefined } = {}) {
+const stubbornTool = defineTool({
+  name: 'stubborn',
+  description: 'ignores its abort signal (like a read blocked on a FIFO)',
+  parameters: z.object({}).strict(),
+  risk: 'read',
+  presentation: 'generic',
+  timeoutMs: 50,
+  execute: () => new Promise(() => undefined),
+});
+
+const leakyTool = defineTool({
+  name: 'leaky',
+  description: 'prints a secret',
+  parameters: z.object({}).strict(),
+  risk: 'read',
+  presentation: 'generic',
+  execute: async () => ({ content: 'key=sk-live-abcdef0123456789 done' }),
+});
+
+function pipeline(
+  options: {
+    policy?: ApprovalPolicyName;
+    answer?: (q: ApprovalQuestion) => Promise<'allowed-once' | 'rejected'>;
+    spill?: (callId: string, text: string) => string | undefined;
+    isAllowedByRule?: (toolName: string, args: unknown) => boolean;
+  } = {},
+) {
   const registry = new ToolRegistry(
-    [...createBuiltinTools(), sleepTool, loudTool, throwingClassifier],
+    [...createBuiltinTools(), sleepTool, loudTool, throwingClassifier, stubbornTool, leakyTool],
     [
       {
         name: 'mcp_echo',
@@ -91,6 +117,9 @@ function pipeline(options: { policy?: ApprovalPolicyName; answer?: (q: ApprovalQ
       : {}),
     outputCapBytes: 1_000,
     ...(options.spill ? { spill: options.spill } : {}),
+    ...(options.isAllowedByRule ? { isAllowedByRule: options.isAllowedByRule } : {}),
+    abortGraceMs: 100,
+    secrets: () => ['sk-live-abcdef0123456789'],
   });
   return { registry, pipeline: p, asked };
 }
@@ -127,7 +156,15 @@ describe('tool pipeline', () => {
     const rejected = pipeline({ policy: 'ask', answer: async () => 'rejected' });
     const result = await run(rejected.pipeline, { callId: 'b1', name: 'bash', arguments: '{"command":"echo hi"}' });
     expect(result).toMatchObject({ isError: true, error: { code: 'DENIED' } });
-    expect(rejected.asked).toEqual([{ callId: 'b1', toolName: 'bash', arguments: '{"command":"echo hi"}', reason: 'runs a shell command in the workspace' }]);
+    expect(rejected.asked).toEqual([
+      {
+        callId: 'b1',
+        toolName: 'bash',
+        arguments: '{"command":"echo hi"}',
+        reason: 'runs a shell command in the workspace',
+        preview: { kind: 'command', command: 'echo hi', cwd: ws.dir, suggestedPrefix: 'echo' },
+      },
+    ]);
 
     const allowed = pipeline({ policy: 'ask', answer: async () => 'allowed-once' });
     expect(await run(allowed.pipeline, { callId: 'b2', name: 'bash', arguments: '{"command":"echo hi"}' })).toMatchObject({ isError: false });
@@ -135,6 +172,54 @@ describe('tool pipeline', () => {
     const nobody = pipeline({ policy: 'ask' });
     const unavailable = await run(nobody.pipeline, { callId: 'b3', name: 'bash', arguments: '{"command":"echo hi"}' });
     expect(unavailable.content).toContain('--approval allow');
+  });
+
+  it('checks preconditions before asking: an edit that would fail is never put to the person', async () => {
+    const asking = pipeline({ policy: 'ask', answer: async () => 'allowed-once' });
+    put(ws.dir, 'sum.js', 'const a = 1;\n');
+    // Not read first: FILE_NOT_READ without a question.
+    const notRead = await run(asking.pipeline, { callId: 'e1', name: 'edit_file', arguments: '{"path":"sum.js","old_string":"1","new_string":"2"}' });
+    expect(notRead).toMatchObject({ isError: true, error: { code: 'FILE_NOT_READ' } });
+    await run(asking.pipeline, { callId: 'r1', name: 'read_file', arguments: '{"path":"sum.js"}' });
+    const missing = await run(asking.pipeline, { callId: 'e2', name: 'edit_file', arguments: '{"path":"sum.js","old_string":"nope","new_string":"2"}' });
+    expect(missing).toMatchObject({ isError: true, error: { code: 'INVALID_ARGS' } });
+    expect(asking.asked).toEqual([]);
+    // A valid edit is asked with its diff.
+    const ok = await run(asking.pipeline, { callId: 'e3', name: 'edit_file', arguments: '{"path":"sum.js","old_string":"a = 1","new_string":"a = 2"}' });
+    expect(ok).toMatchObject({ isError: false });
+    expect(asking.asked).toHaveLength(1);
+    expect(asking.asked[0]!.preview).toMatchObject({ kind: 'diff', path: 'sum.js', created: false, added: 1, removed: 1 });
+    const preview = asking.asked[0]!.preview as { patch: string };
+    expect(preview.patch).toContain('--- a/sum.js\n+++ b/sum.js\n@@ -1,1 +1,1 @@\n-const a = 1;\n+const a = 2;\n');
+  });
+
+  it('a standing rule skips the question; other tools and commands still ask', async () => {
+    const ruled = pipeline({ policy: 'ask', answer: async () => 'rejected', isAllowedByRule: (name, args) => name === 'bash' && (args as { command: string }).command.startsWith('echo') });
+    expect(await run(ruled.pipeline, { callId: 'b1', name: 'bash', arguments: '{"command":"echo ok"}' })).toMatchObject({ content: 'ok\n[exit code 0]' });
+    expect(ruled.asked).toEqual([]);
+    expect(await run(ruled.pipeline, { callId: 'b2', name: 'bash', arguments: '{"command":"ls"}' })).toMatchObject({ error: { code: 'DENIED' } });
+    expect(ruled.asked).toHaveLength(1);
+  });
+
+  it('ends a call whose body ignores its abort (after the grace period) instead of hanging the turn', async () => {
+    const { pipeline: p } = pipeline();
+    const started = Date.now();
+    const result = await run(p, { callId: 'x', name: 'stubborn', arguments: '{}' });
+    expect(result).toMatchObject({ isError: true, error: { code: 'TOOL_TIMEOUT' } });
+    expect(result.content).toMatch(/did not stop within 100 ms of being asked to/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Cancel works the same way.
+    const controller = new AbortController();
+    const prepared = await p.prepare({ callId: 'y', name: 'stubborn', arguments: '{}' }, controller.signal);
+    expect(prepared.kind).toBe('run');
+    const pending = prepared.kind === 'run' ? prepared.run() : Promise.reject(new Error('not run'));
+    controller.abort({ kind: 'user' });
+    expect(await pending).toMatchObject({ isError: true, error: { code: 'ABORTED' } });
+  });
+
+  it('removes secret values from results', async () => {
+    const { pipeline: p } = pipeline();
+    expect((await run(p, { callId: 'l', name: 'leaky', arguments: '{}' })).content).toBe('key=[redacted secret] done');
   });
 
   it('stops a call that outlives its time limit with TOOL_TIMEOUT', async () => {

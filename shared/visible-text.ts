@@ -1,12 +1,14 @@
 /**
- * Text from a model, a tool or a file, made safe to print on a terminal (issue 8, "escaped output").
+ * Text from a model, a tool or a file, made visible: safe to print on a terminal and exact where a
+ * person must see what it is (an approval's command, path or diff) — issue 8 "escaped output",
+ * issue 11 "show the change".
  * Such text may hold escape sequences that move the cursor, erase lines, hide text (`ESC[8m`), set
  * the window title (OSC), or a carriage return that overwrites what was printed, so a hostile string
  * could make the terminal show something other than what is there. Both functions replace every
  * such character by a visible escape: `\r`, `\n`, `\t`, `\xHH` (C0, DEL, C1) and `\uHHHH` (Unicode
  * format characters such as the bidirectional overrides of "Trojan Source", CVE-2021-42574).
  *
- * Pure: strings in, strings out. Our own colours are added around the escaped text, never inside it.
+ * Pure (no Node, no DOM; the CLI and the renderer share it): strings in, strings out. Our own colours are added around the escaped text, never inside it.
  */
 
 /**
@@ -55,4 +57,9 @@ export function hasInvisibleCharacters(text: string): boolean {
   const found = INLINE_UNSAFE.test(text);
   INLINE_UNSAFE.lastIndex = 0;
   return found;
+}
+
+/** {@link visibleText} when `keepLines` (newlines and tabs kept), else {@link visibleInline}. */
+export function visible(text: string, keepLines = false): string {
+  return keepLines ? visibleText(text) : visibleInline(text);
 }
