@@ -31,7 +31,7 @@ describe('StreamTranslator', () => {
     expect(t.push(d({ reasoning: '!' }))).toEqual([{ type: 'reasoning-delta', index: 0, text: '!' }]);
     expect(t.push(d({}, 'stop'))).toEqual([]);
     expect(t.complete()).toEqual([
-      { type: 'block-end', index: 0, block: { type: 'reasoning', text: 'Hm!' } },
+      { type: 'block-end', index: 0, block: { type: 'reasoning', text: 'Hm!', field: 'reasoning_content' } },
       { type: 'block-end', index: 1, block: { type: 'text', text: 'Hi' } },
       { type: 'finish', reason: { kind: 'stop' } },
     ]);
