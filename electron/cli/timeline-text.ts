@@ -121,6 +121,8 @@ export class TimelineText {
       }
       case 'llm/retry':
         return `${breakStream()}${this.c('yellow', `↻ retry ${event.data.attempt} in ${event.data.delayMs} ms (${event.data.failure.code}: ${event.data.failure.message})`)}\n`;
+      case 'llm/warning':
+        return `${breakStream()}${this.c('yellow', `⚠ ${event.data.code}: ${event.data.message}`)}\n${event.data.hint ? `${this.c('yellow', `  what to do: ${event.data.hint}`)}\n` : ''}`;
       case 'approval/asked':
         return `${breakStream()}${this.c('yellow', `? approval needed for ${event.data.toolName}${event.data.reason ? ` (${event.data.reason})` : ''}`)}\n`;
       case 'approval/decided':
