@@ -126,8 +126,9 @@ export interface CompactableRange {
 }
 
 /**
- * Picks the range: walk from the tail summing estimates until `retainTokens` are kept; then move
- * the cut head-ward until no tool call before it is unanswered. Undefined when nothing qualifies.
+ * Picks the range: walk from the tail summing estimates until `retainTokens` are kept (a message
+ * that would take the kept tail past twice `retainTokens` stops the walk, except the last one); then
+ * move the cut head-ward until no tool call before it is unanswered. Undefined when nothing qualifies.
  */
 export function selectCompactableRange(session: Session, retainTokens: number): CompactableRange | undefined {
   const nodes = session.surface;
@@ -138,6 +139,9 @@ export function selectCompactableRange(session: Session, retainTokens: number): 
   let kept = 0;
   let keepFrom = nodes.length;
   while (keepFrom > 0 && kept < retainTokens) {
+    // A message that alone would overshoot the retained share (a huge tool output) is not kept
+    // verbatim, unless it is the last one: on a small window it is exactly what must be summarised.
+    if (keepFrom < nodes.length && kept + prices[keepFrom - 1]! > retainTokens * 2) break;
     keepFrom--;
     kept += prices[keepFrom]!;
   }

@@ -120,6 +120,30 @@ export interface FailureContext {
   readonly requestId?: string | undefined;
   /** Clock for HTTP-date Retry-After values (ms since the epoch). */
   readonly nowMs?: number;
+  /** The raw body of a non-2xx answer, when it was read (see monitored-fetch.ts). */
+  readonly errorBody?: string;
+}
+
+/**
+ * The provider's own message from a raw error body the `openai` client could not read (no `error`
+ * object): `message`, `detail` or `error` at the top level (older vLLM, FastAPI proxies), else the
+ * text itself (cut at 500 characters).
+ */
+export function messageFromErrorBody(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const record = (Array.isArray(parsed) ? parsed[0] : parsed) as Record<string, unknown> | undefined;
+    if (record && typeof record === 'object') {
+      for (const key of ['message', 'detail', 'error']) {
+        const value = record[key];
+        if (typeof value === 'string' && value.trim() !== '') return value;
+        if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') return (value as { message: string }).message;
+      }
+    }
+  } catch {
+    // not JSON
+  }
+  return body.trim().slice(0, 500);
 }
 
 /** The cause chain of an error as a list (at most 8 deep). */
@@ -154,10 +178,12 @@ export function failureFromError(error: unknown, context: FailureContext): LlmFa
   if (error instanceof APIConnectionError) return llmFailure('TRANSPORT', errorChain(error), { requestId });
   if (error instanceof APIError) {
     const id = error.requestID ?? requestId ?? undefined;
-    const text = `${error.message} ${safeJson(error.error)}`;
+    const text = `${error.message} ${safeJson(error.error)} ${context.errorBody ?? ''}`;
     if (error.status !== undefined) {
       const code = codeForHttpStatus(error.status, text);
-      return llmFailure(code, error.message, {
+      // The client found no `error` object in the body: say what the server said instead of "(no body)".
+      const message = error.error === undefined && context.errorBody !== undefined && context.errorBody.trim() !== '' ? `${error.status} ${messageFromErrorBody(context.errorBody)}` : error.message;
+      return llmFailure(code, message, {
         status: error.status,
         retryAfterMs: parseRetryAfter(error.headers, context.nowMs),
         requestId: id,

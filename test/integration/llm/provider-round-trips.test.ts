@@ -32,7 +32,7 @@ afterEach(async () => {
 
 /** A read-only test tool that answers with a fixed text. */
 function fixedTool(name: string, parameters: z.ZodType, answer: string): ToolDefinition {
-  return defineTool({ name, description: `test tool ${name}`, parameters, risk: 'read', presentation: 'generic', isConcurrencySafe: () => true, execute: () => ({ content: answer }) });
+  return defineTool({ name, description: `test tool ${name}`, parameters, risk: 'read', presentation: 'generic', isConcurrencySafe: () => true, execute: async () => ({ content: answer }) });
 }
 
 const TOOLS: ToolDefinition[] = [
