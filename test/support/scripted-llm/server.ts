@@ -48,8 +48,11 @@ export interface ScriptedLlmOptions {
   readonly handler?: ScriptHandler;
   /** Folder that relative replay paths resolve against (default: the process cwd). */
   readonly baseDir?: string;
-  /** Model ids for `GET /v1/models` (default `['scripted-model']`). */
-  readonly models?: readonly string[];
+  /**
+   * Entries of `GET /v1/models` (default `['scripted-model']`): an id, or a whole entry object
+   * (e.g. OpenRouter's `{id, context_length, top_provider}` or vLLM's `{id, max_model_len}`).
+   */
+  readonly models?: readonly (string | { readonly id: string; readonly [key: string]: unknown })[];
   /** Called with one line per request (the CLI prints these). */
   readonly log?: (line: string) => void;
   /** Rejects requests a real provider would reject (see test/support/provider-validators.ts). */
@@ -111,7 +114,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: (options.models ?? ['scripted-model']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted-llm' })) }));
+      res.end(JSON.stringify({ object: 'list', data: (options.models ?? ['scripted-model']).map((m) => (typeof m === 'string' ? { id: m, object: 'model', created: 0, owned_by: 'scripted-llm' } : m)) }));
       return;
     }
     if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
