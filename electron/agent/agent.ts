@@ -650,7 +650,7 @@ export class Agent {
         turn,
         step,
         code: 'PROMPT_TRUNCATED',
-        message: `the server counted ${reported} prompt tokens for a request of about ${estimate}: it cut the prompt without an error, so the model did not see all of it (the system prompt and oldest messages are usually lost). From now on ${window} tokens is used as the context window, so the history is compacted to fit.`,
+        message: `the server counted ${reported} prompt tokens for a request of about ${estimate}: it cut the prompt without an error, so the model did not see all of it (the system prompt and oldest messages are usually lost). From now on the context window is taken to be ${window} tokens, so the history is compacted to fit.`,
         hint,
         estimatedPromptTokens: estimate,
         reportedPromptTokens: reported,

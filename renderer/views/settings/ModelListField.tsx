@@ -41,10 +41,10 @@ export function ModelListField({ provider, baseUrl, model, preset, onModel, onLi
 
   return (
     <div className="field">
-      <label htmlFor="settings-model-input">Model</label>
+      <span id="settings-model-label">Model</span>
       <div className="inline">
         <input
-          id="settings-model-input"
+          aria-labelledby="settings-model-label"
           data-testid="settings-model"
           className="mono"
           list="settings-model-choices"
