@@ -12,7 +12,7 @@
 import type { LlmFailure } from '../../shared/chunks.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { RequestHeader, SessionEvent } from '../../shared/events.js';
-import type { Message, TextBlock, UserMessage } from '../../shared/messages.js';
+import type { Message, TextBlock, ToolSchema, UserMessage } from '../../shared/messages.js';
 import { BlockAssembler } from '../llm/assembler.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { Session } from '../session/session.js';
@@ -28,8 +28,21 @@ export interface CompactionConfig {
 
 export const DEFAULT_COMPACTION_CONFIG: CompactionConfig = { thresholdRatio: 0.8, retainRatio: 0.16, summaryMaxTokens: 8192 };
 
+/** Estimates of immutable messages, computed once (the loop estimates the whole request every step). */
+const messageEstimates = new WeakMap<Message, number>();
+/** `JSON.stringify(tools).length` of immutable tool lists. */
+const toolListChars = new WeakMap<readonly ToolSchema[], number>();
+
 /** Rough token count of a message: 4 characters per token plus small per-role/per-block overheads (reference runtime `token-meter` heuristic). */
 export function estimateMessageTokens(message: Message): number {
+  const known = messageEstimates.get(message);
+  if (known !== undefined) return known;
+  const estimate = computeMessageTokens(message);
+  if (Object.isFrozen(message)) messageEstimates.set(message, estimate);
+  return estimate;
+}
+
+function computeMessageTokens(message: Message): number {
   let chars = 0;
   for (const block of message.content) {
     switch (block.type) {
@@ -82,7 +95,12 @@ export function measureRequestTokens(session: Session): number {
  * prompt after an overflow.
  */
 export function estimateRequestTokens(header: RequestHeader, messages: readonly Message[]): number {
-  let total = Math.ceil(((header.system?.length ?? 0) + (header.tools === undefined ? 0 : JSON.stringify(header.tools).length)) / 4);
+  let toolChars = 0;
+  if (header.tools !== undefined) {
+    toolChars = toolListChars.get(header.tools) ?? JSON.stringify(header.tools).length;
+    if (Object.isFrozen(header.tools)) toolListChars.set(header.tools, toolChars);
+  }
+  let total = Math.ceil(((header.system?.length ?? 0) + toolChars) / 4);
   for (const message of messages) total += estimateMessageTokens(message);
   return total;
 }
