@@ -25,6 +25,7 @@ import { checkFileSize } from './session/import-limits.js';
 import { recordedHereFrom } from './store/session-provenance.js';
 import { createRuntime, defaultDataDir, type Runtime } from './host/runtime.js';
 import { startBrowserServer } from './host/transport/ws-server.js';
+import type { ModelLimitValues } from './llm/model-limits.js';
 import { dialectOf, providerPreset } from './llm/providers.js';
 import { LlmConfigurationError, thinkingFields } from './llm/reasoning-effort.js';
 
@@ -43,19 +44,23 @@ Usage:
   forkline compare A B                         compare two branches: turns, tokens, time, file diff
   forkline export ID [--out FILE]              write a session as JSONL (stdout by default)
   forkline import FILE                         import a JSONL session file
+  forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows
 
 Model options (run, resume, serve):
-  --provider deepseek|openai|openrouter|ollama|custom   (default: deepseek, or custom with --base-url)
+  --provider deepseek|openai|openrouter|gemini|ollama|vllm|llamacpp|lmstudio|custom
+                     (default: deepseek, or custom with --base-url; custom learns the dialect from the wire)
   --base-url URL     any OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1
   --model M          model id (default: the provider's default, deepseek-v4-flash)
   --effort E         reasoning effort (DeepSeek: off|low|high|max)
+  --context-window N the model's context window in tokens (wins over what the endpoint publishes)
+  --max-output N     max output tokens per request
   --approval ask|allow|deny   shell commands and file writes (default: ask, or approvalPolicy in
                      <data dir>/cli.json; with no terminal, ask denies). The desktop app's and browser
                      mode's approval setting applies to the UI only.
 Other:
   --data-dir DIR     where sessions are stored (default: ${defaultDataDir()})
 
-Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY or OPENROUTER_API_KEY from the environment.`;
+Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY from the environment.`;
 
 class UsageError extends Error {}
 
@@ -75,6 +80,8 @@ function parse(argv: string[]): ParsedCli {
       'base-url': { type: 'string' },
       model: { type: 'string' },
       effort: { type: 'string' },
+      'context-window': { type: 'string' },
+      'max-output': { type: 'string' },
       approval: { type: 'string' },
       'data-dir': { type: 'string' },
       port: { type: 'string' },
@@ -104,6 +111,23 @@ function modelOverrides(values: ParsedCli['values']): Partial<ProviderChoice> {
   if (values['model'] !== undefined) out.model = values['model'] as string;
   if (values['effort'] !== undefined) out.reasoningEffort = values['effort'] as string;
   return out;
+}
+
+/** --context-window / --max-output as token counts. @throws UsageError for anything but a positive integer. */
+function limitOverrides(values: ParsedCli['values']): ModelLimitValues {
+  const read = (flag: 'context-window' | 'max-output'): number | undefined => {
+    const raw = values[flag] as string | undefined;
+    if (raw === undefined) return undefined;
+    const n = Number(raw.replace(/_/g, ''));
+    if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${flag} must be a positive number of tokens (got ${raw})`);
+    return n;
+  };
+  const contextWindow = read('context-window');
+  const maxOutputTokens = read('max-output');
+  if (contextWindow !== undefined && maxOutputTokens !== undefined && maxOutputTokens >= contextWindow) {
+    throw new UsageError(`--max-output ${maxOutputTokens} leaves no room for the prompt in --context-window ${contextWindow}`);
+  }
+  return { ...(contextWindow !== undefined ? { contextWindow } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
 }
 
 function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undefined {
@@ -154,9 +178,10 @@ function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalA
   const { scope = 'cli', ...rest } = extra;
   const approval = scope === 'cli' ? cliApproval(values).policy : approvalPolicy(values);
   const active = modelOverrides(values);
+  const limits = limitOverrides(values);
   return createRuntime({
     dataDir: dataDirOf(values),
-    overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}) },
+    overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}), ...(Object.keys(limits).length > 0 ? { limits } : {}) },
     ...rest,
   });
 }
@@ -439,6 +464,25 @@ async function main(argv: string[]): Promise<number> {
         if (file) writeFileSync(file, jsonl);
         else out(jsonl);
         return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'models': {
+      const runtime = open(cli.values);
+      try {
+        const { provider, baseUrl } = runtime.settings.active;
+        if (baseUrl.trim() === '') throw new UsageError('no base URL: pass --base-url URL (or --provider P)');
+        const listing = await runtime.host.listModels({ provider, baseUrl });
+        out(`${providerPreset(provider).label} — ${baseUrl}\n`);
+        if (listing.models.length === 0) out('no models listed\n');
+        const width = Math.min(60, Math.max(5, ...listing.models.map((m) => m.id.length)));
+        if (listing.models.length > 0) out(`${'model'.padEnd(width)}  ${'context'.padStart(9)}  ${'max out'.padStart(9)}\n`);
+        for (const m of listing.models) {
+          out(`${m.id.padEnd(width)}  ${(m.contextWindow !== undefined ? String(m.contextWindow) : '?').padStart(9)}  ${(m.maxOutput !== undefined ? String(m.maxOutput) : '?').padStart(9)}\n`);
+        }
+        out(`(numbers from: ${listing.source || 'nothing the endpoint published'}; ? = not published: pass --context-window N)\n`);
+        return listing.models.length > 0 ? 0 : 1;
       } finally {
         await runtime.close();
       }

@@ -121,6 +121,29 @@ export interface ProviderPresetView {
   readonly reasoningEfforts: readonly string[];
 }
 
+/**
+ * A person's limits for one endpoint + model (tokens). They win over what the endpoint publishes and
+ * what was learned from its errors (DESIGN §5).
+ */
+export interface ModelLimitSetting {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly contextWindow?: number;
+  readonly maxOutputTokens?: number;
+}
+
+/** An endpoint's models with the limits known for them (tokens), and where the numbers came from. */
+export interface ModelListing {
+  readonly models: readonly { readonly id: string; readonly contextWindow?: number; readonly maxOutput?: number }[];
+  /** Plain words: which requests / tables gave the numbers (and what failed). */
+  readonly source: string;
+}
+
+/** What one tiny test request found (`latencyMs`: until the reply ended). */
+export type ConnectionTestResult =
+  | { readonly ok: true; readonly model: string; readonly latencyMs: number }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
 export interface ProviderChoice {
   readonly provider: string;
   readonly baseUrl: string;
@@ -136,6 +159,8 @@ export interface SettingsView {
   readonly keys: Readonly<Record<string, boolean>>;
   /** Where sessions are stored. */
   readonly dataDir: string;
+  /** Per endpoint + model limits the person set (absent in older hosts). */
+  readonly modelLimits?: readonly ModelLimitSetting[];
 }
 
 export interface FolderListing {
@@ -192,8 +217,23 @@ export interface HostMethods {
   decideApproval(params: { sessionId: string; approvalId: string; decision: ApprovalDecisionName; commandPrefix?: string }): null;
 
   getSettings(params: Record<string, never>): SettingsView;
-  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName }): SettingsView;
+  /**
+   * Updates settings. `modelLimits` sets the person's limits for one endpoint + model (an entry with
+   * neither number removes them).
+   */
+  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting }): SettingsView;
   setApiKey(params: { provider: string; apiKey: string }): SettingsView;
+  /**
+   * The endpoint's models with their known windows (`GET /models`, OpenRouter / vLLM / llama.cpp /
+   * LM Studio / Ollama metadata, preset tables). `baseUrl` defaults to the provider's preset URL.
+   * Network trouble is reported in `source`, not thrown.
+   */
+  listModels(params: { provider: string; baseUrl?: string }): ModelListing;
+  /**
+   * Makes one tiny request (16 tokens of output, no tools) and reports the exact provider error if
+   * any. `apiKey` defaults to the stored / environment key of `provider`.
+   */
+  testConnection(params: { provider: string; baseUrl?: string; model: string; apiKey?: string }): ConnectionTestResult;
 
   /** Native folder dialog in the desktop app; null when there is none (browser mode: use listFolders). */
   chooseWorkspace(params: Record<string, never>): { path: string } | null;
@@ -231,6 +271,8 @@ export const HOST_METHODS = [
   'getSettings',
   'updateSettings',
   'setApiKey',
+  'listModels',
+  'testConnection',
   'chooseWorkspace',
   'listFolders',
   'openTerminal',

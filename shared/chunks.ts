@@ -53,6 +53,22 @@ export interface LlmFailure {
   readonly retryAfterMs?: number;
   /** The provider's request id (`x-request-id`), when it sent one. */
   readonly requestId?: string;
+  /**
+   * What a context-overflow error (CONTEXT_WINDOW_EXCEEDED) said about the limits, parsed by the
+   * adapter from the provider's error (electron/llm/context-overflow.ts). All in tokens; each
+   * present only when the provider stated it.
+   */
+  readonly overflow?: ContextOverflowFacts;
+}
+
+/** Numbers a context-overflow error states (tokens). */
+export interface ContextOverflowFacts {
+  /** The model's context window (prompt + output). */
+  readonly contextWindow?: number;
+  /** The prompt size the server counted. */
+  readonly promptTokens?: number;
+  /** The output size the request asked for (or the server assumed). */
+  readonly requestedOutputTokens?: number;
 }
 
 /** Why a stream ended. `error` and `aborted` carry the failure; the others are successes. */

@@ -77,6 +77,17 @@ export interface LlmCallConfig {
   readonly maxTokens?: number;
 }
 
+/**
+ * Where the context window in force came from, in order of precedence: `setting` (the person's
+ * `--context-window` or Settings field), `learned` (a limit stated by an overflow error or a
+ * silently truncated prompt, remembered per endpoint + model; it only ever lowers the window),
+ * `published` (the endpoint's model list / model info), `preset` (our built-in table).
+ */
+export type ContextWindowSource = 'setting' | 'learned' | 'published' | 'preset';
+
+/** Codes of `llm/warning`. */
+export type LlmWarningCode = 'PROMPT_TRUNCATED' | 'MAX_OUTPUT_LOWERED' | 'CONTEXT_OVERFLOW_COMPACTED' | (string & { readonly __warningCode?: never });
+
 /** The request envelope (everything but the messages), logged as `request/header`. */
 export interface RequestHeader {
   readonly config: LlmCallConfig;
@@ -144,8 +155,42 @@ export interface SessionEventMap {
     readonly start?: string;
   };
   'request/header': { readonly reason: 'initial' | 'resume' | 'change'; readonly header: RequestHeader };
-  /** The route of the following requests (not model-visible); `baseUrl` lets a resume reach the same endpoint. */
-  'request/context': { readonly provider: string; readonly model: string; readonly contextWindow?: number; readonly baseUrl?: string };
+  /**
+   * The route and limits of the following requests (not model-visible); `baseUrl` lets a resume
+   * reach the same endpoint. `contextWindow` (tokens) is the window in force — compaction, resume
+   * and the UI all read this one number — and `contextSource` says where it came from;
+   * `maxOutputTokens` is the output cap known for the model (what is actually requested per call
+   * is `request/header.config.maxTokens`).
+   */
+  'request/context': {
+    readonly provider: string;
+    readonly model: string;
+    readonly contextWindow?: number;
+    readonly baseUrl?: string;
+    readonly contextSource?: ContextWindowSource;
+    readonly maxOutputTokens?: number;
+  };
+  /**
+   * Something about a model request the person should know, shown on its step (not
+   * model-visible): e.g. `PROMPT_TRUNCATED` (the server counted far fewer prompt tokens than were
+   * sent: it cut the prompt silently), `MAX_OUTPUT_LOWERED`, `CONTEXT_OVERFLOW_COMPACTED`.
+   */
+  'llm/warning': {
+    readonly turn: number;
+    readonly step: number;
+    readonly code: LlmWarningCode;
+    readonly message: string;
+    /** What to do about it, when there is something to do. */
+    readonly hint?: string;
+    /** Our estimate of the prompt sent, tokens. */
+    readonly estimatedPromptTokens?: number;
+    /** The prompt size the provider reported, tokens. */
+    readonly reportedPromptTokens?: number;
+    /** The context window in force after this warning, tokens. */
+    readonly contextWindow?: number;
+    /** The max output requested after this warning, tokens. */
+    readonly maxOutputTokens?: number;
+  };
   'llm/retry': {
     readonly turn: number;
     readonly step: number;
@@ -275,6 +320,7 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'request/header',
   'request/context',
   'llm/retry',
+  'llm/warning',
   'approval/asked',
   'approval/decided',
   'approval/rule',

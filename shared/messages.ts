@@ -14,9 +14,27 @@ export interface TextBlock {
   readonly type: 'text';
   readonly text: string;
 }
+/**
+ * The wire field reasoning text arrived in: DeepSeek, vLLM (older) and llama.cpp stream
+ * `reasoning_content`; OpenRouter, Ollama, Groq and vLLM (newer) stream `reasoning`.
+ */
+export type ReasoningWireField = 'reasoning_content' | 'reasoning';
+
 export interface ReasoningBlock {
   readonly type: 'reasoning';
   readonly text: string;
+  /**
+   * Where the text came from on the wire (absent in logs written before it was recorded, and for
+   * imported logs). The request serializer sends reasoning back in this same field.
+   */
+  readonly field?: ReasoningWireField;
+  /**
+   * OpenRouter `reasoning_details` exactly as streamed (fragments merged by their `index`): the
+   * structured reasoning (text, summaries, encrypted data, signatures) that must be sent back with
+   * the assistant message for the model to continue its reasoning after tool calls
+   * (https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks).
+   */
+  readonly details?: readonly JsonValue[];
 }
 /** A model's request to run a tool. `arguments` is the raw JSON string exactly as streamed. */
 export interface ToolCallBlock {
@@ -24,6 +42,13 @@ export interface ToolCallBlock {
   readonly id: CallId;
   readonly name: string;
   readonly arguments: string;
+  /**
+   * Provider extras the server attached to this call (keys of the wire tool call other than
+   * `index`, `id`, `type`, `function`), kept as they came and returned on this call in later
+   * requests — e.g. Gemini's `extra_content.google.thought_signature`
+   * (https://ai.google.dev/gemini-api/docs/thought-signatures, OpenAI-compatibility section).
+   */
+  readonly extras?: { readonly [key: string]: JsonValue };
 }
 export interface ToolResultBlock {
   readonly type: 'tool-result';

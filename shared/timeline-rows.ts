@@ -18,6 +18,7 @@ export type TimelineRowKind =
   | 'reasoning'
   | 'tool'
   | 'retry'
+  | 'warning'
   | 'approval'
   | 'compaction'
   | 'end-seed'
@@ -169,6 +170,18 @@ export interface RetryRow extends RowBase<'retry'> {
   readonly failure: LlmFailure;
 }
 
+/**
+ * Something about a model request the person should know (`llm/warning`): the server truncated
+ * the prompt silently, max output was lowered, an overflow was recovered by compacting.
+ */
+export interface WarningRow extends RowBase<'warning'> {
+  readonly turn: number;
+  readonly step: number;
+  readonly code: string;
+  readonly message: string;
+  readonly hint?: string;
+}
+
 export interface ApprovalRow extends RowBase<'approval'> {
   readonly id: string;
   readonly callId?: string;
@@ -221,6 +234,7 @@ export type TimelineRow =
   | ReasoningRow
   | ToolRow
   | RetryRow
+  | WarningRow
   | ApprovalRow
   | CompactionRow
   | EndSeedRow

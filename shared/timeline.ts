@@ -44,6 +44,7 @@ import type {
   ElidedRow,
   EventRow,
   RetryRow,
+  WarningRow,
   StepRow,
   TimelineRow,
   ToolRow,
@@ -231,6 +232,8 @@ class Builder {
         return this.onToolResult(e, d);
       case 'llm/retry':
         return this.onRetry(e, d);
+      case 'llm/warning':
+        return this.onWarning(e, d);
       case 'approval/asked':
         return this.onApprovalAsked(e, d);
       case 'approval/decided':
@@ -780,6 +783,24 @@ class Builder {
     };
     this.own(e.seq, this.push(row));
     if (st.rowIdx >= 0) this.edit<StepRow>(st.rowIdx).finish = `error ${failure.code}`;
+  }
+
+  private onWarning(e: SessionEvent, d: Loose): void {
+    const where = this.openStepNumbers();
+    const hint = asString(d['hint']);
+    const row: WarningRow = {
+      kind: 'warning',
+      key: `warning:${e.seq}`,
+      seq: e.seq,
+      time: e.time,
+      refSeqs: [e.seq],
+      turn: asNumber(d['turn']) ?? where.turn ?? 0,
+      step: asNumber(d['step']) ?? where.step ?? 0,
+      code: asString(d['code']) ?? 'WARNING',
+      message: asString(d['message']) ?? '',
+      ...(hint !== undefined ? { hint } : {}),
+    };
+    this.own(e.seq, this.push(row));
   }
 
   private onApprovalAsked(e: SessionEvent, d: Loose): void {

@@ -13,13 +13,24 @@
  * partially streamed answer becomes `assistant/message{interrupted}`; calls not yet started get
  * `ABORTED_BEFORE_DISPATCH` pairs. Durability barriers: flush before each model request and before
  * each tool body runs, and at turn end.
+ *
+ * Context limits (DESIGN §5): the window in force is logged in `request/context` before a request
+ * whose route or limits changed. A context-overflow failure is recovered inside the step, at most
+ * once per kind (never a loop): when the output size alone caused it (the prompt fits the stated
+ * window), the request is retried with a lower max output and no compaction; otherwise the history
+ * is compacted once (also with no known window) and the request retried; a window the error states
+ * is remembered (`onLimitsLearned`). If it still does not fit, the turn ends with a message saying
+ * what to do. A reply whose reported prompt size is far below our estimate of what was sent means
+ * the server cut the prompt silently: an `llm/warning{PROMPT_TRUNCATED}` is logged on the step and
+ * the reported size becomes the window in force.
  */
-import type { LlmFailure } from '../../shared/chunks.js';
+import type { LlmFailure, TokenUsage } from '../../shared/chunks.js';
 import { Emitter, type Event } from '../../shared/event.js';
 import { errorChain, ForklineError } from '../../shared/errors.js';
 import type {
   ApprovalPolicyName,
   CancelCause,
+  ContextWindowSource,
   LlmCallConfig,
   RequestHeader,
   SessionEvent,
@@ -29,6 +40,8 @@ import { jsonEquals, type JsonValue } from '../../shared/json.js';
 import type { AssistantBlock, AssistantMessage, ToolCallBlock, UserMessage } from '../../shared/messages.js';
 import type { AgentStatus } from '../../shared/api.js';
 import { BlockAssembler } from '../llm/assembler.js';
+import { isOutputOnlyOverflow, loweredMaxOutput } from '../llm/context-overflow.js';
+import { limitKey } from '../llm/model-limits.js';
 import type { ModelClient } from '../llm/model-client.js';
 import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
 import type { Session } from '../session/session.js';
@@ -37,7 +50,8 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { FileReadTracker } from '../tools/tool.js';
 import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
 import { Inbox, type InboxState } from './inbox.js';
-import { CompactionError, compactSession, DEFAULT_COMPACTION_CONFIG, measureRequestTokens, type CompactionConfig, type CompactionOutcome } from './compaction.js';
+import { CompactionError, compactSession, DEFAULT_COMPACTION_CONFIG, estimateRequestTokens, estimateSurfaceTokens, measureRequestTokens, summaryLimits, type CompactionConfig, type CompactionOutcome } from './compaction.js';
+import { contextAdvice, truncationHint } from './context-advice.js';
 import { runStepTools } from './step-tools.js';
 import { localDate, renderSystemPrompt } from './system-prompt.js';
 
@@ -45,8 +59,21 @@ import { localDate, renderSystemPrompt } from './system-prompt.js';
 export interface AgentModelConfig extends LlmCallConfig {
   /** Context window in tokens, when known (logged in `request/context`). */
   readonly contextWindow?: number;
+  /** Where `contextWindow` came from (see `ContextWindowSource`). */
+  readonly contextSource?: ContextWindowSource;
+  /** The model's known output cap, tokens (logged in `request/context`; `maxTokens` is what is requested). */
+  readonly maxOutputTokens?: number;
   /** The endpoint's base URL (logged in `request/context`, so a resume can reach it again). */
   readonly baseUrl?: string;
+}
+
+/** A limit the agent observed for an endpoint + model (tokens), and how. */
+export interface LearnedLimits {
+  readonly provider: string;
+  readonly baseUrl?: string;
+  readonly model: string;
+  readonly contextWindow: number;
+  readonly how: 'overflow-error' | 'truncated-prompt';
 }
 
 export interface AgentOptions {
@@ -64,7 +91,10 @@ export interface AgentOptions {
    * not count as this workspace's baseline.
    */
   readonly recordedFromSeq?: number;
-  readonly config: () => AgentModelConfig;
+  /** The model configuration, read before every request (may resolve published limits first). */
+  readonly config: () => AgentModelConfig | Promise<AgentModelConfig>;
+  /** Called when a context limit was learned from the provider (to remember it per endpoint + model). */
+  readonly onLimitsLearned?: (learned: LearnedLimits) => void;
   readonly approvalPolicy: () => ApprovalPolicyName;
   readonly approvalAnswerer?: ApprovalAnswerer;
   /** `approval/rule` events before this seq are not honoured (imported history). Default 0. */
@@ -149,6 +179,10 @@ export class Agent {
   private headerLoggedByThisInstance = false;
   /** The last `request/context` of the current lifecycle (scanned once, then tracked). */
   private lastContext: SessionEvent<'request/context'>['data'] | undefined;
+  /** Windows learned from this endpoint + model in this lifecycle (limitKey → tokens); they only lower the window. */
+  private readonly learnedWindows = new Map<string, number>();
+  /** A lowered max output for the rest of the running turn (after an output-only overflow). */
+  private turnOutputCap: number | undefined;
   private readonly statusEmitter = new Emitter<AgentStatus>();
   /** Fires on every `idle ⇄ running` transition. */
   readonly onDidChangeStatus: Event<AgentStatus> = this.statusEmitter.event;
@@ -164,6 +198,8 @@ export class Agent {
       ...(options.approvalRulesTrustedFrom !== undefined ? { trustRulesFrom: options.approvalRulesTrustedFrom } : {}),
     });
     this.lastContext = lastRequestContext(options.session);
+    const learned = lastLearnedContext(options.session);
+    if (learned?.contextWindow !== undefined) this.learnedWindows.set(limitKey(learned.baseUrl ?? '', learned.model), learned.contextWindow);
     this.hasCheckpoint = options.session.eventsFrom(options.recordedFromSeq ?? 0).some((e) => e.type === 'workspace/checkpoint');
   }
 
@@ -240,21 +276,25 @@ export class Agent {
    */
   async compact(): Promise<CompactionOutcome | undefined> {
     if (this.driver || this.maintenance) throw new ForklineError('BUSY', 'the agent is working; compact once it is idle');
-    const config = this.options.config();
     const settings = { ...DEFAULT_COMPACTION_CONFIG, ...(this.options.compaction || {}) };
     const abort = new AbortController();
     this.activeAbort = abort;
-    const run = compactSession({
-      session: this.session,
-      model: this.options.model,
-      turn: null,
-      // Keep the usual tail, but never more than a quarter of what is there now: a manual request
-      // on a large window should still compact something.
-      retainTokens: Math.floor(Math.min(config.contextWindow !== undefined ? config.contextWindow * settings.retainRatio : Infinity, measureRequestTokens(this.session) * 0.25)),
-      maxTokens: settings.summaryMaxTokens,
-      signal: abort.signal,
-      newId: this.options.newId,
-    });
+    const run = (async () => {
+      const config = this.effective(await this.options.config());
+      const limits = summaryLimits(config.contextWindow, settings.summaryMaxTokens);
+      return compactSession({
+        session: this.session,
+        model: this.options.model,
+        turn: null,
+        // Keep the usual tail, but never more than a quarter of what is there now: a manual request
+        // on a large window should still compact something.
+        retainTokens: Math.floor(Math.min(config.contextWindow !== undefined ? config.contextWindow * settings.retainRatio : Infinity, measureRequestTokens(this.session) * 0.25)),
+        maxTokens: limits.maxTokens,
+        ...(limits.maxInputTokens !== undefined ? { maxInputTokens: limits.maxInputTokens } : {}),
+        signal: abort.signal,
+        newId: this.options.newId,
+      });
+    })();
     this.maintenance = run;
     try {
       const outcome = await run;
@@ -333,6 +373,7 @@ export class Agent {
     const abort = new AbortController();
     this.activeAbort = abort;
     session.append({ type: 'turn/start', data: { turn } });
+    this.turnOutputCap = undefined;
     let reason: TurnEndReason = { kind: 'completed' };
     let continueDriver = false;
     try {
@@ -410,7 +451,15 @@ export class Agent {
       session.append({ type: 'request/header', data: { reason: 'change', header } });
     }
     const context = this.lastContext;
-    if (!context || context.provider !== config.provider || context.model !== config.model || context.contextWindow !== config.contextWindow || context.baseUrl !== config.baseUrl) {
+    if (
+      !context ||
+      context.provider !== config.provider ||
+      context.model !== config.model ||
+      context.contextWindow !== config.contextWindow ||
+      context.baseUrl !== config.baseUrl ||
+      context.contextSource !== config.contextSource ||
+      context.maxOutputTokens !== config.maxOutputTokens
+    ) {
       const event = session.append({
         type: 'request/context',
         data: {
@@ -418,6 +467,8 @@ export class Agent {
           model: config.model,
           ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}),
           ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
+          ...(config.contextWindow !== undefined && config.contextSource !== undefined ? { contextSource: config.contextSource } : {}),
+          ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
         },
       });
       this.lastContext = event.data;
@@ -426,24 +477,57 @@ export class Agent {
   }
 
   /**
+   * The configuration with what this lifecycle learned applied: a learned window lowers the window
+   * in force (never below a person's explicit setting), and an output cap lowered after an
+   * output-only overflow replaces `maxTokens` for the rest of the turn.
+   */
+  private effective(config: AgentModelConfig): AgentModelConfig {
+    let out: AgentModelConfig = config;
+    const learned = this.learnedWindows.get(limitKey(config.baseUrl ?? '', config.model));
+    if (learned !== undefined && config.contextSource !== 'setting' && (config.contextWindow === undefined || learned < config.contextWindow)) {
+      out = { ...out, contextWindow: learned, contextSource: 'learned' };
+    }
+    if (this.turnOutputCap !== undefined && (out.maxTokens === undefined || this.turnOutputCap < out.maxTokens)) out = { ...out, maxTokens: this.turnOutputCap };
+    return out;
+  }
+
+  /** Records a learned window (this lifecycle) and reports it to the owner to remember. */
+  private learnWindow(config: AgentModelConfig, contextWindow: number, how: LearnedLimits['how']): void {
+    const key = limitKey(config.baseUrl ?? '', config.model);
+    const known = this.learnedWindows.get(key);
+    if (known !== undefined && known <= contextWindow) return;
+    this.learnedWindows.set(key, contextWindow);
+    try {
+      this.options.onLimitsLearned?.({ provider: config.provider, ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}), model: config.model, contextWindow, how });
+    } catch (error) {
+      console.warn(`session ${this.session.id}: could not remember the learned context window: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
    * Compacts when the estimated request reaches the threshold share of the context window
    * (`pressure`), or as far as possible after the provider said the context window was exceeded
-   * (`overflow`). Returns true when the surface changed.
+   * (`overflow`, also when no window is known). Returns true when the surface changed.
    */
   private async maybeCompact(turn: number, config: AgentModelConfig, signal: AbortSignal, trigger: 'pressure' | 'overflow'): Promise<boolean> {
-    if (this.options.compaction === false || config.contextWindow === undefined) return false;
+    if (this.options.compaction === false) return false;
+    if (trigger === 'pressure' && config.contextWindow === undefined) return false;
     const settings = { ...DEFAULT_COMPACTION_CONFIG, ...this.options.compaction };
     const window = config.contextWindow;
-    if (trigger === 'pressure' && measureRequestTokens(this.session) < window * settings.thresholdRatio) return false;
+    // After a silent truncation the provider's own counts are too low: trust our estimate too.
+    const measured = config.contextSource === 'learned' ? Math.max(measureRequestTokens(this.session), estimateSurfaceTokens(this.session)) : measureRequestTokens(this.session);
+    if (trigger === 'pressure' && measured < window! * settings.thresholdRatio) return false;
+    const limits = summaryLimits(window, settings.summaryMaxTokens);
     try {
       const outcome = await compactSession({
         session: this.session,
         model: this.options.model,
         turn,
-        retainTokens: trigger === 'overflow' ? 0 : Math.floor(window * settings.retainRatio),
-        maxTokens: settings.summaryMaxTokens,
+        retainTokens: trigger === 'overflow' ? 0 : Math.floor(window! * settings.retainRatio),
+        maxTokens: limits.maxTokens,
+        ...(limits.maxInputTokens !== undefined ? { maxInputTokens: limits.maxInputTokens } : {}),
         // Under pressure, summarising a sliver costs a request and frees nothing.
-        minShadowedTokens: trigger === 'overflow' ? 0 : Math.max(256, Math.floor(window * 0.05)),
+        minShadowedTokens: trigger === 'overflow' ? 0 : Math.max(256, Math.floor(window! * 0.05)),
         signal,
         newId: this.options.newId,
       });
@@ -461,11 +545,13 @@ export class Agent {
   private async runStep(turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
     const { session } = this;
     let retry = 0;
-    let overflowRecovered = false;
-    if (session.requestHeader() !== undefined) await this.maybeCompact(turn, this.options.config(), signal, 'pressure');
+    let outputLowered = false;
+    let overflowCompacted = false;
+    if (session.requestHeader() !== undefined) await this.maybeCompact(turn, this.effective(await this.options.config()), signal, 'pressure');
     for (;;) {
+      const config = this.effective(await this.options.config());
+      if (signal.aborted) throw signal.reason;
       const messages = session.deriveMessages();
-      const config = this.options.config();
       const header = this.logHeader(config, this.buildHeader(config));
       await this.options.flush();
       if (signal.aborted) throw signal.reason;
@@ -492,9 +578,53 @@ export class Agent {
       const result = assembler.result();
       if (result.finish.kind === 'error' || result.finish.kind === 'aborted') {
         const failure = result.finish.failure;
-        if (failure.code === 'CONTEXT_WINDOW_EXCEEDED' && !overflowRecovered) {
-          overflowRecovered = true;
-          if (await this.maybeCompact(turn, config, signal, 'overflow')) continue;
+        if (failure.code === 'CONTEXT_WINDOW_EXCEEDED') {
+          const facts = failure.overflow;
+          if (facts?.contextWindow !== undefined) this.learnWindow(config, facts.contextWindow, 'overflow-error');
+          const estimate = estimateRequestTokens(header, messages);
+          const requestedOutput = header.config.maxTokens ?? facts?.requestedOutputTokens;
+          if (!outputLowered && requestedOutput !== undefined && requestedOutput > 0 && isOutputOnlyOverflow(facts, estimate)) {
+            outputLowered = true;
+            const lowered = loweredMaxOutput(facts, estimate)!;
+            this.turnOutputCap = Math.min(lowered, this.turnOutputCap ?? Infinity);
+            session.append({
+              type: 'llm/warning',
+              data: {
+                turn,
+                step,
+                code: 'MAX_OUTPUT_LOWERED',
+                message: `the prompt fits the ${facts!.contextWindow} token window but not with ${requestedOutput} tokens of output: retrying with max output ${this.turnOutputCap} (no compaction)`,
+                ...(facts?.promptTokens !== undefined ? { reportedPromptTokens: facts.promptTokens } : {}),
+                estimatedPromptTokens: estimate,
+                contextWindow: facts!.contextWindow!,
+                maxOutputTokens: this.turnOutputCap,
+              },
+            });
+            retry++;
+            session.append({ type: 'llm/retry', data: { turn, step, attempt: retry, delayMs: 0, failure } });
+            continue;
+          }
+          if (!overflowCompacted) {
+            overflowCompacted = true;
+            const window = this.effective(config).contextWindow;
+            if (await this.maybeCompact(turn, { ...config, ...(window !== undefined ? { contextWindow: window } : {}) }, signal, 'overflow')) {
+              session.append({
+                type: 'llm/warning',
+                data: {
+                  turn,
+                  step,
+                  code: 'CONTEXT_OVERFLOW_COMPACTED',
+                  message: `the request did not fit the model's context window${window !== undefined ? ` (${window} tokens)` : ''}: the history was compacted and the request is sent again`,
+                  estimatedPromptTokens: estimate,
+                  ...(window !== undefined ? { contextWindow: window } : {}),
+                },
+              });
+              retry++;
+              session.append({ type: 'llm/retry', data: { turn, step, attempt: retry, delayMs: 0, failure } });
+              continue;
+            }
+          }
+          throw new TurnFailure({ ...failure, message: `${failure.message} — ${contextAdvice(this.effective(config), overflowCompacted)}` });
         }
         const decision = decideRetry(failure, retry + 1, this.options.retryPolicy);
         if (!decision) throw new TurnFailure(failure);
@@ -509,12 +639,40 @@ export class Agent {
         sourceEventSeqs: chunkSeqs,
         surfaceOp: 'append',
       });
+      if (result.usage) this.checkTruncation(turn, step, config, estimateRequestTokens(header, messages), result.usage);
       if (result.finish.kind === 'max-tokens') return 'max-tokens';
       const calls = result.blocks.filter((b): b is ToolCallBlock => b.type === 'tool-call');
       if (calls.length === 0) return 'completed';
       await this.runTools(turn, step, calls, signal);
       return 'tools';
     }
+  }
+
+  /**
+   * Silent truncation: a provider that reports under half the prompt tokens we estimate we sent
+   * (and the request was big enough for the estimate to mean something: ≥ 4096 tokens, above a bare system prompt and tool list) cut the
+   * prompt without saying so (Ollama keeps only `num_ctx` tokens). Logs `llm/warning{PROMPT_TRUNCATED}`
+   * on the step and makes the reported size the window in force.
+   */
+  private checkTruncation(turn: number, step: number, config: AgentModelConfig, estimate: number, usage: TokenUsage): void {
+    const reported = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
+    if (estimate < TRUNCATION_MIN_ESTIMATE || reported <= 0 || reported >= estimate * TRUNCATION_RATIO) return;
+    const window = reported + usage.outputTokens;
+    this.learnWindow(config, window, 'truncated-prompt');
+    const hint = truncationHint(config);
+    this.session.append({
+      type: 'llm/warning',
+      data: {
+        turn,
+        step,
+        code: 'PROMPT_TRUNCATED',
+        message: `the server counted ${reported} prompt tokens for a request of about ${estimate}: it cut the prompt without an error, so the model did not see all of it (the system prompt and oldest messages are usually lost). From now on the context window is taken to be ${window} tokens, so the history is compacted to fit.`,
+        hint,
+        estimatedPromptTokens: estimate,
+        reportedPromptTokens: reported,
+        contextWindow: window,
+      },
+    });
   }
 
   private assistantMessage(blocks: readonly AssistantBlock[], config: AgentModelConfig): AssistantMessage {
@@ -541,6 +699,20 @@ export class Agent {
       { turn, step, blocks, signal },
     );
   }
+}
+
+/** A reported prompt under this share of our estimate means the server truncated it. */
+const TRUNCATION_RATIO = 0.5;
+/** Below this estimate (tokens) the comparison says nothing (heuristic noise). */
+const TRUNCATION_MIN_ESTIMATE = 4096;
+
+/** The latest `request/context` whose window was learned, in the whole log (learned limits outlive a resume). */
+function lastLearnedContext(session: Session): SessionEvent<'request/context'>['data'] | undefined {
+  for (let seq = session.length - 1; seq >= 0; seq--) {
+    const event = session.eventAt(seq)!;
+    if (event.type === 'request/context') return event.data.contextSource === 'learned' ? event.data : undefined;
+  }
+  return undefined;
 }
 
 /** The latest `request/context` after the last `session/end-seed` (a new lifecycle logs its own). */

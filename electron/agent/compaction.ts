@@ -11,8 +11,8 @@
  */
 import type { LlmFailure } from '../../shared/chunks.js';
 import { ForklineError } from '../../shared/errors.js';
-import type { SessionEvent } from '../../shared/events.js';
-import type { Message, TextBlock, UserMessage } from '../../shared/messages.js';
+import type { RequestHeader, SessionEvent } from '../../shared/events.js';
+import type { Message, TextBlock, ToolSchema, UserMessage } from '../../shared/messages.js';
 import { BlockAssembler } from '../llm/assembler.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { Session } from '../session/session.js';
@@ -28,8 +28,21 @@ export interface CompactionConfig {
 
 export const DEFAULT_COMPACTION_CONFIG: CompactionConfig = { thresholdRatio: 0.8, retainRatio: 0.16, summaryMaxTokens: 8192 };
 
+/** Estimates of immutable messages, computed once (the loop estimates the whole request every step). */
+const messageEstimates = new WeakMap<Message, number>();
+/** `JSON.stringify(tools).length` of immutable tool lists. */
+const toolListChars = new WeakMap<readonly ToolSchema[], number>();
+
 /** Rough token count of a message: 4 characters per token plus small per-role/per-block overheads (reference runtime `token-meter` heuristic). */
 export function estimateMessageTokens(message: Message): number {
+  const known = messageEstimates.get(message);
+  if (known !== undefined) return known;
+  const estimate = computeMessageTokens(message);
+  if (Object.isFrozen(message)) messageEstimates.set(message, estimate);
+  return estimate;
+}
+
+function computeMessageTokens(message: Message): number {
   let chars = 0;
   for (const block of message.content) {
     switch (block.type) {
@@ -75,6 +88,46 @@ export function measureRequestTokens(session: Session): number {
   return total;
 }
 
+/**
+ * Our estimate of a whole request (tokens): system prompt and tool schemas (4 characters per
+ * token) plus every message (see {@link estimateMessageTokens}). Independent of what the provider
+ * reported, so it can be compared with the provider's count (silent truncation) and bound the
+ * prompt after an overflow.
+ */
+export function estimateRequestTokens(header: RequestHeader, messages: readonly Message[]): number {
+  let toolChars = 0;
+  if (header.tools !== undefined) {
+    toolChars = toolListChars.get(header.tools) ?? JSON.stringify(header.tools).length;
+    if (Object.isFrozen(header.tools)) toolListChars.set(header.tools, toolChars);
+  }
+  let total = Math.ceil(((header.system?.length ?? 0) + toolChars) / 4);
+  for (const message of messages) total += estimateMessageTokens(message);
+  return total;
+}
+
+/** {@link estimateRequestTokens} for what the surface holds now, with the latest logged header. */
+export function estimateSurfaceTokens(session: Session): number {
+  const header = session.requestHeader();
+  let total = header ? estimateRequestTokens(header, []) : 0;
+  for (const seq of session.surface) {
+    const message = messageOf(session.eventAt(seq)!);
+    if (message) total += estimateMessageTokens(message);
+  }
+  return total;
+}
+
+/**
+ * Output cap and input budget of a summary request for a context window (tokens): the cap is
+ * `summaryMaxTokens`, but at most a quarter of the window (an 8,000-token model cannot be asked
+ * for 8,192 tokens of summary); the input budget is what is left after the cap and a 10 % margin.
+ * With no known window: the cap alone, no budget.
+ */
+export function summaryLimits(contextWindow: number | undefined, summaryMaxTokens: number): { maxTokens: number; maxInputTokens?: number } {
+  if (contextWindow === undefined) return { maxTokens: summaryMaxTokens };
+  const maxTokens = Math.max(256, Math.min(summaryMaxTokens, Math.floor(contextWindow / 4)));
+  return { maxTokens, maxInputTokens: Math.max(512, Math.floor(contextWindow * 0.9) - maxTokens) };
+}
+
 function messageOf(event: SessionEvent): Message | undefined {
   if (event.type === 'user/message') return event.data;
   if (event.type === 'tool/result') return event.data.message;
@@ -91,8 +144,9 @@ export interface CompactableRange {
 }
 
 /**
- * Picks the range: walk from the tail summing estimates until `retainTokens` are kept; then move
- * the cut head-ward until no tool call before it is unanswered. Undefined when nothing qualifies.
+ * Picks the range: walk from the tail summing estimates until `retainTokens` are kept (a message
+ * that would take the kept tail past twice `retainTokens` stops the walk, except the last one); then
+ * move the cut head-ward until no tool call before it is unanswered. Undefined when nothing qualifies.
  */
 export function selectCompactableRange(session: Session, retainTokens: number): CompactableRange | undefined {
   const nodes = session.surface;
@@ -103,6 +157,9 @@ export function selectCompactableRange(session: Session, retainTokens: number): 
   let kept = 0;
   let keepFrom = nodes.length;
   while (keepFrom > 0 && kept < retainTokens) {
+    // A message that alone would overshoot the retained share (a huge tool output) is not kept
+    // verbatim, unless it is the last one: on a small window it is exactly what must be summarised.
+    if (keepFrom < nodes.length && kept + prices[keepFrom - 1]! > retainTokens * 2) break;
     keepFrom--;
     kept += prices[keepFrom]!;
   }
@@ -178,6 +235,12 @@ export async function compactSession(options: {
   readonly newId: () => string;
   /** Skip (write nothing) when the range is smaller than this many tokens: a summary would not pay off. */
   readonly minShadowedTokens?: number;
+  /**
+   * The most the summary request may hold (tokens, estimated). When the shadowed messages are
+   * larger, they are sent as one plain transcript cut to fit (oldest text dropped first, long tool
+   * outputs cut in the middle), so the summary request itself cannot overflow the window.
+   */
+  readonly maxInputTokens?: number;
 }): Promise<CompactionOutcome | undefined> {
   const { session, model, signal, newId } = options;
   const range = selectCompactableRange(session, options.retainTokens);
@@ -187,8 +250,12 @@ export async function compactSession(options: {
   const compactionId = newId();
   const start = session.append({ type: 'compaction/start', data: { compactionId, turn: options.turn } });
   const generation = session.replaceGeneration;
-  const shadowedMessages = range.shadowedSeqs.map((seq) => messageOf(session.eventAt(seq)!)).filter((m): m is Message => m !== undefined);
+  let shadowedMessages = range.shadowedSeqs.map((seq) => messageOf(session.eventAt(seq)!)).filter((m): m is Message => m !== undefined);
   const instruction: UserMessage = { id: `compaction-instruction-${compactionId}`, role: 'user', content: [{ type: 'text', text: COMPACTION_INSTRUCTION }], source: { kind: 'compaction', compactionId } };
+  if (options.maxInputTokens !== undefined && estimateRequestTokens(header, [...shadowedMessages, instruction]) > options.maxInputTokens) {
+    const budgetChars = Math.max(1024, (options.maxInputTokens - estimateRequestTokens(header, [instruction]) - 64) * 4);
+    shadowedMessages = [{ id: `compaction-transcript-${compactionId}`, role: 'user', content: [{ type: 'text', text: transcriptOf(shadowedMessages, budgetChars) }], source: { kind: 'compaction', compactionId } }];
+  }
   const fail = (message: string, failure?: LlmFailure): never => {
     session.append({ type: 'compaction/end', data: { compactionId, turn: options.turn, error: message } });
     throw new CompactionError(message, failure);
@@ -237,4 +304,38 @@ export async function compactSession(options: {
   });
   session.append({ type: 'compaction/end', data: { compactionId, turn: options.turn } });
   return { compactionId, shadowedSeqs: range.shadowedSeqs, replacementSeq: replaced.seq };
+}
+
+/**
+ * The shadowed messages as one plain transcript of at most `budgetChars` characters: each message
+ * as `[role] text`, tool calls as `[tool call name] arguments`, tool outputs longer than 2,000
+ * characters cut in the middle; when still too long, the oldest text is dropped with a note.
+ */
+export function transcriptOf(messages: readonly Message[], budgetChars: number): string {
+  const parts: string[] = [];
+  for (const message of messages) {
+    for (const block of message.content) {
+      switch (block.type) {
+        case 'text':
+          parts.push(`[${message.role === 'assistant' ? 'assistant' : message.source.kind === 'compaction' ? 'earlier summary' : 'user'}] ${block.text}`);
+          break;
+        case 'reasoning':
+          break;
+        case 'tool-call':
+          parts.push(`[tool call ${block.name}] ${block.arguments}`);
+          break;
+        case 'tool-result': {
+          const text = block.content.map((t) => t.text).join('');
+          parts.push(`[tool result${block.isError ? ', error' : ''}] ${text.length > 2000 ? `${text.slice(0, 1000)}\n…[${text.length - 2000} characters cut]…\n${text.slice(-1000)}` : text}`);
+          break;
+        }
+      }
+    }
+  }
+  let text = parts.join('\n\n');
+  if (text.length > budgetChars) {
+    const cut = text.length - budgetChars + 80;
+    text = `[the oldest ${cut} characters of the conversation are left out here]\n${text.slice(cut)}`;
+  }
+  return `The conversation so far (as a transcript):\n\n${text}`;
 }

@@ -129,6 +129,8 @@ export class TimelineText {
       }
       case 'llm/retry':
         return `${breakStream()}${this.c('yellow', `↻ retry ${event.data.attempt} in ${event.data.delayMs} ms (${visibleInline(`${event.data.failure.code}: ${event.data.failure.message}`)})`)}\n`;
+      case 'llm/warning':
+        return `${breakStream()}${this.c('yellow', `⚠ ${event.data.code}: ${event.data.message}`)}\n${event.data.hint ? `${this.c('yellow', `  what to do: ${visibleInline(event.data.hint)}`)}\n` : ''}`;
       case 'approval/asked':
         return `${breakStream()}${this.c('yellow', `? approval needed for ${visibleInline(String(event.data.toolName))}${event.data.reason ? ` (${visibleInline(String(event.data.reason))})` : ''}`)}\n`;
       case 'approval/decided':

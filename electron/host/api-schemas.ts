@@ -12,6 +12,9 @@ const providerChoice = z
   .object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000), model: z.string().min(1).max(200), reasoningEffort: z.string().max(32).optional() })
   .strict();
 
+const tokens = z.number().int().min(1).max(100_000_000);
+const modelLimits = z.object({ baseUrl: z.string().max(2000), model: z.string().min(1).max(200), contextWindow: tokens.optional(), maxOutputTokens: tokens.optional() }).strict();
+
 export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } = {
   listSessions: empty,
   createSession: z.object({ cwd: z.string().min(1).max(4096), title: z.string().max(500).optional() }).strict(),
@@ -31,8 +34,12 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   compactSession: z.object({ sessionId: id }).strict(),
   decideApproval: z.object({ sessionId: id, approvalId: id, decision: z.enum(['allow-once', 'allow-session', 'reject']), commandPrefix: z.string().min(1).max(4096).optional() }).strict(),
   getSettings: empty,
-  updateSettings: z.object({ active: providerChoice.optional(), approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional() }).strict(),
+  updateSettings: z.object({ active: providerChoice.optional(), approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional(), modelLimits: modelLimits.optional() }).strict(),
   setApiKey: z.object({ provider: z.string().min(1).max(64), apiKey: z.string().max(4096) }).strict(),
+  listModels: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000).optional() }).strict(),
+  testConnection: z
+    .object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000).optional(), model: z.string().min(1).max(200), apiKey: z.string().max(4096).optional() })
+    .strict(),
   chooseWorkspace: empty,
   listFolders: z.object({ path: z.string().max(4096).optional() }).strict(),
   openTerminal: z.object({ sessionId: id, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }).strict(),

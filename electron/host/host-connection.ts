@@ -235,6 +235,14 @@ export class HostConnection implements HostHandlers, IDisposable {
     return this.host.withLocalModels(this.host.options.settings.view());
   }
 
+  listModels(params: Parameters<HostMethods['listModels']>[0]): Promise<ReturnType<HostMethods['listModels']>> {
+    return this.host.listModels(params);
+  }
+
+  testConnection(params: Parameters<HostMethods['testConnection']>[0]): Promise<ReturnType<HostMethods['testConnection']>> {
+    return this.host.testConnection(params);
+  }
+
   async chooseWorkspace(): Promise<{ path: string } | null> {
     const chooser = this.host.options.chooseWorkspace;
     if (!chooser) return null;

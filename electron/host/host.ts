@@ -10,7 +10,9 @@ import { parse } from 'node:path';
 import type {
   AgentStatus,
   ApprovalRequest,
+  ConnectionTestResult,
   HostPush,
+  ModelListing,
   InboxSnapshot,
   SessionSummary,
   SettingsView,
@@ -20,12 +22,15 @@ import { ForklineError } from '../../shared/errors.js';
 import type { CancelCause, SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { DisposableStore } from '../../shared/lifecycle.js';
-import { Agent } from '../agent/agent.js';
+import { Agent, type AgentModelConfig } from '../agent/agent.js';
+import { testConnection } from '../llm/connection-test.js';
+import { fetchModelCatalog } from '../llm/model-catalog.js';
+import { resolveModelLimits } from '../llm/model-limits.js';
 import { recordFileReadsFromLog } from '../agent/file-reads.js';
 import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
-import { detectOllama, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
+import { detectOllama, modelPreset, providerPreset, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
 import type { LeftoverProcess, LiveSession, SessionRepository } from '../store/session-repository.js';
 import { describeOwner } from '../store/session-ownership.js';
 import type { SessionRecord } from '../store/session-store.js';
@@ -38,6 +43,8 @@ import { HostConnection } from './host-connection.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { sessionWorkspace } from './workspace-folder.js';
 import type { SettingsStore } from './settings-store.js';
+import { ModelLimitStore } from './model-limit-store.js';
+import { PublishedLimits } from './published-limits.js';
 import { TerminalManager } from './terminal-manager.js';
 
 export interface HostOptions {
@@ -68,6 +75,10 @@ export interface HostOptions {
   readonly supervisor?: ProcessSupervisor;
   /** Secret values (API keys) that tool results must never show (default: the keys in settings). */
   readonly toolSecrets?: () => readonly string[];
+  /** Limits learned from providers, per endpoint + model (default: in memory only). */
+  readonly limitStore?: ModelLimitStore;
+  /** Reads what endpoints publish about their models (default: `fetchModelCatalog`, cached). */
+  readonly publishedLimits?: PublishedLimits;
 }
 
 interface AgentHandle {
@@ -92,6 +103,8 @@ export class Host implements IDisposable {
   private readonly pendingEvents = new Map<string, SessionEvent[]>();
   private flushScheduled = false;
   private closed = false;
+  readonly limitStore: ModelLimitStore;
+  private readonly published: PublishedLimits;
 
   private readonly claimLostSubscription: IDisposable;
 
@@ -103,6 +116,8 @@ export class Host implements IDisposable {
       handle?.agent.cancel({ kind: 'hook', reason: 'taken over by another Forkline' });
       void this.stopAgent(sessionId).finally(() => this.broadcast({ kind: 'sessions/changed' }));
     });
+    this.limitStore = options.limitStore ?? new ModelLimitStore(undefined);
+    this.published = options.publishedLimits ?? new PublishedLimits();
     this.terminals = new TerminalManager(options.newId);
     this.terminals.onData(({ terminalId, data }) => this.terminalOwners.get(terminalId)?.push({ kind: 'terminal/data', terminalId, data }));
     this.terminals.onExit(({ terminalId, exitCode }) => {
@@ -205,7 +220,10 @@ export class Host implements IDisposable {
       files,
       cwd,
       recordedFromSeq: recordedFrom,
-      config: () => settings.modelConfig(),
+      config: () => this.modelConfig(),
+      onLimitsLearned: (learned) => {
+        if (learned.baseUrl !== undefined) this.limitStore.learn(learned.baseUrl, learned.model, learned.contextWindow, learned.how);
+      },
       approvalPolicy: () => settings.approvalPolicy,
       approvalRulesTrustedFrom: recordedFrom,
       toolSecrets: this.options.toolSecrets ?? (() => settings.secretValues()),
@@ -305,6 +323,57 @@ export class Host implements IDisposable {
       notices,
       readOnly,
     };
+  }
+
+  /**
+   * The model configuration for the next request: the settings' route and the limits in force, in
+   * DESIGN §5 order (setting → published / preset, lowered by what was learned; see
+   * `resolveModelLimits`). The endpoint's published limits are looked up only when neither the
+   * person nor our preset table knows the window.
+   */
+  async modelConfig(): Promise<AgentModelConfig> {
+    const { settings } = this.options;
+    const base = settings.modelConfig();
+    const route = settings.providerSettings();
+    const setting = settings.limitSetting(route.baseUrl, route.model);
+    const preset = modelPreset(route.provider, route.model);
+    const learned = this.limitStore.get(route.baseUrl, route.model);
+    const published = setting.contextWindow === undefined && preset === undefined ? await this.published.limitsFor(route.provider, route.baseUrl, route.apiKey, route.model) : undefined;
+    const resolved = resolveModelLimits({
+      setting,
+      ...(learned ? { learned: { contextWindow: learned.contextWindow } } : {}),
+      ...(published ? { published } : {}),
+      ...(preset ? { preset: { contextWindow: preset.contextWindow, maxOutputTokens: preset.maxOutputTokens } } : {}),
+    });
+    const { contextWindow: _w, contextSource: _s, maxOutputTokens: _m, ...rest } = base;
+    return { ...rest, ...resolved };
+  }
+
+  /** The endpoint's models and their known windows (HostApi `listModels`). */
+  async listModels(params: { provider: string; baseUrl?: string }): Promise<ModelListing> {
+    const baseUrl = params.baseUrl ?? providerPreset(params.provider).baseUrl;
+    if (baseUrl.trim() === '') throw new ForklineError('INVALID_SETTINGS', 'no base URL: give one for a custom endpoint');
+    const catalog = await fetchModelCatalog({ provider: params.provider, baseUrl, ...(this.apiKeyFor(params.provider) ? { apiKey: this.apiKeyFor(params.provider)! } : {}) });
+    return {
+      models: catalog.models.map((m) => ({ id: m.id, ...(m.contextWindow !== undefined ? { contextWindow: m.contextWindow } : {}), ...(m.maxOutput !== undefined ? { maxOutput: m.maxOutput } : {}) })),
+      source: catalog.source,
+    };
+  }
+
+  /**
+   * One tiny request through the same client sessions use (HostApi `testConnection`). The stored or
+   * environment key of `provider` is used unless `apiKey` is given; a compromised renderer could
+   * point it at another URL, but it could already do so through `updateSettings`.
+   */
+  async testConnection(params: { provider: string; baseUrl?: string; model: string; apiKey?: string }): Promise<ConnectionTestResult> {
+    const baseUrl = params.baseUrl ?? providerPreset(params.provider).baseUrl;
+    const apiKey = params.apiKey !== undefined && params.apiKey !== '' ? params.apiKey : this.apiKeyFor(params.provider);
+    const client = this.options.createModelClient({ provider: params.provider, baseUrl, model: params.model, idleTimeoutMs: 20_000, ...(apiKey !== undefined ? { apiKey } : {}) });
+    return testConnection(client, { provider: params.provider, model: params.model });
+  }
+
+  private apiKeyFor(provider: string): string | undefined {
+    return this.options.settings.apiKey(provider);
   }
 
   private ollama: { at: number; models: readonly string[] } | undefined;

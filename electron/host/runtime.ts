@@ -16,6 +16,7 @@ import type { InvariantMode } from '../session/session.js';
 import { OpenAiCompatibleClient } from '../llm/openai-compatible-client.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { ProviderSettings } from '../llm/providers.js';
+import type { ModelLimitValues } from '../llm/model-limits.js';
 import { SessionRepository } from '../store/session-repository.js';
 import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -24,13 +25,14 @@ import { ProcessSupervisor } from '../tools/process-supervisor.js';
 import { secretValuesOf } from '../tools/tool-environment.js';
 import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { Host } from './host.js';
+import { ModelLimitStore } from './model-limit-store.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
 
 export interface RuntimeOptions {
   /** Where sessions.db, settings.json and spilled outputs live (see {@link defaultDataDir}). */
   readonly dataDir: string;
   readonly env?: { readonly [name: string]: string | undefined };
-  readonly overrides?: { readonly active?: Partial<ProviderChoice>; readonly approvalPolicy?: ApprovalPolicyName };
+  readonly overrides?: { readonly active?: Partial<ProviderChoice>; readonly approvalPolicy?: ApprovalPolicyName; readonly limits?: ModelLimitValues };
   readonly keyVault?: KeyVault;
   readonly chooseWorkspace?: () => Promise<string | null>;
   readonly approvalAnswerer?: ApprovalAnswerer;
@@ -106,6 +108,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     createTools: () => createBuiltinTools({ bash: { secrets: toolSecrets } }),
     toolSecrets,
     newId: randomUUID,
+    limitStore: new ModelLimitStore(join(options.dataDir, 'model-limits.json')),
     ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
     ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),

@@ -14,16 +14,17 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ProviderChoice, ProviderPresetView, SettingsView } from '../../shared/api.js';
+import type { ModelLimitSetting, ProviderChoice, ProviderPresetView, SettingsView } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
 import type { AgentModelConfig } from '../agent/agent.js';
+import { limitKey, type ModelLimitValues } from '../llm/model-limits.js';
 import {
   DEFAULT_PROVIDER,
   PROVIDER_PRESETS,
   defaultReasoningEffort,
   dialectOf,
-  modelLimits,
+  modelPreset,
   providerPreset,
   resolveApiKey,
   type ProviderSettings,
@@ -87,6 +88,8 @@ interface PersistedSettings {
   readonly version: 1;
   readonly active: ProviderChoice;
   readonly approvalPolicy: ApprovalPolicyName;
+  /** The person's limits per endpoint + model. */
+  readonly modelLimits?: readonly ModelLimitSetting[];
 }
 
 export interface SettingsStoreOptions {
@@ -95,8 +98,11 @@ export interface SettingsStoreOptions {
   readonly vault: KeyVault;
   /** Environment (API key variables). */
   readonly env: { readonly [name: string]: string | undefined };
-  /** Overrides on top of the file (CLI flags: --model, --base-url, --approval). */
-  readonly overrides?: { readonly active?: Partial<ProviderChoice>; readonly approvalPolicy?: ApprovalPolicyName };
+  /**
+   * Overrides on top of the file (CLI flags: --model, --base-url, --approval; `limits` =
+   * --context-window / --max-output for whatever model runs, this run only).
+   */
+  readonly overrides?: { readonly active?: Partial<ProviderChoice>; readonly approvalPolicy?: ApprovalPolicyName; readonly limits?: ModelLimitValues };
   readonly dataDir: string;
 }
 
@@ -118,7 +124,12 @@ export class SettingsStore {
     if (options.file && existsSync(options.file)) {
       try {
         const parsed = JSON.parse(readFileSync(options.file, 'utf8')) as Partial<PersistedSettings>;
-        loaded = { version: 1, active: { ...loaded.active, ...parsed.active }, approvalPolicy: isApprovalPolicy(parsed.approvalPolicy) ? parsed.approvalPolicy : 'ask' };
+        loaded = {
+          version: 1,
+          active: { ...loaded.active, ...parsed.active },
+          approvalPolicy: isApprovalPolicy(parsed.approvalPolicy) ? parsed.approvalPolicy : 'ask',
+          ...(Array.isArray(parsed.modelLimits) ? { modelLimits: parsed.modelLimits.filter(isLimitSetting) } : {}),
+        };
       } catch (error) {
         console.error(`settings file ${options.file} is unreadable; using defaults (the file is left as it is):`, error);
       }
@@ -195,17 +206,39 @@ export class SettingsStore {
     return { provider, baseUrl, model, ...(key ? { apiKey: key } : {}), ...(reasoningEffort ? { reasoningEffort } : {}) };
   }
 
-  /** The call configuration the agent logs in `request/header`. */
+  /**
+   * The person's limits for an endpoint + model: this run's CLI flags (--context-window,
+   * --max-output) first, then the saved per-model entry.
+   */
+  limitSetting(baseUrl: string, model: string): ModelLimitValues {
+    const key = limitKey(baseUrl, model);
+    const saved = (this.settings.modelLimits ?? []).find((m) => limitKey(m.baseUrl, m.model) === key);
+    const run = this.options.overrides?.limits;
+    const contextWindow = run?.contextWindow ?? saved?.contextWindow;
+    const maxOutputTokens = run?.maxOutputTokens ?? saved?.maxOutputTokens;
+    return { ...(contextWindow !== undefined ? { contextWindow } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
+  }
+
+  /**
+   * The call configuration from settings alone: route, effort, the person's window (source
+   * `setting`) or the preset's (source `preset`), and `maxTokens` when the person set a max output.
+   * The host adds published and learned limits (see `resolveModelLimits`).
+   */
   modelConfig(): AgentModelConfig {
     const settings = this.providerSettings();
     const effort = settings.reasoningEffort ?? defaultReasoningEffort(settings);
-    const limits = modelLimits(settings);
+    const setting = this.limitSetting(settings.baseUrl, settings.model);
+    const preset = modelPreset(settings.provider, settings.model);
+    const contextWindow = setting.contextWindow ?? preset?.contextWindow;
+    const maxOutputTokens = setting.maxOutputTokens ?? preset?.maxOutputTokens;
     return {
       provider: settings.provider,
       model: settings.model,
       baseUrl: settings.baseUrl,
       ...(effort !== undefined && dialectOf(settings).thinking !== 'none' ? { reasoningEffort: effort } : {}),
-      ...(limits.contextWindow !== undefined ? { contextWindow: limits.contextWindow } : {}),
+      ...(setting.maxOutputTokens !== undefined ? { maxTokens: setting.maxOutputTokens } : {}),
+      ...(contextWindow !== undefined ? { contextWindow, contextSource: setting.contextWindow !== undefined ? ('setting' as const) : ('preset' as const) } : {}),
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     };
   }
 
@@ -213,8 +246,15 @@ export class SettingsStore {
    * Applies a partial update and persists it.
    * @throws ForklineError INVALID_SETTINGS for an empty model or base URL.
    */
-  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName }): void {
-    const next: PersistedSettings = { ...this.settings, ...(patch.active ? { active: patch.active } : {}), ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}) };
+  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting }): void {
+    let next: PersistedSettings = { ...this.settings, ...(patch.active ? { active: patch.active } : {}), ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}) };
+    if (patch.modelLimits) {
+      const entry = patch.modelLimits;
+      const key = limitKey(entry.baseUrl, entry.model);
+      const others = (next.modelLimits ?? []).filter((m) => limitKey(m.baseUrl, m.model) !== key);
+      const keep = entry.contextWindow !== undefined || entry.maxOutputTokens !== undefined;
+      next = { ...next, modelLimits: keep ? [...others, { ...entry, baseUrl: entry.baseUrl.replace(/\/+$/, '') }] : others };
+    }
     if (next.active.model.trim() === '' || next.active.baseUrl.trim() === '') {
       throw new ForklineError('INVALID_SETTINGS', 'the model and the base URL must not be empty');
     }
@@ -249,7 +289,7 @@ export class SettingsStore {
     }));
     const keys: Record<string, boolean> = {};
     for (const p of presets) keys[p.id] = this.apiKey(p.id) !== undefined;
-    return { presets, active: this.settings.active, approvalPolicy: this.settings.approvalPolicy, keys, dataDir: this.options.dataDir };
+    return { presets, active: this.settings.active, approvalPolicy: this.settings.approvalPolicy, keys, dataDir: this.options.dataDir, modelLimits: this.settings.modelLimits ?? [] };
   }
 }
 
@@ -266,6 +306,13 @@ export function normalizeEndpoint(baseUrl: string): string {
   } catch {
     return trimmed.replace(/\/+$/, '');
   }
+}
+
+function isLimitSetting(value: unknown): value is ModelLimitSetting {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const tokens = (n: unknown) => n === undefined || (typeof n === 'number' && Number.isSafeInteger(n) && n > 0);
+  return typeof v['baseUrl'] === 'string' && typeof v['model'] === 'string' && tokens(v['contextWindow']) && tokens(v['maxOutputTokens']);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -9,14 +9,16 @@
  * The shapes of the `openai` client's errors are described in STACK.md §4.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { LlmErrorCode, LlmFailure } from '../../shared/chunks.js';
+import type { ContextOverflowFacts, LlmErrorCode, LlmFailure } from '../../shared/chunks.js';
 import { errorChain } from '../../shared/errors.js';
+import { isContextOverflowText, parseContextOverflow } from './context-overflow.js';
 
 /** Optional facts attached to a failure. Absent facts are omitted (never `undefined` keys). */
 export interface LlmFailureExtras {
   readonly status?: number | undefined;
   readonly retryAfterMs?: number | undefined;
   readonly requestId?: string | undefined;
+  readonly overflow?: ContextOverflowFacts | undefined;
 }
 
 /** Builds a frozen, JSON-safe failure record (no `undefined` values, so it can be logged as is). */
@@ -25,6 +27,7 @@ export function llmFailure(code: LlmErrorCode, message: string, extras: LlmFailu
   if (extras.status !== undefined) failure.status = extras.status;
   if (extras.retryAfterMs !== undefined) failure.retryAfterMs = extras.retryAfterMs;
   if (extras.requestId !== undefined && extras.requestId !== '') failure.requestId = extras.requestId;
+  if (extras.overflow !== undefined) failure.overflow = { ...extras.overflow };
   return Object.freeze(failure);
 }
 
@@ -54,14 +57,9 @@ export function parseRetryAfter(headers: HeaderReader | undefined, nowMs: number
   return Math.max(0, date - nowMs);
 }
 
-const CONTEXT_OVERFLOW =
-  /maximum context length|context[_ ]length[_ ]exceeded|context[_ ]window|prompt is too long|input is too long|too many (input )?tokens|reduce the length of the (messages|prompt)|exceeds? the (model's )?(maximum )?context/i;
 const QUOTA = /insufficient[_ ]?(balance|quota|credits?|funds)|exceeded your current quota|out of credits|billing|payment required|balance is insufficient/i;
 
-/** True when a provider error text says the prompt does not fit the model's context window. */
-export function isContextOverflowText(text: string): boolean {
-  return CONTEXT_OVERFLOW.test(text);
-}
+export { isContextOverflowText };
 
 /** True when a provider error text says the account is out of balance, credits or quota. */
 export function isQuotaText(text: string): boolean {
@@ -71,18 +69,19 @@ export function isQuotaText(text: string): boolean {
 /**
  * The code for an HTTP error response (`text` = the error message and body, used only to pick
  * QUOTA and CONTEXT_WINDOW_EXCEEDED, which share statuses with other errors):
- * 401/403 AUTH; 402 or a quota/balance text QUOTA; other 429 RATE_LIMIT; 408 TIMEOUT;
- * 400/404/413/422 with a context-length text CONTEXT_WINDOW_EXCEEDED, else INVALID_REQUEST
- * (404 covers an unknown model); 5xx SERVER; anything else `HTTP_<status>`.
+ * 401/403 AUTH; 402 or a quota/balance text QUOTA; other 429 RATE_LIMIT (token-per-minute limits
+ * mention tokens too); then any other 4xx/5xx whose text is a context overflow (see the table in
+ * context-overflow.ts: llama.cpp and gateways use 400, 500 and 502 for it) CONTEXT_WINDOW_EXCEEDED;
+ * 408 TIMEOUT; 400/404/413/422 INVALID_REQUEST (404 covers an unknown model); 5xx SERVER; anything
+ * else `HTTP_<status>`.
  */
 export function codeForHttpStatus(status: number, text: string): LlmErrorCode {
   if (status === 401 || status === 403) return 'AUTH';
   if (status === 402 || (status >= 400 && status < 500 && isQuotaText(text))) return 'QUOTA';
   if (status === 429) return 'RATE_LIMIT';
+  if (status >= 400 && status <= 599 && isContextOverflowText(text)) return 'CONTEXT_WINDOW_EXCEEDED';
   if (status === 408) return 'TIMEOUT';
-  if (status === 400 || status === 404 || status === 413 || status === 422) {
-    return isContextOverflowText(text) ? 'CONTEXT_WINDOW_EXCEEDED' : 'INVALID_REQUEST';
-  }
+  if (status === 400 || status === 404 || status === 413 || status === 422) return 'INVALID_REQUEST';
   if (status >= 500 && status <= 599) return 'SERVER';
   return `HTTP_${status}`;
 }
@@ -121,6 +120,30 @@ export interface FailureContext {
   readonly requestId?: string | undefined;
   /** Clock for HTTP-date Retry-After values (ms since the epoch). */
   readonly nowMs?: number;
+  /** The raw body of a non-2xx answer, when it was read (see monitored-fetch.ts). */
+  readonly errorBody?: string;
+}
+
+/**
+ * The provider's own message from a raw error body the `openai` client could not read (no `error`
+ * object): `message`, `detail` or `error` at the top level (older vLLM, FastAPI proxies), else the
+ * text itself (cut at 500 characters).
+ */
+export function messageFromErrorBody(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const record = (Array.isArray(parsed) ? parsed[0] : parsed) as Record<string, unknown> | undefined;
+    if (record && typeof record === 'object') {
+      for (const key of ['message', 'detail', 'error']) {
+        const value = record[key];
+        if (typeof value === 'string' && value.trim() !== '') return value;
+        if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') return (value as { message: string }).message;
+      }
+    }
+  } catch {
+    // not JSON
+  }
+  return body.trim().slice(0, 500);
 }
 
 /** The cause chain of an error as a list (at most 8 deep). */
@@ -155,16 +178,24 @@ export function failureFromError(error: unknown, context: FailureContext): LlmFa
   if (error instanceof APIConnectionError) return llmFailure('TRANSPORT', errorChain(error), { requestId });
   if (error instanceof APIError) {
     const id = error.requestID ?? requestId ?? undefined;
+    const text = `${error.message} ${safeJson(error.error)} ${context.errorBody ?? ''}`;
     if (error.status !== undefined) {
-      const text = `${error.message} ${safeJson(error.error)}`;
-      return llmFailure(codeForHttpStatus(error.status, text), error.message, {
+      const code = codeForHttpStatus(error.status, text);
+      // The client found no `error` object in the body: say what the server said instead of "(no body)".
+      const message = error.error === undefined && context.errorBody !== undefined && context.errorBody.trim() !== '' ? `${error.status} ${messageFromErrorBody(context.errorBody)}` : error.message;
+      return llmFailure(code, message, {
         status: error.status,
         retryAfterMs: parseRetryAfter(error.headers, context.nowMs),
         requestId: id,
+        overflow: code === 'CONTEXT_WINDOW_EXCEEDED' ? parseContextOverflow(text) : undefined,
       });
     }
     const { code, status } = codeForStreamError(error.error);
-    return llmFailure(code, `stream error: ${error.message}`, { status, requestId: id });
+    return llmFailure(code, `stream error: ${error.message}`, {
+      status,
+      requestId: id,
+      overflow: code === 'CONTEXT_WINDOW_EXCEEDED' ? parseContextOverflow(text) : undefined,
+    });
   }
   if (hasCode(error, ['UND_ERR_BODY_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT'])) return llmFailure('TIMEOUT', errorChain(error), { requestId });
   if (error instanceof SyntaxError) return llmFailure('MALFORMED_RESPONSE', error.message, { requestId });

@@ -17,7 +17,15 @@ export interface ResponseObserver {
   onActivity?(): void;
   /** A `data: [DONE]` line was seen. */
   onDone?(): void;
+  /**
+   * The body of a non-2xx answer (first 64 KiB, as text), read before the client sees the response:
+   * the `openai` client keeps only an `error` object, and some servers (older vLLM, proxies) send
+   * their message at the top level instead.
+   */
+  onErrorBody?(text: string): void;
 }
+
+const MAX_ERROR_BODY = 64 * 1024;
 
 /** The `fetch` signature the `openai` client accepts. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -29,6 +37,13 @@ export function monitoredFetch(baseFetch: FetchLike, observer: ResponseObserver)
     const response = await baseFetch(input, init);
     observer.onResponse?.(response.status, response.headers);
     observer.onActivity?.();
+    if (!response.ok && observer.onErrorBody !== undefined) {
+      try {
+        observer.onErrorBody((await response.clone().text()).slice(0, MAX_ERROR_BODY));
+      } catch {
+        // an unreadable error body is reported by the client as it is
+      }
+    }
     if (!response.ok || response.body === null) return response;
     const reader = response.body.getReader();
     const scanner = new DoneLineScanner();

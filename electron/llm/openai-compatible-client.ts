@@ -35,6 +35,7 @@ export interface OpenAiCompatibleClientOptions {
 /** Per-attempt facts gathered outside the `openai` iterator. */
 interface AttemptState {
   requestId: string | undefined;
+  errorBody?: string;
   sawDone: boolean;
   timedOut: boolean;
 }
@@ -131,6 +132,9 @@ export class OpenAiCompatibleClient implements ModelClient {
         onDone: () => {
           state.sawDone = true;
         },
+        onErrorBody: (text) => {
+          state.errorBody = text;
+        },
       }),
       logLevel: 'off',
       // Keep OPENAI_* environment variables from leaking into other providers' requests.
@@ -170,6 +174,7 @@ export class OpenAiCompatibleClient implements ModelClient {
         callerAborted: false,
         idleTimeoutMs: this.idleTimeoutMs,
         requestId: state.requestId,
+        ...(state.errorBody !== undefined ? { errorBody: state.errorBody } : {}),
       });
       yield* translator.fail(failure.code === 'ABORTED' ? aborted(failure) : failed(failure));
     } else if (translator.finishReason === undefined && !state.sawDone) {

@@ -14,11 +14,16 @@
  *   (https://openrouter.ai/docs/api-reference/chat-completion, `ChatRequestReasoningEffort`).
  * - Ollama: OpenAI-compatible endpoint under `/v1` and the model list at `GET /api/tags`
  *   (https://github.com/ollama/ollama/blob/main/docs/openai.md, docs/api.md).
+ * - Gemini: OpenAI-compatible base URL `https://generativelanguage.googleapis.com/v1beta/openai/`,
+ *   `reasoning_effort` values, key in GEMINI_API_KEY (https://ai.google.dev/gemini-api/docs/openai).
+ * - vLLM `vllm serve` listens on port 8000 (https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html);
+ *   llama.cpp `llama-server` on 8080 (https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md);
+ *   LM Studio on 1234 (https://lmstudio.ai/docs/app/api/endpoints/openai).
  */
 import type { LlmCallConfig } from '../../shared/events.js';
 
 /** The ids of the built-in presets. A settings object may name any of them. */
-export type ProviderId = 'deepseek' | 'openai' | 'openrouter' | 'ollama' | 'custom';
+export type ProviderId = 'deepseek' | 'openai' | 'openrouter' | 'gemini' | 'ollama' | 'vllm' | 'llamacpp' | 'lmstudio' | 'custom';
 
 /**
  * How a provider spells the parts of a request that differ between OpenAI-compatible servers.
@@ -27,14 +32,21 @@ export type ProviderId = 'deepseek' | 'openai' | 'openrouter' | 'ollama' | 'cust
  * - `thinking: 'effort'`: `reasoning_effort` passed through only when it is in `reasoningEfforts`,
  *   ignored otherwise;
  * - `thinking: 'none'`: thinking parameters are never sent.
- * `echoReasoningContent`: assistant history messages carry `reasoning_content` (DeepSeek requires it
- * back after tool calls; strict servers such as OpenAI reject the unknown field).
+ * `echo` — what assistant history messages carry back (DESIGN §5 "the wire teaches the dialect"):
+ * - `as-received` (every endpoint but the strict ones): reasoning goes back in the field it came in
+ *   (`reasoning_content` / `reasoning`, plus `reasoning_details` as streamed), tool calls keep their
+ *   provider extras (Gemini thought signatures); once any message of the request carries
+ *   `reasoning_content`, every assistant message with tool calls carries it (`""` when it had
+ *   none), as DeepSeek-compatible servers require;
+ * - `deepseek`: as-received, and `reasoning_content` on every assistant message with tool calls
+ *   or reasoning whatever field it arrived in (a preset that knows the server needs it);
+ * - `strict` (OpenAI): nothing but standard fields — OpenAI rejects unknown message fields.
  */
 export interface WireDialect {
   readonly thinking: 'deepseek' | 'effort' | 'none';
   readonly reasoningEfforts: readonly string[];
   readonly defaultReasoningEffort?: string;
-  readonly echoReasoningContent: boolean;
+  readonly echo: 'as-received' | 'deepseek' | 'strict';
   readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
 }
 
@@ -63,6 +75,8 @@ export interface ProviderPreset {
 export const DEEPSEEK_REASONING_EFFORTS = ['off', 'low', 'high', 'max'] as const;
 /** OpenAI's `reasoning_effort` values for reasoning models. */
 export const OPENAI_REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+/** Gemini's OpenAI-compatible `reasoning_effort` values (https://ai.google.dev/gemini-api/docs/openai#thinking). */
+export const GEMINI_REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
 /** OpenRouter's `reasoning_effort` shorthand values. */
 export const OPENROUTER_REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
@@ -88,7 +102,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
       thinking: 'deepseek',
       reasoningEfforts: DEEPSEEK_REASONING_EFFORTS,
       defaultReasoningEffort: 'high',
-      echoReasoningContent: true,
+      echo: 'deepseek',
       maxTokensField: 'max_tokens',
     },
   },
@@ -99,7 +113,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     apiKeyEnv: 'OPENAI_API_KEY',
     requiresApiKey: true,
     models: [],
-    dialect: { thinking: 'effort', reasoningEfforts: OPENAI_REASONING_EFFORTS, echoReasoningContent: false, maxTokensField: 'max_completion_tokens' },
+    dialect: { thinking: 'effort', reasoningEfforts: OPENAI_REASONING_EFFORTS, echo: 'strict', maxTokensField: 'max_completion_tokens' },
   },
   openrouter: {
     id: 'openrouter',
@@ -108,7 +122,16 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     apiKeyEnv: 'OPENROUTER_API_KEY',
     requiresApiKey: true,
     models: [],
-    dialect: { thinking: 'effort', reasoningEfforts: OPENROUTER_REASONING_EFFORTS, echoReasoningContent: false, maxTokensField: 'max_tokens' },
+    dialect: { thinking: 'effort', reasoningEfforts: OPENROUTER_REASONING_EFFORTS, echo: 'as-received', maxTokensField: 'max_tokens' },
+  },
+  gemini: {
+    id: 'gemini',
+    label: 'Google Gemini (OpenAI-compatible)',
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    apiKeyEnv: 'GEMINI_API_KEY',
+    requiresApiKey: true,
+    models: [],
+    dialect: { thinking: 'effort', reasoningEfforts: GEMINI_REASONING_EFFORTS, echo: 'as-received', maxTokensField: 'max_tokens' },
   },
   ollama: {
     id: 'ollama',
@@ -116,7 +139,31 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     baseUrl: 'http://127.0.0.1:11434/v1',
     requiresApiKey: false,
     models: [],
-    dialect: { thinking: 'none', reasoningEfforts: [], echoReasoningContent: false, maxTokensField: 'max_tokens' },
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
+  },
+  vllm: {
+    id: 'vllm',
+    label: 'vLLM (local server)',
+    baseUrl: 'http://127.0.0.1:8000/v1',
+    requiresApiKey: false,
+    models: [],
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
+  },
+  llamacpp: {
+    id: 'llamacpp',
+    label: 'llama.cpp server (local)',
+    baseUrl: 'http://127.0.0.1:8080/v1',
+    requiresApiKey: false,
+    models: [],
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
+  },
+  lmstudio: {
+    id: 'lmstudio',
+    label: 'LM Studio (local server)',
+    baseUrl: 'http://127.0.0.1:1234/v1',
+    requiresApiKey: false,
+    models: [],
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
   },
   custom: {
     id: 'custom',
@@ -124,7 +171,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     baseUrl: '',
     requiresApiKey: false,
     models: [],
-    dialect: { thinking: 'none', reasoningEfforts: [], echoReasoningContent: false, maxTokensField: 'max_tokens' },
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
   },
 };
 
@@ -170,7 +217,10 @@ export function modelPreset(provider: string, model: string): ModelPreset | unde
   return providerPreset(provider).models.find((m) => m.id === model);
 }
 
-/** Context window and max output of the configured model: settings first, then the preset. */
+/**
+ * Context window and max output of the configured model: settings first, then the preset. (The
+ * full order, with published and learned limits, is `resolveModelLimits` in model-limits.ts.)
+ */
 export function modelLimits(settings: ProviderSettings): { contextWindow?: number; maxOutputTokens?: number } {
   const preset = modelPreset(settings.provider, settings.model);
   const out: { contextWindow?: number; maxOutputTokens?: number } = {};
@@ -188,7 +238,7 @@ export function defaultReasoningEffort(settings: Pick<ProviderSettings, 'provide
 
 /**
  * The API key for CLI/browser mode: `settings.apiKey` when set, else the preset's environment
- * variable (DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY) from `env`. Ollama and custom
+ * variable (DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, GEMINI_API_KEY) from `env`. Ollama and custom
  * presets need none. An empty string counts as missing.
  */
 export function resolveApiKey(settings: Pick<ProviderSettings, 'provider' | 'apiKey'>, env: { readonly [name: string]: string | undefined }): string | undefined {

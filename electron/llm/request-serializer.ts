@@ -8,11 +8,22 @@
  * (DeepSeek context caching, https://api-docs.deepseek.com/guides/kv_cache), so a byte that moves
  * between two requests costs a cache miss.
  *
- * DeepSeek thinking mode (https://api-docs.deepseek.com/guides/thinking_mode): the
- * `reasoning_content` of an assistant turn that made tool calls must be sent back in every later
- * request, else HTTP 400 (FIELD-NOTES fault class 4). Under a dialect with
- * `echoReasoningContent`, every assistant message with tool calls carries it — `""` when it had
- * no reasoning — and so does every assistant message with reasoning (uniform for cache stability).
+ * What goes back on assistant history messages follows the dialect's `echo` (see
+ * {@link WireDialect}), i.e. what the wire taught us and was logged in the message's blocks:
+ * - DeepSeek thinking mode (https://api-docs.deepseek.com/guides/thinking_mode): the
+ *   `reasoning_content` of an assistant turn that made tool calls must be sent back in every later
+ *   request, else HTTP 400 "Missing reasoning_content field" (FIELD-NOTES fault class 4). Once the
+ *   wire has shown `reasoning_content` (or under the `deepseek` preset), every assistant message with
+ *   tool calls carries it — `""` when it had no reasoning — and so does every assistant message with
+ *   reasoning (uniform for cache stability).
+ * - `reasoning` (Ollama, vLLM ≥ 0.10, OpenRouter) goes back as `reasoning`; OpenRouter
+ *   `reasoning_details` go back unchanged (https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks).
+ * - A tool call's provider extras (Gemini `extra_content.google.thought_signature`, required back on
+ *   function calls by Gemini 3: https://ai.google.dev/gemini-api/docs/thought-signatures) go back on
+ *   that call.
+ * - `strict` dialects (OpenAI) get none of these: OpenAI answers 400 to unknown message fields.
+ * Zero-argument calls streamed as `""` (or whitespace) go back as `"{}"`: strict servers reject an
+ * empty arguments string (the log keeps the raw string; this mapping is deterministic).
  */
 import type { AssistantMessage, Message, ToolSchema } from '../../shared/messages.js';
 import type { JsonValue } from '../../shared/json.js';
@@ -25,6 +36,8 @@ export interface WireToolCall {
   readonly id: string;
   readonly type: 'function';
   readonly function: { readonly name: string; readonly arguments: string };
+  /** Provider extras as the server sent them on this call (never under a strict dialect). */
+  readonly [extra: string]: JsonValue;
 }
 
 /** A Chat Completions message as we send it. */
@@ -36,6 +49,8 @@ export type WireMessage =
       readonly content: string;
       readonly tool_calls?: readonly WireToolCall[];
       readonly reasoning_content?: string;
+      readonly reasoning?: string;
+      readonly reasoning_details?: readonly JsonValue[];
     }
   | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
 
@@ -115,9 +130,10 @@ export function serializeTool(tool: ToolSchema): WireTool {
 export function serializeMessages(messages: readonly Message[], dialect: WireDialect, system?: string): WireMessage[] {
   const out: WireMessage[] = [];
   if (system !== undefined && system !== '') out.push({ role: 'system', content: system });
+  const echoContent = dialect.echo === 'deepseek' || (dialect.echo === 'as-received' && messages.some(hasReasoningContent));
   for (const message of messages) {
     if (message.role === 'assistant') {
-      out.push(serializeAssistant(message, dialect));
+      out.push(serializeAssistant(message, dialect, echoContent));
     } else if (message.source.kind === 'tool') {
       const block = message.content[0];
       if (block === undefined || block.type !== 'tool-result') continue;
@@ -131,31 +147,73 @@ export function serializeMessages(messages: readonly Message[], dialect: WireDia
   return out;
 }
 
+/** True for an assistant message with reasoning that arrived as `reasoning_content`. */
+function hasReasoningContent(message: Message): boolean {
+  return message.role === 'assistant' && message.content.some((b) => b.type === 'reasoning' && b.field === 'reasoning_content');
+}
+
+/** The arguments string to send back: the raw string, or `"{}"` for an empty / blank one. */
+export function wireArguments(raw: string): string {
+  return raw.trim() === '' ? '{}' : raw;
+}
+
 /**
  * An assistant message: `content` is its text ("" when none, never null); `tool_calls` when it
- * made any; `reasoning_content` (under an echoing dialect) when it made tool calls — `""` if it had
- * no reasoning — or when it has reasoning.
+ * made any (with their extras unless strict); then the reasoning fields per {@link WireDialect}:
+ * - `deepseek`: `reasoning_content` with all reasoning text, on messages with tool calls or reasoning;
+ * - `as-received`: `reasoning_content` with the text that came in it (on every message with tool
+ *   calls when `echoContent`, `""` if none), `reasoning` with the text that came in that field,
+ *   `reasoning_details` with every logged detail; reasoning of unknown origin (older or imported
+ *   logs) counts as `reasoning_content` when `echoContent`, else is not sent;
+ * - `strict`: none.
+ * `echoContent`: the request shows the server speaks `reasoning_content` (see serializeMessages).
  */
-export function serializeAssistant(message: AssistantMessage, dialect: WireDialect): WireMessage {
+export function serializeAssistant(message: AssistantMessage, dialect: WireDialect, echoContent = dialect.echo === 'deepseek'): WireMessage {
   let text = '';
-  let reasoning = '';
+  let all = '';
+  let inContent = '';
+  let inReasoning = '';
   let hasReasoning = false;
+  let hasContentField = false;
+  let hasReasoningField = false;
+  const details: JsonValue[] = [];
   const calls: WireToolCall[] = [];
+  const strict = dialect.echo === 'strict';
   for (const block of message.content) {
     if (block.type === 'text') text += block.text;
     else if (block.type === 'reasoning') {
-      reasoning += block.text;
+      all += block.text;
       hasReasoning = true;
+      if (block.field === 'reasoning') {
+        inReasoning += block.text;
+        hasReasoningField = true;
+      } else if (block.field === 'reasoning_content' || (block.field === undefined && echoContent)) {
+        inContent += block.text;
+        hasContentField = true;
+      }
+      if (block.details !== undefined) details.push(...block.details.map(copyJson));
     } else {
-      calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: block.arguments } });
+      const call: { [key: string]: JsonValue } = { id: block.id, type: 'function', function: { name: block.name, arguments: wireArguments(block.arguments) } };
+      if (!strict && block.extras !== undefined) for (const [key, value] of Object.entries(block.extras)) if (!(key in call)) call[key] = copyJson(value);
+      calls.push(call as unknown as WireToolCall);
     }
   }
-  const wire: { role: 'assistant'; content: string; tool_calls?: WireToolCall[]; reasoning_content?: string } = {
-    role: 'assistant',
-    content: text,
-  };
+  const wire: {
+    role: 'assistant';
+    content: string;
+    tool_calls?: WireToolCall[];
+    reasoning_content?: string;
+    reasoning?: string;
+    reasoning_details?: JsonValue[];
+  } = { role: 'assistant', content: text };
   if (calls.length > 0) wire.tool_calls = calls;
-  if (dialect.echoReasoningContent && (calls.length > 0 || hasReasoning)) wire.reasoning_content = reasoning;
+  if (dialect.echo === 'deepseek') {
+    if (calls.length > 0 || hasReasoning) wire.reasoning_content = all;
+  } else if (dialect.echo === 'as-received') {
+    if (hasContentField || (echoContent && calls.length > 0)) wire.reasoning_content = inContent;
+    if (hasReasoningField) wire.reasoning = inReasoning;
+    if (details.length > 0) wire.reasoning_details = details;
+  }
   return wire;
 }
 

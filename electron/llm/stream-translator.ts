@@ -9,6 +9,14 @@
  * arrive; `block-end`s (authoritative assembled blocks), then `usage`, then `finish` are emitted
  * only when the stream is over ({@link StreamTranslator.complete} / {@link StreamTranslator.fail}).
  *
+ * The reasoning block remembers the wire field its text came in (`field`) and collects OpenRouter
+ * `reasoning_details` fragments, merged by their `index` (string parts `text`, `summary`, `data`
+ * concatenate; other keys keep their first non-null value); a tool call keeps every extra key the
+ * server put on it (`extras`, e.g. Gemini's `extra_content` thought signature; plain objects merge,
+ * later values win). Both appear on the authoritative `block-end` only, so the logged
+ * `assistant/message` carries what the serializer must echo (DESIGN §5 "the wire teaches the
+ * dialect").
+ *
  * Tool-call merge rules (FIELD-NOTES fault class 5): fragments merge by wire `index`; a known id or
  * name is never overwritten by `""`/`null`/another value on a later fragment; a fragment for a known
  * index that carries a *different* id *and* a name starts a new call (providers that number
@@ -19,7 +27,8 @@
  * argumentsDelta}`): the store packs runs of identically shaped chunks.
  */
 import type { BlockType, FinishReason, LlmErrorCode, StreamChunk, TokenUsage } from '../../shared/chunks.js';
-import type { AssistantBlock } from '../../shared/messages.js';
+import type { JsonValue } from '../../shared/json.js';
+import type { AssistantBlock, ReasoningWireField } from '../../shared/messages.js';
 import { llmFailure } from './failure.js';
 import type { WireChunk, WireToolCallDelta, WireUsage } from './wire-types.js';
 
@@ -30,7 +39,16 @@ interface BlockState {
   id: string;
   idSynthetic: boolean;
   name: string | undefined;
+  /** Reasoning: the wire field its text came in. */
+  field?: ReasoningWireField;
+  /** Reasoning: merged `reasoning_details` entries in first-seen order. */
+  details?: { [key: string]: JsonValue }[];
+  /** Tool call: extra keys of the wire call. */
+  extras?: { [key: string]: JsonValue };
 }
+
+const TOOL_CALL_KEYS: ReadonlySet<string> = new Set(['index', 'id', 'type', 'function']);
+const DETAIL_TEXT_KEYS: ReadonlySet<string> = new Set(['text', 'summary', 'data']);
 
 /** Translates one attempt's wire chunks. Create one per `stream()` call. */
 export class StreamTranslator {
@@ -63,11 +81,19 @@ export class StreamTranslator {
     if (!choice) return out;
     const delta = choice.delta;
     if (delta) {
-      const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
-      if (reasoning !== undefined) {
+      const fromContent = nonEmpty(delta.reasoning_content);
+      const field: ReasoningWireField | undefined = fromContent !== undefined ? 'reasoning_content' : nonEmpty(delta.reasoning) !== undefined ? 'reasoning' : undefined;
+      let reasoning = fromContent ?? nonEmpty(delta.reasoning);
+      const details = Array.isArray(delta.reasoning_details) ? delta.reasoning_details.filter(isPlainObject) : [];
+      if (reasoning === undefined && details.length > 0) reasoning = nonEmpty(details.map(detailText).join(''));
+      if (reasoning !== undefined || details.length > 0) {
         this.reasoning ??= this.open('reasoning', out);
-        this.reasoning.text += reasoning;
-        out.push({ type: 'reasoning-delta', index: this.reasoning.index, text: reasoning });
+        if (field !== undefined) this.reasoning.field ??= field;
+        if (details.length > 0) mergeDetails((this.reasoning.details ??= []), details);
+      }
+      if (reasoning !== undefined) {
+        this.reasoning!.text += reasoning;
+        out.push({ type: 'reasoning-delta', index: this.reasoning!.index, text: reasoning });
       }
       const content = nonEmpty(delta.content);
       if (content !== undefined) {
@@ -130,17 +156,20 @@ export class StreamTranslator {
     const name = nonEmpty(call.function?.name);
     const args = typeof call.function?.arguments === 'string' ? call.function.arguments : '';
     const wire = this.wireIndexOf(call, id);
+    const extras = callExtras(call);
     let block = this.toolByWire.get(wire);
     if (block && id !== undefined && name !== undefined && !block.idSynthetic && block.id !== id && block.name !== undefined) {
       block = undefined; // another call reusing the index
     }
+    if (block && extras !== undefined) block.extras = mergeObjects(block.extras ?? {}, extras);
     if (!block) {
-      if (id === undefined && name === undefined && args === '') return;
+      if (id === undefined && name === undefined && args === '' && extras === undefined) return;
       block = this.open('tool-call', out);
       block.id = id ?? `call_${block.index}`;
       block.idSynthetic = id === undefined;
       block.name = name;
       block.text = args;
+      if (extras !== undefined) block.extras = extras;
       this.toolByWire.set(wire, block);
       this.lastToolWire = wire;
       out.push(toolDelta(block, args));
@@ -178,8 +207,73 @@ function toolDelta(block: BlockState, argumentsDelta: string): StreamChunk {
 }
 
 function toAssistantBlock(block: BlockState): AssistantBlock {
-  if (block.type === 'tool-call') return { type: 'tool-call', id: block.id, name: block.name ?? '', arguments: block.text };
+  if (block.type === 'tool-call') {
+    return block.extras === undefined
+      ? { type: 'tool-call', id: block.id, name: block.name ?? '', arguments: block.text }
+      : { type: 'tool-call', id: block.id, name: block.name ?? '', arguments: block.text, extras: block.extras };
+  }
+  if (block.type === 'reasoning') {
+    return {
+      type: 'reasoning',
+      text: block.text,
+      ...(block.field !== undefined ? { field: block.field } : {}),
+      ...(block.details !== undefined ? { details: block.details } : {}),
+    };
+  }
   return { type: block.type, text: block.text };
+}
+
+function isPlainObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON copy of a wire value (drops `undefined`, functions and the like; never throws on plain JSON). */
+function toJson(value: unknown): JsonValue {
+  return JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
+}
+
+/** The display text of one `reasoning_details` fragment (`text` or `summary`; encrypted data has none). */
+function detailText(detail: { [key: string]: unknown }): string {
+  return typeof detail['text'] === 'string' ? detail['text'] : typeof detail['summary'] === 'string' ? detail['summary'] : '';
+}
+
+/** Merges streamed `reasoning_details` fragments into `into`, by `index` (entries without one are appended). */
+function mergeDetails(into: { [key: string]: JsonValue }[], fragments: readonly { [key: string]: unknown }[]): void {
+  for (const fragment of fragments) {
+    const index = typeof fragment['index'] === 'number' ? fragment['index'] : undefined;
+    const existing = index === undefined ? undefined : into.find((d) => d['index'] === index);
+    if (!existing) {
+      into.push(toJson(fragment) as { [key: string]: JsonValue });
+      continue;
+    }
+    for (const [key, raw] of Object.entries(fragment)) {
+      if (raw === null || raw === undefined) continue;
+      const value = toJson(raw);
+      const current = existing[key];
+      if (DETAIL_TEXT_KEYS.has(key) && typeof value === 'string' && typeof current === 'string') existing[key] = current + value;
+      else if (current === undefined || current === null) existing[key] = value;
+    }
+  }
+}
+
+/** The extra keys of a wire tool call (anything but index/id/type/function, non-null), or undefined. */
+function callExtras(call: WireToolCallDelta): { [key: string]: JsonValue } | undefined {
+  let out: { [key: string]: JsonValue } | undefined;
+  for (const [key, value] of Object.entries(call)) {
+    if (TOOL_CALL_KEYS.has(key) || value === null || value === undefined) continue;
+    (out ??= {})[key] = toJson(value);
+  }
+  return out;
+}
+
+/** Deep-merges plain JSON objects; later values win, arrays and scalars are replaced. */
+function mergeObjects(a: { [key: string]: JsonValue }, b: { [key: string]: JsonValue }): { [key: string]: JsonValue } {
+  const out: { [key: string]: JsonValue } = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const current = out[key];
+    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeObjects(current as { [key: string]: JsonValue }, value as { [key: string]: JsonValue }) : value;
+  }
+  return out;
 }
 
 function nonEmpty(value: unknown): string | undefined {

@@ -3,7 +3,11 @@
  * (`chat.completion.chunk`, https://platform.openai.com/docs/api-reference/chat-streaming), widened
  * with the fields OpenAI-compatible providers add:
  * - `delta.reasoning_content` — DeepSeek thinking mode (https://api-docs.deepseek.com/guides/thinking_mode);
- * - `delta.reasoning` — Groq, Ollama and OpenRouter reasoning text;
+ * - `delta.reasoning` — Groq, Ollama, vLLM (≥ 0.10) and OpenRouter reasoning text;
+ * - `delta.reasoning_details` — OpenRouter's structured reasoning, streamed as fragments keyed by
+ *   `index` (https://openrouter.ai/docs/use-cases/reasoning-tokens#reasoning-details-api-shape);
+ * - per-call extras on `tool_calls[]`, e.g. Gemini's `extra_content.google.thought_signature`
+ *   (https://ai.google.dev/gemini-api/docs/thought-signatures);
  * - `usage.prompt_cache_hit_tokens` / `prompt_cache_miss_tokens` — DeepSeek context caching
  *   (https://api-docs.deepseek.com/guides/kv_cache).
  *
@@ -14,6 +18,8 @@
 
 /** One streamed tool-call fragment. `id` and `function.name` usually arrive only on the first one. */
 export interface WireToolCallDelta {
+  /** Provider extras (any key besides the four below), kept and sent back on the call. */
+  readonly [extra: string]: unknown;
   readonly index?: number | null;
   readonly id?: string | null;
   readonly type?: string | null;
@@ -29,6 +35,7 @@ export interface WireDelta {
   readonly content?: string | null;
   readonly reasoning_content?: string | null;
   readonly reasoning?: string | null;
+  readonly reasoning_details?: readonly unknown[] | null;
   readonly tool_calls?: readonly WireToolCallDelta[] | null;
 }
 

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { ApprovalPolicyName, SessionEvent } from '../../shared/events.js';
 import { Agent, type AgentOptions } from '../../electron/agent/agent.js';
 import { OpenAiCompatibleClient } from '../../electron/llm/openai-compatible-client.js';
+import type { ProviderSettings } from '../../electron/llm/providers.js';
 import { SessionRepository, type LiveSession } from '../../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../../electron/store/sqlite-session-store.js';
 import { createBuiltinTools } from '../../electron/tools/builtin-tools.js';
@@ -28,6 +29,8 @@ export interface HarnessOptions {
   /** Reuse an existing workspace / data folder (resume tests). */
   readonly dir?: string;
   readonly sessionId?: string;
+  /** Client settings over the default (custom provider speaking DeepSeek's dialect). */
+  readonly client?: Partial<ProviderSettings>;
 }
 
 export interface Harness {
@@ -55,7 +58,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const repository = new SessionRepository(store, { newId: randomUUID, writeWindowMs: 5, invariants: 'enforce' });
   const live = options.sessionId ? repository.resume(options.sessionId) : repository.create({ cwd: realpathSync(workspace) });
   // DeepSeek's wire dialect (reasoning_content echoed, thinking fields sent): the default product path.
-  const client = new OpenAiCompatibleClient({ provider: 'custom', dialect: 'deepseek', baseUrl: options.llm.baseUrl, model: 'scripted-model', idleTimeoutMs: 5_000 });
+  const client = new OpenAiCompatibleClient({ provider: 'custom', dialect: 'deepseek', baseUrl: options.llm.baseUrl, model: 'scripted-model', idleTimeoutMs: 5_000, ...options.client });
   const agent = new Agent({
     session: live.session,
     flush: () => live.flush(),

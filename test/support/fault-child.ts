@@ -43,14 +43,14 @@ const runtime = createRuntime({
   dataDir: config.dataDir,
   env: { FORKLINE_CHECKPOINTS: 'off', FORKLINE_MAX_RETRIES: '0' },
   store,
-  overrides: { active: { provider: 'custom', baseUrl: config.baseUrl, model: 'scripted-model' }, approvalPolicy: point === 'approval' ? 'ask' : 'allow' },
+  overrides: {
+    active: { provider: 'custom', baseUrl: config.baseUrl, model: 'scripted-model' },
+    approvalPolicy: point === 'approval' ? 'ask' : 'allow',
+    // The scripted model's context window, as `--context-window N` sets it.
+    ...(config.contextWindow !== undefined ? { limits: { contextWindow: config.contextWindow } } : {}),
+  },
   writeWindowMs: 50,
 });
-if (config.contextWindow !== undefined) {
-  // The scripted model's context window (a setting the CLI has no flag for).
-  const base = runtime.settings.modelConfig.bind(runtime.settings);
-  runtime.settings.modelConfig = () => ({ ...base(), contextWindow: config.contextWindow! });
-}
 const connection = runtime.host.connect(() => undefined);
 const sessionId = connection.createSession({ cwd: config.workspace }).id;
 const agent = runtime.host.ensureAgent(sessionId);

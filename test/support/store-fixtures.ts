@@ -261,6 +261,7 @@ export function everyEventTypeLog(id = 'every'): Session {
   // A failed attempt (chunks only) then a retry in the same step.
   session.append({ type: 'assistant/chunk', data: { turn: w.turn, step: w.step, chunk: { type: 'finish', reason: { kind: 'error', failure: { message: 'busy', code: 'SERVER', status: 503 } } } } });
   session.append({ type: 'llm/retry', data: { turn: w.turn, step: w.step, attempt: 1, delayMs: 500, failure: { message: 'busy', code: 'SERVER', status: 503 } } });
+  session.append({ type: 'llm/warning', data: { turn: w.turn, step: w.step, code: 'PROMPT_TRUNCATED', message: 'the server counted 2051 prompt tokens for ~15000 sent', estimatedPromptTokens: 15_000, reportedPromptTokens: 2051, contextWindow: 2051 } });
   // Two deltas only (not packable), then a non-canonical key order run (not packable).
   const seqs: number[] = [];
   seqs.push(session.append({ type: 'assistant/chunk', data: { turn: w.turn, step: w.step, chunk: { type: 'block-start', index: 0, blockType: 'text' } } }).seq);

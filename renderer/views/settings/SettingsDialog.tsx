@@ -1,14 +1,24 @@
 /**
- * Settings: provider preset, base URL, model (the preset's models or free text), reasoning
- * effort (when the preset has values), API key (write-only; only whether one is set is shown),
+ * Settings: provider preset, base URL, model (the preset's models, the endpoint's listed models,
+ * or free text), the model's limits (context window, max output), reasoning effort (when the
+ * preset has values), API key (write-only; only whether one is set is shown), a connection test,
  * approval policy, and where sessions are stored.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { ProviderChoice, SettingsView } from '../../../shared/api.js';
+import type { ModelListing, ModelLimitSetting, ProviderChoice, SettingsView } from '../../../shared/api.js';
 import type { ApprovalPolicyName } from '../../../shared/events.js';
 import { describeError } from '../../host/host-client.js';
 import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
+import { ConnectionTestButton } from './ConnectionTestButton.js';
+import { ModelLimitsFields, parseTokens } from './ModelLimitsFields.js';
+import { ModelListField } from './ModelListField.js';
+
+/** The saved limits of an endpoint + model (base URLs compared without trailing slashes). */
+function savedLimits(view: SettingsView, baseUrl: string, model: string): ModelLimitSetting | undefined {
+  const norm = (u: string) => u.trim().replace(/\/+$/, '');
+  return view.modelLimits?.find((m) => norm(m.baseUrl) === norm(baseUrl) && m.model === model.trim());
+}
 
 const POLICIES: { value: ApprovalPolicyName; label: string }[] = [
   { value: 'ask', label: 'Ask before shell commands and file writes' },
@@ -29,16 +39,44 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
   const [error, setError] = useState<string | undefined>();
   const [keyMessage, setKeyMessage] = useState<string | undefined>();
   const preset = useMemo(() => view.presets.find((p) => p.id === provider), [view.presets, provider]);
+  const [listing, setListing] = useState<ModelListing | undefined>();
+  const initialLimits = savedLimits(view, view.active.baseUrl, view.active.model);
+  const [contextWindow, setContextWindow] = useState(initialLimits?.contextWindow !== undefined ? String(initialLimits.contextWindow) : '');
+  const [maxOutput, setMaxOutput] = useState(initialLimits?.maxOutputTokens !== undefined ? String(initialLimits.maxOutputTokens) : '');
+  const known = useMemo(() => {
+    const listed = listing?.models.find((m) => m.id === model.trim());
+    const fromPreset = preset?.models.find((m) => m.id === model.trim());
+    const window = listed?.contextWindow ?? fromPreset?.contextWindow;
+    const out = listed?.maxOutput ?? fromPreset?.maxOutputTokens;
+    return { ...(window !== undefined ? { contextWindow: window } : {}), ...(out !== undefined ? { maxOutput: out } : {}) };
+  }, [listing, preset, model]);
+
+  /** Shows the saved limits of the endpoint + model now in the form. */
+  const loadLimits = (nextBaseUrl: string, nextModel: string): void => {
+    const saved = savedLimits(view, nextBaseUrl, nextModel);
+    setContextWindow(saved?.contextWindow !== undefined ? String(saved.contextWindow) : '');
+    setMaxOutput(saved?.maxOutputTokens !== undefined ? String(saved.maxOutputTokens) : '');
+  };
+
+  const chooseModel = (next: string): void => {
+    setModel(next);
+    loadLimits(baseUrl, next);
+  };
 
   const choosePreset = (id: string): void => {
     setProvider(id);
+    setListing(undefined);
     const p = view.presets.find((x) => x.id === id);
     if (p) {
       setBaseUrl(p.baseUrl);
       setModel(p.models[0]?.id ?? '');
       setEffort('');
+      loadLimits(p.baseUrl, p.models[0]?.id ?? '');
     }
   };
+  const windowValue = parseTokens(contextWindow);
+  const outputValue = parseTokens(maxOutput);
+  const limitsInvalid = windowValue === undefined || outputValue === undefined || (typeof windowValue === 'number' && typeof outputValue === 'number' && outputValue >= windowValue);
 
   const saveKey = async (): Promise<void> => {
     if (!apiKey) return;
@@ -62,7 +100,13 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
     setError(undefined);
     try {
       const active: ProviderChoice = effort ? { provider, baseUrl: baseUrl.trim(), model: model.trim(), reasoningEffort: effort } : { provider, baseUrl: baseUrl.trim(), model: model.trim() };
-      const next = await client.updateSettings({ active, approvalPolicy: policy });
+      const modelLimits: ModelLimitSetting = {
+        baseUrl: baseUrl.trim(),
+        model: model.trim(),
+        ...(typeof windowValue === 'number' ? { contextWindow: windowValue } : {}),
+        ...(typeof outputValue === 'number' ? { maxOutputTokens: outputValue } : {}),
+      };
+      const next = await client.updateSettings({ active, approvalPolicy: policy, modelLimits });
       onSaved(next);
       onClose();
     } catch (e) {
@@ -94,19 +138,20 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
       </label>
       <label className="field">
         <span>Base URL</span>
-        <input data-testid="settings-base-url" className="mono" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} />
+        <input
+          data-testid="settings-base-url"
+          className="mono"
+          value={baseUrl}
+          onChange={(e) => {
+            setBaseUrl(e.target.value);
+            setListing(undefined);
+            loadLimits(e.target.value, model);
+          }}
+          spellCheck={false}
+        />
       </label>
-      <label className="field">
-        <span>Model</span>
-        <input data-testid="settings-model" className="mono" list="settings-model-choices" value={model} onChange={(e) => setModel(e.target.value)} spellCheck={false} />
-        <datalist id="settings-model-choices">
-          {preset?.models.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.contextWindow ? `${m.id} (${Math.round(m.contextWindow / 1000)}k context)` : m.id}
-            </option>
-          ))}
-        </datalist>
-      </label>
+      <ModelListField provider={provider} baseUrl={baseUrl} model={model} preset={preset} onModel={chooseModel} listing={listing} onListing={setListing} />
+      <ModelLimitsFields contextWindow={contextWindow} maxOutput={maxOutput} onContextWindow={setContextWindow} onMaxOutput={setMaxOutput} known={known} />
       {preset && preset.reasoningEfforts.length > 0 && (
         <label className="field">
           <span>Reasoning effort</span>
@@ -141,6 +186,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
           {keyMessage ? ` ${keyMessage}` : ''}
         </span>
       </div>
+      <ConnectionTestButton provider={provider} baseUrl={baseUrl} model={model} apiKey={apiKey} />
       <label className="field">
         <span>Approvals</span>
         <select data-testid="settings-approval-policy" value={policy} onChange={(e) => setPolicy(e.target.value as ApprovalPolicyName)}>
@@ -165,7 +211,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
         <button type="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="primary" data-testid="settings-save" disabled={busy || !model.trim() || !baseUrl.trim()}>
+        <button type="submit" className="primary" data-testid="settings-save" disabled={busy || !model.trim() || !baseUrl.trim() || limitsInvalid}>
           Save
         </button>
       </div>

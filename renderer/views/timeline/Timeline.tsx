@@ -20,6 +20,7 @@ const ESTIMATES: Record<TimelineRow['kind'], number> = {
   reasoning: 28,
   tool: 28,
   retry: 24,
+  warning: 44,
   approval: 24,
   compaction: 30,
   'end-seed': 26,

@@ -18,6 +18,7 @@ import type {
   TurnEndRow,
   TurnRow,
   UserRow,
+  WarningRow,
 } from '../../../shared/timeline.js';
 import { useApp, useClient, useRuntime, useSession } from '../context.js';
 import { Badge, CrashBadges } from './badges.js';
@@ -304,6 +305,19 @@ function Retry({ row }: { readonly row: RetryRow }): ReactNode {
   );
 }
 
+function Warning({ row }: { readonly row: WarningRow }): ReactNode {
+  return (
+    <div className="row row-warning" role="note" data-testid="warning-row" data-code={row.code}>
+      <span aria-hidden="true">⚠</span>
+      <Badge tone="warn">{row.code}</Badge>
+      <span className="warning-text">
+        {row.message}
+        {row.hint && <span className="warning-hint"> What to do: {row.hint}</span>}
+      </span>
+    </div>
+  );
+}
+
 function Approval({ row }: { readonly row: ApprovalRow }): ReactNode {
   return (
     <div className="row row-approval" data-testid="approval-row" data-outcome={row.outcome ?? 'pending'}>
@@ -411,6 +425,8 @@ export const TimelineRowView = memo(function TimelineRowView({ row, sessionId, l
       return <ToolRowView row={row} expanded={expanded} onToggle={onToggle} />;
     case 'retry':
       return <Retry row={row} />;
+    case 'warning':
+      return <Warning row={row} />;
     case 'approval':
       return <Approval row={row} />;
     case 'compaction':

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
-import { startScriptedLlm, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../support/scripted-llm/index.js';
 
 export const ROOT = join(import.meta.dirname, '../../..');
 export const SCREENSHOTS = join(ROOT, 'test-results');
@@ -37,12 +37,12 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function startE2eApp(options: { approvalPolicy?: 'ask' | 'allow' | 'deny' } = {}): Promise<E2eApp> {
+export async function startE2eApp(options: { approvalPolicy?: 'ask' | 'allow' | 'deny'; models?: ScriptedLlmOptions['models'] } = {}): Promise<E2eApp> {
   const dir = mkdtempSync(join(tmpdir(), 'forkline-e2e-'));
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace);
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const llm = await startScriptedLlm();
+  const llm = await startScriptedLlm(options.models ? { models: options.models } : {});
   const runtime = createRuntime({
     dataDir: join(dir, 'data'),
     env: {},

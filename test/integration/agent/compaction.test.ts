@@ -103,7 +103,9 @@ describe('compaction', () => {
     expect(tail.map((e) => e.type)).toContain('compaction/summary');
     expect(of(tail, 'step/start')).toHaveLength(1);
     expect(of(tail, 'turn/end')[0]!.data.reason).toEqual({ kind: 'completed' });
-    expect(of(tail, 'llm/retry')).toHaveLength(0);
+    // The recovery is one more attempt in the same step: logged as a retry without a wait, after a warning.
+    expect(of(tail, 'llm/retry').map((e) => [e.data.attempt, e.data.delayMs, e.data.failure.code])).toEqual([[1, 0, 'CONTEXT_WINDOW_EXCEEDED']]);
+    expect(of(tail, 'llm/warning').map((e) => e.data.code)).toEqual(['CONTEXT_OVERFLOW_COMPACTED']);
   });
 
   it('a failed summary closes the bracket with an error, leaves the surface untouched, and the step goes on', async () => {

@@ -185,7 +185,7 @@ describe('browser mode', () => {
   it('settings: presets, key presence (never the key), validation', async () => {
     const client = await Client.connect(wsUrl(), origin());
     const view = await client.call<{ presets: { id: string }[]; keys: Record<string, boolean>; active: { provider: string } }>('getSettings', {});
-    expect(view.presets.map((p) => p.id)).toEqual(['deepseek', 'openai', 'openrouter', 'ollama', 'custom']);
+    expect(view.presets.map((p) => p.id)).toEqual(['deepseek', 'openai', 'openrouter', 'gemini', 'ollama', 'vllm', 'llamacpp', 'lmstudio', 'custom']);
     expect(view.keys['deepseek']).toBe(false);
     const after = await client.call<{ keys: Record<string, boolean> }>('setApiKey', { provider: 'deepseek', apiKey: 'sk-secret-value' });
     expect(after.keys['deepseek']).toBe(true);

@@ -85,7 +85,7 @@ describe('requests on the wire', () => {
     const step1 = await collect(client, userRequest('fix sum'));
     const blocks1 = blocksOf(step1);
     expect(blocks1).toEqual([
-      { type: 'reasoning', text: 'Read it first.' },
+      { type: 'reasoning', text: 'Read it first.', field: 'reasoning_content' },
       { type: 'tool-call', id: 'call_1', name: 'read_file', arguments: '{"path":"sum.js"}' },
     ]);
     llm.enqueue(toolCallResponse([{ id: 'call_2', name: 'bash', arguments: '{"command":"node test.js"}' }])); // no reasoning
@@ -206,7 +206,7 @@ describe('tool-call merging through the real client', () => {
     const chunks = await collect(scriptedClient(llm.baseUrl), userRequest());
     expectWellFormed(chunks);
     expect(blocksOf(chunks)).toEqual([
-      { type: 'reasoning', text: 'thinking hard' },
+      { type: 'reasoning', text: 'thinking hard', field: 'reasoning' },
       { type: 'text', text: 'answer' },
     ]);
     expect(chunks.at(-2)).toEqual({ type: 'usage', usage: { inputTokens: 50, outputTokens: 20, reasoningTokens: 12 } });
@@ -218,7 +218,7 @@ describe('tool-call merging through the real client', () => {
     expectWellFormed(chunks);
     const result = new BlockAssembler().pushAll(chunks).result();
     expect(result.finish).toEqual({ kind: 'max-tokens' });
-    expect(result.blocks).toEqual([{ type: 'reasoning', text: 'edit' }]);
+    expect(result.blocks).toEqual([{ type: 'reasoning', text: 'edit', field: 'reasoning_content' }]);
     // The raw deltas were still delivered (they are logged), but never as a closed block.
     expect(chunks.some((c) => c.type === 'tool-call-delta')).toBe(true);
   });

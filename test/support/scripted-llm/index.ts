@@ -1,7 +1,7 @@
 /**
  * Scripted OpenAI-compatible LLM server for tests and manual runs (see README.md).
  */
-export { startScriptedLlm, type RecordedRequest, type ScriptHandler, type ScriptedLlm, type ScriptedLlmOptions } from './server.js';
+export { startScriptedLlm, type RecordedRequest, type RequestValidator, type ScriptHandler, type ScriptedLlm, type ScriptedLlmOptions } from './server.js';
 export type { Cut, Frame, FramesStep, HttpErrorStep, ReplayStep, ReplyStep, ScriptFile, ScriptStep, ScriptedToolCall, ScriptedUsage, StreamOptions } from './script.js';
 export {
   PROVIDER_STREAMS_DIR,

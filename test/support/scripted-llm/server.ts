@@ -33,6 +33,13 @@ export interface RecordedRequest {
 /** Produces the step for a request when the queue is empty. */
 export type ScriptHandler = (request: RecordedRequest) => ScriptStep | Promise<ScriptStep>;
 
+/**
+ * Checks a request the way a real provider would before answering: returns the error step that
+ * provider sends (e.g. HTTP 400 with its error body) to reject it, or undefined to let the scripted
+ * answer play. A rejected request does not take a queued step.
+ */
+export type RequestValidator = (request: RecordedRequest) => ScriptStep | undefined;
+
 export interface ScriptedLlmOptions {
   /** Port to listen on (default 0 = random). */
   readonly port?: number;
@@ -41,10 +48,15 @@ export interface ScriptedLlmOptions {
   readonly handler?: ScriptHandler;
   /** Folder that relative replay paths resolve against (default: the process cwd). */
   readonly baseDir?: string;
-  /** Model ids for `GET /v1/models` (default `['scripted-model']`). */
-  readonly models?: readonly string[];
+  /**
+   * Entries of `GET /v1/models` (default `['scripted-model']`): an id, or a whole entry object
+   * (e.g. OpenRouter's `{id, context_length, top_provider}` or vLLM's `{id, max_model_len}`).
+   */
+  readonly models?: readonly (string | { readonly id: string; readonly [key: string]: unknown })[];
   /** Called with one line per request (the CLI prints these). */
   readonly log?: (line: string) => void;
+  /** Rejects requests a real provider would reject (see test/support/provider-validators.ts). */
+  readonly validator?: RequestValidator;
 }
 
 export interface ScriptedLlm {
@@ -61,6 +73,10 @@ export interface ScriptedLlm {
   enqueue(...steps: ScriptStep[]): void;
   /** Sets (or clears) the handler used when the queue is empty. */
   setHandler(handler: ScriptHandler | undefined): void;
+  /** Sets (or clears) the request validator. */
+  setValidator(validator: RequestValidator | undefined): void;
+  /** Requests the validator rejected, with the step sent back. */
+  readonly rejected: readonly { readonly request: RecordedRequest; readonly step: ScriptStep }[];
   /** Stops listening and destroys every open connection (stalled streams included). */
   close(): Promise<void>;
 }
@@ -72,6 +88,8 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
   const sockets = new Set<Socket>();
   const closing = new Set<() => void>();
   let handler = options.handler;
+  let validator = options.validator;
+  const rejected: { request: RecordedRequest; step: ScriptStep }[] = [];
   let closed = false;
   const baseDir = options.baseDir ?? process.cwd();
   const log = options.log;
@@ -96,7 +114,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: (options.models ?? ['scripted-model']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted-llm' })) }));
+      res.end(JSON.stringify({ object: 'list', data: (options.models ?? ['scripted-model']).map((m) => (typeof m === 'string' ? { id: m, object: 'model', created: 0, owned_by: 'scripted-llm' } : m)) }));
       return;
     }
     if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
@@ -113,7 +131,9 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     }
     const recorded: RecordedRequest = { number: requests.length + 1, method: req.method, path, headers: req.headers, rawBody, body };
     requests.push(recorded);
-    const step = queue.shift() ?? (handler ? await handler(recorded) : undefined);
+    const rejection = validator?.(recorded);
+    if (rejection !== undefined) rejected.push({ request: recorded, step: rejection });
+    const step = rejection ?? queue.shift() ?? (handler ? await handler(recorded) : undefined);
     if (step === undefined) {
       log?.(`#${recorded.number} POST ${path} → 500 (nothing scripted)`);
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -191,6 +211,10 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     setHandler(next: ScriptHandler | undefined) {
       handler = next;
     },
+    setValidator(next: RequestValidator | undefined) {
+      validator = next;
+    },
+    rejected,
     async close() {
       if (closed) return;
       closed = true;

@@ -27,7 +27,7 @@ describe('provider presets', () => {
 
   it('unknown provider names behave like custom; a dialect override wins', () => {
     expect(providerPreset('vllm-box').id).toBe('custom');
-    expect(dialectOf({ provider: 'custom' }).echoReasoningContent).toBe(false);
+    expect(dialectOf({ provider: 'custom' }).echo).toBe('as-received');
     expect(dialectOf({ provider: 'custom', dialect: 'deepseek' }).thinking).toBe('deepseek');
   });
 

@@ -149,6 +149,84 @@ describe('serializeChatRequest', () => {
   });
 });
 
+describe('echo what the wire sent (DESIGN §5)', () => {
+  const custom: SerializeOptions = { dialect: PROVIDER_PRESETS.custom.dialect };
+  const openrouter: SerializeOptions = { dialect: PROVIDER_PRESETS.openrouter.dialect };
+  const details = [{ type: 'reasoning.encrypted', data: 'ENC', format: 'openai-responses-v1', index: 0 }];
+  const taught: Message[] = [
+    user('u1', 'go'),
+    assistant('a1', [
+      { type: 'reasoning', text: 'Think.', field: 'reasoning_content' },
+      { type: 'tool-call', id: 'c1', name: 'bash', arguments: '{"command":"ls"}' },
+    ]),
+    toolResult('t1', 'c1', 'a.txt'),
+    // A later call with no reasoning: a DeepSeek-compatible server still wants the field ("").
+    assistant('a2', [{ type: 'tool-call', id: 'c2', name: 'list', arguments: '' }]),
+    toolResult('t2', 'c2', 'ok'),
+  ];
+  const wireAssistants = (options: SerializeOptions, messages: Message[]) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire JSON
+    serializeChatRequest(request({ provider: 'custom', model: 'm' }, messages), options).messages.filter((m) => m.role === 'assistant') as any[];
+
+  it('custom endpoint: reasoning_content learned from the wire goes back on every tool-call message ("" when none)', () => {
+    const [a1, a2] = wireAssistants(custom, taught);
+    expect(a1.reasoning_content).toBe('Think.');
+    expect(a2.reasoning_content).toBe('');
+    expect(a2.tool_calls[0].function.arguments).toBe('{}'); // a zero-argument call streamed as ""
+  });
+
+  it('custom endpoint with no reasoning_content on the wire: nothing is added', () => {
+    const plain = [user('u1', 'go'), assistant('a1', [{ type: 'tool-call', id: 'c1', name: 'bash', arguments: '  ' }]), toolResult('t1', 'c1', 'x')];
+    const [a1] = wireAssistants(custom, plain);
+    expect(Object.keys(a1)).toEqual(['role', 'content', 'tool_calls']);
+    expect(a1.tool_calls[0].function.arguments).toBe('{}');
+  });
+
+  it('`reasoning` and `reasoning_details` go back in their own fields; extras go back on their call', () => {
+    const messages = [
+      user('u1', 'go'),
+      assistant('a1', [
+        { type: 'reasoning', text: 'Plan.', field: 'reasoning', details },
+        { type: 'tool-call', id: 'c1', name: 'get_weather', arguments: '{"city":"Paris"}', extras: { extra_content: { google: { thought_signature: 'SIG' } } } },
+      ]),
+      toolResult('t1', 'c1', 'mild'),
+    ];
+    const [a1] = wireAssistants(openrouter, messages);
+    expect(a1).toEqual({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' }, extra_content: { google: { thought_signature: 'SIG' } } }],
+      reasoning: 'Plan.',
+      reasoning_details: details,
+    });
+  });
+
+  it('an extra can never overwrite the standard call fields', () => {
+    const messages = [user('u1', 'go'), assistant('a1', [{ type: 'tool-call', id: 'c1', name: 't', arguments: '{}', extras: { id: 'evil', function: { name: 'x' }, ok: 1 } }]), toolResult('t1', 'c1', 'x')];
+    const [a1] = wireAssistants(custom, messages);
+    expect(a1.tool_calls[0]).toEqual({ id: 'c1', type: 'function', function: { name: 't', arguments: '{}' }, ok: 1 });
+  });
+
+  it('strict OpenAI never receives reasoning fields or extras, even from another provider\'s history', () => {
+    const messages = [
+      ...taught,
+      assistant('a3', [{ type: 'reasoning', text: 'x', field: 'reasoning', details }, { type: 'tool-call', id: 'c3', name: 't', arguments: '{}', extras: { extra_content: {} } }]),
+      toolResult('t3', 'c3', 'x'),
+    ];
+    for (const a of wireAssistants(openai, messages)) {
+      expect(Object.keys(a).sort()).toEqual(['content', 'role', 'tool_calls']);
+      for (const call of a.tool_calls) expect(Object.keys(call)).toEqual(['id', 'type', 'function']);
+    }
+  });
+
+  it('reasoning of unknown origin (older or imported logs) counts as reasoning_content once the wire speaks it', () => {
+    const legacy = [...taught, assistant('a3', [{ type: 'reasoning', text: 'old' }, { type: 'tool-call', id: 'c3', name: 't', arguments: '{}' }]), toolResult('t3', 'c3', 'x')];
+    expect(wireAssistants(custom, legacy)[2].reasoning_content).toBe('old');
+    const alone = [user('u1', 'go'), assistant('a1', [{ type: 'reasoning', text: 'old' }, { type: 'tool-call', id: 'c1', name: 't', arguments: '{}' }]), toolResult('t1', 'c1', 'x')];
+    expect(wireAssistants(custom, alone)[0].reasoning_content).toBeUndefined();
+  });
+});
+
 describe('callConfigFor', () => {
   it('logs the effective effort and output cap', () => {
     expect(callConfigFor({ provider: 'deepseek', baseUrl: 'x', model: 'deepseek-v4-flash' })).toEqual({ provider: 'deepseek', model: 'deepseek-v4-flash', reasoningEffort: 'high' });

@@ -31,7 +31,7 @@ describe('StreamTranslator', () => {
     expect(t.push(d({ reasoning: '!' }))).toEqual([{ type: 'reasoning-delta', index: 0, text: '!' }]);
     expect(t.push(d({}, 'stop'))).toEqual([]);
     expect(t.complete()).toEqual([
-      { type: 'block-end', index: 0, block: { type: 'reasoning', text: 'Hm!' } },
+      { type: 'block-end', index: 0, block: { type: 'reasoning', text: 'Hm!', field: 'reasoning_content' } },
       { type: 'block-end', index: 1, block: { type: 'text', text: 'Hi' } },
       { type: 'finish', reason: { kind: 'stop' } },
     ]);
@@ -162,5 +162,51 @@ describe('mapUsage / mapFinishReason', () => {
     expect(mapFinishReason('length')).toEqual({ kind: 'max-tokens' });
     expect(mapFinishReason('content_filter')).toMatchObject({ kind: 'error', failure: { code: 'CONTENT_FILTER' } });
     expect(mapFinishReason('insufficient_system_resource')).toMatchObject({ kind: 'error', failure: { code: 'INSUFFICIENT_SYSTEM_RESOURCE' } });
+  });
+});
+
+describe('StreamTranslator: what the wire teaches', () => {
+  it('merges OpenRouter reasoning_details by index (text concatenates, a later signature joins) and remembers the field', () => {
+    const out = run([
+      d({ reasoning: 'Plan', reasoning_details: [{ type: 'reasoning.text', text: 'Plan', format: 'anthropic-claude-v1', index: 0 }] }),
+      d({ reasoning: ' it.', reasoning_details: [{ type: 'reasoning.text', text: ' it.', format: 'anthropic-claude-v1', index: 0 }] }),
+      d({ reasoning_details: [{ type: 'reasoning.text', signature: 'SIG', format: 'anthropic-claude-v1', index: 0 }, { type: 'reasoning.encrypted', data: 'EN', index: 1 }] }),
+      d({ reasoning_details: [{ type: 'reasoning.encrypted', data: 'C', index: 1, id: null }] }),
+      d({ content: 'ok' }, 'stop'),
+    ]);
+    expect(ends(out)[0]).toEqual({
+      type: 'reasoning',
+      text: 'Plan it.',
+      field: 'reasoning',
+      details: [
+        { type: 'reasoning.text', text: 'Plan it.', format: 'anthropic-claude-v1', index: 0, signature: 'SIG' },
+        { type: 'reasoning.encrypted', data: 'ENC', index: 1 },
+      ],
+    });
+  });
+
+  it('details with text but no reasoning field still show as reasoning text; encrypted-only details open a block without text', () => {
+    const withText = run([d({ reasoning_details: [{ type: 'reasoning.summary', summary: 'Sum', index: 0 }] }), d({ content: 'x' }, 'stop')]);
+    expect(withText.filter((c) => c.type === 'reasoning-delta')).toEqual([{ type: 'reasoning-delta', index: 0, text: 'Sum' }]);
+    expect(ends(withText)[0]).toEqual({ type: 'reasoning', text: 'Sum', details: [{ type: 'reasoning.summary', summary: 'Sum', index: 0 }] });
+    const encrypted = run([d({ reasoning_details: [{ type: 'reasoning.encrypted', data: 'E', index: 0 }] }), d({ content: 'x' }, 'stop')]);
+    expect(ends(encrypted)[0]).toEqual({ type: 'reasoning', text: '', details: [{ type: 'reasoning.encrypted', data: 'E', index: 0 }] });
+  });
+
+  it('keeps a tool call\'s provider extras (Gemini thought signature) and merges later ones', () => {
+    const out = run([
+      { choices: [{ index: 0, delta: { tool_calls: [{ id: 'f1', type: 'function', function: { name: 'get', arguments: '{}' }, extra_content: { google: { thought_signature: 'S1' } } }] }, finish_reason: null }] },
+      { choices: [{ index: 0, delta: { tool_calls: [{ id: 'f2', type: 'function', function: { name: 'get', arguments: '{"a":1}' } }] }, finish_reason: 'stop' }] },
+    ]);
+    expect(ends(out)).toEqual([
+      { type: 'tool-call', id: 'f1', name: 'get', arguments: '{}', extras: { extra_content: { google: { thought_signature: 'S1' } } } },
+      { type: 'tool-call', id: 'f2', name: 'get', arguments: '{"a":1}' },
+    ]);
+    expect(out.at(-1)).toEqual({ type: 'finish', reason: { kind: 'tool-calls' } });
+    const merged = run([
+      { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c', function: { name: 'n', arguments: '' }, meta: { a: 1 } }] }, finish_reason: null }] },
+      { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{}' }, meta: { b: 2 } }] }, finish_reason: 'tool_calls' }] },
+    ]);
+    expect(ends(merged)[0]).toEqual({ type: 'tool-call', id: 'c', name: 'n', arguments: '{}', extras: { meta: { a: 1, b: 2 } } });
   });
 });
