@@ -1,9 +1,26 @@
 /**
  * A session timeline as terminal text, for `forkline run` (live, streaming text deltas as they
  * arrive) and `forkline show` (replay of a stored log). Pure: events in, strings out.
+ *
+ * Events are read as tolerantly as the UI reads them (`shared/event-read.ts`): an imported log may
+ * hold older shapes (`turn/end {error}`, `assistant/message {content, provenance}`, `tool/result
+ * {callId, content}`) or damaged payloads, and `show` must print a line for each, never throw.
+ * Step durations come from the log's own clock or print as unknown, never negative
+ * (`shared/span-clock.ts`).
  */
+import {
+  asObject,
+  asString,
+  assistantBlocks,
+  joinText,
+  readUsage,
+  toolResultFacts,
+  turnEndFacts,
+  turnEndLabel,
+  type TurnEndFacts,
+} from '../../shared/event-read.js';
 import type { SessionEvent, TurnEndReason } from '../../shared/events.js';
-import { messageText } from '../../shared/messages.js';
+import { SpanClock, type SpanMark } from '../../shared/span-clock.js';
 
 export interface TimelineTextOptions {
   /** Live mode streams text deltas and skips the final message text (already printed). */
@@ -18,7 +35,8 @@ const ANSI = { dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32
 
 /** Turns events into text, one call per event; keeps the little state that needs (step timing, streaming). */
 export class TimelineText {
-  private stepStart = new Map<string, number>();
+  private readonly clock = new SpanClock();
+  private stepStart = new Map<string, SpanMark>();
   private streaming = false;
   private thinkingShown = false;
   private readonly callNames = new Map<string, string>();
@@ -50,32 +68,36 @@ export class TimelineText {
     this.streamedCalls.add(callId);
   }
 
-  /** The text to print for `event` ('' for events not shown). */
+  /** The text to print for `event` ('' for events not shown). Never throws on odd payloads. */
   render(event: SessionEvent): string {
+    this.clock.tick(event.time);
     const breakStream = () => {
       if (!this.streaming) return '';
       this.streaming = false;
       return '\n';
     };
+    const d = asObject(event.data) ?? {};
+    const num = (key: string): string => (typeof d[key] === 'number' ? String(d[key]) : '?');
     switch (event.type) {
       case 'turn/start':
-        return `${breakStream()}${this.c('bold', `━━ Turn ${event.data.turn} ━━`)}\n`;
+        return `${breakStream()}${this.c('bold', `━━ Turn ${num('turn')} ━━`)}\n`;
       case 'turn/end':
-        return `${breakStream()}${this.c('bold', `━━ Turn ${event.data.turn} ended: ${describeReason(event.data.reason)}`)}${this.options.seqs ? this.c('dim', `  [seq ${event.seq}]`) : ''}\n`;
+        return `${breakStream()}${this.c('bold', `━━ Turn ${num('turn')} ended: ${describeFacts(turnEndFacts(d))}`)}${this.options.seqs ? this.c('dim', `  [seq ${event.seq}]`) : ''}\n`;
       case 'step/start':
-        this.stepStart.set(`${event.data.turn}/${event.data.step}`, event.time);
+        this.stepStart.set(`${num('turn')}/${num('step')}`, this.clock.mark(event.time));
         this.thinkingShown = false;
-        return `${breakStream()}${this.c('dim', `── step ${event.data.step}`)}\n`;
+        return `${breakStream()}${this.c('dim', `── step ${num('step')}`)}\n`;
       case 'step/end': {
-        const started = this.stepStart.get(`${event.data.turn}/${event.data.step}`);
-        const ms = started === undefined ? undefined : event.time - started;
-        return `${breakStream()}${this.c('dim', `── step ${event.data.step} done${ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`}`)}\n`;
+        const started = this.stepStart.get(`${num('turn')}/${num('step')}`);
+        const ms = started === undefined ? undefined : this.clock.since(started, event.time);
+        const took = started === undefined ? '' : ms === undefined ? ' (duration unknown: the log\'s clock does not run forward here)' : ` in ${(ms / 1000).toFixed(1)} s`;
+        return `${breakStream()}${this.c('dim', `── step ${num('step')} done${took}`)}\n`;
       }
       case 'user/message': {
-        const kind = event.data.source.kind;
+        const kind = asString(asObject(d['source'])?.['kind']) ?? 'user';
         if (kind === 'compaction') return `${breakStream()}${this.c('dim', '[compaction summary replaces earlier history]')}\n`;
         const label = kind === 'user' ? '>' : `> (${kind})`;
-        return `${breakStream()}${this.c('cyan', `${label} ${messageText(event.data)}`)}\n`;
+        return `${breakStream()}${this.c('cyan', `${label} ${joinText(d['content'])}`)}\n`;
       }
       case 'assistant/chunk': {
         if (!this.options.live) return '';
@@ -92,13 +114,13 @@ export class TimelineText {
       }
       case 'assistant/message': {
         const parts: string[] = [breakStream()];
-        const { message, usage, interrupted } = event.data;
-        for (const block of message.content) {
+        const usage = readUsage(d['usage']);
+        for (const block of assistantBlocks(d)) {
           if (block.type === 'reasoning' && !this.options.live) parts.push(this.c('dim', `(thinking) ${firstLine(block.text, 160)}\n`));
           if (block.type === 'text' && !this.options.live) parts.push(`${block.text}\n`);
-          if (block.type === 'tool-call') this.callNames.set(block.id, block.name);
+          if (block.type === 'tool-call' && block.id !== undefined) this.callNames.set(block.id, block.name ?? '');
         }
-        if (interrupted) parts.push(this.c('yellow', '[answer interrupted]\n'));
+        if (d['interrupted'] === true) parts.push(this.c('yellow', '[answer interrupted]\n'));
         if (usage) {
           const cache = usage.cacheReadTokens ? `, ${usage.cacheReadTokens} cached` : '';
           parts.push(this.c('dim', `[tokens: ${usage.inputTokens} in${cache}, ${usage.outputTokens} out]\n`));
@@ -106,32 +128,54 @@ export class TimelineText {
         return parts.join('');
       }
       case 'tool/call':
-        return `${breakStream()}${this.c('yellow', `→ ${event.data.name} ${summarizeArguments(event.data.arguments)}`)}\n`;
+        return `${breakStream()}${this.c('yellow', `→ ${asString(d['name']) ?? '(unknown tool)'} ${summarizeArguments(asString(d['arguments']) ?? '')}`)}\n`;
       case 'tool/result': {
-        const block = event.data.message.content[0];
-        const text = block?.content.map((b) => b.text).join('') ?? '';
-        const code = event.data.error?.code;
-        const head = block?.isError ? this.c('red', `← error${code ? ` ${code}` : ''}`) : this.c('green', '← ok');
-        const body = this.streamedCalls.has(block?.toolCallId ?? '')
-          ? lastLines(text, 1)
-          : block?.isError
-            ? headAndTail(text, 4, 6) // an error's cause is usually at the top, its exit code at the bottom
-            : lastLines(text, this.options.live ? 6 : 12);
+        const facts = toolResultFacts(d);
+        const code = facts.errorCode;
+        const head = facts.isError ? this.c('red', `← error${code ? ` ${code}` : ''}`) : this.c('green', '← ok');
+        const body = this.streamedCalls.has(facts.callId ?? '')
+          ? lastLines(facts.text, 1)
+          : facts.isError
+            ? headAndTail(facts.text, 4, 6) // an error's cause is usually at the top, its exit code at the bottom
+            : lastLines(facts.text, this.options.live ? 6 : 12);
         return `${breakStream()}${head} ${indent(body)}\n`;
       }
-      case 'llm/retry':
-        return `${breakStream()}${this.c('yellow', `↻ retry ${event.data.attempt} in ${event.data.delayMs} ms (${event.data.failure.code}: ${event.data.failure.message})`)}\n`;
-      case 'approval/asked':
-        return `${breakStream()}${this.c('yellow', `? approval needed for ${event.data.toolName}${event.data.reason ? ` (${event.data.reason})` : ''}`)}\n`;
+      case 'llm/retry': {
+        const failure = asObject(d['failure']);
+        return `${breakStream()}${this.c('yellow', `↻ retry ${num('attempt')} in ${num('delayMs')} ms (${asString(failure?.['code']) ?? 'UNKNOWN'}: ${asString(failure?.['message']) ?? ''})`)}\n`;
+      }
+      case 'approval/asked': {
+        const reason = asString(d['reason']);
+        return `${breakStream()}${this.c('yellow', `? approval needed for ${asString(d['toolName']) ?? '(unknown tool)'}${reason ? ` (${reason})` : ''}`)}\n`;
+      }
       case 'approval/decided':
-        return `${breakStream()}${this.c('dim', `  approval: ${event.data.outcome}`)}\n`;
+        return `${breakStream()}${this.c('dim', `  approval: ${asString(d['outcome']) ?? '?'}`)}\n`;
       case 'session/end-seed':
         return `${breakStream()}${this.c('dim', '··· resumed here ···')}\n`;
       case 'compaction/summary':
-        return `${breakStream()}${this.c('dim', `[compacted ${event.data.shadowedSeqs.length} messages]`)}\n`;
+        return `${breakStream()}${this.c('dim', `[compacted ${Array.isArray(d['shadowedSeqs']) ? d['shadowedSeqs'].length : '?'} messages]`)}\n`;
+      case 'import/foreign':
+        return this.options.live ? '' : `${breakStream()}${this.c('dim', `· ${asString(d['format']) ?? 'imported'} ${asString(d['type']) ?? 'record'} (kept as a raw record)`)}\n`;
       default:
         return '';
     }
+  }
+}
+
+/** Human words for a turn end read loosely (any stored shape). */
+export function describeFacts(facts: TurnEndFacts): string {
+  switch (facts.kind) {
+    case 'completed':
+    case 'max-tokens':
+    case 'blocked':
+    case 'interrupted':
+      return describeReason({ kind: facts.kind });
+    case 'aborted':
+      return describeReason({ kind: 'aborted', cause: facts.cause ?? { kind: 'legacy' } });
+    case 'error':
+      return describeReason({ kind: 'error', failure: facts.failure ?? { code: 'UNKNOWN', message: '' } });
+    default:
+      return turnEndLabel(facts);
   }
 }
 

@@ -19,6 +19,7 @@ const BETWEEN_TURN_TYPES: ReadonlySet<string> = new Set([
   'workspace/checkpoint',
   'approval/policy',
   'import/elided',
+  'import/foreign',
 ]);
 
 /** Types that must name the open turn and step. */
