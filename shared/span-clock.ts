@@ -9,6 +9,9 @@
  * A jump back anywhere inside the span makes its duration unknown, whatever the end-minus-start
  * arithmetic says.
  *
+ * A time of 0 or less is no time at all (recordings normalise times they elide to 0): it is skipped,
+ * neither a jump back nor a new reading.
+ *
  * Usage: call {@link SpanClock.tick} with every event's time in log order, take a
  * {@link SpanClock.mark} when a span opens, and ask {@link SpanClock.since} when it closes. O(1).
  *
@@ -25,10 +28,15 @@ export class SpanClock {
   private last: number | undefined;
   private breaks = 0;
 
-  /** Notes the time of the next event in log order (a non-finite time counts as a break). */
+  /** Notes the time of the next event in log order (a non-finite time counts as a break; ≤ 0 is skipped). */
   tick(time: number): void {
-    if (!Number.isFinite(time) || (this.last !== undefined && time < this.last)) this.breaks++;
-    if (Number.isFinite(time)) this.last = time;
+    if (!Number.isFinite(time)) {
+      this.breaks++;
+      return;
+    }
+    if (time <= 0) return;
+    if (this.last !== undefined && time < this.last) this.breaks++;
+    this.last = time;
   }
 
   /** A mark for a span that opens at `time` (call after {@link tick} for the same event). */
@@ -41,7 +49,7 @@ export class SpanClock {
    * when the clock went back inside the span or the difference is not a finite non-negative number.
    */
   since(mark: SpanMark, time: number): number | undefined {
-    if (this.breaks !== mark.breaks) return undefined;
+    if (this.breaks !== mark.breaks || mark.time <= 0 || time <= 0) return undefined;
     return spanMs(mark.time, time);
   }
 }

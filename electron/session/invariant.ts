@@ -47,7 +47,8 @@ export class InvariantChecker implements InvariantState {
   lastTurn = 0;
   openTurn: number | undefined;
   openStep: number | undefined;
-  private lastStep = 0;
+  /** Highest step number started in the current (or last) turn. */
+  lastStep = 0;
   private lastSeq = -1;
   readonly pendingCalls = new Set<string>();
 
