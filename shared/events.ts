@@ -95,8 +95,8 @@ export type ForeignFacts = { readonly format: string; readonly [key: string]: Js
 export interface SessionEventMap {
   'turn/start': { readonly turn: number; readonly trigger?: JsonValue; readonly foreign?: ForeignFacts };
   'turn/end': { readonly turn: number; readonly reason: TurnEndReason; readonly foreign?: ForeignFacts };
-  'step/start': { readonly turn: number; readonly step: number };
-  'step/end': { readonly turn: number; readonly step: number };
+  'step/start': { readonly turn: number; readonly step: number; readonly foreign?: ForeignFacts };
+  'step/end': { readonly turn: number; readonly step: number; readonly foreign?: ForeignFacts };
   'user/message': UserMessage;
   'assistant/chunk': { readonly turn: number; readonly step: number; readonly chunk: StreamChunk };
   'assistant/message': {

@@ -25,9 +25,9 @@ export const IMPORT_FORMATS: readonly ImportFormatInfo[] = [
   { id: 'openhands', label: 'OpenHands trajectory or event stream', where: 'a trajectory .json (event array) or one event per line' },
 ];
 
-/** `forkline, deepseek-harness, …` for messages. */
+/** `forkline (Forkline export), deepseek-harness (…), …` for messages. */
 export function importFormatList(): string {
-  return IMPORT_FORMATS.map((f) => `${f.id} (${f.label}: ${f.where})`).join('; ');
+  return IMPORT_FORMATS.map((f) => `${f.id} (${f.label})`).join(', ');
 }
 
 /** Token totals over the imported assistant messages (only what the source reported). */

@@ -10,7 +10,7 @@
  * session is removed, so an import is all or nothing.
  */
 import type { TokenUsage } from '../../shared/chunks.js';
-import type { SessionEvent, SessionEventMap, SessionEventType, SessionHeader, SurfaceOp } from '../../shared/events.js';
+import type { EventInput, ForeignFacts, SessionEvent, SessionEventMap, SessionEventType, SessionHeader, SurfaceOp } from '../../shared/events.js';
 import type { ImportTokens } from '../../shared/import-summary.js';
 import { InvariantChecker, type InvariantState } from '../session/invariant.js';
 import { closersFor, OpenStateTracker } from '../session/repair.js';
@@ -165,9 +165,21 @@ export class ImportedLogWriter {
    * outcome-unknown result per unanswered call, `step/end`, `turn/end{interrupted}`, all stamped
    * with `time` (the source's last time). Returns how many events it wrote.
    */
-  closeOpenTurn(time: number): number {
-    const closers = closersFor(this.open.state, this.seq);
-    for (const closer of closers) this.append({ ...closer, time } as DraftEvent);
+  closeOpenTurn(time: number, mark?: ForeignFacts): number {
+    return this.writeClosers(closersFor(this.open.state, this.seq), time, mark);
+  }
+
+  /** Like {@link closeOpenTurn} but stops before `turn/end` (the turn stays open). */
+  closeOpenStep(time: number, mark?: ForeignFacts): number {
+    return this.writeClosers(closersFor(this.open.state, this.seq).filter((c) => c.type !== 'turn/end'), time, mark);
+  }
+
+  /** Writes closers; `mark` (e.g. `{format, synthesized: true}`) goes on their `step/end` and `turn/end`. */
+  private writeClosers(closers: readonly EventInput[], time: number, mark: ForeignFacts | undefined): number {
+    for (const closer of closers) {
+      const marked = mark && (closer.type === 'step/end' || closer.type === 'turn/end') ? { ...closer, data: { ...closer.data, foreign: mark } } : closer;
+      this.append({ ...marked, time } as DraftEvent);
+    }
     return closers.length;
   }
 

@@ -110,8 +110,11 @@ export class InvariantChecker implements InvariantState {
         return;
       }
       case 'user/message':
-        if (this.openStep === undefined && event.surfaceOp === 'append') {
-          this.fail(event, 'an appended user message must be inside a step');
+        // Our loop logs prompts right after step/start; reference-runtime logs may log them after
+        // turn/start, before the step (its core leaves user messages unconstrained). Both are
+        // inside a turn — a prompt between turns belongs to no request.
+        if (this.openTurn === undefined && event.surfaceOp === 'append') {
+          this.fail(event, 'an appended user message must be inside a turn');
         }
         return;
       default:

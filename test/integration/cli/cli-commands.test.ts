@@ -161,7 +161,9 @@ describe('forkline CLI', () => {
     writeFileSync(notSession, '{"hello":"world"}\n');
     const bad = await forkline(['import', notSession]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('not a Forkline or DeepSeek Harness session file');
+    expect(bad.stderr).toContain('this is not a session log we can read');
+    expect(bad.stderr).toContain('Formats we read: forkline (Forkline export), deepseek-harness');
+    expect(bad.stderr).toContain('[UNSUPPORTED_FORMAT]');
     for (const r of [missing, unknown, effort, bad]) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
