@@ -11,7 +11,8 @@
  * are pushed per session.
  */
 import type { ErrorRecord } from './errors.js';
-import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader } from './events.js';
+import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader, SessionOrigin } from './events.js';
+import type { ImportSummary } from './import-summary.js';
 import type { BranchStats } from './branch-stats.js';
 import type { Message, UserMessage } from './messages.js';
 
@@ -33,6 +34,8 @@ export interface SessionSummary {
   readonly status: AgentStatus;
   /** Another running Forkline holds this session (read-only here). */
   readonly ownedElsewhere?: boolean;
+  /** Where the log came from (absent: recorded here). An imported session is read-only; it is continued by a fork. */
+  readonly origin?: SessionOrigin;
 }
 
 export interface InboxSnapshot {
@@ -61,8 +64,14 @@ export interface SubscribeResult {
   readonly approvals: readonly ApprovalRequest[];
   /** Things the host repaired or noticed when opening (crash recovery, import warnings). */
   readonly notices: readonly string[];
-  /** True when another running Forkline owns the session: it is shown read-only. */
+  /** True when another running Forkline owns the session, or it was imported: it is shown read-only. */
   readonly readOnly: boolean;
+  /**
+   * For an imported session: why it is read-only and how far it can be continued. `continuableUntilSeq`
+   * is the last seq a fork may cut at (before the first record that changed what the source's model
+   * saw and cannot be replayed); absent when every closed turn can be continued.
+   */
+  readonly imported?: { readonly format: string; readonly continuableUntilSeq?: number };
 }
 
 /** What a model request contained, rebuilt from the log prefix (the request inspector). */
@@ -148,16 +157,30 @@ export interface HostMethods {
   deleteSession(params: { sessionId: string }): null;
   /**
    * Forks at the first closed turn at or after `atSeq` (default: the last closed turn). With
-   * `worktree`, the child works in its own folder restored to the workspace checkpoint at the boundary.
+   * `worktree`, the child works in its own folder restored to the workspace checkpoint at the boundary;
+   * with `cwd`, in that folder. Forking an imported session is how it is continued ("Continue in
+   * Forkline"): the child is a live session whose history is the imported conversation; it needs
+   * `cwd` (nothing from an imported log chooses a folder to act in).
    */
-  forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean }): SessionSummary;
+  forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean; cwd?: string }): SessionSummary;
   /**
    * Compares two sessions from their common boundary: figures per branch and (unless `files` is
    * false, which makes it cheap) the file diff between their latest workspace checkpoints.
    */
   compareSessions(params: { a: string; b: string; files?: boolean }): CompareResult;
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string };
-  importSession(params: { jsonl: string }): { sessionId: string; warnings: readonly string[] };
+  /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
+  importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
+  /**
+   * Streaming import (issue 12): the client sends the file in chunks of text, each acknowledged after
+   * the host has written its records, so memory stays constant on both sides and the client can show
+   * progress. The format is detected by content. `importEnd` returns the summary; `importAbort` (or
+   * closing the connection) discards a partial import.
+   */
+  importBegin(params: { fileName: string; size?: number }): { importId: string };
+  importChunk(params: { importId: string; text: string }): { chars: number };
+  importEnd(params: { importId: string }): ImportSummary;
+  importAbort(params: { importId: string }): null;
   inspectRequest(params: { sessionId: string; turn: number; step: number }): RequestSnapshot;
 
   followup(params: { sessionId: string; text: string }): null;
@@ -197,6 +220,10 @@ export const HOST_METHODS = [
   'compareSessions',
   'exportSession',
   'importSession',
+  'importBegin',
+  'importChunk',
+  'importEnd',
+  'importAbort',
   'inspectRequest',
   'followup',
   'steer',

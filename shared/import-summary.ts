@@ -137,3 +137,16 @@ export function formatImportSummary(summary: ImportSummary): string[] {
   for (const n of summary.modelViewNotes) lines.push(`model view: ${n}`);
   return lines;
 }
+
+/**
+ * The seq of the first record of an imported log that changed what the source's model saw and is
+ * not replayed here (an `import/foreign` marked `modelVisible`), or undefined when there is none. A
+ * continuation (fork) must cut before it, else the model would be sent a different history than
+ * the source's model saw.
+ */
+export function firstUnreplayableSeq(events: readonly { readonly seq: number; readonly type: string; readonly data: unknown }[]): number | undefined {
+  for (const e of events) {
+    if (e.type === 'import/foreign' && (e.data as { modelVisible?: unknown } | null)?.modelVisible === true) return e.seq;
+  }
+  return undefined;
+}

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import type { CompareBranch, CompareResult, HostMethods, HostPush, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
+import { firstUnreplayableSeq, type ImportSummary } from '../../shared/import-summary.js';
+import { isImportedSession } from '../../shared/events.js';
+import type { SessionImport } from '../import/session-import.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { messageText } from '../../shared/messages.js';
@@ -20,8 +23,13 @@ import { inspectRequest } from './request-inspector.js';
 import { realWorkspace } from './workspace-folder.js';
 
 /** One client's view of the host: every HostApi method, bound to this connection. */
+/** Streaming imports one connection may run at once. */
+const MAX_OPEN_IMPORTS = 4;
+
 export class HostConnection implements HostHandlers, IDisposable {
   private disposed = false;
+  /** Streaming imports this connection started and has not ended. */
+  private readonly imports = new Map<string, SessionImport>();
   constructor(
     private readonly host: Host,
     private readonly sink: (message: HostPush) => void,
@@ -39,6 +47,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const job of this.imports.values()) job.abort();
+    this.imports.clear();
     this.host.detach(this);
   }
 
@@ -47,7 +57,10 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   listSessions(): SessionSummary[] {
-    return this.repo.list().map((r) => this.host.summary(r));
+    return this.repo
+      .list()
+      .filter((r) => !this.repo.importing(r.header.id))
+      .map((r) => this.host.summary(r));
   }
 
   createSession(params: { cwd: string; title?: string }): SessionSummary {
@@ -79,15 +92,30 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 
-  async forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean }): Promise<SessionSummary> {
+  async forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean; cwd?: string }): Promise<SessionSummary> {
     const agent = this.host.agentFor(params.sessionId);
-    const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
+    const loaded = agent ? undefined : this.repo.load(params.sessionId);
+    const events = agent ? agent.session.events : loaded!.events;
+    const imported = loaded !== undefined && isImportedSession(loaded.record.header);
     const boundary = boundaryForAnchor(events, params.atSeq);
     if (boundary === undefined) {
       throw new ForklineError('FORK_UNAVAILABLE', params.atSeq === undefined ? 'this session has no completed turn to fork from yet' : `seq ${params.atSeq} is in a turn that has not ended; fork at a completed turn`);
     }
+    if (params.worktree && params.cwd !== undefined) throw new ForklineError('INVALID_ARGUMENT', 'a fork gets either its own worktree or a folder (cwd), not both');
+    if (imported) {
+      // Continuing an imported session: its history must be what the source's model saw.
+      const limit = firstUnreplayableSeq(events);
+      if (limit !== undefined && boundary > limit) {
+        const before = lastTurnEndBefore(events, limit);
+        throw new ForklineError(
+          'MODEL_VIEW_INCOMPLETE',
+          `seq ${limit} of this imported log changed what its model saw and cannot be replayed here, so a continuation after it would send a different history; ${before === undefined ? 'no turn ends before it' : `fork at a turn that ends at or before seq ${before}`}`,
+        );
+      }
+      if (params.cwd === undefined) throw new ForklineError('WORKSPACE_REQUIRED', 'continuing an imported session needs a workspace folder of yours (cwd); the folder named in the log is never used');
+    }
     const childId = this.host.options.newId();
-    let cwd: string | undefined;
+    let cwd: string | undefined = params.cwd !== undefined ? realWorkspace(params.cwd) : undefined;
     if (params.worktree) {
       const { checkpoints, worktreesDir } = this.host.options;
       if (!checkpoints || !worktreesDir) throw new ForklineError('WORKTREE_UNAVAILABLE', 'workspace checkpoints are off, so a fork cannot get its own folder');
@@ -101,7 +129,7 @@ export class HostConnection implements HostHandlers, IDisposable {
       await checkpoints.restore(commit, cwd);
       await checkpoints.pin(`refs/forkline/${childId}`, commit);
     }
-    const child = await this.repo.fork(params.sessionId, boundary, childId, cwd !== undefined ? { cwd } : {});
+    const child = await this.repo.fork(params.sessionId, boundary, childId, cwd !== undefined ? { cwd } : imported ? { cwd: null } : {});
     const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
     const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
     // The fork number leads so forks stay distinguishable where long titles are cut off.
@@ -151,10 +179,48 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { fileName: `forkline-${slug}-${params.sessionId.slice(0, 8)}.jsonl`, jsonl };
   }
 
-  importSession(params: { jsonl: string }): { sessionId: string; warnings: readonly string[] } {
-    const result = this.repo.importJsonl(params.jsonl);
+  importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary } {
+    const summary = this.repo.importText(params.jsonl, params.fileName);
     this.host.broadcast({ kind: 'sessions/changed' });
-    return { sessionId: result.id, warnings: result.warnings };
+    return { sessionId: summary.sessionId, warnings: [...summary.warnings, ...summary.skipped.map((s) => `skipped line ${s.line}: ${s.reason}`)], summary };
+  }
+
+  importBegin(params: { fileName: string; size?: number }): { importId: string } {
+    if (this.imports.size >= MAX_OPEN_IMPORTS) throw new ForklineError('TOO_MANY_IMPORTS', `at most ${MAX_OPEN_IMPORTS} imports may run at once in one window`);
+    const importId = this.host.options.newId();
+    this.imports.set(importId, this.repo.beginImport(params.fileName));
+    return { importId };
+  }
+
+  importChunk(params: { importId: string; text: string }): { chars: number } {
+    const job = this.importJob(params.importId);
+    try {
+      job.write(params.text);
+    } catch (error) {
+      this.imports.delete(params.importId);
+      throw error;
+    }
+    return { chars: job.chars };
+  }
+
+  importEnd(params: { importId: string }): ImportSummary {
+    const job = this.importJob(params.importId);
+    this.imports.delete(params.importId);
+    const summary = job.end();
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return summary;
+  }
+
+  importAbort(params: { importId: string }): null {
+    this.imports.get(params.importId)?.abort();
+    this.imports.delete(params.importId);
+    return null;
+  }
+
+  private importJob(importId: string): SessionImport {
+    const job = this.imports.get(importId);
+    if (!job) throw new ForklineError('IMPORT_NOT_FOUND', `no import ${importId} is running in this window (it ended, failed or was aborted)`);
+    return job;
   }
 
   inspectRequest(params: { sessionId: string; turn: number; step: number }): ReturnType<HostMethods['inspectRequest']> {
@@ -275,6 +341,12 @@ export function commonLength(repo: SessionRepository, a: string, b: string): num
     if (other !== undefined) return Math.min(entry.limit, other);
   }
   return 0;
+}
+
+/** The seq of the last `turn/end` before `seq`, if any. */
+function lastTurnEndBefore(events: readonly SessionEvent[], seq: number): number | undefined {
+  for (let i = Math.min(seq, events.length) - 1; i >= 0; i--) if (events[i]!.type === 'turn/end') return i;
+  return undefined;
 }
 
 /** A short title from a prompt: its first line, at most 60 characters. */

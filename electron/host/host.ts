@@ -17,7 +17,8 @@ import type {
   SubscribeResult,
 } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
-import type { SessionEvent } from '../../shared/events.js';
+import { isImportedSession, type SessionEvent } from '../../shared/events.js';
+import { firstUnreplayableSeq } from '../../shared/import-summary.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { DisposableStore } from '../../shared/lifecycle.js';
 import { Agent } from '../agent/agent.js';
@@ -156,6 +157,7 @@ export class Host implements IDisposable {
       ...(h.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
       status: this.status(h.id),
       ...(ownedElsewhere ? { ownedElsewhere: true } : {}),
+      ...(h.origin !== undefined ? { origin: h.origin } : {}),
     };
   }
 
@@ -166,6 +168,13 @@ export class Host implements IDisposable {
     if (this.closed) throw new ForklineError('HOST_CLOSED', 'the host is shutting down');
     const record = this.repository.get(sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+    if (isImportedSession(record.header) || this.repository.importing(sessionId)) {
+      const format = record.header.origin?.kind === 'imported' ? record.header.origin.format : 'another agent';
+      throw new ForklineError(
+        'SESSION_READ_ONLY',
+        `this session was imported from ${format}: it can be inspected, searched, compared and exported, but not sent to or compacted in place. Continue it in Forkline instead — fork it at a closed turn into a live session with a folder of yours (forkline fork ID --cwd DIR, or "Continue in Forkline")`,
+      );
+    }
     const cwd = realWorkspace(record.header.cwd);
     const live = this.repository.resume(sessionId);
     const files = new InMemoryFileReadTracker();
@@ -249,16 +258,29 @@ export class Host implements IDisposable {
     let events: readonly SessionEvent[];
     let header;
     let readOnly = false;
+    let imported: SubscribeResult['imported'];
     if (handle) {
       events = handle.live.session.eventsFrom(fromSeq);
       header = { ...handle.live.session.header, ...titleOf(this.repository.get(sessionId)) };
     } else {
+      if (this.repository.importing(sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} is still being imported`);
       const loaded = this.repository.load(sessionId);
       header = loaded.record.header;
       events = loaded.events.slice(fromSeq);
       readOnly = loaded.ownedElsewhere;
       if (loaded.repaired > 0) notices.push(`This session was interrupted (the app closed or crashed during a turn). ${loaded.repaired} closing event(s) were added so the log is balanced; nothing was deleted.`);
       if (readOnly) notices.push('Another running Forkline holds this session: it is shown read-only here.');
+      if (header.origin?.kind === 'imported') {
+        readOnly = true;
+        const limit = firstUnreplayableSeq(loaded.events);
+        let until: number | undefined;
+        if (limit !== undefined) for (let i = limit - 1; i >= 0 && until === undefined; i--) if (loaded.events[i]!.type === 'turn/end') until = i;
+        imported = { format: header.origin.format, ...(limit !== undefined ? { continuableUntilSeq: until ?? -1 } : {}) };
+        notices.push(
+          `Imported from ${header.origin.format}${header.origin.file ? ` (${header.origin.file})` : ''}: read-only. Continue in Forkline forks it at a closed turn into a live session in a folder you choose.` +
+            (limit !== undefined ? ` Seq ${limit} changed what its model saw and cannot be replayed, so it can be continued only from a turn that ends before it.` : ''),
+        );
+      }
     }
     const subscriptionId = this.options.newId();
     const lastSentSeq = fromSeq + events.length - 1;
@@ -273,6 +295,7 @@ export class Host implements IDisposable {
       approvals: agent ? agent.approvals.list.map((q) => toApprovalRequest(sessionId, q)) : [],
       notices,
       readOnly,
+      ...(imported ? { imported } : {}),
     };
   }
 

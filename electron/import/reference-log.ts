@@ -125,7 +125,7 @@ export class ReferenceLogImporter implements RecordImporter {
       return;
     }
 
-    const event = this.remap(normalizeLegacyEvent({ ...raw, type } as SessionEvent, id));
+    const event = this.remap(normalizeLegacyEvent(this.olderTurnEnd({ ...raw, type } as SessionEvent), id));
     const draft = toDraft(event);
     this.repairStructure(draft, lineNo);
     const violation = this.writer.violation(draft);
@@ -134,6 +134,20 @@ export class ReferenceLogImporter implements RecordImporter {
       return;
     }
     this.demote(draft, record, violation);
+  }
+
+  /**
+   * An older `turn/end` shape records only `{error}` (no turn, no reason): it closes the open turn
+   * with that error. The original payload is kept in `foreign`.
+   */
+  private olderTurnEnd(event: SessionEvent): SessionEvent {
+    if (event.type !== 'turn/end') return event;
+    const d = event.data as unknown as Record<string, JsonValue>;
+    if (d['reason'] !== undefined || d['error'] === undefined) return event;
+    const error = d['error'];
+    const failure = isObject(error) ? { code: typeof error['code'] === 'string' ? error['code'] : 'UNKNOWN', message: typeof error['message'] === 'string' ? error['message'] : '' } : { code: 'UNKNOWN', message: String(error) };
+    const turn = typeof d['turn'] === 'number' ? d['turn'] : this.writer.state.openTurn;
+    return { ...event, data: { turn, reason: { kind: 'error', failure }, foreign: { format: this.format, original: d as JsonObject } } } as unknown as SessionEvent;
   }
 
   /** Keeps an event that breaks the invariant as a raw row. */

@@ -11,7 +11,7 @@
  */
 import { Emitter, type Event } from '../../shared/event.js';
 import { SessionForkError, StoreError } from '../../shared/errors.js';
-import { SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '../../shared/events.js';
+import { isImportedSession, SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { checkForkBoundaryWith } from '../session/fork-boundary.js';
 import type { ImportSummary } from '../../shared/import-summary.js';
@@ -240,9 +240,10 @@ export class SessionRepository implements IDisposable {
    * `agent/inbox/spliced` events, including any follow-up still pending at the boundary; the
    * child's inbox is rebuilt by replaying splices from `header.seedLength` only (never from 0), so
    * it starts empty. The child's own events after the seed contain no splice.
+   * An imported source's folder is never inherited: its child gets `overrides.cwd` or no folder.
    * @throws SessionForkError SESSION_ALREADY_EXISTS | SESSION_NOT_FOUND | INVALID_BOUNDARY | OPEN_TURN.
    */
-  async fork(sourceId: string, boundary?: number, childId: string = this.options.newId(), overrides: { readonly cwd?: string } = {}): Promise<SessionRecord> {
+  async fork(sourceId: string, boundary?: number, childId: string = this.options.newId(), overrides: { readonly cwd?: string | null } = {}): Promise<SessionRecord> {
     if (this.liveSessions.has(childId) || this.store.get(childId)) {
       throw new SessionForkError('SESSION_ALREADY_EXISTS', `session ${childId} already exists`);
     }
@@ -263,11 +264,13 @@ export class SessionRepository implements IDisposable {
       return cache.get(seq);
     };
     const seedLength = checkForkBoundaryWith(length, eventAt, boundary);
+    if (overrides.cwd === undefined && isImportedSession(source.header)) overrides = { cwd: null };
     const header: SessionHeader = {
       version: SESSION_FORMAT_VERSION,
       id: childId,
       createdAt: this.now(),
-      ...((overrides.cwd ?? source.header.cwd) !== undefined ? { cwd: overrides.cwd ?? source.header.cwd } : {}),
+      // `cwd: null` = no folder (an imported source's folder is never inherited).
+      ...(overrides.cwd === null ? {} : (overrides.cwd ?? source.header.cwd) !== undefined ? { cwd: overrides.cwd ?? source.header.cwd } : {}),
       ...(source.header.title !== undefined ? { title: source.header.title } : {}),
       parentSession: sourceId,
       seedLength,

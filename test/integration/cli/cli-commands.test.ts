@@ -108,8 +108,10 @@ describe('forkline CLI', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'session', id: sessionId });
     const imported = await forkline(['import', file]);
     expect(imported.code).toBe(0);
-    expect(imported.stderr).toContain('already exists; imported as');
-    const copy = await forkline(['export', imported.stdout.trim()]);
+    expect(imported.stdout).toContain('Forkline export 0 →');
+    expect(imported.stdout).toContain('already exists; imported as');
+    const copyId = /^session (\S+)/m.exec(imported.stdout)![1]!;
+    const copy = await forkline(['export', copyId]);
     expect(copy.stdout.split('\n').slice(1)).toEqual(readFileSync(file, 'utf8').split('\n').slice(1));
   });
 
