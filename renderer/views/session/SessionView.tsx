@@ -14,17 +14,21 @@ import { TerminalPanel } from '../terminal/TerminalPanel.js';
 import { Timeline } from '../timeline/Timeline.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
 import { Composer } from './Composer.js';
+import { ImportedBanner } from './ContinueImported.js';
 
 function Notices(): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
   const notices = useSession((s) => s.notices);
   const readOnly = useSession((s) => s.readOnly);
+  const imported = useSession((s) => s.imported !== undefined);
   const dismissed = useApp((s) => s.dismissedNotices);
   const dismiss = useApp((s) => s.dismissNotice);
-  const visible = notices.filter((n) => !dismissed[`${sessionId}:${n}`]);
+  // An imported session's own banner says what its notice says.
+  const visible = notices.filter((n) => !dismissed[`${sessionId}:${n}`] && !(imported && n.startsWith('Imported from ')));
   return (
     <>
-      {readOnly && (
+      <ImportedBanner />
+      {readOnly && !imported && (
         <div className="banner warn" data-testid="readonly-banner">
           Read-only: another running Forkline owns this session. You can inspect it here but not continue it.
         </div>
@@ -81,6 +85,11 @@ function Header(): ReactNode {
           {title}
         </span>
         {header?.cwd && <span className="muted mono clip">{header.cwd}</span>}
+        {header?.origin?.kind === 'imported' && (
+          <span className="badge badge-muted" data-testid="session-imported-badge" title={`imported from ${header.origin.format}${header.origin.file ? ` (${header.origin.file})` : ''}`}>
+            imported
+          </span>
+        )}
         {header?.parentSession && (
           <span className="badge badge-info" title={`forked from ${header.parentSession} at seq ${header.seedLength ?? '?'}`}>
             fork
@@ -113,7 +122,7 @@ function Header(): ReactNode {
           type="button"
           className="small"
           data-testid="compact-button"
-          title="Replace the oldest part of what the model sees with a summary (nothing is deleted)"
+          title={readOnly ? 'Read-only session: nothing can be compacted here' : 'Replace the oldest part of what the model sees with a summary (nothing is deleted)'}
           disabled={compacting || readOnly || status === 'running'}
           onClick={() => void compact()}
         >
