@@ -63,11 +63,15 @@ async function rawParse(file: string): Promise<number> {
 
 interface ImportRun {
   readonly events: number;
-  readonly peakHeapGrowth: number;
+  /** Largest live heap (after a full GC) above the heap before the import, in bytes; measured only when asked. */
+  readonly peakLiveHeapGrowth: number;
 }
 
-/** Ours: the streaming import into a fresh SQLite file, sampling the heap after each chunk. */
-async function importLog(file: string, dbFile: string): Promise<ImportRun> {
+/**
+ * Ours: the streaming import into a fresh SQLite file. With `measureHeap`, a full GC runs after
+ * every 4th chunk and the live heap is sampled (slow; done in a separate, untimed pass).
+ */
+async function importLog(file: string, dbFile: string, measureHeap = false): Promise<ImportRun> {
   const store = new SqliteSessionStore(dbFile);
   let n = 0;
   const repo = new SessionRepository(store, { newId: () => `bench-${++n}`, pid: process.pid });
@@ -78,13 +82,15 @@ async function importLog(file: string, dbFile: string): Promise<ImportRun> {
   let chunks = 0;
   for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: CHUNK })) {
     job.write(chunk as string);
-    if (++chunks % 8 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed - heap0);
+    if (measureHeap && ++chunks % 4 === 0) {
+      gc();
+      peak = Math.max(peak, process.memoryUsage().heapUsed - heap0);
+    }
   }
   const summary = job.end();
-  peak = Math.max(peak, process.memoryUsage().heapUsed - heap0);
   repo.dispose();
   store.close();
-  return { events: summary.events, peakHeapGrowth: peak };
+  return { events: summary.events, peakLiveHeapGrowth: peak };
 }
 
 async function main(): Promise<void> {
@@ -111,6 +117,7 @@ async function main(): Promise<void> {
     baseRates.push(base);
     ratios.push(ours / base);
   }
+  const memory = await importLog(file, tmp.file('import-heap.db'), true);
   tmp.dispose();
   const ratio = median(ratios);
   report({
@@ -121,8 +128,8 @@ async function main(): Promise<void> {
     baselineName: 'line-by-line JSON.parse of the same file',
     ratio,
     goal: '≥ 0.5×, constant memory',
-    met: ratio >= 0.5 && run!.peakHeapGrowth < bytes / 4,
-    detail: `${mb.toFixed(0)} MB, ${lines.toLocaleString('en-US')} lines → ${run!.events.toLocaleString('en-US')} events in a real SQLite file; peak heap growth during the import ${(run!.peakHeapGrowth / 1024 / 1024).toFixed(1)} MB; median of ${ROUNDS} paired rounds`,
+    met: ratio >= 0.5 && memory.peakLiveHeapGrowth < bytes / 10,
+    detail: `${mb.toFixed(0)} MB, ${lines.toLocaleString('en-US')} lines → ${run!.events.toLocaleString('en-US')} events in a real SQLite file; peak live heap during the import (after full GCs, every 4 MB read) ${(memory.peakLiveHeapGrowth / 1024 / 1024).toFixed(1)} MB above the start; median of ${ROUNDS} paired rounds`,
   });
 }
 
