@@ -123,7 +123,8 @@ describe('importing a Claude Code log in the browser', () => {
 
     app.llm.enqueue(textResponse('Run it twice: ./hello.sh; ./hello.sh'));
     await page.getByTestId('composer-input').fill('How do I print it twice?');
-    await page.getByTestId('composer-send').click();
+    // The summary toast is still up; it must not cover Send (a click would wait for it to go).
+    await page.getByTestId('composer-send').click({ timeout: 5000 });
     await page.locator('[data-testid="turn-end"][data-turn="2"]').waitFor({ timeout: 15_000 });
     await app.screenshot('import-05-continued-session');
 
