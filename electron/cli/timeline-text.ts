@@ -155,7 +155,10 @@ export class TimelineText {
       case 'compaction/summary':
         return `${breakStream()}${this.c('dim', `[compacted ${Array.isArray(d['shadowedSeqs']) ? d['shadowedSeqs'].length : '?'} messages]`)}\n`;
       case 'import/foreign':
-        return this.options.live ? '' : `${breakStream()}${this.c('dim', `· ${asString(d['format']) ?? 'imported'} ${asString(d['type']) ?? 'record'} (kept as a raw record)`)}\n`;
+        // Raw records of an imported log are log-only; only those that changed what its model saw are worth a line.
+        return this.options.live || d['modelVisible'] !== true
+          ? ''
+          : `${breakStream()}${this.c('yellow', `! ${asString(d['format']) ?? 'imported'} ${asString(d['type']) ?? 'record'}: changed what the model saw; kept as a raw record, not replayed`)}\n`;
       default:
         return '';
     }

@@ -87,6 +87,12 @@ export class ClaudeCodeImporter implements RecordImporter {
   private readonly summaries: { readonly leafUuid: string; readonly summary: string }[] = [];
   private rewinds = 0;
   private sidechainRecords = 0;
+  /**
+   * Whether this file is a sub-agent's own transcript (`subagents/agent-<id>.jsonl`: every message
+   * record is a sidechain) — then its sidechain records are the conversation. Decided by the first
+   * message record.
+   */
+  private subAgentFile: boolean | undefined;
   private readonly rawTypes = new Map<string, number>();
 
   constructor(private readonly writer: ImportedLogWriter) {
@@ -113,7 +119,8 @@ export class ClaudeCodeImporter implements RecordImporter {
     const r = value;
     const time = isoTime(r['timestamp']);
     this.noteFacts(r, time);
-    if (r['isSidechain'] === true) {
+    if (this.subAgentFile === undefined && (r['type'] === 'user' || r['type'] === 'assistant')) this.subAgentFile = r['isSidechain'] === true;
+    if (r['isSidechain'] === true && !this.subAgentFile) {
       // A sub-agent's own conversation: the parent sees only its Task result.
       this.sidechainRecords++;
       this.defer(() => this.b.foreign(time, `sidechain/${str(r['type']) ?? 'record'}`, r, { note: 'a sub-agent (sidechain) record' }));

@@ -222,6 +222,9 @@ export class CodexImporter implements RecordImporter {
     this.flushAnswer();
     const role = str(p['role']) ?? 'user';
     const text = itemText(p['content']);
+    if (Array.isArray(p['content']) && p['content'].some((c) => isObject(c) && typeof c['text'] !== 'string')) {
+      this.b.noteModelView('images in messages are not replayed when continuing (kept in the event\'s foreign facts)');
+    }
     const blocks: TextBlock[] = [{ type: 'text', text }];
     const facts: ForeignFacts = { format: 'codex', item: line };
     if (role !== 'user' || CONTEXT_PREFIXES.some((prefix) => text.trimStart().startsWith(prefix))) {

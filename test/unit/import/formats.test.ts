@@ -197,6 +197,21 @@ describe('Claude Code', () => {
   });
 });
 
+describe('Claude Code sub-agent transcript', () => {
+  it('a file whose message records are all sidechain (subagents/agent-*.jsonl) is the conversation itself', () => {
+    const base = { sessionId: 'cc-parent', agentId: 'a1b2', isSidechain: true, cwd: '/p', version: '2.1.0' };
+    const lines = [
+      { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: 'Find the config file' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-01-01T00:00:02Z', message: { id: 'm1', model: 'claude-x', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Glob', input: { pattern: '**/*.toml' } }] } },
+      { ...base, type: 'user', uuid: 'u2', parentUuid: 'a1', timestamp: '2026-01-01T00:00:03Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'app.toml' }] } },
+      { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'u2', timestamp: '2026-01-01T00:00:04Z', message: { id: 'm2', model: 'claude-x', role: 'assistant', content: [{ type: 'text', text: 'It is app.toml.' }] } },
+    ];
+    const { repo, store } = setup();
+    const { summary } = importChecked(repo, store, jsonl(lines));
+    expect(summary).toMatchObject({ turns: 1, userMessages: 1, assistantMessages: 2, toolCalls: 1, toolResults: 1, rawRecords: 0 });
+  });
+});
+
 describe('Codex', () => {
   const at = (s: number) => new Date(Date.parse('2026-02-01T00:00:00Z') + s * 1000).toISOString();
   it('follows task events, maps freeform tools and shell facts, and a compaction', () => {
