@@ -292,6 +292,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   openTerminal(params: { sessionId: string; cols: number; rows: number }): { terminalId: string } {
     const record = this.repo.get(params.sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+    // The folder named in an imported log is a fact to show, never a place to open a shell in.
+    if (isImportedSession(record.header)) throw new ForklineError('SESSION_READ_ONLY', 'this session was imported: its folder is not opened here; continue it in a folder of yours to get a terminal');
     const terminalId = this.host.terminals.open(realWorkspace(record.header.cwd), params.cols, params.rows);
     this.host.ownTerminal(terminalId, this);
     return { terminalId };

@@ -56,6 +56,8 @@ describe('continuing an imported Claude Code session', () => {
     const before = runtime.store.get(importedId)!.eventCount;
     expect(await rejection(() => connection.followup({ sessionId: importedId, text: 'go on' }))).toMatchObject({ code: 'SESSION_READ_ONLY' });
     expect(await rejection(connection.compactSession({ sessionId: importedId }))).toMatchObject({ code: 'SESSION_READ_ONLY' });
+    expect(await rejection(() => connection.steer({ sessionId: importedId, text: 'faster' }))).toMatchObject({ code: 'SESSION_READ_ONLY' });
+    expect(await rejection(() => connection.openTerminal({ sessionId: importedId, cols: 80, rows: 24 }))).toMatchObject({ code: 'SESSION_READ_ONLY' });
     expect(runtime.store.get(importedId)!.eventCount).toBe(before);
     const sub = connection.subscribeSession({ sessionId: importedId, fromSeq: 0 });
     expect(sub.readOnly).toBe(true);
