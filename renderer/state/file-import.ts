@@ -22,12 +22,17 @@ export interface ImportableFile {
  * Imports `file`; `onProgress(fraction)` is called after each acknowledged chunk (0…1).
  * @throws the host's typed error (UNSUPPORTED_FORMAT, SESSION_CORRUPT, …) after aborting.
  */
-export async function importFile(client: HostClient, file: ImportableFile, onProgress: (fraction: number) => void = () => undefined): Promise<ImportSummary> {
+export async function importFile(
+  client: Pick<HostClient, 'importBegin' | 'importChunk' | 'importEnd' | 'importAbort'>,
+  file: ImportableFile,
+  onProgress: (fraction: number) => void = () => undefined,
+  sliceBytes = IMPORT_SLICE_BYTES,
+): Promise<ImportSummary> {
   const { importId } = await client.importBegin({ fileName: file.name, size: file.size });
   const decoder = new TextDecoder('utf-8');
   try {
-    for (let at = 0; at < file.size; at += IMPORT_SLICE_BYTES) {
-      const end = Math.min(file.size, at + IMPORT_SLICE_BYTES);
+    for (let at = 0; at < file.size; at += sliceBytes) {
+      const end = Math.min(file.size, at + sliceBytes);
       const bytes = new Uint8Array(await file.slice(at, end).arrayBuffer());
       const text = decoder.decode(bytes, { stream: end < file.size });
       if (text !== '') await client.importChunk({ importId, text });
