@@ -40,6 +40,12 @@ export default tseslint.config(
     },
   },
   {
+    files: ['electron/import/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', '../store/*', '../agent/*', '../host/*', '../llm/*', '../tools/*', 'better-sqlite3'], message: 'electron/import is pure: it sees session and shared, and writes through an ImportSink.' }] }],
+    },
+  },
+  {
     files: ['electron/llm/**/*.ts', 'electron/tools/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../session/*', '../../session/*', '../store/*', '../../store/*', '../agent/*', '../../agent/*', '../host/*', '../../host/*'], message: 'llm and tools depend on shared/ only.' }] }],

@@ -6,13 +6,14 @@
  * command failed; 2 bad usage or configuration (e.g. no API key); 129 / 130 / 143 `run` or
  * `resume` stopped by SIGHUP / Ctrl+C / SIGTERM (the turn was cancelled and the session saved).
  */
-import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ProviderChoice } from '../shared/api.js';
 import { ForklineError } from '../shared/errors.js';
+import { formatImportSummary, type ImportSummary } from '../shared/import-summary.js';
 import { isImportedSession, type ApprovalOutcome, type ApprovalPolicyName, type SessionEvent } from '../shared/events.js';
 import type { ApprovalAnswerer, ApprovalDecision } from './agent/approval-gate.js';
 import { approvalPromptText, parseApprovalAnswer } from './cli/approval-prompt.js';
@@ -39,11 +40,15 @@ Usage:
   forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1
   forkline ls                                  list stored sessions
   forkline show ID                             print a session's timeline
-  forkline fork ID [--at SEQ] [--worktree]     fork a session at a completed turn (--worktree: in its own
-                                               folder restored to the workspace as it was then)
+  forkline fork ID [--at SEQ] [--worktree | --cwd DIR]
+                                               fork a session at a completed turn (--worktree: in its own
+                                               folder restored to the workspace as it was then; --cwd: in
+                                               DIR — needed to continue an imported session)
   forkline compare A B                         compare two branches: turns, tokens, time, file diff
   forkline export ID [--out FILE]              write a session as JSONL (stdout by default)
-  forkline import FILE                         import a JSONL session file
+  forkline import FILE…                        import session logs: Forkline or DeepSeek Harness JSONL,
+                                               Claude Code transcripts, Codex rollouts, OpenHands
+                                               trajectories (detected by content); prints a summary
   forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows
 
 Model options (run, resume, serve):
@@ -411,10 +416,23 @@ async function main(argv: string[]): Promise<number> {
       if (!id) throw new UsageError('fork needs a session id');
       const at = cli.values['at'] !== undefined ? Number(cli.values['at']) : undefined;
       if (at !== undefined && (!Number.isInteger(at) || at < 0)) throw new UsageError('--at must be a seq (a non-negative integer)');
+      const dir = cli.values['cwd'] as string | undefined;
+      if (dir !== undefined && cli.values['worktree']) throw new UsageError('fork takes --worktree or --cwd DIR, not both');
+      if (dir !== undefined && !existsSync(dir)) throw new UsageError(`--cwd ${dir} does not exist`);
       const runtime = open(cli.values);
       try {
         const connection = runtime.host.connect(() => undefined);
-        const child = await connection.forkSession({ sessionId: resolveSessionId(runtime, id), ...(at !== undefined ? { atSeq: at } : {}), ...(cli.values['worktree'] ? { worktree: true } : {}) });
+        const sessionId = resolveSessionId(runtime, id);
+        const source = runtime.repository.get(sessionId);
+        if (source?.header.origin?.kind === 'imported' && dir === undefined) {
+          throw new UsageError(`${sessionId} was imported (${visibleInline(source.header.origin.format)}); continue it in a folder of yours: forkline fork ${sessionId.slice(0, 8)} --cwd DIR`);
+        }
+        const child = await connection.forkSession({
+          sessionId,
+          ...(at !== undefined ? { atSeq: at } : {}),
+          ...(cli.values['worktree'] ? { worktree: true } : {}),
+          ...(dir !== undefined ? { cwd: realpathSync(resolve(dir)) } : {}),
+        });
         connection.dispose();
         out(`${child.id}\n`);
         const boundary = (child.seedLength ?? 0) - 1;
@@ -428,6 +446,7 @@ async function main(argv: string[]): Promise<number> {
               : `forked after ${turnText}: --at ${at} is after that turn ended and before the next one started\n`,
         );
         if (cli.values['worktree'] || cli.values['cwd'] !== undefined) process.stderr.write(`workspace: ${visibleInline(child.cwd ?? '(none)')}\n`);
+        if (source?.header.origin?.kind === 'imported') process.stderr.write(`continue it: forkline resume ${visibleInline(child.id.slice(0, 8))} "your next message"\n`);
         return 0;
       } finally {
         await runtime.close();
@@ -488,19 +507,30 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     case 'import': {
-      const [file] = cli.positionals;
-      if (!file) throw new UsageError('import needs a JSONL file');
-      if (!existsSync(file)) throw new UsageError(`no file ${file}`);
-      const stat = statSync(file);
-      // A FIFO or device could block or never end: only regular files; the size is capped before reading.
-      if (!stat.isFile()) throw new UsageError(`${file} is not a regular file`);
-      checkFileSize(stat.size);
+      const files = cli.positionals;
+      if (files.length === 0) throw new UsageError('import needs one or more session log files');
+      for (const file of files) if (!existsSync(file)) throw new UsageError(`no file ${file}`);
+      for (const file of files) {
+        const stat = statSync(file);
+        // A FIFO or device could block or never end: only regular files; the size is capped before reading.
+        if (!stat.isFile()) throw new UsageError(`${file} is not a regular file`);
+        checkFileSize(stat.size);
+      }
       const runtime = open(cli.values);
+      let failed = 0;
       try {
-        const result = runtime.repository.importJsonl(readFileSync(file, 'utf8'), file);
-        for (const w of result.warnings) process.stderr.write(`warning: ${visibleInline(w)}\n`);
-        out(`${result.id}\n`);
-        return 0;
+        for (const [i, file] of files.entries()) {
+          if (i > 0) out('\n');
+          try {
+            const summary = await importFile(runtime, file);
+            out(`${visibleText(formatImportSummary(summary).join('\n'))}\n`);
+          } catch (error) {
+            failed++;
+            if (!ForklineError.isInstance(error)) throw error;
+            process.stderr.write(`forkline: ${file}: ${visibleInline(error.message)} [${error.code}]\n`);
+          }
+        }
+        return failed > 0 ? 1 : 0;
       } finally {
         await runtime.close();
       }
@@ -520,6 +550,18 @@ function resolveSessionId(runtime: Runtime, idOrPrefix: string): string {
   if (matches.length === 1) return matches[0]!.header.id;
   if (matches.length > 1) throw new UsageError(`${visibleInline(idOrPrefix)} matches ${matches.length} sessions (${matches.map((r) => visibleInline(r.header.id)).join(', ')}); give more characters`);
   throw new UsageError(`no session ${visibleInline(idOrPrefix)} (see forkline ls)`);
+}
+
+/** Streams one file through the import pipeline (constant memory) and returns its summary. */
+async function importFile(runtime: Runtime, file: string): Promise<ImportSummary> {
+  const job = runtime.repository.beginImport(file);
+  try {
+    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) job.write(chunk as string);
+    return job.end();
+  } catch (error) {
+    job.abort();
+    throw error;
+  }
 }
 
 /** The route (provider, endpoint, model, effort) of a session's last request, if it logged one. */

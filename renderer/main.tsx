@@ -14,6 +14,7 @@ import './styles/layout.css';
 import './styles/timeline.css';
 import './styles/panels.css';
 import './styles/branches.css';
+import './styles/import.css';
 
 const THEME_KEY = 'forkline.theme';
 const savedTheme = (() => {

@@ -12,7 +12,8 @@
  */
 import type { ApprovalPreview } from './approval.js';
 import type { ErrorRecord } from './errors.js';
-import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader } from './events.js';
+import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader, SessionOrigin } from './events.js';
+import type { ImportSummary } from './import-summary.js';
 import type { BranchStats } from './branch-stats.js';
 import type { Message, UserMessage } from './messages.js';
 
@@ -34,6 +35,8 @@ export interface SessionSummary {
   readonly status: AgentStatus;
   /** Another running Forkline holds this session (read-only here). */
   readonly ownedElsewhere?: boolean;
+  /** Where the log came from (absent: recorded here). An imported session is read-only; it is continued by a fork. */
+  readonly origin?: SessionOrigin;
 }
 
 export interface InboxSnapshot {
@@ -67,8 +70,14 @@ export interface SubscribeResult {
   readonly approvals: readonly ApprovalRequest[];
   /** Things the host repaired or noticed when opening (crash recovery, import warnings). */
   readonly notices: readonly string[];
-  /** True when another running Forkline owns the session: it is shown read-only. */
+  /** True when another running Forkline owns the session, or it was imported: it is shown read-only. */
   readonly readOnly: boolean;
+  /**
+   * For an imported session: why it is read-only and how far it can be continued. `continuableUntilSeq`
+   * is the last seq a fork may cut at (before the first record that changed what the source's model
+   * saw and cannot be replayed); absent when every closed turn can be continued.
+   */
+  readonly imported?: { readonly format: string; readonly continuableUntilSeq?: number };
 }
 
 /** What a model request contained, rebuilt from the log prefix (the request inspector). */
@@ -185,8 +194,12 @@ export interface HostMethods {
    * recorded count); with `cwd`, in that existing folder. Without either it inherits the parent's
    * folder, except from an imported session (its folder came from a file and is never used: such a
    * child needs `cwd` before it can run).
+   * Forking an imported session is how it is continued ("Continue in Forkline"): the child is a
+   * live session whose history is the imported conversation.
    * Errors: OPEN_TURN (`atSeq` is inside a turn), NO_SUCH_SEQ (beyond the log), FORK_UNAVAILABLE
-   * (no turn ended yet); their messages list the nearest turn ends.
+   * (no turn ended yet); their messages list the nearest turn ends. WORKSPACE_REQUIRED (an imported
+   * source without `cwd`), MODEL_VIEW_INCOMPLETE (an imported source cut after a record that
+   * changed what its model saw).
    */
   forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean; cwd?: string }): SessionSummary;
   /**
@@ -195,7 +208,18 @@ export interface HostMethods {
    */
   compareSessions(params: { a: string; b: string; files?: boolean }): CompareResult;
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string };
-  importSession(params: { jsonl: string }): { sessionId: string; warnings: readonly string[] };
+  /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
+  importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
+  /**
+   * Streaming import (issue 12): the client sends the file in chunks of text, each acknowledged after
+   * the host has written its records, so memory stays constant on both sides and the client can show
+   * progress. The format is detected by content. `importEnd` returns the summary; `importAbort` (or
+   * closing the connection) discards a partial import.
+   */
+  importBegin(params: { fileName: string; size?: number }): { importId: string };
+  importChunk(params: { importId: string; text: string }): { chars: number };
+  importEnd(params: { importId: string }): ImportSummary;
+  importAbort(params: { importId: string }): null;
   inspectRequest(params: { sessionId: string; turn: number; step: number }): RequestSnapshot;
   /**
    * Takes over a session that another running Forkline holds (the user confirmed it in the UI):
@@ -261,6 +285,10 @@ export const HOST_METHODS = [
   'compareSessions',
   'exportSession',
   'importSession',
+  'importBegin',
+  'importChunk',
+  'importEnd',
+  'importAbort',
   'inspectRequest',
   'takeOverSession',
   'followup',

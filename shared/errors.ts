@@ -74,16 +74,35 @@ export class SessionForkError extends ForklineError {
  */
 export type ForkErrorCode = 'SESSION_NOT_FOUND' | 'SESSION_ALREADY_EXISTS' | 'INVALID_BOUNDARY' | 'OPEN_TURN' | 'NO_SUCH_SEQ' | 'FORK_UNAVAILABLE';
 
-/** Damaged committed data in the store or in an imported file; names the session and seq. */
+/**
+ * Damaged committed data in the store or in an imported file; names the session and seq, and for
+ * a file the 1-based line (`line`) where the damage is.
+ */
 export class SessionCorruptionError extends ForklineError {
+  readonly line: number | undefined;
   constructor(
     readonly sessionId: string,
     readonly seq: number | undefined,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; line?: number },
   ) {
     super('SESSION_CORRUPT', `session ${sessionId}${seq === undefined ? '' : ` seq ${seq}`}: ${message}`, options);
     this.name = 'SessionCorruptionError';
+    this.line = options?.line;
+  }
+}
+
+/**
+ * A file whose content matches none of the session-log formats we read (detection is by content,
+ * never by file name). `formats` lists what we do read, so the message can say it.
+ */
+export class UnsupportedFormatError extends ForklineError {
+  constructor(
+    message: string,
+    readonly formats: readonly string[],
+  ) {
+    super('UNSUPPORTED_FORMAT', message);
+    this.name = 'UnsupportedFormatError';
   }
 }
 

@@ -178,6 +178,12 @@ export interface TurnEndFacts {
 }
 
 export function turnEndFacts(data: unknown): TurnEndFacts {
+  const d = asObject(data);
+  // An older shape records only `{error}` (a string or a failure record) and no reason.
+  if (d && d['reason'] === undefined && d['error'] !== undefined) {
+    const failure = readFailure(d['error']) ?? { code: 'UNKNOWN' as const, message: asString(d['error']) ?? '' };
+    return { kind: 'error', failure };
+  }
   const reason = asObject(asObject(data)?.['reason']);
   const kind = asString(reason?.['kind']) ?? (typeof asObject(data)?.['reason'] === 'string' ? String(asObject(data)?.['reason']) : 'unknown');
   if (kind === 'aborted') {

@@ -108,12 +108,19 @@ export interface TodoItem {
   readonly status: 'pending' | 'in_progress' | 'completed';
 }
 
+/**
+ * Facts an importer kept from a foreign source record that have no field of their own (issue 12):
+ * `format` names the source format (`claude-code`, `codex`, `openhands`, …), the other keys are the
+ * source's own fields, unchanged. Never model-visible; shown by the raw event inspector.
+ */
+export type ForeignFacts = { readonly format: string; readonly [key: string]: JsonValue };
+
 /** Every durable event type and its payload. */
 export interface SessionEventMap {
-  'turn/start': { readonly turn: number; readonly trigger?: JsonValue };
-  'turn/end': { readonly turn: number; readonly reason: TurnEndReason };
-  'step/start': { readonly turn: number; readonly step: number };
-  'step/end': { readonly turn: number; readonly step: number };
+  'turn/start': { readonly turn: number; readonly trigger?: JsonValue; readonly foreign?: ForeignFacts };
+  'turn/end': { readonly turn: number; readonly reason: TurnEndReason; readonly foreign?: ForeignFacts };
+  'step/start': { readonly turn: number; readonly step: number; readonly foreign?: ForeignFacts };
+  'step/end': { readonly turn: number; readonly step: number; readonly foreign?: ForeignFacts };
   'user/message': UserMessage;
   'assistant/chunk': { readonly turn: number; readonly step: number; readonly chunk: StreamChunk };
   'assistant/message': {
@@ -122,6 +129,7 @@ export interface SessionEventMap {
     readonly message: AssistantMessage;
     readonly usage?: TokenUsage;
     readonly interrupted?: true;
+    readonly foreign?: ForeignFacts;
   };
   'tool/call': {
     readonly turn: number;
@@ -130,6 +138,7 @@ export interface SessionEventMap {
     readonly name: string;
     /** The raw argument string exactly as the model produced it. */
     readonly arguments: string;
+    readonly foreign?: ForeignFacts;
   };
   'tool/result': {
     readonly turn: number;
@@ -138,6 +147,7 @@ export interface SessionEventMap {
     readonly error?: { readonly name: string; readonly code: string };
     /** Presentation facts for the UI (exit code, duration, diff, truncation). Not model-visible. */
     readonly meta?: JsonValue;
+    readonly foreign?: ForeignFacts;
   };
   /**
    * A process a running tool started (bash's shell, an MCP stdio server): logged when it spawns, so
@@ -264,6 +274,28 @@ export interface SessionEventMap {
   'todo/write': { readonly todos: readonly TodoItem[] };
   /** Placeholder for seqs that an imported file omitted (its recording elided them). */
   'import/elided': Record<string, never>;
+  /**
+   * A record of an imported log that has no event of ours: a reference-runtime event type this
+   * build does not know, or a foreign record (Claude Code `file-history-snapshot`, Codex
+   * `event_msg`, OpenHands `agent_state_changed`, …). Kept whole and shown as a raw row; never
+   * model-visible. `modelVisible` marks a record that changed what the source's model saw, so a
+   * continuation from after it would not send the same history (the session says so, issue 12).
+   */
+  'import/foreign': ImportForeignData;
+}
+
+/** Payload of `import/foreign`. */
+export interface ImportForeignData {
+  /** Source format id (`deepseek-harness`, `claude-code`, `codex`, `openhands`). */
+  readonly format: string;
+  /** The source's own record type (`command/run`, `file-history-snapshot`, `event_msg/token_count`, …). */
+  readonly type: string;
+  /** The source record, unchanged (for the reference runtime: its whole event envelope). */
+  readonly record: JsonValue;
+  /** True when the record could change what the model saw (see above). */
+  readonly modelVisible?: true;
+  /** Why the record was kept raw, in plain words, when that is not obvious from `type`. */
+  readonly note?: string;
 }
 
 export type ApprovalPolicyName = 'ask' | 'allow' | 'deny';
@@ -336,6 +368,7 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'session/title',
   'todo/write',
   'import/elided',
+  'import/foreign',
 ]);
 
 /**

@@ -52,6 +52,7 @@ import type {
   TurnRow,
   UserRow,
 } from './timeline-rows.js';
+import { SpanClock, type SpanMark } from './span-clock.js';
 import { overlapGroups, type OverlapSlot } from './tool-overlap.js';
 import { cutTail, shorten } from './text-cut.js';
 
@@ -92,11 +93,13 @@ interface StepState {
   /** Every tool row of the step (all attempts), for overlap detection. */
   tools: number[];
   usage: TokenUsage | undefined;
+  /** Where the step opened on the log's clock (durations: shared/span-clock.ts). */
+  readonly mark: SpanMark;
 }
 
 interface TurnState {
   readonly rowIdx: number;
-  readonly startTime: number;
+  readonly mark: SpanMark;
   readonly stepKeys: string[];
 }
 
@@ -121,6 +124,10 @@ class Builder {
   private openStep: string | undefined;
   private openCompaction: string | undefined;
   private currentModel: string | undefined;
+  /** The log's own clock: a duration is known only where it ran forward (imported logs may not). */
+  private readonly clock = new SpanClock();
+  /** Where each started tool call opened on the log's clock, by row index. */
+  private readonly toolMarks = new Map<number, SpanMark>();
   private changed = false;
   title: string | undefined;
   firstUserText: string | undefined;
@@ -138,6 +145,7 @@ class Builder {
       while (this.ownerBase + this.owner.length < event.seq) this.owner.push(-1);
       this.owner.push(-1);
       this.lastSeq = event.seq;
+      this.clock.tick(event.time);
       this.apply(event);
       this.changed = true;
     }
@@ -201,7 +209,7 @@ class Builder {
     if (!st) {
       const row: StepRow = { kind: 'step', key: `step:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [], turn, step, open: true, implicit: true, attempts: 1, chunkCount: 0 };
       const idx = this.push(row);
-      st = { turn, step, rowIdx: idx, attempt: 1, attemptClosed: false, sawChunk: false, blocks: new Map(), attemptRows: [], tools: [], usage: undefined };
+      st = { turn, step, rowIdx: idx, attempt: 1, attemptClosed: false, sawChunk: false, blocks: new Map(), attemptRows: [], tools: [], usage: undefined, mark: this.clock.mark(e.time) };
       this.steps.set(key, st);
       this.turns.get(turn)?.stepKeys.push(key);
     }
@@ -266,7 +274,7 @@ class Builder {
     const turn = asNumber(d['turn']) ?? (this.openTurn ?? 0) + 1;
     const row: TurnRow = { kind: 'turn', key: `turn:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq], turn, steps: 0, ended: false };
     const idx = this.push(row);
-    this.turns.set(turn, { rowIdx: idx, startTime: e.time, stepKeys: [] });
+    this.turns.set(turn, { rowIdx: idx, mark: this.clock.mark(e.time), stepKeys: [] });
     this.openTurn = turn;
     this.openStep = undefined;
     this.own(e.seq, idx);
@@ -287,7 +295,7 @@ class Builder {
         }
       }
     }
-    const durationMs = ts ? e.time - ts.startTime : undefined;
+    const durationMs = ts ? this.clock.since(ts.mark, e.time) : undefined;
     const row: Mutable<TurnEndRow> = { kind: 'turn-end', key: `turn-end:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq], turn, end: facts, label };
     if (durationMs !== undefined) row.durationMs = durationMs;
     if (usage) row.usage = usage;
@@ -315,7 +323,7 @@ class Builder {
     if (this.currentModel) row.model = this.currentModel;
     const idx = this.push(row);
     const key = this.stepKey(turn, step);
-    const st: StepState = { turn, step, rowIdx: idx, attempt: 1, attemptClosed: false, sawChunk: false, blocks: new Map(), attemptRows: [], tools: [], usage: undefined };
+    const st: StepState = { turn, step, rowIdx: idx, attempt: 1, attemptClosed: false, sawChunk: false, blocks: new Map(), attemptRows: [], tools: [], usage: undefined, mark: this.clock.mark(e.time) };
     this.steps.set(key, st);
     const ts = this.turns.get(turn);
     if (ts) {
@@ -340,7 +348,8 @@ class Builder {
     const row = this.edit<StepRow>(st.rowIdx);
     row.open = false;
     row.endTime = e.time;
-    row.durationMs = e.time - row.time;
+    const durationMs = this.clock.since(st.mark, e.time);
+    if (durationMs !== undefined) row.durationMs = durationMs;
     row.refSeqs = [...row.refSeqs, e.seq];
     this.own(e.seq, st.rowIdx);
     if (this.openStep === key) this.openStep = undefined;
@@ -434,7 +443,10 @@ class Builder {
     if (st.rowIdx >= 0) {
       const sr = this.edit<StepRow>(st.rowIdx);
       sr.chunkCount += 1;
-      if (!st.sawChunk && !sr.implicit) sr.ttftMs = e.time - sr.time;
+      if (!st.sawChunk && !sr.implicit) {
+        const ttftMs = this.clock.since(st.mark, e.time);
+        if (ttftMs !== undefined) sr.ttftMs = ttftMs;
+      }
     }
     st.sawChunk = true;
     const chunk = asObject(d['chunk']) ?? {};
@@ -693,6 +705,7 @@ class Builder {
     const r = this.edit<ToolRow>(idx);
     r.callSeq = e.seq;
     r.startTime = e.time;
+    this.toolMarks.set(idx, this.clock.mark(e.time));
     if (!r.name) r.name = name;
     const args = asString(d['arguments']);
     if (!r.arguments && args !== undefined) r.arguments = args;
@@ -724,7 +737,9 @@ class Builder {
     const r = this.edit<ToolRow>(idx);
     r.resultSeq = e.seq;
     r.endTime = e.time;
-    if (r.startTime !== undefined) r.durationMs = e.time - r.startTime;
+    const mark = this.toolMarks.get(idx);
+    const durationMs = mark ? this.clock.since(mark, e.time) : undefined;
+    if (durationMs !== undefined) r.durationMs = durationMs;
     r.isError = facts.isError || facts.errorCode !== undefined;
     if (facts.errorCode !== undefined) r.errorCode = facts.errorCode;
     if (facts.errorName !== undefined) r.errorName = facts.errorName;
@@ -1022,6 +1037,11 @@ export function eventLabel(type: string, d: Loose): string {
     }
     case 'compaction/prune':
       return `tool result pruned (${asArray(d['shadowedSeqs']).length} shadowed, ~${asNumber(d['shadowedTokenCount']) ?? 0} tokens)`;
+    case 'import/foreign': {
+      // A record of an imported log kept raw (issue 12): name its own type and format.
+      const note = asString(d['note']);
+      return `${asString(d['format']) ?? 'imported'} ${asString(d['type']) ?? 'record'}${d['modelVisible'] === true ? ' · model-visible, not replayed' : ''}${note ? ` · ${clip(note, 80)}` : ''}`;
+    }
     default:
       return type;
   }

@@ -5,11 +5,28 @@
  * Every string taken from an event (model text, tool names, arguments and output, failure messages,
  * anything an imported file put there) goes through {@link visibleText} / {@link visibleInline}, so
  * control characters are shown, never obeyed (issue 8).
+ *
+ * Events are read as tolerantly as the UI reads them (`shared/event-read.ts`): an imported log may
+ * hold older shapes (`turn/end {error}`, `assistant/message {content, provenance}`, `tool/result
+ * {callId, content}`) or damaged payloads, and `show` must print a line for each, never throw.
+ * Step durations come from the log's own clock or print as unknown, never negative
+ * (`shared/span-clock.ts`).
  */
+import {
+  asObject,
+  asString,
+  assistantBlocks,
+  joinText,
+  readUsage,
+  toolResultFacts,
+  turnEndFacts,
+  turnEndLabel,
+  type TurnEndFacts,
+} from '../../shared/event-read.js';
 import type { SessionEvent, TurnEndReason } from '../../shared/events.js';
-import { messageText } from '../../shared/messages.js';
 import { visibleInline, visibleText } from '../../shared/visible-text.js';
 import { shorten } from '../../shared/text-cut.js';
+import { SpanClock, type SpanMark } from '../../shared/span-clock.js';
 
 export interface TimelineTextOptions {
   /** Live mode streams text deltas and skips the final message text (already printed). */
@@ -26,7 +43,8 @@ const ANSI = { dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32
 
 /** Turns events into text, one call per event; keeps the little state that needs (step timing, streaming). */
 export class TimelineText {
-  private stepStart = new Map<string, number>();
+  private readonly clock = new SpanClock();
+  private stepStart = new Map<string, SpanMark>();
   private streaming = false;
   private thinkingShown = false;
   private readonly callNames = new Map<string, string>();
@@ -58,32 +76,36 @@ export class TimelineText {
     this.streamedCalls.add(callId);
   }
 
-  /** The text to print for `event` ('' for events not shown). */
+  /** The text to print for `event` ('' for events not shown). Never throws on odd payloads. */
   render(event: SessionEvent): string {
+    this.clock.tick(event.time);
     const breakStream = () => {
       if (!this.streaming) return '';
       this.streaming = false;
       return '\n';
     };
+    const d = asObject(event.data) ?? {};
+    const num = (key: string): string => (typeof d[key] === 'number' ? String(d[key]) : '?');
     switch (event.type) {
       case 'turn/start':
-        return `${breakStream()}${this.c('bold', `━━ Turn ${event.data.turn} ━━`)}\n`;
+        return `${breakStream()}${this.c('bold', `━━ Turn ${num('turn')} ━━`)}\n`;
       case 'turn/end':
-        return `${breakStream()}${this.c('bold', `━━ Turn ${event.data.turn} ended: ${describeReason(event.data.reason)}`)}${this.options.seqs ? this.c('dim', `  [seq ${event.seq}]`) : ''}\n`;
+        return `${breakStream()}${this.c('bold', `━━ Turn ${num('turn')} ended: ${describeFacts(turnEndFacts(d))}`)}${this.options.seqs ? this.c('dim', `  [seq ${event.seq}]`) : ''}\n`;
       case 'step/start':
-        this.stepStart.set(`${event.data.turn}/${event.data.step}`, event.time);
+        this.stepStart.set(`${num('turn')}/${num('step')}`, this.clock.mark(event.time));
         this.thinkingShown = false;
-        return `${breakStream()}${this.c('dim', `── step ${event.data.step}`)}\n`;
+        return `${breakStream()}${this.c('dim', `── step ${num('step')}`)}\n`;
       case 'step/end': {
-        const started = this.stepStart.get(`${event.data.turn}/${event.data.step}`);
-        const ms = started === undefined ? undefined : event.time - started;
-        return `${breakStream()}${this.c('dim', `── step ${event.data.step} done${ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`}`)}\n`;
+        const started = this.stepStart.get(`${num('turn')}/${num('step')}`);
+        const ms = started === undefined ? undefined : this.clock.since(started, event.time);
+        const took = started === undefined ? '' : ms === undefined ? ' (duration unknown: the log\'s clock does not run forward here)' : ` in ${(ms / 1000).toFixed(1)} s`;
+        return `${breakStream()}${this.c('dim', `── step ${num('step')} done${took}`)}\n`;
       }
       case 'user/message': {
-        const kind = event.data.source.kind;
+        const kind = asString(asObject(d['source'])?.['kind']) ?? 'user';
         if (kind === 'compaction') return `${breakStream()}${this.c('dim', '[compaction summary replaces earlier history]')}\n`;
         const label = kind === 'user' ? '>' : `> (${visibleInline(String(kind))})`;
-        return `${breakStream()}${this.c('cyan', `${label} ${visibleText(messageText(event.data))}`)}\n`;
+        return `${breakStream()}${this.c('cyan', `${label} ${visibleText(joinText(d['content']))}`)}\n`;
       }
       case 'assistant/chunk': {
         if (!this.options.live) return '';
@@ -100,13 +122,13 @@ export class TimelineText {
       }
       case 'assistant/message': {
         const parts: string[] = [breakStream()];
-        const { message, usage, interrupted } = event.data;
-        for (const block of message.content) {
+        const usage = readUsage(d['usage']);
+        for (const block of assistantBlocks(d)) {
           if (block.type === 'reasoning' && !this.options.live) parts.push(this.c('dim', `(thinking) ${visibleInline(firstLine(block.text, 160))}\n`));
           if (block.type === 'text' && !this.options.live) parts.push(`${visibleText(block.text)}\n`);
-          if (block.type === 'tool-call') this.callNames.set(block.id, block.name);
+          if (block.type === 'tool-call' && block.id !== undefined) this.callNames.set(block.id, block.name ?? '');
         }
-        if (interrupted) parts.push(this.c('yellow', '[answer interrupted]\n'));
+        if (d['interrupted'] === true) parts.push(this.c('yellow', '[answer interrupted]\n'));
         if (usage) {
           const cache = usage.cacheReadTokens ? `, ${usage.cacheReadTokens} cached` : '';
           parts.push(this.c('dim', `[tokens: ${usage.inputTokens} in${cache}, ${usage.outputTokens} out]\n`));
@@ -114,39 +136,65 @@ export class TimelineText {
         return parts.join('');
       }
       case 'tool/call':
-        return `${breakStream()}${this.c('yellow', `→ ${visibleInline(String(event.data.name))} ${visibleInline(summarizeArguments(event.data.arguments))}`)}\n`;
+        return `${breakStream()}${this.c('yellow', `→ ${visibleInline(asString(d['name']) ?? '(unknown tool)')} ${visibleInline(summarizeArguments(asString(d['arguments']) ?? ''))}`)}\n`;
       case 'tool/result': {
-        const block = event.data.message.content[0];
-        const text = visibleText(block?.content.map((b) => b.text).join('') ?? '');
-        const code = event.data.error?.code;
-        const head = block?.isError ? this.c('red', `← error${code ? ` ${visibleInline(String(code))}` : ''}`) : this.c('green', '← ok');
-        const body = this.streamedCalls.has(block?.toolCallId ?? '')
+        const facts = toolResultFacts(d);
+        const code = facts.errorCode;
+        const text = visibleText(facts.text);
+        const head = facts.isError ? this.c('red', `← error${code ? ` ${visibleInline(String(code))}` : ''}`) : this.c('green', '← ok');
+        const body = this.streamedCalls.has(facts.callId ?? '')
           ? lastLines(text, 1)
-          : block?.isError
+          : facts.isError
             ? headAndTail(text, 4, 6) // an error's cause is usually at the top, its exit code at the bottom
             : lastLines(text, this.options.live ? 6 : 12);
         return `${breakStream()}${head} ${indent(body)}\n`;
       }
-      case 'llm/retry':
-        return `${breakStream()}${this.c('yellow', `↻ retry ${event.data.attempt} in ${event.data.delayMs} ms (${visibleInline(`${event.data.failure.code}: ${event.data.failure.message}`)})`)}\n`;
+      case 'llm/retry': {
+        const failure = asObject(d['failure']);
+        return `${breakStream()}${this.c('yellow', `↻ retry ${num('attempt')} in ${num('delayMs')} ms (${visibleInline(`${asString(failure?.['code']) ?? 'UNKNOWN'}: ${asString(failure?.['message']) ?? ''}`)})`)}\n`;
+      }
       case 'llm/warning':
-        return `${breakStream()}${this.c('yellow', `⚠ ${event.data.code}: ${event.data.message}`)}\n${event.data.hint ? `${this.c('yellow', `  what to do: ${visibleInline(event.data.hint)}`)}\n` : ''}`;
-      case 'approval/asked':
-        return `${breakStream()}${this.c('yellow', `? approval needed for ${visibleInline(String(event.data.toolName))}${event.data.reason ? ` (${visibleInline(String(event.data.reason))})` : ''}`)}\n`;
+        return `${breakStream()}${this.c('yellow', `⚠ ${visibleInline(`${event.data.code}: ${event.data.message}`)}`)}\n${event.data.hint ? `${this.c('yellow', `  what to do: ${visibleInline(event.data.hint)}`)}\n` : ''}`;
+      case 'approval/asked': {
+        const reason = asString(d['reason']);
+        return `${breakStream()}${this.c('yellow', `? approval needed for ${visibleInline(asString(d['toolName']) ?? '(unknown tool)')}${reason ? ` (${visibleInline(reason)})` : ''}`)}\n`;
+      }
       case 'approval/decided':
-        return `${breakStream()}${this.c('dim', `  approval: ${visibleInline(String(event.data.outcome))}`)}\n`;
+        return `${breakStream()}${this.c('dim', `  approval: ${visibleInline(asString(d['outcome']) ?? '?')}`)}\n`;
       case 'session/end-seed':
         return `${breakStream()}${this.c('dim', event.seq === this.options.forkSeq ? '··· forked here (the history above is the parent\'s) ···' : '··· resumed here ···')}\n`;
       case 'session/takeover': {
         const { previous, reason } = event.data;
         const why = reason === 'forced' ? 'taken over from a running Forkline' : reason === 'pid-reused' ? 'its previous owner is gone (its pid now names another process)' : 'its previous owner is gone';
-        return `${breakStream()}${this.c('dim', `··· ${why}: pid ${previous.pid}${previous.host ? ` on ${previous.host}` : ''} ···`)}\n`;
+        return `${breakStream()}${this.c('dim', `··· ${why}: pid ${previous.pid}${previous.host ? ` on ${visibleInline(previous.host)}` : ''} ···`)}\n`;
       }
       case 'compaction/summary':
-        return `${breakStream()}${this.c('dim', `[compacted ${event.data.shadowedSeqs.length} messages]`)}\n`;
+        return `${breakStream()}${this.c('dim', `[compacted ${Array.isArray(d['shadowedSeqs']) ? d['shadowedSeqs'].length : '?'} messages]`)}\n`;
+      case 'import/foreign':
+        // Raw records of an imported log are log-only; only those that changed what its model saw are worth a line.
+        return this.options.live || d['modelVisible'] !== true
+          ? ''
+          : `${breakStream()}${this.c('yellow', `! ${visibleInline(asString(d['format']) ?? 'imported')} ${visibleInline(asString(d['type']) ?? 'record')}: changed what the model saw; kept as a raw record, not replayed`)}\n`;
       default:
         return '';
     }
+  }
+}
+
+/** Human words for a turn end read loosely (any stored shape). */
+export function describeFacts(facts: TurnEndFacts): string {
+  switch (facts.kind) {
+    case 'completed':
+    case 'max-tokens':
+    case 'blocked':
+    case 'interrupted':
+      return describeReason({ kind: facts.kind });
+    case 'aborted':
+      return describeReason({ kind: 'aborted', cause: facts.cause ?? { kind: 'legacy' } });
+    case 'error':
+      return describeReason({ kind: 'error', failure: facts.failure ?? { code: 'UNKNOWN', message: '' } });
+    default:
+      return visibleInline(turnEndLabel(facts));
   }
 }
 

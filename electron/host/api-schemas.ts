@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { HostMethodName } from '../../shared/api.js';
 
 const id = z.string().min(1).max(200);
+/** Largest text chunk of a streaming import (UTF-16 units); clients send ≤ 1 MiB. */
+export const IMPORT_CHUNK_MAX_CHARS = 8 * 1024 * 1024;
 const text = z.string().min(1).max(1_000_000);
 const empty = z.object({}).strict();
 const providerChoice = z
@@ -25,7 +27,11 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   forkSession: z.object({ sessionId: id, atSeq: z.number().int().min(0).optional(), worktree: z.boolean().optional(), cwd: z.string().min(1).max(4096).optional() }).strict(),
   compareSessions: z.object({ a: id, b: id, files: z.boolean().optional() }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
-  importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024) }).strict(),
+  importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024), fileName: z.string().max(1000).optional() }).strict(),
+  importBegin: z.object({ fileName: z.string().max(1000), size: z.number().int().min(0).optional() }).strict(),
+  importChunk: z.object({ importId: id, text: z.string().max(IMPORT_CHUNK_MAX_CHARS) }).strict(),
+  importEnd: z.object({ importId: id }).strict(),
+  importAbort: z.object({ importId: id }).strict(),
   inspectRequest: z.object({ sessionId: id, turn: z.number().int().min(1), step: z.number().int().min(1) }).strict(),
   takeOverSession: z.object({ sessionId: id }).strict(),
   followup: z.object({ sessionId: id, text }).strict(),

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import type { CompareBranch, CompareResult, HostMethods, HostParams, HostPush, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
+import { firstUnreplayableSeq, type ImportSummary } from '../../shared/import-summary.js';
+import { isImportedSession } from '../../shared/events.js';
+import type { SessionImport } from '../import/session-import.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { messageText } from '../../shared/messages.js';
@@ -23,8 +26,13 @@ import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
 import { cutHead } from '../../shared/text-cut.js';
 
 /** One client's view of the host: every HostApi method, bound to this connection. */
+/** Streaming imports one connection may run at once. */
+const MAX_OPEN_IMPORTS = 4;
+
 export class HostConnection implements HostHandlers, IDisposable {
   private disposed = false;
+  /** Streaming imports this connection started and has not ended. */
+  private readonly imports = new Map<string, SessionImport>();
   constructor(
     private readonly host: Host,
     private readonly sink: (message: HostPush) => void,
@@ -42,6 +50,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const job of this.imports.values()) job.abort();
+    this.imports.clear();
     this.host.detach(this);
   }
 
@@ -50,7 +60,10 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   listSessions(): SessionSummary[] {
-    return this.repo.list().map((r) => this.host.summary(r));
+    return this.repo
+      .list()
+      .filter((r) => !this.repo.importing(r.header.id))
+      .map((r) => this.host.summary(r));
   }
 
   createSession(params: { cwd: string; title?: string }): SessionSummary {
@@ -94,10 +107,22 @@ export class HostConnection implements HostHandlers, IDisposable {
     // The one recovery path: a crashed source is closed before its boundaries are read.
     const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
     const boundary = forkBoundaryAt(events.length, (seq) => events[seq], params.atSeq);
+    if (isImportedSession(this.repo.get(params.sessionId)!.header)) {
+      // Continuing an imported session: its history must be what the source's model saw.
+      const limit = firstUnreplayableSeq(events);
+      if (limit !== undefined && boundary > limit) {
+        const before = lastTurnEndBefore(events, limit);
+        throw new ForklineError(
+          'MODEL_VIEW_INCOMPLETE',
+          `seq ${limit} of this imported log changed what its model saw and cannot be replayed here, so a continuation after it would send a different history; ${before === undefined ? 'no turn ends before it' : `fork at a turn that ends at or before seq ${before}`}`,
+        );
+      }
+      if (params.cwd === undefined) throw new ForklineError('WORKSPACE_REQUIRED', 'continuing an imported session needs a workspace folder of yours (cwd); the folder named in the log is never used');
+    }
     const turn = (events[boundary] as SessionEvent<'turn/end'>).data.turn;
     const checkpoint = checkpointOfTurn(events, boundary, turn, recordedHereFrom(this.repo, params.sessionId));
     const childId = this.host.options.newId();
-    let cwd: string | undefined;
+    let cwd: string | undefined = params.cwd !== undefined ? realWorkspace(params.cwd) : undefined;
     if (params.worktree) {
       const { checkpoints, worktreesDir } = this.host.options;
       if (!checkpoints || !worktreesDir) throw new ForklineError('WORKTREE_UNAVAILABLE', 'workspace checkpoints are off, so a fork cannot get its own folder');
@@ -164,10 +189,48 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { fileName: `forkline-${slug}-${params.sessionId.slice(0, 8)}.jsonl`, jsonl };
   }
 
-  importSession(params: { jsonl: string }): { sessionId: string; warnings: readonly string[] } {
-    const result = this.repo.importJsonl(params.jsonl);
+  importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary } {
+    const summary = this.repo.importText(params.jsonl, params.fileName);
     this.host.broadcast({ kind: 'sessions/changed' });
-    return { sessionId: result.id, warnings: result.warnings };
+    return { sessionId: summary.sessionId, warnings: [...summary.warnings, ...summary.skipped.map((s) => `skipped line ${s.line}: ${s.reason}`)], summary };
+  }
+
+  importBegin(params: { fileName: string; size?: number }): { importId: string } {
+    if (this.imports.size >= MAX_OPEN_IMPORTS) throw new ForklineError('TOO_MANY_IMPORTS', `at most ${MAX_OPEN_IMPORTS} imports may run at once in one window`);
+    const importId = this.host.options.newId();
+    this.imports.set(importId, this.repo.beginImport(params.fileName));
+    return { importId };
+  }
+
+  importChunk(params: { importId: string; text: string }): { chars: number } {
+    const job = this.importJob(params.importId);
+    try {
+      job.write(params.text);
+    } catch (error) {
+      this.imports.delete(params.importId);
+      throw error;
+    }
+    return { chars: job.chars };
+  }
+
+  importEnd(params: { importId: string }): ImportSummary {
+    const job = this.importJob(params.importId);
+    this.imports.delete(params.importId);
+    const summary = job.end();
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return summary;
+  }
+
+  importAbort(params: { importId: string }): null {
+    this.imports.get(params.importId)?.abort();
+    this.imports.delete(params.importId);
+    return null;
+  }
+
+  private importJob(importId: string): SessionImport {
+    const job = this.imports.get(importId);
+    if (!job) throw new ForklineError('IMPORT_NOT_FOUND', `no import ${importId} is running in this window (it ended, failed or was aborted)`);
+    return job;
   }
 
   inspectRequest(params: { sessionId: string; turn: number; step: number }): ReturnType<HostMethods['inspectRequest']> {
@@ -257,6 +320,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   openTerminal(params: { sessionId: string; cols: number; rows: number }): { terminalId: string } {
     const record = this.repo.get(params.sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+    // The folder named in an imported log is a fact to show, never a place to open a shell in.
+    if (isImportedSession(record.header)) throw new ForklineError('SESSION_READ_ONLY', 'this session was imported: its folder is not opened here; continue it in a folder of yours to get a terminal');
     const terminalId = this.host.terminals.open(sessionWorkspace(record.header), params.cols, params.rows);
     this.host.ownTerminal(terminalId, this);
     return { terminalId };
@@ -317,6 +382,12 @@ function recordedCheckpoint(events: readonly SessionEvent[], recordedFrom: numbe
     const event = events[seq]!;
     if (event.type === 'workspace/checkpoint') return isCheckpointId(event.data.commit) ? event.data.commit : undefined;
   }
+  return undefined;
+}
+
+/** The seq of the last `turn/end` before `seq`, if any. */
+function lastTurnEndBefore(events: readonly SessionEvent[], seq: number): number | undefined {
+  for (let i = Math.min(seq, events.length) - 1; i >= 0; i--) if (events[i]!.type === 'turn/end') return i;
   return undefined;
 }
 

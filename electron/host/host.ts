@@ -19,7 +19,8 @@ import type {
   SubscribeResult,
 } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
-import type { CancelCause, SessionEvent } from '../../shared/events.js';
+import { isImportedSession, type CancelCause, type SessionEvent } from '../../shared/events.js';
+import { firstUnreplayableSeq } from '../../shared/import-summary.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { DisposableStore } from '../../shared/lifecycle.js';
 import { Agent, type AgentModelConfig } from '../agent/agent.js';
@@ -187,6 +188,7 @@ export class Host implements IDisposable {
       ...(h.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
       status: this.status(h.id),
       ...(ownedElsewhere ? { ownedElsewhere: true } : {}),
+      ...(h.origin !== undefined ? { origin: h.origin } : {}),
     };
   }
 
@@ -195,7 +197,7 @@ export class Host implements IDisposable {
    * to act: the workspace must be the session's own (never an imported file's), and read-before-edit
    * records and the checkpoint baseline come from the recorded tail of the log only. With `takeOver`,
    * a session that another running Forkline holds is taken over (the user confirmed it).
-   * @throws ForklineError WORKSPACE_UNTRUSTED (imported session), WORKSPACE_MISSING; StoreError SESSION_LIVE.
+   * @throws ForklineError SESSION_READ_ONLY (imported session), WORKSPACE_UNTRUSTED, WORKSPACE_MISSING; StoreError SESSION_LIVE.
    */
   ensureAgent(sessionId: string, options: { readonly takeOver?: boolean } = {}): Agent {
     const existing = this.agents.get(sessionId);
@@ -203,6 +205,13 @@ export class Host implements IDisposable {
     if (this.closed) throw new ForklineError('HOST_CLOSED', 'the host is shutting down');
     const record = this.repository.get(sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+    if (isImportedSession(record.header) || this.repository.importing(sessionId)) {
+      const format = record.header.origin?.kind === 'imported' ? record.header.origin.format : 'another agent';
+      throw new ForklineError(
+        'SESSION_READ_ONLY',
+        `this session was imported from ${format}: it can be inspected, searched, compared and exported, but not sent to or compacted in place. Continue it in Forkline instead — fork it at a closed turn into a live session with a folder of yours (forkline fork ID --cwd DIR, or "Continue in Forkline")`,
+      );
+    }
     const cwd = sessionWorkspace(record.header);
     const live = this.repository.resume(sessionId, options);
     const files = new InMemoryFileReadTracker();
@@ -294,10 +303,12 @@ export class Host implements IDisposable {
     let events: readonly SessionEvent[];
     let header;
     let readOnly = false;
+    let imported: SubscribeResult['imported'];
     if (handle) {
       events = handle.live.session.eventsFrom(fromSeq);
       header = { ...handle.live.session.header, ...titleOf(this.repository.get(sessionId)) };
     } else {
+      if (this.repository.importing(sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} is still being imported`);
       const loaded = this.repository.load(sessionId);
       header = loaded.record.header;
       events = loaded.events.slice(fromSeq);
@@ -307,6 +318,17 @@ export class Host implements IDisposable {
       if (readOnly) {
         const owner = loaded.record.owner;
         notices.push(`Another running Forkline holds this session${owner ? ` (${describeOwner(owner)})` : ''}: it is shown read-only here.`);
+      }
+      if (header.origin?.kind === 'imported') {
+        readOnly = true;
+        const limit = firstUnreplayableSeq(loaded.events);
+        let until: number | undefined;
+        if (limit !== undefined) for (let i = limit - 1; i >= 0 && until === undefined; i--) if (loaded.events[i]!.type === 'turn/end') until = i;
+        imported = { format: header.origin.format, ...(limit !== undefined ? { continuableUntilSeq: until ?? -1 } : {}) };
+        notices.push(
+          `Imported from ${header.origin.format}${header.origin.file ? ` (${header.origin.file})` : ''}: read-only. Continue in Forkline forks it at a closed turn into a live session in a folder you choose.` +
+            (limit !== undefined ? ` Seq ${limit} changed what its model saw and cannot be replayed, so it can be continued only from a turn that ends before it.` : ''),
+        );
       }
     }
     const subscriptionId = this.options.newId();
@@ -322,6 +344,7 @@ export class Host implements IDisposable {
       approvals: agent ? agent.approvals.list.map((q) => toApprovalRequest(sessionId, q)) : [],
       notices,
       readOnly,
+      ...(imported ? { imported } : {}),
     };
   }
 

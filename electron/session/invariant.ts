@@ -21,6 +21,7 @@ const BETWEEN_TURN_TYPES: ReadonlySet<string> = new Set([
   'approval/policy',
   'approval/rule',
   'import/elided',
+  'import/foreign',
 ]);
 
 /** Types that must name the open turn and step. */
@@ -48,7 +49,8 @@ export class InvariantChecker implements InvariantState {
   lastTurn = 0;
   openTurn: number | undefined;
   openStep: number | undefined;
-  private lastStep = 0;
+  /** Highest step number started in the current (or last) turn. */
+  lastStep = 0;
   private lastSeq = -1;
   readonly pendingCalls = new Set<string>();
 
@@ -110,8 +112,11 @@ export class InvariantChecker implements InvariantState {
         return;
       }
       case 'user/message':
-        if (this.openStep === undefined && event.surfaceOp === 'append') {
-          this.fail(event, 'an appended user message must be inside a step');
+        // Our loop logs prompts right after step/start; reference-runtime logs may log them after
+        // turn/start, before the step (its core leaves user messages unconstrained). Both are
+        // inside a turn — a prompt between turns belongs to no request.
+        if (this.openTurn === undefined && event.surfaceOp === 'append') {
+          this.fail(event, 'an appended user message must be inside a turn');
         }
         return;
       default:

@@ -14,6 +14,7 @@ import { SessionCorruptionError, SessionFormatUnsupportedError } from '../../sha
 import {
   KNOWN_EVENT_TYPES,
   SESSION_FORMAT_VERSION,
+  type ImportForeignData,
   type SessionEvent,
   type SessionHeader,
 } from '../../shared/events.js';
@@ -50,7 +51,8 @@ function serializeHeader(header: SessionHeader): string {
   if (header.title !== undefined) line['title'] = header.title;
   if (header.parentSession !== undefined) line['parentSession'] = header.parentSession;
   if (header.seedLength !== undefined) line['seedLength'] = header.seedLength;
-  if (header.origin !== undefined) line['origin'] = header.origin as unknown as JsonValue;
+  // Always written (native when absent): content detection tells our exports from the reference runtime's by it.
+  line['origin'] = (header.origin ?? { kind: 'native' }) as unknown as JsonValue;
   return JSON.stringify(line);
 }
 
@@ -68,8 +70,9 @@ interface ParsedLine {
  * are safe ({@link isSafeSessionId}).
  * @param fallbackId used when the header has no usable id (placeholders such as `{{sessionId}}`).
  * @throws ImportLimitError (IMPORT_LIMIT_EXCEEDED) when the file is over a limit;
- *   SessionCorruptionError for damage in the committed region or a missing header;
- *   SessionFormatUnsupportedError for another format version or an unknown required event type.
+ *   SessionCorruptionError for damage in the committed region, a missing header or an event whose
+ *   payload has the wrong shape; SessionFormatUnsupportedError for another format version. Unknown
+ *   event types are kept as `import/foreign` records, never refused.
  */
 export function importJsonl(text: string, fallbackId: string, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): JsonlImport {
   checkFileSize(text.length, limits);
@@ -116,7 +119,6 @@ export function importJsonl(text: string, fallbackId: string, limits: ImportLimi
       if (!line.value) throw new Error(line.error ?? 'unreadable line');
       decoded = decodeLine(line.value, header.id);
     } catch (error) {
-      if (error instanceof SessionFormatUnsupportedError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       if (i <= lastTurnEnd) {
         throw new SessionCorruptionError(header.id, nextSeq, `line ${line.lineNo} is damaged (${reason}) inside the committed region`, { cause: error });
@@ -152,7 +154,12 @@ export function importJsonl(text: string, fallbackId: string, limits: ImportLimi
   return { header, events, warnings };
 }
 
-function readHeader(line: JsonObject, fallbackId: string, warnings: string[]): SessionHeader {
+/**
+ * The session header from a header line `{type:'session', version, id, createdAt, cwd?, …}`.
+ * @param fallbackId used when the line's id is not usable (placeholders such as `{{sessionId}}`).
+ * @throws SessionFormatUnsupportedError for a format version other than {@link SESSION_FORMAT_VERSION}.
+ */
+export function readHeader(line: JsonObject, fallbackId: string, warnings: string[]): SessionHeader {
   const version = line['version'] ?? SESSION_FORMAT_VERSION;
   if (version !== SESSION_FORMAT_VERSION) {
     throw new SessionFormatUnsupportedError(
@@ -177,7 +184,13 @@ function readHeader(line: JsonObject, fallbackId: string, warnings: string[]): S
   return header;
 }
 
-function decodeLine(value: JsonObject, sessionId: string): SessionEvent[] {
+/**
+ * The event envelopes of one line: a packed row expands to its members, any other line is one
+ * envelope with a string `type`, a safe non-negative `seq`, a finite `time` and `data`. The type is
+ * not checked against our vocabulary (see {@link decodeLine}).
+ * @throws Error (PackedRowError) naming what is wrong with the line.
+ */
+export function decodeEnvelopes(value: JsonObject): SessionEvent[] {
   if (isPackedRow(value)) return expandPackedRow(value as unknown as PackedRow);
   const type = value['type'];
   const seq = value['seq'];
@@ -187,12 +200,30 @@ function decodeLine(value: JsonObject, sessionId: string): SessionEvent[] {
   if (typeof time !== 'number' || !Number.isFinite(time)) throw new Error('event has no valid time');
   const data = value['data'];
   if (data === null || typeof data !== 'object') throw new Error('event has no data object');
-  if (!KNOWN_EVENT_TYPES.has(type) && value['ignorable'] !== true) {
-    throw new SessionFormatUnsupportedError(`event type ${type} (seq ${seq}) is not known to this build and is not marked ignorable`);
-  }
-  const event = normalizeLegacyEvent(value as unknown as SessionEvent, sessionId);
-  // A payload with the wrong shape is a damaged line (issue 8): readers rely on these fields.
-  const problem = eventShapeProblem(event);
-  if (problem !== undefined) throw new Error(problem);
-  return [event];
+  return [value as unknown as SessionEvent];
+}
+
+/**
+ * One line as events of our vocabulary. A type this build does not know is never a refusal
+ * (issue 12): the envelope is kept whole in an `import/foreign` event at the same seq, marked
+ * model-visible when it carries a surface op (it changed what the writer's model saw).
+ */
+function decodeLine(value: JsonObject, sessionId: string): SessionEvent[] {
+  return decodeEnvelopes(value).map((event) => {
+    if (KNOWN_EVENT_TYPES.has(event.type) || event.ignorable === true) {
+      const normalized = normalizeLegacyEvent(event, sessionId);
+      // A payload with the wrong shape is a damaged line (issue 8): readers rely on these fields.
+      const problem = eventShapeProblem(normalized);
+      if (problem !== undefined) throw new Error(problem);
+      return normalized;
+    }
+    const foreign: ImportForeignData = {
+      format: 'deepseek-harness',
+      type: event.type,
+      record: value,
+      ...(value['surfaceOp'] !== undefined ? { modelVisible: true as const } : {}),
+      note: 'an event type this build does not know',
+    };
+    return { type: 'import/foreign', seq: event.seq, time: event.time, data: foreign } as SessionEvent;
+  });
 }

@@ -37,46 +37,51 @@ export interface OpenState {
   readonly pending: readonly { readonly callId: CallId; readonly toolCallSeq?: number }[];
 }
 
-/** Scans a log and reports the trailing open turn/step and unanswered calls. */
-export function scanOpenState(events: readonly SessionEvent[]): OpenState {
-  let turn: number | undefined;
-  let step: number | undefined;
-  let pending: PendingCall[] = [];
-  for (const event of events) {
+/**
+ * Follows a log event by event and knows, at any point, the open turn and step and the calls of
+ * the open step that still lack a result (the state {@link scanOpenState} reports). O(1) per event
+ * plus the open step's calls, so a streaming importer can close a log without holding it.
+ */
+export class OpenStateTracker {
+  private turn: number | undefined;
+  private step: number | undefined;
+  private pending: PendingCall[] = [];
+
+  note(event: SessionEvent): void {
     switch (event.type) {
       case 'turn/start':
-        turn = event.data.turn;
-        step = undefined;
-        pending = [];
+        this.turn = event.data.turn;
+        this.step = undefined;
+        this.pending = [];
         break;
       case 'turn/end':
-        turn = undefined;
-        step = undefined;
-        pending = [];
+        this.turn = undefined;
+        this.step = undefined;
+        this.pending = [];
         break;
       case 'step/start':
-        step = event.data.step;
-        pending = [];
+        this.step = event.data.step;
+        this.pending = [];
         break;
       case 'step/end':
-        step = undefined;
-        pending = [];
+        this.step = undefined;
+        this.pending = [];
         break;
       case 'assistant/message':
-        if (step === undefined) break;
+        if (this.step === undefined) break;
         for (const block of event.data.message.content) {
-          if (block.type === 'tool-call') pending.push({ callId: block.id, answered: false });
+          if (block.type === 'tool-call') this.pending.push({ callId: block.id, answered: false });
         }
         break;
       case 'tool/call': {
-        const entry = pending.find((p) => p.callId === event.data.callId && !p.answered);
+        const entry = this.pending.find((p) => p.callId === event.data.callId && !p.answered);
         if (entry) entry.toolCallSeq = event.seq;
         break;
       }
       case 'tool/result': {
         if (event.surfaceOp !== 'append') break;
         const callId = event.data.message.content[0]?.toolCallId;
-        const entry = pending.find((p) => p.callId === callId && !p.answered);
+        const entry = this.pending.find((p) => p.callId === callId && !p.answered);
         if (entry) entry.answered = true;
         break;
       }
@@ -84,11 +89,23 @@ export function scanOpenState(events: readonly SessionEvent[]): OpenState {
         break;
     }
   }
-  return {
-    turn,
-    step,
-    pending: pending.filter((p) => !p.answered).map((p) => (p.toolCallSeq === undefined ? { callId: p.callId } : { callId: p.callId, toolCallSeq: p.toolCallSeq })),
-  };
+
+  get state(): OpenState {
+    return {
+      turn: this.turn,
+      step: this.step,
+      pending: this.pending
+        .filter((p) => !p.answered)
+        .map((p) => (p.toolCallSeq === undefined ? { callId: p.callId } : { callId: p.callId, toolCallSeq: p.toolCallSeq })),
+    };
+  }
+}
+
+/** Scans a log and reports the trailing open turn/step and unanswered calls. */
+export function scanOpenState(events: readonly SessionEvent[]): OpenState {
+  const tracker = new OpenStateTracker();
+  for (const event of events) tracker.note(event);
+  return tracker.state;
 }
 
 /**
@@ -99,10 +116,17 @@ export function scanOpenState(events: readonly SessionEvent[]): OpenState {
  * @param logLength length of the whole log (default: `events.length`, i.e. `events` is the whole log)
  */
 export function interruptedTurnClosers(events: readonly SessionEvent[], logLength: number = events.length): EventInput[] {
-  const state = scanOpenState(events);
+  return closersFor(scanOpenState(events), logLength);
+}
+
+/**
+ * The closers for an open state at the end of a log of `length` events (see
+ * {@link interruptedTurnClosers}); `[]` when no turn is open.
+ */
+export function closersFor(state: OpenState, length: number): EventInput[] {
   if (state.turn === undefined) return [];
   const closers: EventInput[] = [];
-  let nextSeq = logLength;
+  let nextSeq = length;
   if (state.step !== undefined) {
     for (const call of state.pending) {
       const started = call.toolCallSeq !== undefined;

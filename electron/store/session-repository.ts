@@ -17,14 +17,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Emitter, type Event } from '../../shared/event.js';
-import { cutHead } from '../../shared/text-cut.js';
 import { ForklineError, SessionForkError, StoreError } from '../../shared/errors.js';
 import { isImportedSession, SESSION_FORMAT_VERSION, type SessionEvent, type SessionHeader } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { endRecordedProcess, type RecordedProcessOutcome } from '../platform/process-tree.js';
 import type { OwnerIdentity } from '../platform/process-identity.js';
 import { checkForkBoundaryWith } from '../session/fork-boundary.js';
-import { exportJsonl, importJsonl } from '../session/jsonl.js';
+import type { ImportSummary } from '../../shared/import-summary.js';
+import type { ImportSink } from '../import/log-writer.js';
+import { SessionImport } from '../import/session-import.js';
+import { exportJsonl } from '../session/jsonl.js';
 import { closeInterruptedTurn, unansweredToolProcesses, type UnansweredToolProcess } from '../session/repair.js';
 import { Session, type IllFormedTextMode, type InvariantMode } from '../session/session.js';
 import { ownerState, selfIdentity, sessionLiveError, SYSTEM_PROCESS_PROBE, type OwnerState, type ProcessProbe } from './session-ownership.js';
@@ -104,6 +106,7 @@ export interface ImportResult {
   readonly id: string;
   readonly eventCount: number;
   readonly warnings: readonly string[];
+  readonly summary: ImportSummary;
 }
 
 /**
@@ -111,20 +114,6 @@ export interface ImportResult {
  * small (a boundary at a `turn/end` needs one event) and grow while the scan continues, so the cost
  * does not depend on where in a long history the boundary is.
  */
-/** A title for an untitled imported log: its last `session/title`, else its first typed prompt (first line, ≤ 60 chars). */
-function titleFromLog(events: readonly SessionEvent[]): string | undefined {
-  let title: string | undefined;
-  for (const e of events) if (e.type === 'session/title' && typeof e.data.title === 'string') title = e.data.title;
-  if (title !== undefined) return title;
-  for (const e of events) {
-    if (e.type === 'user/message' && e.data.source?.kind === 'user') {
-      const line = e.data.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim().split('\n')[0]!.trim();
-      if (line !== '') return line.length > 60 ? `${cutHead(line, 57)}…` : line;
-    }
-  }
-  return undefined;
-}
-
 const FORK_SCAN_FIRST_WINDOW = 8;
 const FORK_SCAN_MAX_WINDOW = 4096;
 
@@ -455,13 +444,14 @@ export class SessionRepository implements IDisposable {
    * `agent/inbox/spliced` events, including any follow-up still pending at the boundary; the
    * child's inbox is rebuilt by replaying splices from `header.seedLength` only (never from 0), so
    * it starts empty. The child's own events after the seed contain no splice.
+   * An imported source's folder is never inherited: its child gets `overrides.cwd` or no folder.
    * @throws SessionForkError SESSION_ALREADY_EXISTS | SESSION_NOT_FOUND | INVALID_BOUNDARY | OPEN_TURN.
    */
   async fork(
     sourceId: string,
     boundary?: number,
     childId: string = this.options.newId(),
-    overrides: { readonly cwd?: string; readonly checkpoint?: { readonly turn: number; readonly commit: string } } = {},
+    overrides: { readonly cwd?: string | null; readonly checkpoint?: { readonly turn: number; readonly commit: string } } = {},
   ): Promise<SessionRecord> {
     if (this.liveSessions.has(childId) || this.store.get(childId)) {
       throw new SessionForkError('SESSION_ALREADY_EXISTS', `session ${childId} already exists`);
@@ -483,8 +473,8 @@ export class SessionRepository implements IDisposable {
       return cache.get(seq);
     };
     const seedLength = checkForkBoundaryWith(length, eventAt, boundary);
-    // An imported source's folder came from a file: the child gets a workspace only when one is given.
-    const cwd = overrides.cwd ?? (isImportedSession(source.header) ? undefined : source.header.cwd);
+    // An imported source's folder came from a file: the child gets a workspace only when one is given (`cwd: null` = none).
+    const cwd = overrides.cwd === null ? undefined : (overrides.cwd ?? (isImportedSession(source.header) ? undefined : source.header.cwd));
     const header: SessionHeader = {
       version: SESSION_FORMAT_VERSION,
       id: childId,
@@ -526,49 +516,57 @@ export class SessionRepository implements IDisposable {
   }
 
   /**
-   * Imports a JSONL session file as a new stored session (a taken id is replaced by a fresh one).
-   * The log is validated by replaying it into a Session; relational oddities of foreign logs are
-   * returned as warnings, surface damage is refused.
-   * @throws SessionCorruptionError, SessionFormatUnsupportedError, SessionError.
+   * Starts a streaming import of another agent's session log (any format we read, detected by
+   * content; see `electron/import/session-import.ts`). Feed it with `write(chunk)` and finish with
+   * `end()`, which returns the summary; a failed or aborted import leaves no session behind.
+   * Sessions being imported are hidden from listings until they end ({@link importing}).
    */
-  importJsonl(text: string, file?: string): ImportResult {
-    const parsed = importJsonl(text, this.options.newId());
-    // Whatever the file claims, a log read from a file is imported (untrusted) here.
-    let header: SessionHeader = {
-      ...parsed.header,
-      origin: {
-        kind: 'imported',
-        format: 'forkline',
-        ...(file !== undefined ? { file: file.split(/[\\/]/).pop() ?? file } : {}),
-        importedAt: this.now(),
+  beginImport(fileName?: string): SessionImport {
+    const sink: ImportSink = {
+      exists: (id) => this.store.get(id) !== undefined || this.liveSessions.has(id),
+      create: (header, events) => {
+        this.store.createSession(header, events);
+        this.importingIds.add(header.id);
+      },
+      append: (id, events) => this.store.append(id, events),
+      readRange: (id, from, to) => this.store.readRange(id, from, to),
+      setTitle: (id, title) => this.store.setTitle(id, title),
+      remove: (id) => {
+        this.importingIds.delete(id);
+        if (this.store.get(id)) this.store.delete(id);
       },
     };
-    const warnings = [...parsed.warnings];
-    if (this.store.get(header.id) || this.liveSessions.has(header.id)) {
-      const fresh = this.options.newId();
-      warnings.push(`a session with id ${header.id} already exists; imported as ${fresh}`);
-      header = { ...header, id: fresh };
-    }
-    if (header.title === undefined) {
-      const title = titleFromLog(parsed.events);
-      if (title !== undefined) header = { ...header, title };
-    }
-    if (header.id !== parsed.header.id && header.title !== undefined) header = { ...header, title: `${header.title} (imported copy)` };
-    // The file carries its whole log, so the stored session owns every event (no prefix reference);
-    // parentSession/seedLength stay as lineage facts.
-    const replay = new Session({ header, seed: parsed.events, invariants: 'report' });
-    warnings.push(...replay.warnings.map((w) => `invariant: ${w}`));
-    this.store.createSession(header, parsed.events);
-    // The one recovery path: a log that ends inside a turn is closed like any interrupted session.
-    let eventCount = parsed.events.length;
-    try {
-      const recovered = this.recover(header.id);
-      eventCount = recovered.record.eventCount;
-      if (recovered.repaired > 0) warnings.push(`the log ends inside an unfinished turn: ${recovered.repaired} closing event(s) were added (nothing was deleted)`);
-    } catch (error) {
-      warnings.push(`the unfinished last turn could not be closed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return { id: header.id, eventCount, warnings };
+    const job = new SessionImport({ sink, newId: this.options.newId, now: this.now, ...(fileName !== undefined ? { fileName } : {}) });
+    const end = job.end.bind(job);
+    job.end = (): ImportSummary => {
+      const summary = end();
+      this.importingIds.delete(summary.sessionId);
+      return summary;
+    };
+    return job;
+  }
+
+  /** Ids of sessions whose import has not ended yet (not to be listed or opened). */
+  importing(id: string): boolean {
+    return this.importingIds.has(id);
+  }
+  private readonly importingIds = new Set<string>();
+
+  /**
+   * Imports a whole session log held in memory (small files, tests). Same pipeline as
+   * {@link beginImport}.
+   * @throws UnsupportedFormatError, SessionCorruptionError, SessionFormatUnsupportedError.
+   */
+  importText(text: string, file?: string): ImportSummary {
+    const job = this.beginImport(file);
+    job.write(text);
+    return job.end();
+  }
+
+  /** {@link importText} with a flat result (id, event count, warnings and skipped lines as text). */
+  importJsonl(text: string, file?: string): ImportResult {
+    const summary = this.importText(text, file);
+    return { id: summary.sessionId, eventCount: summary.events, warnings: [...summary.warnings, ...summary.skipped.map((s) => `skipped line ${s.line}: ${s.reason}`)], summary };
   }
 
   /** Flushes and releases every live session. */

@@ -77,8 +77,10 @@ export interface UiSlice {
   /** Dark first; light on request (persisted by the view layer). */
   readonly theme: Theme;
   readonly dismissedNotices: Readonly<Record<string, true>>;
-  /** Transient messages for the person (errors of actions), newest last. */
-  readonly toasts: readonly { readonly id: number; readonly text: string; readonly tone: 'error' | 'info' }[];
+  /** Transient messages for the person (errors of actions, import summaries), newest last. */
+  readonly toasts: readonly Toast[];
+  /** Files being imported right now, with the share already sent (0…1), for the progress bar. */
+  readonly imports: readonly { readonly key: number; readonly fileName: string; readonly fraction: number }[];
   setSearch(search: string): void;
   toggleLogEvents(): void;
   toggleModelView(): void;
@@ -87,8 +89,18 @@ export interface UiSlice {
   setTab(tab: MainTab): void;
   setTheme(theme: Theme): void;
   dismissNotice(key: string): void;
-  toast(text: string, tone?: 'error' | 'info'): void;
+  toast(text: string, tone?: 'error' | 'info', detail?: readonly string[]): void;
   dropToast(id: number): void;
+  /** Starts (fraction 0), updates or (with `undefined`) ends an import's progress entry. */
+  setImportProgress(key: number, fileName: string, fraction: number | undefined): void;
+}
+
+/** One toast: a line, optional detail lines (an import summary), and its tone. */
+export interface Toast {
+  readonly id: number;
+  readonly text: string;
+  readonly tone: 'error' | 'info';
+  readonly detail?: readonly string[];
 }
 
 export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice;
@@ -146,6 +158,7 @@ const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme, showLogEv
   theme,
   dismissedNotices: {},
   toasts: [],
+  imports: [],
   setSearch: (search) => set({ search }),
   toggleLogEvents: () => set((s) => ({ showLogEvents: !s.showLogEvents })),
   toggleModelView: () => set((s) => ({ modelView: !s.modelView })),
@@ -161,7 +174,12 @@ const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme, showLogEv
   setTab: (tab) => set({ tab }),
   setTheme: (next) => set({ theme: next }),
   dismissNotice: (key) => set((s) => ({ dismissedNotices: { ...s.dismissedNotices, [key]: true } })),
-  toast: (text, tone = 'error') => set((s) => ({ toasts: [...s.toasts.slice(-4), { id: ++counters.toast, text, tone }] })),
+  toast: (text, tone = 'error', detail) => set((s) => ({ toasts: [...s.toasts.slice(-4), { id: ++counters.toast, text, tone, ...(detail ? { detail } : {}) }] })),
+  setImportProgress: (key, fileName, fraction) =>
+    set((s) => {
+      const rest = s.imports.filter((i) => i.key !== key);
+      return { imports: fraction === undefined ? rest : [...rest, { key, fileName, fraction }].sort((a, b) => a.key - b.key) };
+    }),
   dropToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 });
 

@@ -32,6 +32,8 @@ export interface SessionFacts {
   readonly toolOutput: Readonly<Record<string, string>>;
   readonly notices: readonly string[];
   readonly readOnly: boolean;
+  /** Set for a session imported from another agent's log (read-only; continued by a fork). */
+  readonly imported?: SubscribeResult['imported'];
 }
 
 export type SessionStore = StoreApi<SessionFacts>;
@@ -69,6 +71,7 @@ export function applySubscribeResult(store: SessionStore, result: SubscribeResul
     approvals: result.approvals,
     notices: result.notices,
     readOnly: result.readOnly,
+    imported: result.imported,
     events: appendEvents(state.events, seq.accepted),
     lastSeq: seq.lastSeq,
   });

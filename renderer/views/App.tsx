@@ -7,6 +7,7 @@ import { SessionScope, useApp, useOpenSession } from './context.js';
 import { SessionView } from './session/SessionView.js';
 import { SettingsDialog } from './settings/SettingsDialog.js';
 import { Sidebar } from './sidebar/Sidebar.js';
+import { ImportDropZone } from './import/ImportDropZone.js';
 import { Toasts } from './Toasts.js';
 
 function Main(): ReactNode {
@@ -18,7 +19,7 @@ function Main(): ReactNode {
     return (
       <div className="welcome" data-testid="welcome">
         <h1>Forkline</h1>
-        <p>Open a session on the left, start a new one in a folder, or import a .jsonl session log to inspect it.</p>
+        <p>Open a session on the left, start a new one in a folder, or import a session log to inspect it — drop a Claude Code, Codex, OpenHands, DeepSeek Harness or Forkline log anywhere on this window.</p>
       </div>
     );
   }
@@ -49,6 +50,7 @@ export function App(): ReactNode {
         </div>
       </SessionScope>
       {settingsOpen && <SettingsDialog />}
+      <ImportDropZone />
       <Toasts />
     </div>
   );

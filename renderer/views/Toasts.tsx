@@ -1,16 +1,29 @@
-/** Transient messages about failed actions (newest last); each closes itself after a while. */
+/**
+ * Transient messages (newest last); each closes itself after a while. An import summary toast
+ * carries its detail lines (the same lines `forkline import` prints) and stays a little longer.
+ */
 import { useEffect, type ReactNode } from 'react';
+import type { Toast as ToastFacts } from '../state/app-store.js';
 import { useApp } from './context.js';
 
-function Toast({ id, text, tone }: { readonly id: number; readonly text: string; readonly tone: 'error' | 'info' }): ReactNode {
+function Toast({ id, text, tone, detail }: ToastFacts): ReactNode {
   const drop = useApp((s) => s.dropToast);
   useEffect(() => {
-    const t = setTimeout(() => drop(id), tone === 'error' ? 8000 : 5000);
+    const t = setTimeout(() => drop(id), detail ? 20_000 : tone === 'error' ? 8000 : 5000);
     return () => clearTimeout(t);
-  }, [drop, id, tone]);
+  }, [drop, id, tone, detail]);
   return (
-    <div className={`toast ${tone}`} data-testid="toast" data-tone={tone} role={tone === 'error' ? 'alert' : 'status'}>
-      <span>{text}</span>
+    <div className={`toast ${tone}${detail ? ' with-detail' : ''}`} data-testid="toast" data-tone={tone} role={tone === 'error' ? 'alert' : 'status'}>
+      <div className="toast-body">
+        <span className="toast-text">{text}</span>
+        {detail && (
+          <ul className="toast-detail" data-testid="toast-detail">
+            {detail.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
+        )}
+      </div>
       <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => drop(id)}>
         ✕
       </button>

@@ -302,6 +302,7 @@ export function everyEventTypeLog(id = 'every'): Session {
   });
   session.append({ type: 'compaction/end', data: { compactionId: 'c1', turn: null } });
   session.append({ type: 'import/elided', data: {} });
+  session.append({ type: 'import/foreign', data: { format: 'deepseek-harness', type: 'hook/invoked', record: { type: 'hook/invoked', seq: 1, time: 1, data: { point: 'pre-tool' } }, note: 'a reference-runtime log-only event' } });
   session.append({ type: 'session/end-seed', data: {} });
   session.append({ type: 'session/takeover', data: { previous: { pid: 4242, host: 'elsewhere', start: 'linux:boot:1', since: 1_790_000_000_000 }, reason: 'exited' } });
   w.completedTurn('third', 3);

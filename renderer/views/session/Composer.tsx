@@ -13,6 +13,7 @@ export function Composer(): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
   const running = useSession((s) => s.status === 'running');
   const readOnly = useSession((s) => s.readOnly);
+  const imported = useSession((s) => s.imported);
   const ready = useSession((s) => s.phase === 'ready');
   const inbox = useSession((s) => s.inbox);
   const [text, setText] = useState('');
@@ -68,7 +69,15 @@ export function Composer(): ReactNode {
         <textarea
           data-testid="composer-input"
           className="composer-input"
-          placeholder={readOnly ? 'Read-only: another Forkline owns this session' : running ? 'Steer the running turn… (Enter)' : 'Ask for a change… (Enter to send, Shift+Enter for a newline)'}
+          placeholder={
+            imported
+              ? 'Read-only: this session was imported from another agent. Use “Continue in Forkline” above to go on in a live session.'
+              : readOnly
+                ? 'Read-only: another Forkline owns this session'
+                : running
+                  ? 'Steer the running turn… (Enter)'
+                  : 'Ask for a change… (Enter to send, Shift+Enter for a newline)'
+          }
           value={text}
           rows={Math.min(8, Math.max(2, text.split('\n').length))}
           disabled={disabled}

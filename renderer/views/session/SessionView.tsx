@@ -15,6 +15,7 @@ import { TerminalPanel } from '../terminal/TerminalPanel.js';
 import { Timeline } from '../timeline/Timeline.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
 import { Composer } from './Composer.js';
+import { ImportedBanner } from './ContinueImported.js';
 
 /** The read-only banner, with a confirmed "Take over" for a session another running Forkline holds. */
 function ReadOnlyBanner(): ReactNode {
@@ -60,12 +61,15 @@ function Notices(): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
   const notices = useSession((s) => s.notices);
   const readOnly = useSession((s) => s.readOnly);
+  const imported = useSession((s) => s.imported !== undefined);
   const dismissed = useApp((s) => s.dismissedNotices);
   const dismiss = useApp((s) => s.dismissNotice);
-  const visible = notices.filter((n) => !dismissed[`${sessionId}:${n}`]);
+  // An imported session's own banner says what its notice says.
+  const visible = notices.filter((n) => !dismissed[`${sessionId}:${n}`] && !(imported && n.startsWith('Imported from ')));
   return (
     <>
-      {readOnly && <ReadOnlyBanner />}
+      <ImportedBanner />
+      {readOnly && !imported && <ReadOnlyBanner />}
       {visible.map((n) => (
         <div key={n} className="banner info" data-testid="notice">
           <span>{n}</span>
@@ -118,6 +122,11 @@ function Header(): ReactNode {
           {title}
         </span>
         {header?.cwd && <span className="muted mono clip">{header.cwd}</span>}
+        {header?.origin?.kind === 'imported' && (
+          <span className="badge badge-muted" data-testid="session-imported-badge" title={`imported from ${header.origin.format}${header.origin.file ? ` (${header.origin.file})` : ''}`}>
+            imported
+          </span>
+        )}
         {header?.parentSession && (
           <span className="badge badge-info" title={`forked from ${header.parentSession} at seq ${header.seedLength ?? '?'}`}>
             fork
@@ -150,7 +159,7 @@ function Header(): ReactNode {
           type="button"
           className="small"
           data-testid="compact-button"
-          title="Replace the oldest part of what the model sees with a summary (nothing is deleted)"
+          title={readOnly ? 'Read-only session: nothing can be compacted here' : 'Replace the oldest part of what the model sees with a summary (nothing is deleted)'}
           disabled={compacting || readOnly || status === 'running'}
           onClick={() => void compact()}
         >

@@ -10,6 +10,7 @@ import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/
 import { useApp, useClient, useOpenSession, useRuntime, useTimeline } from '../context.js';
 import { ConfirmDialog } from '../Dialog.js';
 import { DeleteIcon, ExportIcon, ForkIcon, RenameIcon, ThemeIcon } from '../icons.js';
+import { useImportFiles } from '../import/use-import-files.js';
 import { FolderBrowser } from './FolderBrowser.js';
 
 /** The selected session's logged title or first user message (title fallback); only inside a session scope. */
@@ -111,6 +112,11 @@ const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps)
         </span>
       )}
       {session.ownedElsewhere && <span className="badge badge-muted" title="Another Forkline owns this session">read-only</span>}
+      {session.origin?.kind === 'imported' && (
+        <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
+          {session.origin.format}
+        </span>
+      )}
       <span className="row-actions" onClick={(e) => e.stopPropagation()}>
         <button
           type="button"
@@ -124,9 +130,11 @@ const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps)
         >
           <RenameIcon />
         </button>
-        <button type="button" className="icon-button" data-testid="session-fork-button" title="Fork at the last closed turn" aria-label="Fork" onClick={() => void fork()}>
-          <ForkIcon />
-        </button>
+        {session.origin?.kind !== 'imported' && (
+          <button type="button" className="icon-button" data-testid="session-fork-button" title="Fork at the last closed turn" aria-label="Fork" onClick={() => void fork()}>
+            <ForkIcon />
+          </button>
+        )}
         <button type="button" className="icon-button" data-testid="session-export-button" title="Export JSONL" aria-label="Export JSONL" onClick={() => void exportJsonl()}>
           <ExportIcon />
         </button>
@@ -200,7 +208,6 @@ export function Sidebar(): ReactNode {
   const search = useApp((s) => s.search);
   const setSearch = useApp((s) => s.setSearch);
   const select = useApp((s) => s.select);
-  const toast = useApp((s) => s.toast);
   const open = useOpenSession();
   const [browsing, setBrowsing] = useState(false);
   const [creating, setCreating] = useState(false);
@@ -233,17 +240,7 @@ export function Sidebar(): ReactNode {
     }
   };
 
-  const importFile = async (file: File): Promise<void> => {
-    try {
-      const jsonl = await file.text();
-      const { sessionId, warnings } = await client.importSession({ jsonl });
-      await runtime.refreshSessions();
-      select(sessionId);
-      for (const w of warnings) toast(`Import: ${w}`, 'info');
-    } catch (error) {
-      runtime.reportError('Import', error);
-    }
-  };
+  const importFiles = useImportFiles();
 
   const list = (firstMessage: string | undefined): ReactNode => <SessionList firstMessage={firstMessage} />;
 
@@ -261,19 +258,26 @@ export function Sidebar(): ReactNode {
       </div>
       <div className="sidebar-tools">
         <input className="search" type="search" placeholder="Search titles" data-testid="sidebar-search" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search sessions by title" />
-        <button type="button" className="small" data-testid="import-session-button" title="Import a .jsonl session log" onClick={() => fileRef.current?.click()}>
+        <button
+          type="button"
+          className="small"
+          data-testid="import-session-button"
+          title="Import session logs: Claude Code, Codex, OpenHands, DeepSeek Harness or Forkline (or drop them on the window)"
+          onClick={() => fileRef.current?.click()}
+        >
           Import
         </button>
         <input
           ref={fileRef}
           type="file"
-          accept=".jsonl,application/x-ndjson,application/jsonl,text/plain"
+          multiple
+          accept=".jsonl,.json,application/x-ndjson,application/jsonl,application/json,text/plain"
           hidden
           data-testid="import-session-input"
           onChange={(e) => {
-            const file = e.target.files?.[0];
+            const files = Array.from(e.target.files ?? []);
             e.target.value = '';
-            if (file) void importFile(file);
+            if (files.length > 0) void importFiles(files);
           }}
         />
       </div>

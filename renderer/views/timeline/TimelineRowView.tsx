@@ -62,6 +62,8 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
   const select = useApp((s) => s.select);
   const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' ? 'warn' : 'bad';
   const [forking, setForking] = useState(false);
+  // An imported session is continued through its banner ("Continue in Forkline", which asks for a folder).
+  const imported = useSession((s) => s.imported !== undefined);
   const fork = async (worktree: boolean): Promise<void> => {
     setForking(true);
     try {
@@ -84,32 +86,36 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
       {row.durationMs !== undefined && <span className="muted">{formatDuration(row.durationMs)}</span>}
       {row.usage && <span className="muted">{usageLabel(row.usage)}</span>}
       <span className="spacer" />
-      <button
-        type="button"
-        className="link-button"
-        data-testid="fork-here-button"
-        title="Fork a new session from the end of this turn (it works in the same folder)"
-        disabled={forking}
-        onClick={(e) => {
-          e.stopPropagation();
-          void fork(false);
-        }}
-      >
-        fork here
-      </button>
-      <button
-        type="button"
-        className="link-button"
-        data-testid="fork-here-worktree-button"
-        title="Fork into its own folder, restored to the files as they were at the end of this turn"
-        disabled={forking}
-        onClick={(e) => {
-          e.stopPropagation();
-          void fork(true);
-        }}
-      >
-        fork in own folder
-      </button>
+      {!imported && (
+        <>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="fork-here-button"
+            title="Fork a new session from the end of this turn (it works in the same folder)"
+            disabled={forking}
+            onClick={(e) => {
+              e.stopPropagation();
+              void fork(false);
+            }}
+          >
+            fork here
+          </button>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="fork-here-worktree-button"
+            title="Fork into its own folder, restored to the files as they were at the end of this turn"
+            disabled={forking}
+            onClick={(e) => {
+              e.stopPropagation();
+              void fork(true);
+            }}
+          >
+            fork in own folder
+          </button>
+        </>
+      )}
     </div>
   );
 }

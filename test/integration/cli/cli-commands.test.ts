@@ -138,8 +138,10 @@ describe('forkline CLI', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'session', id: sessionId });
     const imported = await forkline(['import', file]);
     expect(imported.code).toBe(0);
-    expect(imported.stderr).toContain('already exists; imported as');
-    const copy = await forkline(['export', imported.stdout.trim()]);
+    expect(imported.stdout).toContain('Forkline export 0 →');
+    expect(imported.stdout).toContain('already exists; imported as');
+    const copyId = /^session (\S+)/m.exec(imported.stdout)![1]!;
+    const copy = await forkline(['export', copyId]);
     expect(copy.stdout.split('\n').slice(1)).toEqual(readFileSync(file, 'utf8').split('\n').slice(1));
   });
 
@@ -191,7 +193,9 @@ describe('forkline CLI', () => {
     writeFileSync(notSession, '{"hello":"world"}\n');
     const bad = await forkline(['import', notSession]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('not a Forkline or DeepSeek Harness session file');
+    expect(bad.stderr).toContain('this is not a session log we can read');
+    expect(bad.stderr).toContain('Formats we read: forkline (Forkline export), deepseek-harness');
+    expect(bad.stderr).toContain('[UNSUPPORTED_FORMAT]');
     for (const r of [missing, unknown, effort, bad]) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -85,7 +85,14 @@ async function importLog(name: string, text: string, data = dataDir): Promise<st
   const result = await forkline(['import', writeLog(join(base, 'logs'), name, text)], {}, data);
   expect(result.stderr).not.toMatch(/unexpected error/);
   expect(result.code).toBe(0);
-  return result.stdout.trim();
+  return importedId(result.stdout);
+}
+
+/** The session id from `forkline import`'s summary (`session ID — title`). */
+function importedId(stdout: string): string {
+  const match = /^session (\S+)/m.exec(stdout);
+  expect(match, stdout).not.toBeNull();
+  return match![1]!;
 }
 
 /** Every git argv the shim recorded so far. */
@@ -160,12 +167,13 @@ describe('issue 8 through the real CLI', { timeout: 120_000 }, () => {
     const compare = await forkline(['compare', a, b]);
     expect(compare.code).toBe(0);
     expect(compare.stdout).toContain('a branch has no workspace checkpoint');
+    // An imported log is continued only in a folder named here; --worktree alone is refused before git runs.
     const worktree = await forkline(['fork', b, '--worktree']);
-    expect(worktree.code).toBe(1);
-    expect(worktree.stderr).toContain('WORKTREE_UNAVAILABLE');
+    expect(worktree.code).toBe(2);
+    expect(worktree.stderr).toContain('--cwd DIR');
     noStackTrace(worktree.stderr);
     // A native fork of the imported log inherits its prefix, but not the right to use its checkpoints.
-    const child = await forkline(['fork', b]);
+    const child = await forkline(['fork', b, '--cwd', work]);
     expect(child.code).toBe(0);
     const childId = child.stdout.trim();
     expect((await forkline(['fork', childId, '--worktree'])).stderr).toContain('WORKTREE_UNAVAILABLE');
@@ -212,7 +220,7 @@ describe('issue 8 through the real CLI', { timeout: 120_000 }, () => {
     });
     const imported = await forkline(['import', writeLog(join(base, 'logs'), 'escapes.jsonl', text)]);
     expect(imported.code).toBe(0);
-    const id = imported.stdout.trim();
+    const id = importedId(imported.stdout);
     const outputs = [imported.stderr, (await forkline(['show', id])).stdout, (await forkline(['ls'])).stdout, (await forkline(['compare', id, id])).stdout];
     for (const out of outputs) {
       // eslint-disable-next-line no-control-regex -- looking for raw control characters

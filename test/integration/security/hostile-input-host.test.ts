@@ -65,14 +65,13 @@ async function importLog(jsonl: string): Promise<string> {
 describe('issue 8 through the real WebSocket host', () => {
   it('the follow-up path never uses the folder, endpoint or read records of an imported log', async () => {
     const id = await importLog(hostileLog({ id: 'ui-steer', cwd: victim, baseUrl: attacker.baseUrl, readRecord: { path: 'a.txt', content: 'hello\n' } }));
-    expect(await client.failureCode('followup', { sessionId: id, text: 'please continue' })).toBe('WORKSPACE_UNTRUSTED');
-    expect(await client.failureCode('compactSession', { sessionId: id })).toBe('WORKSPACE_UNTRUSTED');
-    expect(await client.failureCode('openTerminal', { sessionId: id, cols: 80, rows: 24 })).toBe('WORKSPACE_UNTRUSTED');
+    // An imported session is read-only: nothing runs in it, whatever folder its header names.
+    expect(await client.failureCode('followup', { sessionId: id, text: 'please continue' })).toBe('SESSION_READ_ONLY');
+    expect(await client.failureCode('compactSession', { sessionId: id })).toBe('SESSION_READ_ONLY');
+    expect(await client.failureCode('openTerminal', { sessionId: id, cols: 80, rows: 24 })).toBe('SESSION_READ_ONLY');
 
-    // A plain fork of it is native, but does not inherit the folder the file named.
-    const bare = await client.call<SessionSummary>('forkSession', { sessionId: id });
-    expect(bare.cwd).toBeUndefined();
-    expect(await client.failureCode('followup', { sessionId: bare.id, text: 'please continue' })).toBe('WORKSPACE_MISSING');
+    // A fork of it must name a folder here; it never inherits the folder the file named.
+    expect(await client.failureCode('forkSession', { sessionId: id })).toBe('WORKSPACE_REQUIRED');
 
     // Forked into a folder the user names, it runs there on the configured endpoint, and the file's
     // read record does not let it edit a.txt unread.
@@ -103,7 +102,12 @@ describe('issue 8 through the real WebSocket host', () => {
     const compared = await client.call<{ diffNote?: string; files: unknown[] }>('compareSessions', { a, b });
     expect(compared.diffNote).toContain('no workspace checkpoint');
     expect(compared.files).toEqual([]);
-    expect(await client.failureCode('forkSession', { sessionId: b, worktree: true })).toBe('WORKTREE_UNAVAILABLE');
+    expect(await client.failureCode('forkSession', { sessionId: b, worktree: true })).toBe('WORKSPACE_REQUIRED');
+    // A native fork of it (in a folder named here) inherits the prefix, not the right to use its checkpoints.
+    const child = await client.call<SessionSummary>('forkSession', { sessionId: b, cwd: work });
+    expect(await client.failureCode('forkSession', { sessionId: child.id, worktree: true })).toBe('WORKTREE_UNAVAILABLE');
+    const withChild = await client.call<{ diffNote?: string; files: unknown[] }>('compareSessions', { a: child.id, b: a });
+    expect(withChild.files).toEqual([]);
     expect(readFileSync(target, 'utf8')).toBe('precious bytes\n');
     expect(readFileSync(indexTarget, 'utf8')).toBe('precious index\n');
   });

@@ -150,7 +150,7 @@ describe('one recovery path', () => {
     try {
       const repository = new SessionRepository(store, { newId: () => 'imported' });
       const result = repository.importJsonl(raw, 'crashed.jsonl');
-      expect(result.warnings.join('\n')).toContain('4 closing event(s) were added');
+      expect(result.warnings.join('\n')).toContain('closed it as interrupted (4 closing events)');
       const imported = store.readAll(result.id);
       expect(serializeAll(imported)).toEqual(serializeAll(reference));
       expect(repository.load(result.id).repaired).toBe(0);

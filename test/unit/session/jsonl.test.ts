@@ -89,12 +89,13 @@ describe('JSONL export/import', () => {
     expect(catchError(() => importJsonl(lines.join('\n'), 'f'))).toBeInstanceOf(SessionCorruptionError);
   });
 
-  it('refuses another format version and an unknown required event type; keeps ignorable unknown types', () => {
+  it('refuses another format version; keeps an unknown required event type as a raw record; keeps ignorable unknown types', () => {
     const s = buildSession('v', 1, 3);
     const text = exportJsonl(s.header, s.events);
     expect(catchError(() => importJsonl(text.replace('"version":0', '"version":1'), 'f'))).toBeInstanceOf(SessionFormatUnsupportedError);
-    const extra = `{"type":"plugin/x","seq":${s.length},"time":1,"data":{}}\n`;
-    expect(catchError(() => importJsonl(text + extra, 'f'))).toBeInstanceOf(SessionFormatUnsupportedError);
+    const extra = `{"type":"plugin/x","seq":${s.length},"time":1,"data":{"a":1},"surfaceOp":"append"}\n`;
+    const kept = importJsonl(text + extra, 'f').events.at(-1)!;
+    expect(kept).toMatchObject({ seq: s.length, type: 'import/foreign', data: { type: 'plugin/x', modelVisible: true, record: { type: 'plugin/x', data: { a: 1 } } } });
     const ignorable = `{"type":"plugin/x","seq":${s.length},"time":1,"data":{},"ignorable":true}\n`;
     expect(importJsonl(text + ignorable, 'f').events).toHaveLength(s.length + 1);
     expect(catchError(() => importJsonl('{"type":"turn/start"}\n', 'f'))).toBeInstanceOf(SessionCorruptionError);

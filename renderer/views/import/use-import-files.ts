@@ -1,0 +1,43 @@
+/**
+ * The one way the window imports files (the file picker and drag-and-drop both use it): each file
+ * is streamed to the host with a progress entry, then summarised in a toast with the same lines the
+ * CLI prints, and the imported session is opened. Failures name the file and the host's reason
+ * (UNSUPPORTED_FORMAT lists the formats we read; SESSION_CORRUPT names the line).
+ */
+import { useCallback, useRef } from 'react';
+import { formatImportSummary, importHeadline } from '../../../shared/import-summary.js';
+import { importFile, type ImportableFile } from '../../state/file-import.js';
+import { useApp, useClient, useRuntime } from '../context.js';
+
+export function useImportFiles(): (files: readonly ImportableFile[]) => Promise<void> {
+  const client = useClient();
+  const runtime = useRuntime();
+  const select = useApp((s) => s.select);
+  const toast = useApp((s) => s.toast);
+  const setProgress = useApp((s) => s.setImportProgress);
+  const counter = useRef(0);
+  return useCallback(
+    async (files: readonly ImportableFile[]) => {
+      let last: string | undefined;
+      for (const file of files) {
+        const key = ++counter.current;
+        setProgress(key, file.name, 0);
+        try {
+          const summary = await importFile(client, file, (fraction) => setProgress(key, file.name, fraction));
+          last = summary.sessionId;
+          const lines = formatImportSummary(summary);
+          toast(`Imported ${file.name}: ${importHeadline(summary)}`, 'info', lines.slice(1));
+        } catch (error) {
+          runtime.reportError(`Import of ${file.name}`, error);
+        } finally {
+          setProgress(key, file.name, undefined);
+        }
+      }
+      if (last !== undefined) {
+        await runtime.refreshSessions();
+        select(last);
+      }
+    },
+    [client, runtime, select, toast, setProgress],
+  );
+}

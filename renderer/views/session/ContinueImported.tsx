@@ -1,0 +1,79 @@
+/**
+ * The banner of an imported session (issue 12): it is read-only here (send and compact are off),
+ * and "Continue in Forkline" forks it at its last closed turn — or the last one before a record
+ * this build cannot replay — into a live session in a folder the person chooses (the folder named
+ * in the foreign log is never used). The child opens at once, ready for the next message, on
+ * whatever provider is set.
+ */
+import { useState, type ReactNode } from 'react';
+import { useApp, useClient, useRuntime, useSession } from '../context.js';
+import { FolderBrowser } from '../sidebar/FolderBrowser.js';
+
+const FORMAT_LABELS: Readonly<Record<string, string>> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  openhands: 'OpenHands',
+  'deepseek-harness': 'DeepSeek Harness',
+  forkline: 'a Forkline export',
+};
+
+export function ImportedBanner(): ReactNode {
+  const imported = useSession((s) => s.imported);
+  const header = useSession((s) => s.header);
+  const sessionId = useSession((s) => s.sessionId);
+  const client = useClient();
+  const runtime = useRuntime();
+  const select = useApp((s) => s.select);
+  const toast = useApp((s) => s.toast);
+  const [browsing, setBrowsing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  if (!imported) return null;
+  const origin = header?.origin?.kind === 'imported' ? header.origin : undefined;
+  const label = FORMAT_LABELS[imported.format] ?? imported.format;
+  const limit = imported.continuableUntilSeq;
+  const blocked = limit === -1;
+
+  const continueIn = async (cwd: string): Promise<void> => {
+    setBrowsing(false);
+    setBusy(true);
+    try {
+      const child = await client.forkSession({ sessionId, cwd, ...(limit !== undefined && limit >= 0 ? { atSeq: limit } : {}) });
+      await runtime.refreshSessions();
+      select(child.id);
+      toast(`Continued in Forkline: a live session in ${child.cwd ?? cwd}. Its history is the imported conversation; send the next message.`, 'info');
+    } catch (error) {
+      runtime.reportError('Continue in Forkline', error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const start = async (): Promise<void> => {
+    try {
+      const chosen = await client.chooseWorkspace({});
+      if (chosen) await continueIn(chosen.path);
+      else setBrowsing(true);
+    } catch (error) {
+      runtime.reportError('Choose folder', error);
+    }
+  };
+
+  return (
+    <div className="banner imported" data-testid="imported-banner">
+      <span>
+        Imported from <b>{label}</b>
+        {origin?.formatVersion ? ` ${origin.formatVersion}` : ''}
+        {origin?.file ? ` (${origin.file})` : ''} — read-only: inspect, search, compare and export it here.{' '}
+        {blocked
+          ? 'It cannot be continued: an early record changed what its model saw and cannot be replayed.'
+          : limit !== undefined
+            ? `It can be continued up to seq ${limit} (a later record changed what its model saw and cannot be replayed).`
+            : 'Continue it as a live session in a folder of yours, with any provider.'}
+      </span>
+      <button type="button" className="primary small" data-testid="continue-in-forkline" disabled={busy || blocked} onClick={() => void start()}>
+        Continue in Forkline
+      </button>
+      {browsing && <FolderBrowser onChoose={(path) => void continueIn(path)} onCancel={() => setBrowsing(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * `forkline import FILE…`, `show` and `fork --cwd` on other agents' logs, as real child processes
+ * (issue 12): several files in one call, each detected by content and summarised; a file we cannot
+ * read is named with UNSUPPORTED_FORMAT and the others still import; `show` reads every stored
+ * shape without crashing and never prints a negative or impossible duration; an imported session is
+ * continued only by a fork into a folder of yours.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../../shared/events.js';
+import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
+import { AGENT_LOGS } from '../../support/import-fixtures.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+let dataDir: string;
+let work: string;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'forkline-cli-import-'));
+  work = mkdtempSync(join(tmpdir(), 'forkline-cli-work-'));
+});
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORKLINE_CHECKPOINTS: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('forkline import / show / fork on other agents\' logs', () => {
+  it('imports several files in one call, summarises each, and names the one it cannot read', async () => {
+    const notALog = join(work, 'notes.jsonl');
+    writeFileSync(notALog, '{"note":"groceries"}\n{"note":"milk"}\n');
+    const files = [
+      join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'),
+      notALog,
+      join(AGENT_LOGS, 'codex', 'codex_synthetic_tool-calls-escalation-aborted.rollout.jsonl'),
+      join(AGENT_LOGS, 'openhands', 'oh_basic.trajectory.json'),
+      join(AGENT_LOGS, 'deepseek-harness', 'dsh_escalation-rejected.session.jsonl'),
+    ];
+    const r = await forkline(['import', ...files]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${notALog}: this is not a session log we can read`);
+    expect(r.stderr).toContain('[UNSUPPORTED_FORMAT]');
+    expect(r.stdout).toContain('Claude Code transcript 2.1.14 → 1 turn, 2 tool calls from cc_hello-world-script.jsonl');
+    expect(r.stdout).toContain('1 turn · 4 steps · 2 user messages · 4 assistant messages · 2 tool calls / 2 results');
+    expect(r.stdout).toContain('tokens: 3 in, 29 out, 71,036 cached, 3,539 cache-written');
+    expect(r.stdout).toContain('Codex CLI rollout 0.77.0 → 5 turns, 4 tool calls');
+    expect(r.stdout).toContain('2 calls had no result in the log (closed as outcome unknown)');
+    expect(r.stdout).toContain('OpenHands trajectory or event stream → 1 turn, 2 tool calls');
+    expect(r.stdout).toContain('DeepSeek Harness session 0 → 1 turn, 1 tool call');
+    expect(r.stdout.match(/^session \S+/gm)).toHaveLength(4);
+    const ls = await forkline(['ls']);
+    expect(ls.stdout.trim().split('\n')).toHaveLength(4);
+  });
+
+  it('show never prints a negative or impossible duration for a log whose clock jumps', async () => {
+    const r = await forkline(['import', join(AGENT_LOGS, 'deepseek-harness', 'dsh_escalation-rejected.session.jsonl')]);
+    const id = /^session (\S+)/m.exec(r.stdout)![1]!;
+    const show = await forkline(['show', id]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('Turn 1 ended: completed');
+    expect(show.stdout).not.toMatch(/-\d+(\.\d+)? s|-\d+ ms/);
+    // Step 1 spans a jump back of the recording's clock: unknown, not "15153 m".
+    expect(show.stdout).toContain('step 1 done (duration unknown');
+    expect(show.stdout).not.toMatch(/done in \d{4,}\.\d s/);
+  });
+
+  it('show reads a stored turn/end whose data is only {error} (an older shape) without crashing', async () => {
+    const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));
+    const events = [
+      { seq: 0, type: 'turn/start', time: 1_780_000_000_000, data: { turn: 1 } },
+      { seq: 1, type: 'turn/end', time: 1_780_000_000_500, data: { error: 'the provider went away' } },
+    ] as unknown as SessionEvent[];
+    store.createSession({ version: 0, id: 'older-shape-session', createdAt: 1_780_000_000_000 }, events);
+    store.close();
+    const show = await forkline(['show', 'older-shape-session']);
+    expect(show.stderr).toBe('');
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('Turn ? ended: error UNKNOWN: the provider went away');
+  });
+
+  it('an imported session is continued only by a fork into a folder of yours', async () => {
+    const r = await forkline(['import', join(AGENT_LOGS, 'claude-code', 'cc_stop-hook-uncommitted-changes.jsonl')]);
+    const id = /^session (\S+)/m.exec(r.stdout)![1]!;
+    const resume = await forkline(['resume', id, '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', 'go on']);
+    // Without a folder named here, resume refuses (nothing from the file is used to act)...
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toContain('was imported from a file');
+    expect(resume.stderr).toContain('--cwd DIR');
+    const noDir = await forkline(['fork', id]);
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toContain(`forkline fork ${id.slice(0, 8)} --cwd DIR`);
+    const fork = await forkline(['fork', id, '--cwd', work]);
+    expect(fork.code).toBe(0);
+    const childId = fork.stdout.trim();
+    expect(fork.stderr).toContain(`workspace: ${work}`);
+    expect(fork.stderr).toContain(`continue it: forkline resume ${childId.slice(0, 8)}`);
+    const show = await forkline(['show', childId]);
+    expect(show.stdout).toContain(`forked from ${id}`);
+    expect(show.stdout).toContain('> Read src/main.py and add a docstring to the top. Then stop.');
+    expect(readFileSync(join(dataDir, 'sessions.db')).length).toBeGreaterThan(0);
+  });
+});
