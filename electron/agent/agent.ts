@@ -32,11 +32,14 @@ import { BlockAssembler } from '../llm/assembler.js';
 import type { ModelClient } from '../llm/model-client.js';
 import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
 import type { Session } from '../session/session.js';
+import type { ToolCallRequest, ToolCallResult } from '../tools/pipeline.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { FileReadTracker } from '../tools/tool.js';
 import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
 import { Inbox, type InboxState } from './inbox.js';
 import { CompactionError, compactSession, DEFAULT_COMPACTION_CONFIG, measureRequestTokens, type CompactionConfig, type CompactionOutcome } from './compaction.js';
+import { NestedInstructionTracker } from './nested-instructions.js';
+import { instructionRef, sameInstructionRefs, type InstructionFile, type ProjectInstructions } from './project-instructions.js';
 import { runStepTools } from './step-tools.js';
 import { localDate, renderSystemPrompt } from './system-prompt.js';
 
@@ -86,6 +89,11 @@ export interface AgentOptions {
   readonly compaction?: Partial<CompactionConfig> | false;
   /** Overrides the system prompt renderer (tests). */
   readonly systemPrompt?: (config: AgentModelConfig, toolNames: readonly string[]) => string;
+  /**
+   * The workspace's project instructions (AGENTS.md …, DESIGN §8b): read once per agent lifecycle
+   * into the system prompt, and per touched folder below the workspace into tool results.
+   */
+  readonly instructions?: ProjectInstructions;
 }
 
 /** What a pre-step hook decides. */
@@ -134,6 +142,11 @@ export class Agent {
   private hasCheckpoint: boolean;
   private disposed = false;
   private headerLoggedByThisInstance = false;
+  /** Project instruction files of the system prompt, read at this instance's first request. */
+  private systemInstructions: readonly InstructionFile[] | undefined;
+  private readonly nestedInstructions: NestedInstructionTracker | undefined;
+  /** The system prompt's date: the day of the session's first request (kept across resumes). */
+  private sessionDate: string | undefined;
   /** The last `request/context` of the current lifecycle (scanned once, then tracked). */
   private lastContext: SessionEvent<'request/context'>['data'] | undefined;
   private readonly statusEmitter = new Emitter<AgentStatus>();
@@ -149,6 +162,7 @@ export class Agent {
     this.approvals = new ApprovalGate(options.session, options.newId, options.approvalAnswerer);
     this.lastContext = lastRequestContext(options.session);
     this.hasCheckpoint = options.session.eventsFrom(0).some((e) => e.type === 'workspace/checkpoint');
+    this.nestedInstructions = options.instructions ? new NestedInstructionTracker(options.session, options.instructions, options.cwd) : undefined;
   }
 
   get status(): AgentStatus {
@@ -372,7 +386,14 @@ export class Agent {
     const toolNames = tools.map((t) => t.name);
     const system = this.options.systemPrompt
       ? this.options.systemPrompt(config, toolNames)
-      : renderSystemPrompt({ cwd: this.options.cwd, platform: this.options.platform ?? process.platform, date: localDate(this.now()), model: config.model, toolNames });
+      : renderSystemPrompt({
+          cwd: this.options.cwd,
+          platform: this.options.platform ?? process.platform,
+          date: this.promptDate(),
+          model: config.model,
+          toolNames,
+          instructions: this.loadSystemInstructions(),
+        });
     const callConfig: LlmCallConfig = {
       provider: config.provider,
       model: config.model,
@@ -381,6 +402,34 @@ export class Agent {
       ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     };
     return { config: callConfig, ...(system !== '' ? { system } : {}), ...(tools.length > 0 ? { tools } : {}) };
+  }
+
+  /**
+   * The date the system prompt shows: the local day of the session's first `request/header`
+   * (inherited by forks), so a resume on a later day sends the same prefix; today for a new session.
+   */
+  private promptDate(): string {
+    if (this.sessionDate === undefined) {
+      const first = this.session.events.find((e) => e.type === 'request/header');
+      this.sessionDate = localDate(first ? first.time : this.now());
+    }
+    return this.sessionDate;
+  }
+
+  /**
+   * Reads the system prompt's instruction files once per lifecycle and logs
+   * `instructions/loaded{system}` when they differ from what the log last said was in force.
+   */
+  private loadSystemInstructions(): readonly InstructionFile[] {
+    if (this.systemInstructions !== undefined) return this.systemInstructions;
+    const files = this.options.instructions?.forSystemPrompt() ?? [];
+    this.systemInstructions = files;
+    const refs = files.map(instructionRef);
+    const last = this.session.events.findLast((e): e is SessionEvent<'instructions/loaded'> => e.type === 'instructions/loaded' && e.data.placement === 'system');
+    if (last ? !sameInstructionRefs(last.data.files, refs) : refs.length > 0) {
+      this.session.append({ type: 'instructions/loaded', data: { placement: 'system', files: refs } });
+    }
+    return files;
   }
 
   /** Logs `request/header` when this is the instance's first request or the envelope changed. */
@@ -519,6 +568,7 @@ export class Agent {
         ...(this.options.onToolOutput ? { onToolOutput: this.options.onToolOutput } : {}),
         ...(this.options.spill ? { spill: this.options.spill } : {}),
         ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
+        ...(this.nestedInstructions ? { annotateResult: (call: ToolCallRequest, result: ToolCallResult) => this.nestedInstructions!.annotate(call.callId, result.isError, result.meta) } : {}),
       },
       { turn, step, blocks, signal },
     );

@@ -127,6 +127,11 @@ export class TimelineText {
         return `${breakStream()}${this.c('dim', `  approval: ${event.data.outcome}`)}\n`;
       case 'session/end-seed':
         return `${breakStream()}${this.c('dim', '··· resumed here ···')}\n`;
+      case 'instructions/loaded': {
+        const files = event.data.files.map((f) => f.shownPath).join(', ');
+        const where = event.data.placement === 'tool-result' ? ' (added to the tool result)' : '';
+        return `${breakStream()}${this.c('dim', files === '' ? '[project instructions: none in force]' : `[project instructions: ${files}${where}]`)}\n`;
+      }
       case 'compaction/summary':
         return `${breakStream()}${this.c('dim', `[compacted ${event.data.shadowedSeqs.length} messages]`)}\n`;
       default:

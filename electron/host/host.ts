@@ -22,6 +22,7 @@ import type { IDisposable } from '../../shared/lifecycle.js';
 import { DisposableStore } from '../../shared/lifecycle.js';
 import { Agent } from '../agent/agent.js';
 import { recordFileReadsFromLog } from '../agent/file-reads.js';
+import { ProjectInstructions } from '../agent/project-instructions.js';
 import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
@@ -61,6 +62,8 @@ export interface HostOptions {
   readonly worktreesDir?: string;
   /** Probes for a local Ollama server (default: `detectOllama` on 127.0.0.1:11434). */
   readonly detectOllama?: () => Promise<OllamaDetection>;
+  /** The user-level project instructions file (`<data folder>/AGENTS.md`); absent = none. */
+  readonly userInstructionsFile?: string;
 }
 
 interface AgentHandle {
@@ -193,6 +196,7 @@ export class Host implements IDisposable {
         : {}),
       onToolOutput: ({ turn, step, callId, text }) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, turn, step, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
+      instructions: new ProjectInstructions({ cwd, ...(this.options.userInstructionsFile !== undefined ? { userFile: this.options.userInstructionsFile } : {}) }),
     });
     const disposables = new DisposableStore();
     disposables.add(live.session.onDidAppend((event) => this.queueEvent(sessionId, event)));

@@ -86,6 +86,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
     createTools: () => createBuiltinTools(),
     newId: randomUUID,
+    userInstructionsFile: join(options.dataDir, 'AGENTS.md'),
     ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
     ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),

@@ -278,6 +278,7 @@ export function everyEventTypeLog(id = 'every'): Session {
   const call = w.toolCall('call_w', 'write_file', '{"path":"a.txt","text":"hi"}');
   const result = w.toolResult(call, 'x'.repeat(300));
   session.append({ type: 'todo/write', data: { todos: [{ content: 'write a.txt', status: 'completed' }] } });
+  session.append({ type: 'instructions/loaded', data: { placement: 'system', files: [{ path: '/w/AGENTS.md', shownPath: 'AGENTS.md', scope: 'project', sha256: 'ab'.repeat(32), bytes: 12 }] } });
   w.stepEnd();
   w.turnEnd({ kind: 'aborted', cause: { kind: 'user' } });
   // Between turns: pruning a tool result, then a compaction transaction.
