@@ -94,6 +94,12 @@ export interface AgentOptions {
    * into the system prompt, and per touched folder below the workspace into tool results.
    */
   readonly instructions?: ProjectInstructions;
+  /**
+   * Runs before each model request is built (every attempt), e.g. to wait for MCP servers that are
+   * starting and refresh the registry's MCP tools; the tool list then logged in `request/header` is
+   * what the request offers. Must not throw for a broken server (it should just offer fewer tools).
+   */
+  readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
 }
 
 /** What a pre-step hook decides. */
@@ -497,6 +503,10 @@ export class Agent {
     let overflowRecovered = false;
     if (session.requestHeader() !== undefined) await this.maybeCompact(turn, this.options.config(), signal, 'pressure');
     for (;;) {
+      if (this.options.beforeRequest) {
+        await this.options.beforeRequest(signal);
+        if (signal.aborted) throw signal.reason;
+      }
       const messages = session.deriveMessages();
       const config = this.options.config();
       const header = this.logHeader(config, this.buildHeader(config));

@@ -23,6 +23,7 @@ import { DisposableStore } from '../../shared/lifecycle.js';
 import { Agent } from '../agent/agent.js';
 import { recordFileReadsFromLog } from '../agent/file-reads.js';
 import { ProjectInstructions } from '../agent/project-instructions.js';
+import type { McpHub, McpLease } from '../mcp/mcp-hub.js';
 import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
@@ -64,12 +65,16 @@ export interface HostOptions {
   readonly detectOllama?: () => Promise<OllamaDetection>;
   /** The user-level project instructions file (`<data folder>/AGENTS.md`); absent = none. */
   readonly userInstructionsFile?: string;
+  /** MCP servers per workspace; absent = no MCP tools. The host closes it. */
+  readonly mcp?: McpHub;
 }
 
 interface AgentHandle {
   readonly agent: Agent;
   readonly live: LiveSession;
   readonly disposables: DisposableStore;
+  /** The workspace's MCP servers this agent holds. */
+  readonly mcp?: McpLease;
 }
 
 interface Subscription {
@@ -90,6 +95,7 @@ export class Host implements IDisposable {
   private closed = false;
 
   constructor(readonly options: HostOptions) {
+    options.mcp?.onDidChange(() => this.broadcast({ kind: 'mcp/changed' }));
     this.terminals = new TerminalManager(options.newId);
     this.terminals.onData(({ terminalId, data }) => this.terminalOwners.get(terminalId)?.push({ kind: 'terminal/data', terminalId, data }));
     this.terminals.onExit(({ terminalId, exitCode }) => {
@@ -177,11 +183,13 @@ export class Host implements IDisposable {
     const model: ModelClient = {
       stream: (request: ModelRequest, signal: AbortSignal) => this.options.createModelClient(settings.providerSettings()).stream(request, signal),
     };
+    const tools = new ToolRegistry(this.options.createTools());
+    const mcp = this.options.mcp?.acquire(cwd);
     const agent = new Agent({
       session: live.session,
       flush: () => live.flush(),
       model,
-      tools: new ToolRegistry(this.options.createTools()),
+      tools,
       files,
       cwd,
       config: () => settings.modelConfig(),
@@ -197,6 +205,14 @@ export class Host implements IDisposable {
       onToolOutput: ({ turn, step, callId, text }) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, turn, step, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
       instructions: new ProjectInstructions({ cwd, ...(this.options.userInstructionsFile !== undefined ? { userFile: this.options.userInstructionsFile } : {}) }),
+      ...(mcp
+        ? {
+            beforeRequest: async (signal: AbortSignal) => {
+              await mcp.servers.ready(signal);
+              mcp.servers.noteProblems(tools.setForeign(mcp.servers.toolDefinitions()));
+            },
+          }
+        : {}),
     });
     const disposables = new DisposableStore();
     disposables.add(live.session.onDidAppend((event) => this.queueEvent(sessionId, event)));
@@ -209,7 +225,7 @@ export class Host implements IDisposable {
     disposables.add(agent.onDidChangeInbox((inbox) => this.pushToSubscribers(sessionId, { kind: 'session/inbox', sessionId, inbox })));
     disposables.add(agent.onDidChangeApprovals((list) => this.pushToSubscribers(sessionId, { kind: 'session/approvals', sessionId, approvals: list.map((q) => toApprovalRequest(sessionId, q)) })));
     disposables.add(live.onDidFailWrite(({ error, pending }) => console.error(`session ${sessionId}: a background write failed (${pending} events kept for retry):`, error)));
-    this.agents.set(sessionId, { agent, live, disposables });
+    this.agents.set(sessionId, { agent, live, disposables, ...(mcp ? { mcp } : {}) });
     // Events the resume appended (session/end-seed) before anyone listened.
     for (const sub of this.subscriptions.values()) {
       if (sub.sessionId === sessionId) for (const event of live.session.eventsFrom(sub.lastSentSeq + 1)) this.queueEvent(sessionId, event);
@@ -314,6 +330,7 @@ export class Host implements IDisposable {
     this.agents.delete(sessionId);
     await handle.agent.dispose();
     handle.disposables.dispose();
+    await handle.mcp?.release();
     await handle.live.release();
   }
 
@@ -323,6 +340,7 @@ export class Host implements IDisposable {
     this.closed = true;
     for (const connection of [...this.connections]) connection.dispose();
     await Promise.all([...this.agents.keys()].map((id) => this.stopAgent(id)));
+    await this.options.mcp?.close();
     this.terminals.dispose();
   }
 

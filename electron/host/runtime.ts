@@ -5,9 +5,9 @@
  * must `close()` it.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ProviderChoice } from '../../shared/api.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
 import type { ApprovalAnswerer } from '../agent/approval-gate.js';
@@ -15,6 +15,8 @@ import type { InvariantMode } from '../session/session.js';
 import { OpenAiCompatibleClient } from '../llm/openai-compatible-client.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { ProviderSettings } from '../llm/providers.js';
+import { McpConfigError, parseMcpConfigText, type McpServerConfig } from '../mcp/mcp-config.js';
+import { McpHub } from '../mcp/mcp-hub.js';
 import { SessionRepository } from '../store/session-repository.js';
 import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -37,6 +39,8 @@ export interface RuntimeOptions {
   readonly store?: SessionStore;
   readonly invariants?: InvariantMode;
   readonly writeWindowMs?: number;
+  /** `--mcp-config` files: MCP servers for every workspace, over Settings and workspace files. */
+  readonly mcpConfigFiles?: readonly string[];
 }
 
 export interface Runtime {
@@ -61,8 +65,14 @@ export function defaultDataDir(env: { readonly [name: string]: string | undefine
   return join(env['XDG_DATA_HOME'] ?? join(homedir(), '.local', 'share'), 'forkline');
 }
 
+/**
+ * Opens the data folder and wires everything.
+ * @throws McpConfigError MCP_CONFIG_INVALID when an `mcpConfigFiles` entry is missing or malformed
+ *   (checked before anything is opened).
+ */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const env = options.env ?? process.env;
+  const cliServers = (options.mcpConfigFiles ?? []).flatMap((file) => readMcpConfigFile(file, env));
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const store = options.store ?? new SqliteSessionStore(join(options.dataDir, 'sessions.db'));
   const invariants: InvariantMode = options.invariants ?? (env['FORKLINE_INVARIANTS'] === 'off' ? 'off' : 'enforce');
@@ -79,6 +89,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
   const spillDir = join(options.dataDir, 'spill');
+  const mcp = new McpHub({
+    settingsServers: () => settings.mcpServers(),
+    cliServers,
+    isTrusted: (file, sha256) => settings.isMcpConfigTrusted(file, sha256),
+    env,
+  });
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host({
     repository,
@@ -87,6 +103,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     createTools: () => createBuiltinTools(),
     newId: randomUUID,
     userInstructionsFile: join(options.dataDir, 'AGENTS.md'),
+    mcp,
     ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
     ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),
@@ -119,4 +136,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       store.close();
     },
   };
+}
+
+/** Reads a `--mcp-config` file. @throws McpConfigError when it is missing or malformed. */
+function readMcpConfigFile(file: string, env: { readonly [name: string]: string | undefined }): McpServerConfig[] {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new McpConfigError(code === 'ENOENT' ? `no MCP configuration file ${file}` : code === 'EISDIR' ? `${file} is a folder, not an MCP configuration file` : `cannot read ${file}: ${(error as Error).message}`);
+  }
+  return parseMcpConfigText(text, 'cli', path, env);
 }

@@ -9,6 +9,8 @@ import { dirname } from 'node:path';
 import type { ProviderChoice, ProviderPresetView, SettingsView } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
+import type { JsonValue } from '../../shared/json.js';
+import { parseMcpServers, type McpServerConfig } from '../mcp/mcp-config.js';
 import type { AgentModelConfig } from '../agent/agent.js';
 import {
   DEFAULT_PROVIDER,
@@ -79,6 +81,10 @@ interface PersistedSettings {
   readonly version: 1;
   readonly active: ProviderChoice;
   readonly approvalPolicy: ApprovalPolicyName;
+  /** User-level MCP servers: the `mcpServers` object of the usual JSON shape, as the user wrote it. */
+  readonly mcpServers?: Readonly<Record<string, JsonValue>>;
+  /** Workspace MCP files the user trusted: absolute path → sha256 of the trusted bytes. */
+  readonly trustedMcpConfigs?: Readonly<Record<string, string>>;
 }
 
 export interface SettingsStoreOptions {
@@ -105,7 +111,13 @@ export class SettingsStore {
     if (options.file && existsSync(options.file)) {
       try {
         const parsed = JSON.parse(readFileSync(options.file, 'utf8')) as Partial<PersistedSettings>;
-        loaded = { version: 1, active: { ...loaded.active, ...parsed.active }, approvalPolicy: parsed.approvalPolicy ?? 'ask' };
+        loaded = {
+          version: 1,
+          active: { ...loaded.active, ...parsed.active },
+          approvalPolicy: parsed.approvalPolicy ?? 'ask',
+          ...(isRecord(parsed.mcpServers) ? { mcpServers: parsed.mcpServers } : {}),
+          ...(isRecord(parsed.trustedMcpConfigs) ? { trustedMcpConfigs: parsed.trustedMcpConfigs as Record<string, string> } : {}),
+        };
       } catch (error) {
         console.error(`settings file ${options.file} is unreadable; using defaults (the file is left as it is):`, error);
       }
@@ -158,15 +170,54 @@ export class SettingsStore {
 
   /**
    * Applies a partial update and persists it.
-   * @throws ForklineError INVALID_SETTINGS for an empty model or base URL.
+   * @throws ForklineError INVALID_SETTINGS for an empty model or base URL; McpConfigError
+   *   MCP_CONFIG_INVALID for `mcpServers` that are not a valid server map.
    */
-  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName }): void {
-    const next: PersistedSettings = { ...this.settings, ...(patch.active ? { active: patch.active } : {}), ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}) };
+  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; mcpServers?: Readonly<Record<string, JsonValue>> }): void {
+    if (patch.mcpServers !== undefined) parseMcpServers({ mcpServers: patch.mcpServers }, 'settings', 'Settings', this.options.env);
+    const next: PersistedSettings = {
+      ...this.settings,
+      ...(patch.active ? { active: patch.active } : {}),
+      ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}),
+      ...(patch.mcpServers !== undefined ? { mcpServers: patch.mcpServers } : {}),
+    };
     if (next.active.model.trim() === '' || next.active.baseUrl.trim() === '') {
       throw new ForklineError('INVALID_SETTINGS', 'the model and the base URL must not be empty');
     }
     this.settings = next;
+    this.save();
+  }
+
+  private save(): void {
     if (this.options.file) writeJsonAtomic(this.options.file, this.settings, 0o600);
+  }
+
+  /**
+   * The user-level MCP servers. A settings file edited into an invalid shape gives none (reported
+   * once on stderr) rather than stopping the app.
+   */
+  mcpServers(): McpServerConfig[] {
+    const raw = this.settings.mcpServers;
+    if (raw === undefined) return [];
+    try {
+      return parseMcpServers({ mcpServers: raw }, 'settings', `Settings (${this.options.file ?? 'in memory'})`, this.options.env);
+    } catch (error) {
+      if (!this.reportedMcpError) console.error(`forkline: ${error instanceof Error ? error.message : String(error)}; no user-level MCP servers are started`);
+      this.reportedMcpError = true;
+      return [];
+    }
+  }
+  private reportedMcpError = false;
+
+  /** Whether the workspace MCP file `file` with exactly these bytes (`sha256`) was trusted. */
+  isMcpConfigTrusted(file: string, sha256: string): boolean {
+    return this.settings.trustedMcpConfigs?.[file] === sha256;
+  }
+
+  /** Trusts a workspace MCP file with this content hash (and persists that). */
+  trustMcpConfig(file: string, sha256: string): void {
+    this.settings = { ...this.settings, trustedMcpConfigs: { ...this.settings.trustedMcpConfigs, [file]: sha256 } };
+    this.save();
   }
 
   /** Uses `active` for the rest of this run without saving it (e.g. `forkline resume` reusing a session's route). */
@@ -190,8 +241,12 @@ export class SettingsStore {
     }));
     const keys: Record<string, boolean> = {};
     for (const p of presets) keys[p.id] = this.apiKey(p.id) !== undefined;
-    return { presets, active: this.settings.active, approvalPolicy: this.settings.approvalPolicy, keys, dataDir: this.options.dataDir };
+    return { presets, active: this.settings.active, approvalPolicy: this.settings.approvalPolicy, keys, dataDir: this.options.dataDir, mcpServers: this.settings.mcpServers ?? {} };
   }
+}
+
+function isRecord(value: unknown): value is Record<string, JsonValue> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

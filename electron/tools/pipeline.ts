@@ -104,17 +104,18 @@ export class ToolPipeline {
 
   /** Applies the approval policy; returns a final result when the call must not run. */
   private async decide(tool: RegisteredTool, call: ToolCallRequest, signal: AbortSignal): Promise<ToolCallResult | undefined> {
-    if (tool.risk === 'read') return undefined;
-    const policy = this.options.policy();
+    if (tool.risk === 'read' && tool.approvalPolicy === undefined) return undefined;
+    const policy = tool.approvalPolicy ?? this.options.policy();
     if (policy === 'allow') return undefined;
     if (policy === 'deny') {
-      return errorResult('DENIED', 'ToolDeniedError', `${call.name} is not allowed: the session's approval policy denies ${tool.risk === 'exec' ? 'running commands' : 'changing files'}. Tell the user what you wanted to do instead.`);
+      const what = tool.approvalPolicy !== undefined ? 'this tool' : tool.risk === 'exec' ? 'running commands' : 'changing files';
+      return errorResult('DENIED', 'ToolDeniedError', `${call.name} is not allowed: the ${tool.approvalPolicy !== undefined ? "tool's configured" : "session's"} approval policy denies ${what}. Tell the user what you wanted to do instead.`);
     }
     const question: ApprovalQuestion = {
       callId: call.callId,
       toolName: call.name,
       arguments: call.arguments,
-      reason: tool.risk === 'exec' ? 'runs a shell command in the workspace' : 'changes files in the workspace',
+      reason: tool.approvalReason ?? (tool.risk === 'exec' ? 'runs a shell command in the workspace' : 'changes files in the workspace'),
     };
     const outcome: ApprovalOutcome = this.options.requestApproval ? await this.options.requestApproval(question, signal) : 'unavailable';
     switch (outcome) {
