@@ -1,7 +1,7 @@
 /**
  * Settings: provider preset, base URL, model (the preset's models or free text), reasoning
  * effort (when the preset has values), API key (write-only; only whether one is set is shown),
- * approval policy, and where sessions are stored.
+ * approval policy, and where sessions are stored; below, the MCP servers (McpServersSection).
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ProviderChoice, SettingsView } from '../../../shared/api.js';
@@ -9,6 +9,7 @@ import type { ApprovalPolicyName } from '../../../shared/events.js';
 import { describeError } from '../../host/host-client.js';
 import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
+import { McpServersSection } from './McpServersSection.js';
 
 const POLICIES: { value: ApprovalPolicyName; label: string }[] = [
   { value: 'ask', label: 'Ask before shell commands and file writes' },
@@ -208,7 +209,10 @@ export function SettingsDialog(): ReactNode {
           Loading settings…
         </div>
       ) : (
-        <SettingsForm view={view} onSaved={setSettings} onClose={close} />
+        <>
+          <SettingsForm view={view} onSaved={setSettings} onClose={close} />
+          <McpServersSection />
+        </>
       )}
     </Dialog>
   );
