@@ -1,11 +1,13 @@
 /**
  * `forkline` — the headless entry (DESIGN §2): run, resume, serve, ls, show, fork, export, import.
  * Plain Node (no Electron). Every command opens the same SQLite store as the desktop app.
+ * Bundled ahead of time (scripts/build-cli.js → dist/cli); the agent, model client, tools and MCP
+ * load only for the commands that need them, so `ls`, `show` and `help` start at once.
  *
- * Exit codes: 0 success; 1 the turn ended without completing (error, cancel, max-tokens) or a
- * command failed; 2 bad usage or configuration (e.g. no API key).
+ * Exit codes (cli/exit-codes.ts): 0 success; 1 the turn ended without completing (error, cancel,
+ * max-tokens) or a command failed; 2 bad usage, configuration or input.
  */
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +16,16 @@ import type { ProviderChoice } from '../shared/api.js';
 import { ForklineError } from '../shared/errors.js';
 import type { ApprovalOutcome, ApprovalPolicyName, SessionEvent } from '../shared/events.js';
 import type { ApprovalAnswerer } from './agent/approval-gate.js';
+import { EXIT_USAGE, isInputError } from './cli/exit-codes.js';
+import { resolveSessionPrefix, SessionIdError } from './cli/id-prefix.js';
+import { jsonLine, sessionListEntry, sessionShowJson } from './cli/json-output.js';
+import { printMcpStatus } from './cli/mcp-status.js';
+import { unknownCommandMessage, unknownOptionMessage } from './cli/option-suggest.js';
+import { OutputPathError, writeOutputFile } from './cli/output-file.js';
+import { openStoredSessions } from './cli/stored-sessions.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
-import { createRuntime, defaultDataDir, type Runtime } from './host/runtime.js';
-import { startBrowserServer } from './host/transport/ws-server.js';
+import { defaultDataDir } from './host/data-dir.js';
+import type { Runtime } from './host/runtime.js';
 import { dialectOf, providerPreset } from './llm/providers.js';
 import { LlmConfigurationError, thinkingFields } from './llm/reasoning-effort.js';
 
@@ -26,8 +35,8 @@ Usage:
   forkline run --cwd DIR [options] "task"      run one task in DIR and stream the turn
   forkline resume ID [options] "follow-up"     continue a stored session
   forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1
-  forkline ls                                  list stored sessions
-  forkline show ID                             print a session's timeline
+  forkline ls [--json]                         list stored sessions
+  forkline show ID [--json]                    print a session's timeline
   forkline fork ID [--at SEQ] [--worktree]     fork a session at a completed turn (--worktree: in its own
                                                folder restored to the workspace as it was then)
   forkline compare A B                         compare two branches: turns, tokens, time, file diff
@@ -40,12 +49,19 @@ Model options (run, resume, serve):
   --model M          model id (default: the provider's default, deepseek-v4-flash)
   --effort E         reasoning effort (DeepSeek: off|low|high|max)
   --approval ask|allow|deny   shell commands and file writes (default: ask; with no terminal, ask denies)
+  --mcp-config FILE  MCP servers ({"mcpServers": {...}}) for this run; repeatable
 Other:
   --data-dir DIR     where sessions are stored (default: ${defaultDataDir()})
+  --json             ls, show: one JSON document on stdout (see the README)
+
+Session ids may be shortened to any unique prefix. Exit codes: 0 success, 1 the turn did not
+complete or the command failed, 2 bad usage, configuration or input.
 
 Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY or OPENROUTER_API_KEY from the environment.`;
 
 class UsageError extends Error {}
+
+const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'export', 'import', 'help'] as const;
 
 interface ParsedCli {
   readonly command: string;
@@ -53,11 +69,7 @@ interface ParsedCli {
   readonly values: Record<string, string | boolean | undefined>;
 }
 
-function parse(argv: string[]): ParsedCli {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
+const OPTIONS = {
       cwd: { type: 'string' },
       provider: { type: 'string' },
       'base-url': { type: 'string' },
@@ -70,11 +82,27 @@ function parse(argv: string[]): ParsedCli {
       out: { type: 'string' },
       worktree: { type: 'boolean' },
       'no-color': { type: 'boolean' },
+      json: { type: 'boolean' },
+      'mcp-config': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const [command = 'help', ...rest] = positionals;
-  return { command: values.help ? 'help' : command, positionals: rest, values };
+} as const;
+
+/** @throws UsageError for an unknown option (naming the nearest known one) or a missing value. */
+function parse(argv: string[]): ParsedCli {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    const code = String((error as { code?: string }).code ?? '');
+    const option = /'(-[^'\s]+)'/.exec((error as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) throw new UsageError(unknownOptionMessage(option, Object.keys(OPTIONS)));
+    if (code.startsWith('ERR_PARSE_ARGS')) throw new UsageError((error as Error).message);
+    throw error;
+  }
+  const { values, positionals } = parsed;
+  // No command at all: help on stderr and exit 2 (help asked for: stdout and exit 0).
+  const [command = values.help ? 'help' : '', ...rest] = positionals;
+  return { command: values.help ? 'help' : command, positionals: rest, values: values as ParsedCli['values'] };
 }
 
 function modelOverrides(values: ParsedCli['values']): Partial<ProviderChoice> {
@@ -132,14 +160,22 @@ function summarizeForPrompt(raw: string): string {
   return raw.slice(0, 200);
 }
 
-function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalAnswerer } = {}): Runtime {
+/** The whole engine (agent, model client, tools, MCP), loaded only by the commands that use it. */
+async function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalAnswerer } = {}): Promise<Runtime> {
   const approval = approvalPolicy(values);
   const active = modelOverrides(values);
+  const { createRuntime } = await import('./host/runtime.js');
+  const mcpConfigFiles = (values['mcp-config'] as unknown as string[] | undefined) ?? [];
   return createRuntime({
-    dataDir: (values['data-dir'] as string | undefined) ?? defaultDataDir(),
+    dataDir: dataDirOf(values),
     overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}) },
+    ...(mcpConfigFiles.length > 0 ? { mcpConfigFiles } : {}),
     ...extra,
   });
+}
+
+function dataDirOf(values: ParsedCli['values']): string {
+  return (values['data-dir'] as string | undefined) ?? defaultDataDir();
 }
 
 /** Refuses to start a turn that can only fail for lack of a key or a model. */
@@ -179,6 +215,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
   const agent = runtime.host.ensureAgent(sessionId);
   for (const event of agent.session.eventsFrom(loaded.events.length)) write(printer.render(event));
   const subscription = agent.session.onDidAppend((event) => write(printer.render(event)));
+  const mcpStatus = runtime.host.options.mcp ? printMcpStatus(runtime.host.options.mcp, workspaceOf(loaded.record.header.cwd), (line) => write(printer.interject(printer.dim(line)))) : undefined;
   const turnBefore = agent.session.lastTurn;
   let interrupts = 0;
   const onSigint = () => {
@@ -195,6 +232,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
     await new Promise((r) => setImmediate(r));
   } finally {
     process.off('SIGINT', onSigint);
+    mcpStatus?.dispose();
     subscription.dispose();
     connection.dispose();
   }
@@ -224,14 +262,18 @@ async function main(argv: string[]): Promise<number> {
     case 'help':
       out(`${USAGE}\n`);
       return 0;
+    case '':
+      process.stderr.write(`${USAGE}\n`);
+      return EXIT_USAGE;
     case 'run': {
       const task = cli.positionals.join(' ').trim();
       const cwd = cli.values['cwd'] as string | undefined;
       if (!task) throw new UsageError('run needs a task, e.g. forkline run --cwd . "make the tests pass"');
       if (!cwd) throw new UsageError('run needs --cwd DIR (the workspace folder)');
       if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+      if (!statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is a file, not a folder (the workspace is a folder)`);
       const printer = new TimelineText({ live: true, color });
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
+      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
       try {
         checkModelReady(runtime);
         const connection = runtime.host.connect(() => undefined);
@@ -250,7 +292,7 @@ async function main(argv: string[]): Promise<number> {
       const text = rest.join(' ').trim();
       if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
       const printer = new TimelineText({ live: true, color });
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
+      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer) });
       try {
         const sessionId = resolveSessionId(runtime, id);
         if (Object.keys(modelOverrides(cli.values)).length === 0) {
@@ -267,10 +309,11 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     case 'serve': {
-      const runtime = open(cli.values);
+      const runtime = await open(cli.values);
       const port = cli.values['port'] !== undefined ? Number(cli.values['port']) : 0;
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
       const staticDir = rendererDir();
+      const { startBrowserServer } = await import('./host/transport/ws-server.js');
       if (!existsSync(join(staticDir, 'index.html'))) {
         await runtime.close();
         throw new UsageError(`the renderer is not built (${staticDir}/index.html is missing): run npm run build:renderer first`);
@@ -294,9 +337,13 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'ls': {
-      const runtime = open(cli.values);
+      const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
         const rows = runtime.repository.list();
+        if (cli.values['json']) {
+          out(jsonLine(rows.map(sessionListEntry)));
+          return 0;
+        }
         if (rows.length === 0) out('no sessions yet\n');
         for (const r of rows) {
           const lineage = r.header.parentSession ? `  ⑂ ${r.header.parentSession.slice(0, 8)}` : '';
@@ -310,9 +357,13 @@ async function main(argv: string[]): Promise<number> {
     case 'show': {
       const [id] = cli.positionals;
       if (!id) throw new UsageError('show needs a session id');
-      const runtime = open(cli.values);
+      const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
         const loaded = runtime.repository.load(resolveSessionId(runtime, id));
+        if (cli.values['json']) {
+          out(jsonLine(sessionShowJson(loaded.record, loaded.events, loaded.repaired)));
+          return 0;
+        }
         const h = loaded.record.header;
         out(`session ${h.id}${h.title ? ` — ${h.title}` : ''}\nworkspace ${h.cwd ?? '(none)'}${h.parentSession ? `\nforked from ${h.parentSession} after seq ${(h.seedLength ?? 1) - 1}` : ''}\n`);
         if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
@@ -328,7 +379,7 @@ async function main(argv: string[]): Promise<number> {
       if (!id) throw new UsageError('fork needs a session id');
       const at = cli.values['at'] !== undefined ? Number(cli.values['at']) : undefined;
       if (at !== undefined && (!Number.isInteger(at) || at < 0)) throw new UsageError('--at must be a seq (a non-negative integer)');
-      const runtime = open(cli.values);
+      const runtime = await open(cli.values);
       try {
         const connection = runtime.host.connect(() => undefined);
         const child = await connection.forkSession({ sessionId: resolveSessionId(runtime, id), ...(at !== undefined ? { atSeq: at } : {}), ...(cli.values['worktree'] ? { worktree: true } : {}) });
@@ -345,7 +396,7 @@ async function main(argv: string[]): Promise<number> {
     case 'compare': {
       const [a, b] = cli.positionals;
       if (!a || !b) throw new UsageError('compare needs two session ids');
-      const runtime = open(cli.values);
+      const runtime = await open(cli.values);
       try {
         const connection = runtime.host.connect(() => undefined);
         const result = await connection.compareSessions({ a: resolveSessionId(runtime, a), b: resolveSessionId(runtime, b) });
@@ -366,11 +417,11 @@ async function main(argv: string[]): Promise<number> {
     case 'export': {
       const [id] = cli.positionals;
       if (!id) throw new UsageError('export needs a session id');
-      const runtime = open(cli.values);
+      const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
         const jsonl = runtime.repository.exportJsonl(resolveSessionId(runtime, id));
         const file = cli.values['out'] as string | undefined;
-        if (file) writeFileSync(file, jsonl);
+        if (file) writeOutputFile(file, jsonl);
         else out(jsonl);
         return 0;
       } finally {
@@ -381,7 +432,7 @@ async function main(argv: string[]): Promise<number> {
       const [file] = cli.positionals;
       if (!file) throw new UsageError('import needs a JSONL file');
       if (!existsSync(file)) throw new UsageError(`no file ${file}`);
-      const runtime = open(cli.values);
+      const runtime = await open(cli.values);
       try {
         const result = runtime.repository.importJsonl(readFileSync(file, 'utf8'), file);
         for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
@@ -392,20 +443,21 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     default:
-      throw new UsageError(`unknown command ${cli.command}`);
+      throw new UsageError(unknownCommandMessage(cli.command, COMMANDS));
   }
 }
 
 /**
- * A session id from a full id or a unique prefix of at least 4 characters (as `ls` shows them).
- * @throws UsageError when none or several sessions match.
+ * A session id from a full id or a unique prefix of any length (cli/id-prefix.ts).
+ * @throws SessionIdError when none or several sessions match (listing the candidates).
  */
-function resolveSessionId(runtime: Runtime, idOrPrefix: string): string {
-  if (runtime.repository.get(idOrPrefix)) return idOrPrefix;
-  const matches = idOrPrefix.length >= 4 ? runtime.repository.list().filter((r) => r.header.id.startsWith(idOrPrefix)) : [];
-  if (matches.length === 1) return matches[0]!.header.id;
-  if (matches.length > 1) throw new UsageError(`${idOrPrefix} matches ${matches.length} sessions (${matches.map((r) => r.header.id).join(', ')}); give more characters`);
-  throw new UsageError(`no session ${idOrPrefix} (see forkline ls)`);
+function resolveSessionId(runtime: { readonly repository: Runtime['repository'] }, idOrPrefix: string): string {
+  const repository = runtime.repository;
+  return resolveSessionPrefix(
+    idOrPrefix,
+    (id) => repository.get(id) !== undefined,
+    () => repository.list().map((r) => ({ id: r.header.id, ...(r.header.title !== undefined ? { title: r.header.title } : {}), updatedAt: r.updatedAt })),
+  );
 }
 
 /** The route (provider, endpoint, model, effort) of a session's last request, if it logged one. */
@@ -417,8 +469,25 @@ function lastRoute(events: readonly SessionEvent[]): ProviderChoice | undefined 
   return { provider: context.data.provider, baseUrl: context.data.baseUrl, model: context.data.model, ...(effort !== undefined ? { reasoningEffort: effort } : {}) };
 }
 
-/** The built renderer folder (dist/renderer at the repository root). */
+/** The workspace folder as the host keys it (its real path). */
+function workspaceOf(cwd: string | undefined): string {
+  try {
+    return realpathSync(cwd ?? '.');
+  } catch {
+    return cwd ?? '';
+  }
+}
+
+/**
+ * The built renderer folder: dist/renderer at the package root, found by walking up from this file
+ * (electron/cli.ts from source, dist/cli/forkline.js from the bundle).
+ */
 function rendererDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'renderer');
+    dir = dirname(dir);
+  }
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
 }
 
@@ -427,7 +496,15 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError) {
       process.stderr.write(`forkline: ${error.message}\n(forkline help for usage)\n`);
-      process.exit(2);
+      process.exit(EXIT_USAGE);
+    }
+    if (error instanceof SessionIdError || error instanceof OutputPathError) {
+      process.stderr.write(`forkline: ${error.message}\n`);
+      process.exit(EXIT_USAGE);
+    }
+    if (isInputError(error)) {
+      process.stderr.write(`forkline: ${(error as ForklineError).message} [${(error as ForklineError).code}]\n`);
+      process.exit(EXIT_USAGE);
     }
     if (ForklineError.isInstance(error)) {
       process.stderr.write(`forkline: ${error.message} [${error.code}]\n`);

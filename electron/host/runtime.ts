@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ProviderChoice } from '../../shared/api.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
@@ -23,6 +22,7 @@ import type { SessionStore } from '../store/session-store.js';
 import { createBuiltinTools } from '../tools/builtin-tools.js';
 import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { Host } from './host.js';
+export { defaultDataDir } from './data-dir.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
 
 export interface RuntimeOptions {
@@ -51,18 +51,6 @@ export interface Runtime {
   readonly host: Host;
   /** Stops agents, persists every live session, closes the store. */
   close(): Promise<void>;
-}
-
-/**
- * The default data folder: `$FORKLINE_DATA_DIR`, else `$XDG_DATA_HOME/forkline`, else
- * `~/.local/share/forkline` (Linux), `~/Library/Application Support/Forkline` (macOS),
- * `%APPDATA%/Forkline` (Windows). The desktop app passes Electron's userData folder instead.
- */
-export function defaultDataDir(env: { readonly [name: string]: string | undefined } = process.env): string {
-  if (env['FORKLINE_DATA_DIR']) return env['FORKLINE_DATA_DIR'];
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Forkline');
-  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(homedir(), 'AppData', 'Roaming'), 'Forkline');
-  return join(env['XDG_DATA_HOME'] ?? join(homedir(), '.local', 'share'), 'forkline');
 }
 
 /**

@@ -49,7 +49,7 @@ const testPasses = () => spawnSync(process.execPath, ['test.js'], { cwd: work })
 describe('forkline CLI', () => {
   it('run: the README example fixes sum([]) with the scripted model', async () => {
     expect(testPasses()).toBe(false);
-    llm.enqueue(...loadScriptFile(join(ROOT, 'examples/fix-sum.script.json')));
+    llm.enqueue(...loadScriptFile(join(ROOT, 'examples/fix-sum.script.json')).slice(0, 5));
     const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', 'sum([]) returns undefined; make it return 0']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -160,7 +160,7 @@ describe('forkline CLI', () => {
     const notSession = join(dataDir, 'not-a-session.jsonl');
     writeFileSync(notSession, '{"hello":"world"}\n');
     const bad = await forkline(['import', notSession]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not a Forkline or DeepSeek Harness session file');
     for (const r of [missing, unknown, effort, bad]) expect(r.stderr).not.toMatch(/\n\s+at /);
   });

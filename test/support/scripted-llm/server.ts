@@ -30,8 +30,8 @@ export interface RecordedRequest {
   readonly body: any;
 }
 
-/** Produces the step for a request when the queue is empty. */
-export type ScriptHandler = (request: RecordedRequest) => ScriptStep | Promise<ScriptStep>;
+/** Produces the step for a request when the queue is empty (undefined: nothing scripted → HTTP 500). */
+export type ScriptHandler = (request: RecordedRequest) => ScriptStep | undefined | Promise<ScriptStep | undefined>;
 
 export interface ScriptedLlmOptions {
   /** Port to listen on (default 0 = random). */
@@ -45,6 +45,8 @@ export interface ScriptedLlmOptions {
   readonly models?: readonly string[];
   /** Called with one line per request (the CLI prints these). */
   readonly log?: (line: string) => void;
+  /** The error message when nothing is scripted for a request (default: names the request number). */
+  readonly noStepMessage?: (request: RecordedRequest) => string;
 }
 
 export interface ScriptedLlm {
@@ -117,7 +119,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     if (step === undefined) {
       log?.(`#${recorded.number} POST ${path} → 500 (nothing scripted)`);
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `scripted-llm: no response scripted for request #${recorded.number}`, type: 'scripted_error' } }));
+      res.end(JSON.stringify({ error: { message: options.noStepMessage?.(recorded) ?? `scripted-llm: no response scripted for request #${recorded.number}`, type: 'scripted_error' } }));
       return;
     }
     assertStep(step, `request #${recorded.number}`);
