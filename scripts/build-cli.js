@@ -42,7 +42,6 @@ export async function buildCli({ quiet = false } = {}) {
     .map((p) => relative(root, join(root, p)))
     .sort();
   writeFileSync(join(tmpDir, 'build-info.json'), `${JSON.stringify({ builtAt: started, inputs: [...inputs, 'package.json', 'package-lock.json'] }, null, 1)}\n`);
-  writeFileSync(join(tmpDir, 'package.json'), '{ "type": "module" }\n');
   mkdirSync(join(root, 'dist'), { recursive: true });
   const old = join(root, 'dist', `cli.old-${process.pid}`);
   try {
