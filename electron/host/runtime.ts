@@ -108,6 +108,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
     },
   });
+  // No MCP server outlives this process, however it exits (the process supervisor of DESIGN §6 may
+  // take this over).
+  const killMcp = () => mcp.killNow();
+  process.on('exit', killMcp);
   let closed = false;
   return {
     dataDir: options.dataDir,
@@ -119,6 +123,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (closed) return;
       closed = true;
       await host.close();
+      process.off('exit', killMcp);
       await repository.releaseAll();
       repository.dispose();
       store.close();

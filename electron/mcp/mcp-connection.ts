@@ -31,6 +31,8 @@ export type McpServerState = 'starting' | 'ready' | 'failed' | 'closed' | 'disab
 
 /** Minimum time between two automatic restarts of a broken server, in ms. */
 export const RESTART_BACKOFF_MS = 2_000;
+/** How long a stdio server may take to exit after its stdin closed, before SIGTERM (ms). */
+const CLOSE_GRACE_MS = 500;
 /** Bytes of stderr kept for the status view. */
 const STDERR_TAIL_BYTES = 4_000;
 
@@ -46,6 +48,7 @@ export interface McpConnectionOptions {
 
 export class McpServerConnection {
   private client: Client | undefined;
+  private transport: Transport | undefined;
   private starting: Promise<void> | undefined;
   private stateValue: McpServerState;
   private errorValue: string | undefined;
@@ -133,6 +136,7 @@ export class McpServerConnection {
       },
     });
     const transport = this.createTransport();
+    this.transport = transport;
     client.onerror = (error) => this.onProtocolError(client, error);
     client.onclose = () => this.onClosed(client);
     this.client = client;
@@ -256,7 +260,21 @@ export class McpServerConnection {
     return tail ? `${reason}; stderr: ${tail.slice(-500)}` : reason;
   }
 
-  /** Closes the connection (stdio: ends stdin, then SIGTERM, then SIGKILL, as the SDK does). */
+  /**
+   * Sends SIGTERM to the stdio server process now, synchronously (for process exit, when there is
+   * no time to close the connection politely). No-op for HTTP servers and exited processes.
+   */
+  killNow(): void {
+    const pid = this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+    if (pid === null) return;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Closes the connection (stdio: ends stdin, SIGTERM after 0.5 s, then SIGKILL as the SDK does). */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
@@ -264,7 +282,12 @@ export class McpServerConnection {
     this.client = undefined;
     this.abortInFlight('the server was stopped');
     this.changeEmitter.dispose();
-    if (client) await client.close().catch(() => undefined);
+    if (!client) return;
+    // The SDK ends stdin and waits up to 2 s before SIGTERM; a server that ignores its stdin
+    // closing gets SIGTERM after CLOSE_GRACE_MS instead, so shutting down stays quick.
+    const timer = setTimeout(() => this.killNow(), CLOSE_GRACE_MS);
+    await client.close().catch(() => undefined);
+    clearTimeout(timer);
   }
 }
 

@@ -168,6 +168,11 @@ export class McpWorkspaceServers {
     return out;
   }
 
+  /** Signals every stdio server process at once (process exit). */
+  killNow(): void {
+    for (const c of this.connections.values()) c.killNow();
+  }
+
   async dispose(): Promise<void> {
     const all = [...this.connections.values()];
     this.connections.clear();
@@ -233,6 +238,14 @@ export class McpHub {
       out.push({ name: s.name, source: 'settings', transport: s.transport, target: describeTarget(s), state: s.disabled ? 'disabled' : 'idle', tools: [] });
     }
     return out;
+  }
+
+  /**
+   * Signals every stdio server of every workspace synchronously: for `process.on('exit')`, so no
+   * server outlives Forkline even when it exits without closing the runtime (a second Ctrl+C).
+   */
+  killNow(): void {
+    for (const { servers } of this.workspaces.values()) servers.killNow();
   }
 
   async close(): Promise<void> {

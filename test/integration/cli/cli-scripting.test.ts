@@ -7,7 +7,7 @@
  * trace. Also: MCP server states printed during `run`.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,5 +200,35 @@ describe('MCP on the command line', () => {
     expect(run.stdout).toContain('← ok 42');
     const tools = (llm.requests[first]!.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);
     expect(tools).toContain('mcp__calc__add');
+  }, 60_000);
+
+  it('no MCP server outlives the CLI, even one that ignores its stdin closing: Ctrl+C during a call', async () => {
+    const mark = join(dir, 'slow.pid');
+    const config = join(dir, 'mcp-slow.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [SERVER, '--tools', 'slow', '--stubborn'], env: { MCP_MARK_FILE: mark }, approval: 'allow' } } }));
+    llm.enqueue(toolCallResponse([{ id: 's1', name: 'mcp__calc__slow', arguments: '{}' }]), textResponse('never'));
+    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), 'run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--mcp-config', config, '--data-dir', dataDir, 'be slow'], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const start = Date.now();
+    while (!(existsSync(mark) && readFileSync(mark, 'utf8') !== '') && Date.now() - start < 20_000) await new Promise((r) => setTimeout(r, 20));
+    const pid = Number(readFileSync(mark, 'utf8'));
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // The CLI has exited: the server is gone at once, or within moments of its SIGTERM.
+    const deadline = Date.now() + 3_000;
+    while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(alive()).toBe(false);
   }, 60_000);
 });

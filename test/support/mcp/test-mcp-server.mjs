@@ -7,7 +7,8 @@
 //   garbage{}       → writes a line that is not JSON-RPC to stdout (stdio only), then never answers
 //   fail{}          → a result with isError: true
 // stdio by default; `--http` serves streamable HTTP on 127.0.0.1 (a random port) and prints
-// `listening <url>` on stdout. `--tools a,b` registers only those tools.
+// `listening <url>` on stdout. `--tools a,b` registers only those tools. `--stubborn` keeps the
+// process alive after its stdin closes (as a badly written server does), until a signal ends it.
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ const http = process.argv.includes('--http');
 const toolsArg = process.argv.indexOf('--tools');
 const only = toolsArg > 0 ? new Set(process.argv[toolsArg + 1].split(',')) : undefined;
 const never = () => new Promise(() => {});
+if (process.argv.includes('--stubborn')) setInterval(() => {}, 1 << 30);
 
 function build() {
   const server = new McpServer({ name: 'forkline-test-server', version: '1.0.0' });
