@@ -69,22 +69,23 @@ interface ParsedCli {
   readonly values: Record<string, string | boolean | undefined>;
 }
 
+/** Every option of every command (node:util parseArgs, strict: unknown ones are refused). */
 const OPTIONS = {
-      cwd: { type: 'string' },
-      provider: { type: 'string' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      effort: { type: 'string' },
-      approval: { type: 'string' },
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      at: { type: 'string' },
-      out: { type: 'string' },
-      worktree: { type: 'boolean' },
-      'no-color': { type: 'boolean' },
-      json: { type: 'boolean' },
-      'mcp-config': { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
+  cwd: { type: 'string' },
+  provider: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  effort: { type: 'string' },
+  approval: { type: 'string' },
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  at: { type: 'string' },
+  out: { type: 'string' },
+  worktree: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  json: { type: 'boolean' },
+  'mcp-config': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** @throws UsageError for an unknown option (naming the nearest known one) or a missing value. */
