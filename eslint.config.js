@@ -58,6 +58,12 @@ export default tseslint.config(
     },
   },
   {
+    files: ['electron/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../session/*', '../store/*', '../agent/*', '../host/*', '../llm/*'], message: 'mcp depends on tools and shared only (the host composes it).' }] }],
+    },
+  },
+  {
     files: ['electron/store/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../agent/*', '../host/*', '../llm/*', '../tools/*'], message: 'store depends on session and shared only.' }] }],

@@ -1,12 +1,15 @@
 /**
  * `forkline` — the headless entry (DESIGN §2): run, resume, serve, ls, show, fork, export, import.
  * Plain Node (no Electron). Every command opens the same SQLite store as the desktop app.
+ * Bundled ahead of time (scripts/build-cli.js → dist/cli); the agent, model client, tools and MCP
+ * load only for the commands that need them, so `ls`, `show` and `help` start at once.
  *
- * Exit codes: 0 success; 1 the turn ended without completing (error, cancel, max-tokens) or a
- * command failed; 2 bad usage or configuration (e.g. no API key); 129 / 130 / 143 `run` or
- * `resume` stopped by SIGHUP / Ctrl+C / SIGTERM (the turn was cancelled and the session saved).
+ * Exit codes (cli/exit-codes.ts): 0 success; 1 the turn ended without completing (error, cancel,
+ * max-tokens) or a command failed; 2 bad usage, configuration or input (e.g. no API key, a file
+ * that is not a session); 129 / 130 / 143 `run` or `resume` stopped by SIGHUP / Ctrl+C / SIGTERM
+ * (the turn was cancelled and the session saved).
  */
-import { createReadStream, existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
@@ -15,18 +18,25 @@ import type { ProviderChoice } from '../shared/api.js';
 import { ForklineError } from '../shared/errors.js';
 import { formatImportSummary, type ImportSummary } from '../shared/import-summary.js';
 import { isImportedSession, type ApprovalOutcome, type ApprovalPolicyName, type SessionEvent } from '../shared/events.js';
+import { visibleInline, visibleText } from '../shared/visible-text.js';
 import type { ApprovalAnswerer, ApprovalDecision } from './agent/approval-gate.js';
 import { approvalPromptText, parseApprovalAnswer } from './cli/approval-prompt.js';
 import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
+import { EXIT_USAGE, isInputError } from './cli/exit-codes.js';
+import { resolveSessionPrefix, SessionIdError } from './cli/id-prefix.js';
+import { jsonLine, sessionListEntry, sessionShowJson } from './cli/json-output.js';
+import { printMcpStatus } from './cli/mcp-status.js';
+import { unknownCommandMessage, unknownOptionMessage } from './cli/option-suggest.js';
+import { OutputPathError, writeOutputFile } from './cli/output-file.js';
 import { listenForStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './cli/stop-signals.js';
-import { visibleInline, visibleText } from '../shared/visible-text.js';
+import { openStoredSessions } from './cli/stored-sessions.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
-import { leftoverNotice } from './host/host.js';
-import { checkFileSize } from './session/import-limits.js';
-import { recordedHereFrom } from './store/session-provenance.js';
-import { createRuntime, defaultDataDir, type Runtime } from './host/runtime.js';
-import { startBrowserServer } from './host/transport/ws-server.js';
+import { defaultDataDir } from './host/data-dir.js';
+import type { Runtime } from './host/runtime.js';
 import type { ModelLimitValues } from './llm/model-limits.js';
+import { checkFileSize } from './session/import-limits.js';
+import { leftoverNotice } from './store/session-repository.js';
+import { recordedHereFrom } from './store/session-provenance.js';
 import { dialectOf, providerPreset } from './llm/providers.js';
 import { LlmConfigurationError, thinkingFields } from './llm/reasoning-effort.js';
 
@@ -38,8 +48,8 @@ Usage:
                                                as a new session working in DIR; --take-over: even one
                                                that another running Forkline holds; it stops saving it)
   forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1
-  forkline ls                                  list stored sessions
-  forkline show ID                             print a session's timeline
+  forkline ls [--json]                         list stored sessions
+  forkline show ID [--json]                    print a session's timeline
   forkline fork ID [--at SEQ] [--worktree | --cwd DIR]
                                                fork a session at a completed turn (--worktree: in its own
                                                folder restored to the workspace as it was then; --cwd: in
@@ -62,12 +72,19 @@ Model options (run, resume, serve):
   --approval ask|allow|deny   shell commands and file writes (default: ask, or approvalPolicy in
                      <data dir>/cli.json; with no terminal, ask denies). The desktop app's and browser
                      mode's approval setting applies to the UI only.
+  --mcp-config FILE  MCP servers ({"mcpServers": {...}}) for this run; repeatable
 Other:
   --data-dir DIR     where sessions are stored (default: ${defaultDataDir()})
+  --json             ls, show: one JSON document on stdout (see the README)
+
+Session ids may be shortened to any unique prefix. Exit codes: 0 success, 1 the turn did not
+complete or the command failed, 2 bad usage, configuration or input.
 
 Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY from the environment.`;
 
 class UsageError extends Error {}
+
+const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'export', 'import', 'models', 'help'] as const;
 
 interface ParsedCli {
   readonly command: string;
@@ -75,31 +92,44 @@ interface ParsedCli {
   readonly values: Record<string, string | boolean | undefined>;
 }
 
+/** Every option of every command (node:util parseArgs, strict: unknown ones are refused). */
+const OPTIONS = {
+  cwd: { type: 'string' },
+  provider: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  effort: { type: 'string' },
+  'context-window': { type: 'string' },
+  'max-output': { type: 'string' },
+  approval: { type: 'string' },
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  at: { type: 'string' },
+  out: { type: 'string' },
+  worktree: { type: 'boolean' },
+  'take-over': { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  json: { type: 'boolean' },
+  'mcp-config': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** @throws UsageError for an unknown option (naming the nearest known one) or a missing value. */
 function parse(argv: string[]): ParsedCli {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      cwd: { type: 'string' },
-      provider: { type: 'string' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      effort: { type: 'string' },
-      'context-window': { type: 'string' },
-      'max-output': { type: 'string' },
-      approval: { type: 'string' },
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      at: { type: 'string' },
-      out: { type: 'string' },
-      worktree: { type: 'boolean' },
-      'take-over': { type: 'boolean' },
-      'no-color': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const [command = 'help', ...rest] = positionals;
-  return { command: values.help ? 'help' : command, positionals: rest, values };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    const code = String((error as { code?: string }).code ?? '');
+    const option = /'(-[^'\s]+)'/.exec((error as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) throw new UsageError(unknownOptionMessage(option, Object.keys(OPTIONS)));
+    if (code.startsWith('ERR_PARSE_ARGS')) throw new UsageError((error as Error).message);
+    throw error;
+  }
+  const { values, positionals } = parsed;
+  // No command at all: help on stderr and exit 2 (help asked for: stdout and exit 0).
+  const [command = values.help ? 'help' : '', ...rest] = positionals;
+  return { command: values.help ? 'help' : command, positionals: rest, values: values as ParsedCli['values'] };
 }
 
 function modelOverrides(values: ParsedCli['values']): Partial<ProviderChoice> {
@@ -176,17 +206,21 @@ function cliApproval(values: ParsedCli['values']): CliApproval {
 }
 
 /**
- * Opens the runtime. `scope: 'cli'` (every command but serve) runs with the CLI's approval policy;
- * `'ui'` (serve) with the UI's setting unless --approval is given.
+ * The whole engine (agent, model client, tools, MCP), loaded only by the commands that use it.
+ * `scope: 'cli'` (every command but serve) runs with the CLI's approval policy; `'ui'` (serve) with
+ * the UI's setting unless --approval is given.
  */
-function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalAnswerer; scope?: 'cli' | 'ui' } = {}): Runtime {
+async function open(values: ParsedCli['values'], extra: { approvalAnswerer?: ApprovalAnswerer; scope?: 'cli' | 'ui' } = {}): Promise<Runtime> {
   const { scope = 'cli', ...rest } = extra;
   const approval = scope === 'cli' ? cliApproval(values).policy : approvalPolicy(values);
   const active = modelOverrides(values);
   const limits = limitOverrides(values);
+  const { createRuntime } = await import('./host/runtime.js');
+  const mcpConfigFiles = (values['mcp-config'] as unknown as string[] | undefined) ?? [];
   return createRuntime({
     dataDir: dataDirOf(values),
     overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}), ...(Object.keys(limits).length > 0 ? { limits } : {}) },
+    ...(mcpConfigFiles.length > 0 ? { mcpConfigFiles } : {}),
     ...rest,
   });
 }
@@ -233,6 +267,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
   const agent = runtime.host.ensureAgent(sessionId, options.takeOver ? { takeOver: true } : {});
   for (const event of agent.session.eventsFrom(loaded.events.length)) write(printer.render(event));
   const subscription = agent.session.onDidAppend((event) => write(printer.render(event)));
+  const mcpStatus = runtime.host.options.mcp ? printMcpStatus(runtime.host.options.mcp, workspaceOf(loaded.record.header.cwd), (line) => write(printer.interject(printer.dim(visibleText(line))))) : undefined;
   const turnBefore = agent.session.lastTurn;
   // Ctrl+C cancels (twice quits); SIGTERM / SIGHUP cancel with the signal as the cause, then the
   // closers are logged and the session flushed before the command exits 128 + n.
@@ -252,6 +287,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
     await new Promise((r) => setImmediate(r));
   } finally {
     stops.dispose();
+    mcpStatus?.dispose();
     subscription.dispose();
     connection.dispose();
   }
@@ -284,14 +320,18 @@ async function main(argv: string[]): Promise<number> {
       out(`${USAGE}\n\nApproval policy in force for run and resume: ${approval.policy}, from ${visibleInline(approval.source)}.\n`);
       return 0;
     }
+    case '':
+      process.stderr.write(`${USAGE}\n`);
+      return EXIT_USAGE;
     case 'run': {
       const task = cli.positionals.join(' ').trim();
       const cwd = cli.values['cwd'] as string | undefined;
       if (!task) throw new UsageError('run needs a task, e.g. forkline run --cwd . "make the tests pass"');
       if (!cwd) throw new UsageError('run needs --cwd DIR (the workspace folder)');
       if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
+      if (!statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is a file, not a folder (the workspace is a folder)`);
       const printer = new TimelineText({ live: true, color });
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
+      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
       try {
         checkModelReady(runtime);
         const connection = runtime.host.connect(() => undefined);
@@ -310,7 +350,7 @@ async function main(argv: string[]): Promise<number> {
       const text = rest.join(' ').trim();
       if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
       const printer = new TimelineText({ live: true, color });
-      const runtime = open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
+      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
       try {
         let sessionId = resolveSessionId(runtime, id);
         const cwdFlag = cli.values['cwd'] as string | undefined;
@@ -349,10 +389,11 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     case 'serve': {
-      const runtime = open(cli.values, { scope: 'ui' });
+      const runtime = await open(cli.values, { scope: 'ui' });
       const port = cli.values['port'] !== undefined ? Number(cli.values['port']) : 0;
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
       const staticDir = rendererDir();
+      const { startBrowserServer } = await import('./host/transport/ws-server.js');
       if (!existsSync(join(staticDir, 'index.html'))) {
         await runtime.close();
         throw new UsageError(`the renderer is not built (${staticDir}/index.html is missing): run npm run build:renderer first`);
@@ -378,9 +419,13 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'ls': {
-      const runtime = open(cli.values);
+      const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
         const rows = runtime.repository.list();
+        if (cli.values['json']) {
+          out(jsonLine(rows.map(sessionListEntry)));
+          return 0;
+        }
         if (rows.length === 0) out('no sessions yet\n');
         for (const r of rows) {
           const lineage = r.header.parentSession ? `  ⑂ ${r.header.parentSession.slice(0, 8)}` : '';
@@ -395,9 +440,13 @@ async function main(argv: string[]): Promise<number> {
     case 'show': {
       const [id] = cli.positionals;
       if (!id) throw new UsageError('show needs a session id');
-      const runtime = open(cli.values);
+      const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
         const loaded = runtime.repository.load(resolveSessionId(runtime, id));
+        if (cli.values['json']) {
+          out(jsonLine(sessionShowJson(loaded.record, loaded.events, loaded.repaired)));
+          return 0;
+        }
         const h = loaded.record.header;
         const origin = h.origin?.kind === 'imported' ? `\nimported from ${visibleInline(h.origin.file ?? 'a file')} (${visibleInline(h.origin.format)}): shown only; nothing in it is used to act` : '';
         out(`session ${visibleInline(h.id)}${h.title ? ` — ${visibleInline(h.title)}` : ''}\nworkspace ${visibleInline(h.cwd ?? '(none)')}${h.parentSession ? `\nforked from ${visibleInline(h.parentSession)} after seq ${(h.seedLength ?? 1) - 1}` : ''}${origin}\n`);
@@ -419,7 +468,7 @@ async function main(argv: string[]): Promise<number> {
       const dir = cli.values['cwd'] as string | undefined;
       if (dir !== undefined && cli.values['worktree']) throw new UsageError('fork takes --worktree or --cwd DIR, not both');
       if (dir !== undefined && !existsSync(dir)) throw new UsageError(`--cwd ${dir} does not exist`);
-      const runtime = open(cli.values);
+      const runtime = await open(cli.values);
       try {
         const connection = runtime.host.connect(() => undefined);
         const sessionId = resolveSessionId(runtime, id);
@@ -455,7 +504,7 @@ async function main(argv: string[]): Promise<number> {
     case 'compare': {
       const [a, b] = cli.positionals;
       if (!a || !b) throw new UsageError('compare needs two session ids');
-      const runtime = open(cli.values);
+      const runtime = await open(cli.values);
       try {
         const connection = runtime.host.connect(() => undefined);
         const result = await connection.compareSessions({ a: resolveSessionId(runtime, a), b: resolveSessionId(runtime, b) });
@@ -476,11 +525,11 @@ async function main(argv: string[]): Promise<number> {
     case 'export': {
       const [id] = cli.positionals;
       if (!id) throw new UsageError('export needs a session id');
-      const runtime = open(cli.values);
+      const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
         const jsonl = runtime.repository.exportJsonl(resolveSessionId(runtime, id));
         const file = cli.values['out'] as string | undefined;
-        if (file) writeFileSync(file, jsonl);
+        if (file) writeOutputFile(file, jsonl);
         else out(jsonl);
         return 0;
       } finally {
@@ -488,7 +537,7 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     case 'models': {
-      const runtime = open(cli.values);
+      const runtime = await open(cli.values);
       try {
         const { provider, baseUrl } = runtime.settings.active;
         if (baseUrl.trim() === '') throw new UsageError('no base URL: pass --base-url URL (or --provider P)');
@@ -516,8 +565,10 @@ async function main(argv: string[]): Promise<number> {
         if (!stat.isFile()) throw new UsageError(`${file} is not a regular file`);
         checkFileSize(stat.size);
       }
-      const runtime = open(cli.values);
+      // Importing needs only the store: none of the agent, model client, tools or MCP is loaded.
+      const runtime = openStoredSessions(dataDirOf(cli.values));
       let failed = 0;
+      let badInput = 0;
       try {
         for (const [i, file] of files.entries()) {
           if (i > 0) out('\n');
@@ -525,35 +576,38 @@ async function main(argv: string[]): Promise<number> {
             const summary = await importFile(runtime, file);
             out(`${visibleText(formatImportSummary(summary).join('\n'))}\n`);
           } catch (error) {
-            failed++;
             if (!ForklineError.isInstance(error)) throw error;
-            process.stderr.write(`forkline: ${file}: ${visibleInline(error.message)} [${error.code}]\n`);
+            failed++;
+            if (isInputError(error)) badInput++;
+            process.stderr.write(`forkline: ${visibleInline(file)}: ${visibleInline(error.message)} [${error.code}]\n`);
           }
         }
-        return failed > 0 ? 1 : 0;
+        // 2 when every failure was a file we cannot read as a session; 1 when something else failed.
+        return failed === 0 ? 0 : badInput === failed ? EXIT_USAGE : 1;
       } finally {
         await runtime.close();
       }
     }
     default:
-      throw new UsageError(`unknown command ${cli.command}`);
+      throw new UsageError(unknownCommandMessage(cli.command, COMMANDS));
   }
 }
 
 /**
- * A session id from a full id or a unique prefix of at least 4 characters (as `ls` shows them).
- * @throws UsageError when none or several sessions match.
+ * A session id from a full id or a unique prefix of any length (cli/id-prefix.ts).
+ * @throws SessionIdError when none or several sessions match (listing the candidates).
  */
-function resolveSessionId(runtime: Runtime, idOrPrefix: string): string {
-  if (runtime.repository.get(idOrPrefix)) return idOrPrefix;
-  const matches = idOrPrefix.length >= 4 ? runtime.repository.list().filter((r) => r.header.id.startsWith(idOrPrefix)) : [];
-  if (matches.length === 1) return matches[0]!.header.id;
-  if (matches.length > 1) throw new UsageError(`${visibleInline(idOrPrefix)} matches ${matches.length} sessions (${matches.map((r) => visibleInline(r.header.id)).join(', ')}); give more characters`);
-  throw new UsageError(`no session ${visibleInline(idOrPrefix)} (see forkline ls)`);
+function resolveSessionId(runtime: { readonly repository: Runtime['repository'] }, idOrPrefix: string): string {
+  const repository = runtime.repository;
+  return resolveSessionPrefix(
+    idOrPrefix,
+    (id) => repository.get(id) !== undefined,
+    () => repository.list().map((r) => ({ id: r.header.id, ...(r.header.title !== undefined ? { title: r.header.title } : {}), updatedAt: r.updatedAt })),
+  );
 }
 
 /** Streams one file through the import pipeline (constant memory) and returns its summary. */
-async function importFile(runtime: Runtime, file: string): Promise<ImportSummary> {
+async function importFile(runtime: { readonly repository: Runtime['repository'] }, file: string): Promise<ImportSummary> {
   const job = runtime.repository.beginImport(file);
   try {
     for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) job.write(chunk as string);
@@ -573,8 +627,25 @@ function lastRoute(events: readonly SessionEvent[]): ProviderChoice | undefined 
   return { provider: context.data.provider, baseUrl: context.data.baseUrl, model: context.data.model, ...(effort !== undefined ? { reasoningEffort: effort } : {}) };
 }
 
-/** The built renderer folder (dist/renderer at the repository root). */
+/** The workspace folder as the host keys it (its real path). */
+function workspaceOf(cwd: string | undefined): string {
+  try {
+    return realpathSync(cwd ?? '.');
+  } catch {
+    return cwd ?? '';
+  }
+}
+
+/**
+ * The built renderer folder: dist/renderer at the package root, found by walking up from this file
+ * (electron/cli.ts from source, dist/cli/forkline.js from the bundle).
+ */
 function rendererDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'renderer');
+    dir = dirname(dir);
+  }
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
 }
 
@@ -584,7 +655,15 @@ main(process.argv.slice(2)).then(
     // Messages may quote values from a file or a server: control characters are made visible.
     if (error instanceof UsageError) {
       process.stderr.write(`forkline: ${visibleText(error.message)}\n(forkline help for usage)\n`);
-      process.exit(2);
+      process.exit(EXIT_USAGE);
+    }
+    if (error instanceof SessionIdError || error instanceof OutputPathError) {
+      process.stderr.write(`forkline: ${visibleText(error.message)}\n`);
+      process.exit(EXIT_USAGE);
+    }
+    if (isInputError(error)) {
+      process.stderr.write(`forkline: ${visibleText((error as ForklineError).message)} [${(error as ForklineError).code}]\n`);
+      process.exit(EXIT_USAGE);
     }
     if (ForklineError.isInstance(error)) {
       process.stderr.write(`forkline: ${visibleText(error.message)} [${visibleInline(error.code)}]\n`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The project's test command (`npm test`): typecheck, lint, unit + integration tests (vitest), then
-// the browser end-to-end tests (vitest + playwright-core + Debian Chromium). Ends with one line
-// `N passed, N failed` (typecheck and lint count as one check each).
+// The project's test command (`npm test`): typecheck, lint, the CLI bundle (built from the current
+// sources, so the CLI tests never run a stale one), unit + integration tests (vitest), then the
+// browser end-to-end tests (vitest + playwright-core + Debian Chromium). Ends with one line
+// `N passed, N failed` (typecheck, lint and the CLI build count as one check each).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
@@ -52,7 +53,10 @@ if (!only || only === 'static') {
   check('typecheck (browser tests)', 'npx', ['tsc', '-p', 'tsconfig.e2e.json']);
   check('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
 }
-if (!only || only === 'unit') vitest('unit + integration', 'vitest.config.ts', '.vitest-unit.json');
+if (!only || only === 'unit') {
+  check('build CLI bundle', process.execPath, ['scripts/build-cli.js']);
+  vitest('unit + integration', 'vitest.config.ts', '.vitest-unit.json');
+}
 if (!only || only === 'e2e') {
   if (existsSync('test/e2e') && run('build renderer', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
     vitest('e2e (chromium)', 'vitest.e2e.config.ts', '.vitest-e2e.json');

@@ -15,6 +15,7 @@ import type { ErrorRecord } from './errors.js';
 import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader, SessionOrigin } from './events.js';
 import type { ImportSummary } from './import-summary.js';
 import type { BranchStats } from './branch-stats.js';
+import type { JsonValue } from './json.js';
 import type { Message, UserMessage } from './messages.js';
 
 export type AgentStatus = 'idle' | 'running';
@@ -170,6 +171,41 @@ export interface SettingsView {
   readonly dataDir: string;
   /** Per endpoint + model limits the person set (absent in older hosts). */
   readonly modelLimits?: readonly ModelLimitSetting[];
+  /** The user-level MCP servers as configured in Settings: the `mcpServers` object of the usual JSON shape. */
+  readonly mcpServers: Readonly<Record<string, JsonValue>>;
+}
+
+/** One MCP tool as offered to the model. */
+export interface McpToolView {
+  /** The server's own name for it. */
+  readonly name: string;
+  /** The namespaced name the model calls (`mcp__server__tool`). */
+  readonly modelName: string;
+  readonly description?: string;
+  /** The configured policy; absent = the session's approval policy. */
+  readonly approval?: ApprovalPolicyName;
+}
+
+/**
+ * One configured MCP server and what it is doing. `idle`: configured in Settings, no open session
+ * uses it yet; `untrusted`: from a workspace's `.forkline/mcp.json` that the user has not trusted (in
+ * this exact content), so it was not started.
+ */
+export interface McpServerStatus {
+  readonly name: string;
+  readonly source: 'settings' | 'workspace' | 'cli';
+  /** The configuration file (absent for Settings). */
+  readonly file?: string;
+  /** The workspace the server runs for (absent for `idle`). */
+  readonly workspace?: string;
+  readonly transport: 'stdio' | 'http';
+  /** The command line or URL (env and header values are not shown). */
+  readonly target: string;
+  readonly state: 'idle' | 'untrusted' | 'starting' | 'ready' | 'failed' | 'closed' | 'disabled';
+  readonly error?: string;
+  readonly tools: readonly McpToolView[];
+  /** For `untrusted`: the sha256 of the file's bytes, to pass to `trustMcpConfig`. */
+  readonly sha256?: string;
 }
 
 export interface FolderListing {
@@ -242,10 +278,11 @@ export interface HostMethods {
 
   getSettings(params: Record<string, never>): SettingsView;
   /**
-   * Updates settings. `modelLimits` sets the person's limits for one endpoint + model (an entry with
-   * neither number removes them).
+   * Applies and saves a partial update. `modelLimits` sets the person's limits for one endpoint + model
+   * (an entry with neither number removes them). `mcpServers` replaces the user-level MCP servers (the
+   * `mcpServers` object of the usual JSON shape); running servers whose configuration changed restart.
    */
-  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting }): SettingsView;
+  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue> }): SettingsView;
   setApiKey(params: { provider: string; apiKey: string }): SettingsView;
   /**
    * The endpoint's models with their known windows (`GET /models`, OpenRouter / vLLM / llama.cpp /
@@ -262,6 +299,11 @@ export interface HostMethods {
   /** Native folder dialog in the desktop app; null when there is none (browser mode: use listFolders). */
   chooseWorkspace(params: Record<string, never>): { path: string } | null;
   listFolders(params: { path?: string }): FolderListing;
+
+  /** Every configured MCP server (Settings, command line, the open workspaces' files) with its state and tools. */
+  listMcpServers(params: Record<string, never>): McpServerStatus[];
+  /** Trusts a workspace's `.forkline/mcp.json` with exactly these bytes (its sha256) and starts its servers. */
+  trustMcpConfig(params: { file: string; sha256: string }): McpServerStatus[];
 
   openTerminal(params: { sessionId: string; cols: number; rows: number }): { terminalId: string };
   writeTerminal(params: { terminalId: string; data: string }): null;
@@ -303,6 +345,8 @@ export const HOST_METHODS = [
   'testConnection',
   'chooseWorkspace',
   'listFolders',
+  'listMcpServers',
+  'trustMcpConfig',
   'openTerminal',
   'writeTerminal',
   'resizeTerminal',
@@ -327,6 +371,8 @@ export type HostPush =
   /** Live output of a running call (not model-visible; the result event carries the final text). */
   | { readonly kind: 'tool/output'; readonly sessionId: string; readonly turn: number; readonly step: number; readonly callId: string; readonly text: string }
   | { readonly kind: 'sessions/changed' }
+  /** An MCP server started, stopped, failed or changed its tools: fetch `listMcpServers` again. */
+  | { readonly kind: 'mcp/changed' }
   | { readonly kind: 'terminal/data'; readonly terminalId: string; readonly data: string }
   | { readonly kind: 'terminal/exit'; readonly terminalId: string; readonly exitCode: number };
 

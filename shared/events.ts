@@ -103,6 +103,24 @@ export type InboxTarget = 'next-turn' | 'next-step';
  */
 export type ApprovalOutcome = 'allowed-once' | 'allowed-session' | 'rejected' | 'cancelled' | 'unavailable';
 
+/**
+ * One project-instruction file the agent loaded (AGENTS.md, CLAUDE.md where a folder has none, or
+ * the user-level file in the data folder). `sha256` is the hex digest of the file's bytes as read.
+ */
+export interface InstructionFileRef {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** The path as shown to the model: relative to the workspace (`AGENTS.md`, `../AGENTS.md`, `pkg/AGENTS.md`), or absolute for the user file. */
+  readonly shownPath: string;
+  /** `user`: the data folder's file; `project`: a folder from the project root down to the workspace; `nested`: a folder below the workspace, loaded when a tool touched a path there. */
+  readonly scope: 'user' | 'project' | 'nested';
+  readonly sha256: string;
+  /** Size of the file in bytes. */
+  readonly bytes: number;
+  /** The file was longer than the limit; only its head reached the model. */
+  readonly truncated?: true;
+}
+
 export interface TodoItem {
   readonly content: string;
   readonly status: 'pending' | 'in_progress' | 'completed';
@@ -272,6 +290,13 @@ export interface SessionEventMap {
   };
   'session/title': { readonly title: string; readonly messageSeqs?: readonly number[]; readonly source?: JsonValue };
   'todo/write': { readonly todos: readonly TodoItem[] };
+  /**
+   * Project instructions in force (not model-visible itself; the text is): `placement: 'system'` —
+   * the files rendered into the system prompt of the following requests (logged when the set or a
+   * hash changes; an empty list means none any more); `placement: 'tool-result'` — nested files whose
+   * text is appended to the result of call `callId`, which touched a path under their folders.
+   */
+  'instructions/loaded': { readonly placement: 'system' | 'tool-result'; readonly files: readonly InstructionFileRef[]; readonly callId?: CallId };
   /** Placeholder for seqs that an imported file omitted (its recording elided them). */
   'import/elided': Record<string, never>;
   /**
@@ -367,6 +392,7 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'session/takeover',
   'session/title',
   'todo/write',
+  'instructions/loaded',
   'import/elided',
   'import/foreign',
 ]);

@@ -23,6 +23,7 @@ export type TimelineRowKind =
   | 'compaction'
   | 'end-seed'
   | 'elided'
+  | 'instructions'
   | 'event';
 
 interface RowBase<K extends TimelineRowKind> {
@@ -217,6 +218,28 @@ export interface ElidedRow extends RowBase<'elided'> {
   readonly toSeq: number;
 }
 
+/** One project-instruction file named by an `instructions/loaded` event. */
+export interface InstructionFileFacts {
+  readonly path: string;
+  /** Workspace-relative (or absolute for the user file), as the model saw it. */
+  readonly shownPath: string;
+  /** `user`, `project`, `nested`, or what an unknown log says. */
+  readonly scope: string;
+  readonly sha256: string;
+  readonly bytes?: number;
+  readonly truncated?: boolean;
+}
+
+/** Project instructions in force from here on (`instructions/loaded`). */
+export interface InstructionsRow extends RowBase<'instructions'> {
+  /** `system`: in the system prompt of the following requests; `tool-result`: appended to call `callId`'s result. */
+  readonly placement: string;
+  readonly files: readonly InstructionFileFacts[];
+  readonly callId?: string;
+  readonly turn?: number;
+  readonly step?: number;
+}
+
 /** Any other log-only event, shown as one muted line. */
 export interface EventRow extends RowBase<'event'> {
   readonly type: string;
@@ -239,4 +262,5 @@ export type TimelineRow =
   | CompactionRow
   | EndSeedRow
   | ElidedRow
+  | InstructionsRow
   | EventRow;

@@ -43,6 +43,8 @@ import type {
   CompactionRow,
   ElidedRow,
   EventRow,
+  InstructionFileFacts,
+  InstructionsRow,
   RetryRow,
   WarningRow,
   StepRow,
@@ -258,6 +260,8 @@ class Builder {
         return this.onElided(e);
       case 'request/header':
         return this.onRequestHeader(e, d);
+      case 'instructions/loaded':
+        return this.onInstructions(e, d);
       case 'session/title': {
         const title = asString(d['title']);
         if (title !== undefined && title.trim()) this.title = title;
@@ -949,6 +953,31 @@ class Builder {
       if (st && st.rowIdx >= 0) this.edit<StepRow>(st.rowIdx).model = this.currentModel;
     }
     this.eventRow(e, 'request/header', eventLabel('request/header', d));
+  }
+
+  private onInstructions(e: SessionEvent, d: Loose): void {
+    const files: InstructionFileFacts[] = [];
+    for (const item of asArray(d['files'])) {
+      const f = asObject(item);
+      const path = asString(f?.['path']);
+      if (!f || path === undefined) continue;
+      const bytes = asNumber(f['bytes']);
+      files.push({
+        path,
+        shownPath: asString(f['shownPath']) ?? path,
+        scope: asString(f['scope']) ?? 'project',
+        sha256: asString(f['sha256']) ?? '',
+        ...(bytes !== undefined ? { bytes } : {}),
+        ...(f['truncated'] === true ? { truncated: true } : {}),
+      });
+    }
+    const row: Mutable<InstructionsRow> = { kind: 'instructions', key: `instructions:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq], placement: asString(d['placement']) ?? 'system', files };
+    const callId = asString(d['callId']);
+    if (callId !== undefined) row.callId = callId;
+    const where = this.openStepNumbers();
+    if (where.turn !== undefined) row.turn = where.turn;
+    if (where.step !== undefined) row.step = where.step;
+    this.own(e.seq, this.push(row));
   }
 
   private eventRow(e: SessionEvent, type: string, label: string): void {

@@ -46,12 +46,15 @@ import type { ModelClient } from '../llm/model-client.js';
 import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
 import type { Session } from '../session/session.js';
 import type { ProcessSupervisor } from '../tools/process-supervisor.js';
+import type { ToolCallRequest, ToolCallResult } from '../tools/pipeline.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { FileReadTracker } from '../tools/tool.js';
 import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
 import { Inbox, type InboxState } from './inbox.js';
 import { CompactionError, compactSession, DEFAULT_COMPACTION_CONFIG, estimateRequestTokens, estimateSurfaceTokens, measureRequestTokens, summaryLimits, type CompactionConfig, type CompactionOutcome } from './compaction.js';
 import { contextAdvice, truncationHint } from './context-advice.js';
+import { NestedInstructionTracker } from './nested-instructions.js';
+import { instructionRef, sameInstructionRefs, type InstructionFile, type ProjectInstructions } from './project-instructions.js';
 import { runStepTools } from './step-tools.js';
 import { localDate, renderSystemPrompt } from './system-prompt.js';
 
@@ -129,6 +132,17 @@ export interface AgentOptions {
   readonly systemPrompt?: (config: AgentModelConfig, toolNames: readonly string[]) => string;
   /** Supervises tool processes (none outlives Forkline; each is logged as `tool/process`). */
   readonly supervisor?: ProcessSupervisor;
+  /**
+   * The workspace's project instructions (AGENTS.md …, DESIGN §8b): read once per agent lifecycle
+   * into the system prompt, and per touched folder below the workspace into tool results.
+   */
+  readonly instructions?: ProjectInstructions;
+  /**
+   * Runs before each model request is built (every attempt), e.g. to wait for MCP servers that are
+   * starting and refresh the registry's MCP tools; the tool list then logged in `request/header` is
+   * what the request offers. Must not throw for a broken server (it should just offer fewer tools).
+   */
+  readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
 }
 
 /** What a pre-step hook decides. */
@@ -177,6 +191,11 @@ export class Agent {
   private hasCheckpoint: boolean;
   private disposed = false;
   private headerLoggedByThisInstance = false;
+  /** Project instruction files of the system prompt, read at this instance's first request. */
+  private systemInstructions: readonly InstructionFile[] | undefined;
+  private readonly nestedInstructions: NestedInstructionTracker | undefined;
+  /** The system prompt's date: the day of the session's first request (kept across resumes). */
+  private sessionDate: string | undefined;
   /** The last `request/context` of the current lifecycle (scanned once, then tracked). */
   private lastContext: SessionEvent<'request/context'>['data'] | undefined;
   /** Windows learned from this endpoint + model in this lifecycle (limitKey → tokens); they only lower the window. */
@@ -201,6 +220,7 @@ export class Agent {
     const learned = lastLearnedContext(options.session);
     if (learned?.contextWindow !== undefined) this.learnedWindows.set(limitKey(learned.baseUrl ?? '', learned.model), learned.contextWindow);
     this.hasCheckpoint = options.session.eventsFrom(options.recordedFromSeq ?? 0).some((e) => e.type === 'workspace/checkpoint');
+    this.nestedInstructions = options.instructions ? new NestedInstructionTracker(options.session, options.instructions, options.cwd) : undefined;
   }
 
   get status(): AgentStatus {
@@ -429,7 +449,14 @@ export class Agent {
     const toolNames = tools.map((t) => t.name);
     const system = this.options.systemPrompt
       ? this.options.systemPrompt(config, toolNames)
-      : renderSystemPrompt({ cwd: this.options.cwd, platform: this.options.platform ?? process.platform, date: localDate(this.now()), model: config.model, toolNames });
+      : renderSystemPrompt({
+          cwd: this.options.cwd,
+          platform: this.options.platform ?? process.platform,
+          date: this.promptDate(),
+          model: config.model,
+          toolNames,
+          instructions: this.loadSystemInstructions(),
+        });
     const callConfig: LlmCallConfig = {
       provider: config.provider,
       model: config.model,
@@ -438,6 +465,34 @@ export class Agent {
       ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     };
     return { config: callConfig, ...(system !== '' ? { system } : {}), ...(tools.length > 0 ? { tools } : {}) };
+  }
+
+  /**
+   * The date the system prompt shows: the local day of the session's first `request/header`
+   * (inherited by forks), so a resume on a later day sends the same prefix; today for a new session.
+   */
+  private promptDate(): string {
+    if (this.sessionDate === undefined) {
+      const first = this.session.events.find((e) => e.type === 'request/header');
+      this.sessionDate = localDate(first ? first.time : this.now());
+    }
+    return this.sessionDate;
+  }
+
+  /**
+   * Reads the system prompt's instruction files once per lifecycle and logs
+   * `instructions/loaded{system}` when they differ from what the log last said was in force.
+   */
+  private loadSystemInstructions(): readonly InstructionFile[] {
+    if (this.systemInstructions !== undefined) return this.systemInstructions;
+    const files = this.options.instructions?.forSystemPrompt() ?? [];
+    this.systemInstructions = files;
+    const refs = files.map(instructionRef);
+    const last = this.session.events.findLast((e): e is SessionEvent<'instructions/loaded'> => e.type === 'instructions/loaded' && e.data.placement === 'system');
+    if (last ? !sameInstructionRefs(last.data.files, refs) : refs.length > 0) {
+      this.session.append({ type: 'instructions/loaded', data: { placement: 'system', files: refs } });
+    }
+    return files;
   }
 
   /** Logs `request/header` when this is the instance's first request or the envelope changed. */
@@ -549,6 +604,10 @@ export class Agent {
     let overflowCompacted = false;
     if (session.requestHeader() !== undefined) await this.maybeCompact(turn, this.effective(await this.options.config()), signal, 'pressure');
     for (;;) {
+      if (this.options.beforeRequest) {
+        await this.options.beforeRequest(signal);
+        if (signal.aborted) throw signal.reason;
+      }
       const config = this.effective(await this.options.config());
       if (signal.aborted) throw signal.reason;
       const messages = session.deriveMessages();
@@ -695,6 +754,7 @@ export class Agent {
         ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
         ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
         ...(this.options.toolSecrets ? { secrets: this.options.toolSecrets } : {}),
+        ...(this.nestedInstructions ? { annotateResult: (call: ToolCallRequest, result: ToolCallResult) => this.nestedInstructions!.annotate(call.callId, result.isError, result.meta) } : {}),
       },
       { turn, step, blocks, signal },
     );

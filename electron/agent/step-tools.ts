@@ -34,6 +34,11 @@ export interface StepToolsContext {
   readonly supervisor?: ProcessSupervisor;
   /** Secret values removed from every tool result. */
   readonly secrets?: () => readonly string[];
+  /**
+   * Text to append to a call's result just before it is logged (nested project instructions); may
+   * log events of its own first. Called in commit (model) order.
+   */
+  readonly annotateResult?: (call: ToolCallRequest, result: ToolCallResult) => string | undefined;
 }
 
 /** Runs the tool calls of one step; resolves when every call has a logged result. */
@@ -67,11 +72,13 @@ export async function runStepTools(ctx: StepToolsContext, at: { readonly turn: n
     callSeqs.set(index, event.seq);
   };
   const logResult = (call: ToolCallRequest, index: number, result: ToolCallResult) => {
+    const annotation = ctx.annotateResult?.(call, result);
+    const text = annotation === undefined ? result.content : `${result.content}\n\n${annotation}`;
     const message: ToolResultMessage = {
       id: ctx.newId(),
       role: 'user',
       source: { kind: 'tool', callId: call.callId },
-      content: [{ type: 'tool-result', toolCallId: call.callId, content: [{ type: 'text', text: result.content }], isError: result.isError }],
+      content: [{ type: 'tool-result', toolCallId: call.callId, content: [{ type: 'text', text }], isError: result.isError }],
     };
     const seq = callSeqs.get(index);
     session.append({

@@ -1,19 +1,27 @@
 /**
- * The system prompt (DESIGN §4): identity, workspace facts (cwd, platform, date), tool guidance.
- * Sections always appear in the same fixed order and contain nothing that changes within a day, so
- * the request prefix stays byte-stable from step to step and the provider's prefix cache hits.
+ * The system prompt (DESIGN §4, §8b): identity, workspace facts (cwd, platform, date), tool
+ * guidance, working style, then the project instructions (AGENTS.md …) last. Sections always appear
+ * in the same fixed order and contain nothing that changes while a session lives — the date is the
+ * day the session's first request was made, not today — so the request prefix stays byte-stable
+ * from step to step and across resumes, and the provider's prefix cache hits.
  */
+import type { InstructionFile } from './project-instructions.js';
 
 export interface SystemPromptFacts {
   /** Absolute workspace path. */
   readonly cwd: string;
   /** e.g. `linux`, `darwin`, `win32`. */
   readonly platform: string;
-  /** Local date as `YYYY-MM-DD` (no time of day: it would break the cache every request). */
+  /**
+   * Local date as `YYYY-MM-DD` of the session's first request (no time of day, and not today's date:
+   * either would change the prefix of a later request and break the cache).
+   */
   readonly date: string;
   readonly model: string;
   /** Names of the tools offered in this request, sorted. */
   readonly toolNames: readonly string[];
+  /** Project instruction files in force, least specific first (see project-instructions.ts). */
+  readonly instructions?: readonly InstructionFile[];
 }
 
 interface Section {
@@ -47,7 +55,7 @@ export function renderSystemPrompt(facts: SystemPromptFacts): string {
     { title: 'Identity', body: IDENTITY },
     {
       title: 'Environment',
-      body: [`Workspace (current directory): ${facts.cwd}`, `Platform: ${facts.platform}`, `Date: ${facts.date}`, `Model: ${facts.model}`].join('\n'),
+      body: [`Workspace (current directory): ${facts.cwd}`, `Platform: ${facts.platform}`, `Session started: ${facts.date}`, `Model: ${facts.model}`].join('\n'),
     },
     {
       title: 'Tools',
@@ -55,7 +63,16 @@ export function renderSystemPrompt(facts: SystemPromptFacts): string {
     },
     { title: 'Working style', body: WORKING_STYLE },
   ];
+  if (facts.instructions && facts.instructions.length > 0) sections.push({ title: 'Project instructions', body: renderInstructions(facts.instructions) });
   return sections.map((s) => `# ${s.title}\n${s.body}`).join('\n\n');
+}
+
+const INSTRUCTIONS_PREAMBLE =
+  'The user and the project keep instructions for you in these files. Follow them. Each applies to files in its folder and below; where two conflict, the later (more specific) one wins, and the user\'s own messages win over all of them.';
+
+function renderInstructions(files: readonly InstructionFile[]): string {
+  const parts = files.map((f) => `## ${f.shownPath}${f.scope === 'user' ? ' (user instructions)' : ''}${f.truncated ? ' (cut at 32 KiB)' : ''}\n${f.text}`);
+  return [INSTRUCTIONS_PREAMBLE, ...parts].join('\n\n');
 }
 
 /** Local date `YYYY-MM-DD` of an epoch-ms time. */

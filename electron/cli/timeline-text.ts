@@ -168,6 +168,11 @@ export class TimelineText {
         const why = reason === 'forced' ? 'taken over from a running Forkline' : reason === 'pid-reused' ? 'its previous owner is gone (its pid now names another process)' : 'its previous owner is gone';
         return `${breakStream()}${this.c('dim', `··· ${why}: pid ${previous.pid}${previous.host ? ` on ${visibleInline(previous.host)}` : ''} ···`)}\n`;
       }
+      case 'instructions/loaded': {
+        const files = event.data.files.map((f) => visibleInline(f.shownPath)).join(', ');
+        const where = event.data.placement === 'tool-result' ? ' (added to the tool result)' : '';
+        return `${breakStream()}${this.c('dim', files === '' ? '[project instructions: none in force]' : `[project instructions: ${files}${where}]`)}\n`;
+      }
       case 'compaction/summary':
         return `${breakStream()}${this.c('dim', `[compacted ${Array.isArray(d['shadowedSeqs']) ? d['shadowedSeqs'].length : '?'} messages]`)}\n`;
       case 'import/foreign':

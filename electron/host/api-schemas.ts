@@ -40,7 +40,14 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   compactSession: z.object({ sessionId: id }).strict(),
   decideApproval: z.object({ sessionId: id, approvalId: id, decision: z.enum(['allow-once', 'allow-session', 'reject']), commandPrefix: z.string().min(1).max(4096).optional() }).strict(),
   getSettings: empty,
-  updateSettings: z.object({ active: providerChoice.optional(), approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional(), modelLimits: modelLimits.optional() }).strict(),
+  updateSettings: z
+    .object({
+      active: providerChoice.optional(),
+      approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional(),
+      modelLimits: modelLimits.optional(),
+      mcpServers: z.record(z.string().max(40), z.json()).optional(),
+    })
+    .strict(),
   setApiKey: z.object({ provider: z.string().min(1).max(64), apiKey: z.string().max(4096) }).strict(),
   listModels: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000).optional() }).strict(),
   testConnection: z
@@ -48,6 +55,8 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
     .strict(),
   chooseWorkspace: empty,
   listFolders: z.object({ path: z.string().max(4096).optional() }).strict(),
+  listMcpServers: empty,
+  trustMcpConfig: z.object({ file: z.string().min(1).max(4096), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
   openTerminal: z.object({ sessionId: id, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }).strict(),
   writeTerminal: z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
   resizeTerminal: z.object({ terminalId: id, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }).strict(),

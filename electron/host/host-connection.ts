@@ -4,7 +4,7 @@
  * through a connection belong to it and end with it.
  */
 import { join } from 'node:path';
-import type { CompareBranch, CompareResult, HostMethods, HostParams, HostPush, SessionSummary, SubscribeResult } from '../../shared/api.js';
+import type { CompareBranch, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
 import { firstUnreplayableSeq, type ImportSummary } from '../../shared/import-summary.js';
@@ -290,7 +290,22 @@ export class HostConnection implements HostHandlers, IDisposable {
 
   async updateSettings(params: Parameters<HostMethods['updateSettings']>[0]): Promise<ReturnType<HostMethods['updateSettings']>> {
     this.host.options.settings.update(params);
+    if (params.mcpServers !== undefined) this.host.options.mcp?.reload();
     return this.host.withLocalModels(this.host.options.settings.view());
+  }
+
+  listMcpServers(): McpServerStatus[] {
+    return this.host.options.mcp?.statuses() ?? [];
+  }
+
+  /** @throws ForklineError MCP_CONFIG_NOT_PENDING when no open workspace has that file untrusted with that content. */
+  trustMcpConfig(params: { file: string; sha256: string }): McpServerStatus[] {
+    const hub = this.host.options.mcp;
+    const pending = hub?.statuses().some((s) => s.state === 'untrusted' && s.file === params.file && s.sha256 === params.sha256);
+    if (!hub || !pending) throw new ForklineError('MCP_CONFIG_NOT_PENDING', `${params.file} is not an untrusted MCP configuration of an open workspace (or it changed since it was shown)`);
+    this.host.options.settings.trustMcpConfig(params.file, params.sha256);
+    hub.reload();
+    return hub.statuses();
   }
 
   async setApiKey(params: { provider: string; apiKey: string }): Promise<ReturnType<HostMethods['setApiKey']>> {

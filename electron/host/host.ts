@@ -28,11 +28,13 @@ import { testConnection } from '../llm/connection-test.js';
 import { fetchModelCatalog } from '../llm/model-catalog.js';
 import { resolveModelLimits } from '../llm/model-limits.js';
 import { recordFileReadsFromLog } from '../agent/file-reads.js';
+import { ProjectInstructions } from '../agent/project-instructions.js';
+import type { McpHub, McpLease } from '../mcp/mcp-hub.js';
 import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
 import { detectOllama, modelPreset, providerPreset, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
-import type { LeftoverProcess, LiveSession, SessionRepository } from '../store/session-repository.js';
+import { leftoverNotice, type LiveSession, type SessionRepository } from '../store/session-repository.js';
 import { describeOwner } from '../store/session-ownership.js';
 import type { SessionRecord } from '../store/session-store.js';
 import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
@@ -80,12 +82,18 @@ export interface HostOptions {
   readonly limitStore?: ModelLimitStore;
   /** Reads what endpoints publish about their models (default: `fetchModelCatalog`, cached). */
   readonly publishedLimits?: PublishedLimits;
+  /** The user-level project instructions file (`<data folder>/AGENTS.md`); absent = none. */
+  readonly userInstructionsFile?: string;
+  /** MCP servers per workspace; absent = no MCP tools. The host closes it. */
+  readonly mcp?: McpHub;
 }
 
 interface AgentHandle {
   readonly agent: Agent;
   readonly live: LiveSession;
   readonly disposables: DisposableStore;
+  /** The workspace's MCP servers this agent holds. */
+  readonly mcp?: McpLease;
 }
 
 interface Subscription {
@@ -119,6 +127,7 @@ export class Host implements IDisposable {
     });
     this.limitStore = options.limitStore ?? new ModelLimitStore(undefined);
     this.published = options.publishedLimits ?? new PublishedLimits();
+    options.mcp?.onDidChange(() => this.broadcast({ kind: 'mcp/changed' }));
     this.terminals = new TerminalManager(options.newId);
     this.terminals.onData(({ terminalId, data }) => this.terminalOwners.get(terminalId)?.push({ kind: 'terminal/data', terminalId, data }));
     this.terminals.onExit(({ terminalId, exitCode }) => {
@@ -221,11 +230,13 @@ export class Host implements IDisposable {
     const model: ModelClient = {
       stream: (request: ModelRequest, signal: AbortSignal) => this.options.createModelClient(settings.providerSettings()).stream(request, signal),
     };
+    const tools = new ToolRegistry(this.options.createTools());
+    const mcp = this.options.mcp?.acquire(cwd);
     const agent = new Agent({
       session: live.session,
       flush: () => live.flush(),
       model,
-      tools: new ToolRegistry(this.options.createTools()),
+      tools,
       files,
       cwd,
       recordedFromSeq: recordedFrom,
@@ -247,6 +258,15 @@ export class Host implements IDisposable {
       onToolOutput: ({ turn, step, callId, text }) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, turn, step, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
       ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
+      instructions: new ProjectInstructions({ cwd, ...(this.options.userInstructionsFile !== undefined ? { userFile: this.options.userInstructionsFile } : {}) }),
+      ...(mcp
+        ? {
+            beforeRequest: async (signal: AbortSignal) => {
+              await mcp.servers.ready(signal);
+              mcp.servers.noteProblems(tools.setForeign(mcp.servers.toolDefinitions()));
+            },
+          }
+        : {}),
     });
     const disposables = new DisposableStore();
     disposables.add(live.session.onDidAppend((event) => this.queueEvent(sessionId, event)));
@@ -259,7 +279,7 @@ export class Host implements IDisposable {
     disposables.add(agent.onDidChangeInbox((inbox) => this.pushToSubscribers(sessionId, { kind: 'session/inbox', sessionId, inbox })));
     disposables.add(agent.onDidChangeApprovals((list) => this.pushToSubscribers(sessionId, { kind: 'session/approvals', sessionId, approvals: list.map((q) => toApprovalRequest(sessionId, q)) })));
     disposables.add(live.onDidFailWrite(({ error, pending }) => console.error(`session ${sessionId}: a background write failed (${pending} events kept for retry):`, error)));
-    this.agents.set(sessionId, { agent, live, disposables });
+    this.agents.set(sessionId, { agent, live, disposables, ...(mcp ? { mcp } : {}) });
     // Events the resume appended (session/end-seed) before anyone listened.
     for (const sub of this.subscriptions.values()) {
       if (sub.sessionId === sessionId) for (const event of live.session.eventsFrom(sub.lastSentSeq + 1)) this.queueEvent(sessionId, event);
@@ -438,6 +458,7 @@ export class Host implements IDisposable {
     if (cause) handle.agent.cancel(cause, { keepInbox: true });
     await handle.agent.dispose();
     handle.disposables.dispose();
+    await handle.mcp?.release();
     await handle.live.release();
   }
 
@@ -450,6 +471,7 @@ export class Host implements IDisposable {
     this.closed = true;
     for (const connection of [...this.connections]) connection.dispose();
     await Promise.all([...this.agents.keys()].map((id) => this.stopAgent(id, cause)));
+    await this.options.mcp?.close();
     this.terminals.dispose();
     this.claimLostSubscription.dispose();
   }
@@ -466,12 +488,6 @@ function checkpointable(cwd: string): boolean {
 }
 
 
-/** What crash recovery did about a process an interrupted tool call left behind. */
-export function leftoverNotice(left: LeftoverProcess): string {
-  return left.outcome === 'ended'
-    ? `A process of the interrupted call ${left.callId} (pid ${left.pid}) was still running; it was stopped.`
-    : `Pid ${left.pid} of the interrupted call ${left.callId} is running, but it cannot be proven to be that process, so it was left alone.`;
-}
 
 function toApprovalRequest(sessionId: string, q: PendingApproval): ApprovalRequest {
   return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason, ...(q.preview !== undefined ? { preview: q.preview } : {}) };

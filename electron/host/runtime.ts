@@ -5,10 +5,9 @@
  * must `close()` it.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { prepareDataFolder } from './data-folder.js';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { ProviderChoice } from '../../shared/api.js';
 import type { ApprovalPolicyName, CancelCause } from '../../shared/events.js';
 import type { ApprovalAnswerer } from '../agent/approval-gate.js';
@@ -17,6 +16,8 @@ import { OpenAiCompatibleClient } from '../llm/openai-compatible-client.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { ProviderSettings } from '../llm/providers.js';
 import type { ModelLimitValues } from '../llm/model-limits.js';
+import { McpConfigError, parseMcpConfigText, type McpServerConfig } from '../mcp/mcp-config.js';
+import { McpHub } from '../mcp/mcp-hub.js';
 import { SessionRepository } from '../store/session-repository.js';
 import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -26,6 +27,7 @@ import { secretValuesOf } from '../tools/tool-environment.js';
 import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { Host } from './host.js';
 import { ModelLimitStore } from './model-limit-store.js';
+export { defaultDataDir } from './data-dir.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
 
 export interface RuntimeOptions {
@@ -42,6 +44,8 @@ export interface RuntimeOptions {
   readonly store?: SessionStore;
   readonly invariants?: InvariantMode;
   readonly writeWindowMs?: number;
+  /** `--mcp-config` files: MCP servers for every workspace, over Settings and workspace files. */
+  readonly mcpConfigFiles?: readonly string[];
 }
 
 export interface Runtime {
@@ -60,23 +64,14 @@ export interface Runtime {
 }
 
 /**
- * The default data folder: `$FORKLINE_DATA_DIR`, else `$XDG_DATA_HOME/forkline`, else
- * `~/.local/share/forkline` (Linux), `~/Library/Application Support/Forkline` (macOS),
- * `%APPDATA%/Forkline` (Windows). The desktop app passes Electron's userData folder instead.
- */
-export function defaultDataDir(env: { readonly [name: string]: string | undefined } = process.env): string {
-  if (env['FORKLINE_DATA_DIR']) return env['FORKLINE_DATA_DIR'];
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Forkline');
-  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(homedir(), 'AppData', 'Roaming'), 'Forkline');
-  return join(env['XDG_DATA_HOME'] ?? join(homedir(), '.local', 'share'), 'forkline');
-}
-
-/**
- * Opens everything in `options.dataDir` (made user-only first, see data-folder.ts).
- * @throws ForklineError DATA_DIR_UNSAFE; StoreError STORE_UNREADABLE / SCHEMA_UNSUPPORTED for a bad `sessions.db`.
+ * Opens everything in `options.dataDir` (made user-only first, see data-folder.ts) and wires it.
+ * @throws McpConfigError MCP_CONFIG_INVALID when an `mcpConfigFiles` entry is missing or malformed
+ *   (checked before anything is opened); ForklineError DATA_DIR_UNSAFE; StoreError
+ *   STORE_UNREADABLE / SCHEMA_UNSUPPORTED for a bad `sessions.db`.
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const env = options.env ?? process.env;
+  const cliServers = (options.mcpConfigFiles ?? []).flatMap((file) => readMcpConfigFile(file, env));
   prepareDataFolder(options.dataDir);
   const store = options.store ?? new SqliteSessionStore(join(options.dataDir, 'sessions.db'));
   const invariants: InvariantMode = options.invariants ?? (env['FORKLINE_INVARIANTS'] === 'off' ? 'off' : 'enforce');
@@ -100,6 +95,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Tool processes inherit this process's environment minus secrets (tool-environment.ts); these
   // values are also removed from every tool result, under whatever name they appear.
   const toolSecrets = (): string[] => [...new Set([...settings.secretValues(), ...secretValuesOf(env), ...secretValuesOf(process.env)])];
+  const mcp = new McpHub({
+    settingsServers: () => settings.mcpServers(),
+    cliServers,
+    isTrusted: (file, sha256) => settings.isMcpConfigTrusted(file, sha256),
+    env,
+    // Stdio servers run under the process supervisor: none of them (or their children) outlives
+    // Forkline, whatever ends it.
+    processEnv: (base) => definedValues(supervisor.env(base)),
+    onProcess: (pid) => void supervisor.adopt(pid),
+  });
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host({
     repository,
@@ -109,6 +114,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     toolSecrets,
     newId: randomUUID,
     limitStore: new ModelLimitStore(join(options.dataDir, 'model-limits.json')),
+    userInstructionsFile: join(options.dataDir, 'AGENTS.md'),
+    mcp,
     ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
     ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),
@@ -126,6 +133,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
     },
   });
+  // A clean exit also ends MCP servers directly (the supervisor's watcher covers every other end).
+  const killMcp = () => mcp.killNow();
+  process.on('exit', killMcp);
   let closed = false;
   return {
     dataDir: options.dataDir,
@@ -138,10 +148,31 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (closed) return;
       closed = true;
       await host.close(cause);
+      process.off('exit', killMcp);
       await repository.releaseAll();
       repository.dispose();
       store.close();
       await supervisor.close();
     },
   };
+}
+
+/** Reads a `--mcp-config` file. @throws McpConfigError when it is missing or malformed. */
+function readMcpConfigFile(file: string, env: { readonly [name: string]: string | undefined }): McpServerConfig[] {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new McpConfigError(code === 'ENOENT' ? `no MCP configuration file ${file}` : code === 'EISDIR' ? `${file} is a folder, not an MCP configuration file` : `cannot read ${file}: ${(error as Error).message}`);
+  }
+  return parseMcpConfigText(text, 'cli', path, env);
+}
+
+/** An environment without unset entries (what a spawn API typed `Record<string, string>` takes). */
+function definedValues(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
 }

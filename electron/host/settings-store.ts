@@ -17,6 +17,8 @@ import { dirname } from 'node:path';
 import type { ModelLimitSetting, ProviderChoice, ProviderPresetView, SettingsView } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
+import type { JsonValue } from '../../shared/json.js';
+import { parseMcpServers, type McpServerConfig } from '../mcp/mcp-config.js';
 import type { AgentModelConfig } from '../agent/agent.js';
 import { limitKey, type ModelLimitValues } from '../llm/model-limits.js';
 import {
@@ -90,6 +92,10 @@ interface PersistedSettings {
   readonly approvalPolicy: ApprovalPolicyName;
   /** The person's limits per endpoint + model. */
   readonly modelLimits?: readonly ModelLimitSetting[];
+  /** User-level MCP servers: the `mcpServers` object of the usual JSON shape, as the user wrote it. */
+  readonly mcpServers?: Readonly<Record<string, JsonValue>>;
+  /** Workspace MCP files the user trusted: absolute path → sha256 of the trusted bytes. */
+  readonly trustedMcpConfigs?: Readonly<Record<string, string>>;
 }
 
 export interface SettingsStoreOptions {
@@ -129,6 +135,8 @@ export class SettingsStore {
           active: { ...loaded.active, ...parsed.active },
           approvalPolicy: isApprovalPolicy(parsed.approvalPolicy) ? parsed.approvalPolicy : 'ask',
           ...(Array.isArray(parsed.modelLimits) ? { modelLimits: parsed.modelLimits.filter(isLimitSetting) } : {}),
+          ...(isRecord(parsed.mcpServers) ? { mcpServers: parsed.mcpServers } : {}),
+          ...(isRecord(parsed.trustedMcpConfigs) ? { trustedMcpConfigs: parsed.trustedMcpConfigs as Record<string, string> } : {}),
         };
       } catch (error) {
         console.error(`settings file ${options.file} is unreadable; using defaults (the file is left as it is):`, error);
@@ -244,24 +252,68 @@ export class SettingsStore {
 
   /**
    * Applies a partial update and persists it.
-   * @throws ForklineError INVALID_SETTINGS for an empty model or base URL.
+   * @throws ForklineError INVALID_SETTINGS for an empty model or base URL; McpConfigError
+   *   MCP_CONFIG_INVALID for `mcpServers` that are not a valid server map.
    */
-  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting }): void {
-    let next: PersistedSettings = { ...this.settings, ...(patch.active ? { active: patch.active } : {}), ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}) };
+  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>> }): void {
+    if (patch.mcpServers !== undefined) parseMcpServers({ mcpServers: patch.mcpServers }, 'settings', 'Settings', this.options.env);
+    let modelLimits: readonly ModelLimitSetting[] | undefined;
     if (patch.modelLimits) {
       const entry = patch.modelLimits;
       const key = limitKey(entry.baseUrl, entry.model);
-      const others = (next.modelLimits ?? []).filter((m) => limitKey(m.baseUrl, m.model) !== key);
+      const others = (this.persisted.modelLimits ?? []).filter((m) => limitKey(m.baseUrl, m.model) !== key);
       const keep = entry.contextWindow !== undefined || entry.maxOutputTokens !== undefined;
-      next = { ...next, modelLimits: keep ? [...others, { ...entry, baseUrl: entry.baseUrl.replace(/\/+$/, '') }] : others };
+      modelLimits = keep ? [...others, { ...entry, baseUrl: entry.baseUrl.replace(/\/+$/, '') }] : others;
     }
+    const changes: Partial<PersistedSettings> = {
+      ...(patch.active ? { active: patch.active } : {}),
+      ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}),
+      ...(patch.mcpServers !== undefined ? { mcpServers: patch.mcpServers } : {}),
+      ...(modelLimits !== undefined ? { modelLimits } : {}),
+    };
+    const next: PersistedSettings = { ...this.settings, ...changes };
     if (next.active.model.trim() === '' || next.active.baseUrl.trim() === '') {
       throw new ForklineError('INVALID_SETTINGS', 'the model and the base URL must not be empty');
     }
     this.settings = next;
-    this.persisted = { ...this.persisted, ...(patch.active ? { active: patch.active } : {}), ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}) };
+    this.persisted = { ...this.persisted, ...changes };
     if (patch.active) this.noteConfigured(patch.active);
+    this.save();
+  }
+
+  /** Writes what the file holds (never this run's overrides). */
+  private save(): void {
     if (this.options.file) writeJsonAtomic(this.options.file, this.persisted, 0o600);
+  }
+
+  /**
+   * The user-level MCP servers. A settings file edited into an invalid shape gives none (reported
+   * once on stderr) rather than stopping the app.
+   */
+  mcpServers(): McpServerConfig[] {
+    const raw = this.settings.mcpServers;
+    if (raw === undefined) return [];
+    try {
+      return parseMcpServers({ mcpServers: raw }, 'settings', `Settings (${this.options.file ?? 'in memory'})`, this.options.env);
+    } catch (error) {
+      if (!this.reportedMcpError) console.error(`forkline: ${error instanceof Error ? error.message : String(error)}; no user-level MCP servers are started`);
+      this.reportedMcpError = true;
+      return [];
+    }
+  }
+  private reportedMcpError = false;
+
+  /** Whether the workspace MCP file `file` with exactly these bytes (`sha256`) was trusted. */
+  isMcpConfigTrusted(file: string, sha256: string): boolean {
+    return this.settings.trustedMcpConfigs?.[file] === sha256;
+  }
+
+  /** Trusts a workspace MCP file with this content hash (and persists that). */
+  trustMcpConfig(file: string, sha256: string): void {
+    const trustedMcpConfigs = { ...this.persisted.trustedMcpConfigs, [file]: sha256 };
+    this.settings = { ...this.settings, trustedMcpConfigs };
+    this.persisted = { ...this.persisted, trustedMcpConfigs };
+    this.save();
   }
 
   /**
@@ -289,12 +341,24 @@ export class SettingsStore {
     }));
     const keys: Record<string, boolean> = {};
     for (const p of presets) keys[p.id] = this.apiKey(p.id) !== undefined;
-    return { presets, active: this.settings.active, approvalPolicy: this.settings.approvalPolicy, keys, dataDir: this.options.dataDir, modelLimits: this.settings.modelLimits ?? [] };
+    return {
+      presets,
+      active: this.settings.active,
+      approvalPolicy: this.settings.approvalPolicy,
+      keys,
+      dataDir: this.options.dataDir,
+      modelLimits: this.settings.modelLimits ?? [],
+      mcpServers: this.settings.mcpServers ?? {},
+    };
   }
 }
 
 function isApprovalPolicy(value: unknown): value is ApprovalPolicyName {
   return value === 'ask' || value === 'allow' || value === 'deny';
+}
+
+function isRecord(value: unknown): value is Record<string, JsonValue> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A base URL in a comparable form: scheme and host lower-cased, default port and trailing slashes dropped. */

@@ -106,6 +106,19 @@ const SHAPES: { readonly [type: string]: z.ZodType } = {
   'session/title': z.looseObject({ title: text }),
   'todo/write': z.looseObject({ todos: z.array(z.looseObject({ content: text, status: text })) }),
   'import/elided': z.looseObject({}),
+  'tool/process': z.looseObject({ ...turnStep, callId: text, pid: count, pgid: count.optional(), start: text.optional() }),
+  'llm/warning': z.looseObject({ ...turnStep, code: text, message: text, hint: text.optional(), estimatedPromptTokens: z.number().optional() }),
+  'approval/rule': z.looseObject({ toolName: text, commandPrefix: text.optional(), approvalId: text.optional() }),
+  'session/takeover': z.looseObject({
+    previous: z.looseObject({ pid: count, host: text.optional(), start: text.optional(), since: z.number() }),
+    reason: z.enum(['exited', 'pid-reused', 'forced']),
+  }),
+  'instructions/loaded': z.looseObject({
+    placement: z.enum(['system', 'tool-result']),
+    files: z.array(z.looseObject({ path: text, shownPath: text, scope: text, sha256: text, bytes: count })),
+    callId: text.optional(),
+  }),
+  'import/foreign': z.looseObject({ format: text, type: text, note: text.optional() }),
 };
 
 const surfaceOp = z.union([z.literal('append'), z.looseObject({ op: z.literal('replace'), start: int, end: int })]);

@@ -62,6 +62,13 @@ export interface LeftoverProcess extends UnansweredToolProcess {
   readonly outcome: Exclude<RecordedProcessOutcome, 'gone'>;
 }
 
+/** What crash recovery did about a process an interrupted tool call left behind. */
+export function leftoverNotice(left: LeftoverProcess): string {
+  return left.outcome === 'ended'
+    ? `A process of the interrupted call ${left.callId} (pid ${left.pid}) was still running; it was stopped.`
+    : `Pid ${left.pid} of the interrupted call ${left.callId} is running, but it cannot be proven to be that process, so it was left alone.`;
+}
+
 /** What {@link SessionRepository.recover} did. */
 export interface RecoveryResult {
   readonly record: SessionRecord;

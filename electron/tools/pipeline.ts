@@ -124,11 +124,12 @@ export class ToolPipeline {
 
   /** Applies the approval policy; returns a final result when the call must not run. */
   private async decide(tool: RegisteredTool, call: ToolCallRequest, args: unknown, signal: AbortSignal): Promise<ToolCallResult | undefined> {
-    if (tool.risk === 'read') return undefined;
-    const policy = this.options.policy();
+    if (tool.risk === 'read' && tool.approvalPolicy === undefined) return undefined;
+    const policy = tool.approvalPolicy ?? this.options.policy();
     if (policy === 'allow') return undefined;
     if (policy === 'deny') {
-      return errorResult('DENIED', 'ToolDeniedError', `${call.name} is not allowed: the session's approval policy denies ${tool.risk === 'exec' ? 'running commands' : 'changing files'}. Tell the user what you wanted to do instead.`);
+      const what = tool.approvalPolicy !== undefined ? 'this tool' : tool.risk === 'exec' ? 'running commands' : 'changing files';
+      return errorResult('DENIED', 'ToolDeniedError', `${call.name} is not allowed: the ${tool.approvalPolicy !== undefined ? "tool's configured" : "session's"} approval policy denies ${what}. Tell the user what you wanted to do instead.`);
     }
     if (this.options.isAllowedByRule?.(call.name, args) === true) return undefined;
     // Validate, then ask, then show the change: a call that would fail is never put to the person.
@@ -144,7 +145,7 @@ export class ToolPipeline {
       callId: call.callId,
       toolName: call.name,
       arguments: call.arguments,
-      reason: tool.risk === 'exec' ? 'runs a shell command in the workspace' : 'changes files in the workspace',
+      reason: tool.approvalReason ?? (tool.risk === 'exec' ? 'runs a shell command in the workspace' : 'changes files in the workspace'),
       ...(preview !== undefined ? { preview } : {}),
     };
     const outcome: ApprovalOutcome = this.options.requestApproval ? await this.options.requestApproval(question, signal) : 'unavailable';

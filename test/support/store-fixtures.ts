@@ -281,6 +281,7 @@ export function everyEventTypeLog(id = 'every'): Session {
   session.append({ type: 'tool/process', data: { turn: w.turn, step: w.step, callId: 'call_w', pid: 4242, pgid: 4242, start: 'linux:boot:123' } });
   const result = w.toolResult(call, 'x'.repeat(300));
   session.append({ type: 'todo/write', data: { todos: [{ content: 'write a.txt', status: 'completed' }] } });
+  session.append({ type: 'instructions/loaded', data: { placement: 'system', files: [{ path: '/w/AGENTS.md', shownPath: 'AGENTS.md', scope: 'project', sha256: 'ab'.repeat(32), bytes: 12 }] } });
   w.stepEnd();
   w.turnEnd({ kind: 'aborted', cause: { kind: 'user' } });
   // Between turns: pruning a tool result, then a compaction transaction.

@@ -2,7 +2,7 @@
  * Settings: provider preset, base URL, model (the preset's models, the endpoint's listed models,
  * or free text), the model's limits (context window, max output), reasoning effort (when the
  * preset has values), API key (write-only; only whether one is set is shown), a connection test,
- * approval policy, and where sessions are stored.
+ * approval policy, and where sessions are stored; below, the MCP servers (McpServersSection).
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ModelListing, ModelLimitSetting, ProviderChoice, SettingsView } from '../../../shared/api.js';
@@ -11,6 +11,7 @@ import { describeError } from '../../host/host-client.js';
 import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
 import { ConnectionTestButton } from './ConnectionTestButton.js';
+import { McpServersSection } from './McpServersSection.js';
 import { ModelLimitsFields, parseTokens } from './ModelLimitsFields.js';
 import { ModelListField } from './ModelListField.js';
 
@@ -254,7 +255,10 @@ export function SettingsDialog(): ReactNode {
           Loading settings…
         </div>
       ) : (
-        <SettingsForm view={view} onSaved={setSettings} onClose={close} />
+        <>
+          <SettingsForm view={view} onSaved={setSettings} onClose={close} />
+          <McpServersSection />
+        </>
       )}
     </Dialog>
   );

@@ -25,6 +25,7 @@ const ESTIMATES: Record<TimelineRow['kind'], number> = {
   compaction: 30,
   'end-seed': 26,
   elided: 22,
+  instructions: 22,
   event: 20,
 };
 

@@ -10,6 +10,7 @@ import type {
   BlockRowBase,
   CompactionRow,
   ElidedRow,
+  InstructionsRow,
   EndSeedRow,
   EventRow,
   RetryRow,
@@ -404,6 +405,31 @@ function Elided({ row }: { readonly row: ElidedRow }): ReactNode {
   );
 }
 
+const SCOPE_LABEL: Readonly<Record<string, string>> = { user: 'user', project: 'project', nested: 'folder' };
+
+/** Which project-instruction files (AGENTS.md …) the model sees from here on. */
+function Instructions({ row }: { readonly row: InstructionsRow }): ReactNode {
+  const where = row.placement === 'tool-result' ? 'added to the tool result' : 'in the system prompt';
+  return (
+    <div className="row row-instructions" data-testid="instructions-row" data-placement={row.placement}>
+      <span className="mono event-type">instructions</span>
+      {row.files.length === 0 ? (
+        <span>none in force any more</span>
+      ) : (
+        <span className="instruction-files">
+          {row.files.map((f) => (
+            <span key={f.path} className="instruction-file" data-testid="instruction-file" title={`${f.path}\nsha256 ${f.sha256}${f.bytes !== undefined ? `\n${f.bytes} bytes` : ''}${f.truncated ? '\ncut at 32 KiB' : ''}`}>
+              <span className="mono">{f.shownPath}</span> <Badge tone="muted">{SCOPE_LABEL[f.scope] ?? f.scope}</Badge>
+              {f.truncated ? <Badge tone="warn">cut</Badge> : null}
+            </span>
+          ))}
+          <span className="muted"> — {where}</span>
+        </span>
+      )}
+    </div>
+  );
+}
+
 function LogEvent({ row }: { readonly row: EventRow }): ReactNode {
   return (
     <div className="row row-event" data-testid="event-row" data-type={row.type}>
@@ -441,6 +467,8 @@ export const TimelineRowView = memo(function TimelineRowView({ row, sessionId, l
       return <EndSeed row={row} />;
     case 'elided':
       return <Elided row={row} />;
+    case 'instructions':
+      return <Instructions row={row} />;
     case 'event':
       return <LogEvent row={row} />;
     default: {

@@ -49,7 +49,7 @@ const testPasses = () => spawnSync(process.execPath, ['test.js'], { cwd: work })
 describe('forkline CLI', () => {
   it('run: the README example fixes sum([]) with the scripted model', async () => {
     expect(testPasses()).toBe(false);
-    llm.enqueue(...loadScriptFile(join(ROOT, 'examples/fix-sum.script.json')));
+    llm.enqueue(...loadScriptFile(join(ROOT, 'examples/fix-sum.script.json')).slice(0, 5));
     const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', 'sum([]) returns undefined; make it return 0']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -102,13 +102,13 @@ describe('forkline CLI', () => {
 
     // Inside a turn, or beyond the log: refused, with the turn ends to use instead; no child.
     const inside = await forkline(['fork', sessionId, '--at', '3']);
-    expect(inside.code).toBe(1);
+    expect(inside.code).toBe(2);
     expect(inside.stdout).toBe('');
     expect(inside.stderr).toContain('[OPEN_TURN]');
     expect(inside.stderr).toContain(`seq 3 is inside turn 1, which runs until seq ${first.seq}`);
     expect(inside.stderr).toContain(`turn 1 ended at seq ${first.seq}`);
     const beyond = await forkline(['fork', sessionId, '--at', '999999']);
-    expect(beyond.code).toBe(1);
+    expect(beyond.code).toBe(2);
     expect(beyond.stderr).toContain('[NO_SUCH_SEQ]');
     expect(beyond.stderr).toContain(`turn 2 ended at seq ${second.seq}`);
 
@@ -192,7 +192,7 @@ describe('forkline CLI', () => {
     const notSession = join(dataDir, 'not-a-session.jsonl');
     writeFileSync(notSession, '{"hello":"world"}\n');
     const bad = await forkline(['import', notSession]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('this is not a session log we can read');
     expect(bad.stderr).toContain('Formats we read: forkline (Forkline export), deepseek-harness');
     expect(bad.stderr).toContain('[UNSUPPORTED_FORMAT]');

@@ -54,7 +54,8 @@ describe('forkline import / show / fork on other agents\' logs', () => {
       join(AGENT_LOGS, 'deepseek-harness', 'dsh_escalation-rejected.session.jsonl'),
     ];
     const r = await forkline(['import', ...files]);
-    expect(r.code).toBe(1);
+    // The others import; the one file that is not a session log makes it exit 2 (bad input).
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${notALog}: this is not a session log we can read`);
     expect(r.stderr).toContain('[UNSUPPORTED_FORMAT]');
     expect(r.stdout).toContain('Claude Code transcript 2.1.14 → 1 turn, 2 tool calls from cc_hello-world-script.jsonl');

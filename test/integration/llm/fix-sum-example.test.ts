@@ -25,7 +25,8 @@ describe('examples/fix-sum', () => {
   let llm: ScriptedLlm;
   let work: string;
   beforeAll(async () => {
-    llm = await startScriptedLlm({ steps: loadScriptFile(join(ROOT, 'examples/fix-sum.script.json')) });
+    // Turn 1 of the script (its 6th reply answers a follow-up in turn 2).
+    llm = await startScriptedLlm({ steps: loadScriptFile(join(ROOT, 'examples/fix-sum.script.json')).slice(0, 5) });
     work = mkdtempSync(join(tmpdir(), 'fix-sum-'));
     cpSync(join(ROOT, 'examples/fix-sum'), work, { recursive: true });
   });

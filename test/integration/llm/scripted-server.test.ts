@@ -16,6 +16,7 @@ import {
   loadScriptFile,
   replayFile,
   startScriptedLlm,
+  stepsByConversation,
   textResponse,
   type ScriptedLlm,
 } from '../../support/scripted-llm/index.js';
@@ -96,10 +97,47 @@ describe('scripted server', () => {
   });
 });
 
+describe('script position per conversation', () => {
+  const steps = [textResponse('zero'), textResponse('one'), textResponse('two')];
+  const history = (replies: number) => [
+    { role: 'user', content: 'go' },
+    ...Array.from({ length: replies }, (_, i) => [
+      { role: 'assistant', content: `reply ${i}` },
+      { role: 'user', content: `more ${i}` },
+    ]).flat(),
+  ];
+  const textOf = async (res: Response) => (await res.text()).match(/"content":"([a-z]+)"/g)?.map((m) => m.slice(11, -1)).join('');
+
+  it('answers each request with the step after the replies it already holds, in any order', async () => {
+    const llm = await startScriptedLlm({ handler: stepsByConversation(steps, false), noStepMessage: () => 'script ended' });
+    try {
+      // Two sessions interleaved, a resume (2 replies so far) and a fork cut after reply 1.
+      expect(await textOf(await post(llm, { model: 'm', stream: true, messages: history(0) }))).toBe('zero');
+      expect(await textOf(await post(llm, { model: 'm', stream: true, messages: history(2) }))).toBe('two');
+      expect(await textOf(await post(llm, { model: 'm', stream: true, messages: history(0) }))).toBe('zero');
+      expect(await textOf(await post(llm, { model: 'm', stream: true, messages: history(1) }))).toBe('one');
+      const past = await post(llm, { model: 'm', stream: true, messages: history(3) });
+      expect(past.status).toBe(500);
+      expect(await past.text()).toContain('script ended');
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('with --loop starts over past the end', async () => {
+    const llm = await startScriptedLlm({ handler: stepsByConversation(steps, true) });
+    try {
+      expect(await textOf(await post(llm, { model: 'm', stream: true, messages: history(4) }))).toBe('one');
+    } finally {
+      await llm.close();
+    }
+  });
+});
+
 describe('script files and the command line', () => {
   it('loads the example script and rejects malformed ones', () => {
     const steps = loadScriptFile(join(ROOT, 'examples/fix-sum.script.json'));
-    expect(steps.map((s) => s.type)).toEqual(['reply', 'reply', 'reply', 'reply', 'reply']);
+    expect(steps.map((s) => s.type)).toEqual(['reply', 'reply', 'reply', 'reply', 'reply', 'reply']);
     const dir = mkdtempSync(join(tmpdir(), 'scripted-llm-'));
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ steps: [{ type: 'reply' }, { type: 'nope' }] }));
     expect(() => loadScriptFile(join(dir, 'bad.json'))).toThrow(/step 2: .*reply \| frames \| http-error \| replay/);

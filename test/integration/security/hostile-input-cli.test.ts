@@ -279,7 +279,7 @@ describe('issue 8 through the real CLI', { timeout: 120_000 }, () => {
     const before = (await forkline(['ls'])).stdout;
     const started = Date.now();
     const result = await forkline(['import', writeLog(join(base, 'logs'), 'gap.jsonl', text)], { NODE_OPTIONS: '--max-old-space-size=192' });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('[IMPORT_LIMIT_EXCEEDED]');
     expect(result.stderr).toContain('seq 100000000');
     noStackTrace(result.stderr);

@@ -1,8 +1,11 @@
 /**
  * `npm run scripted-llm -- --script FILE [--port N] [--loop]`: serves a script file until Ctrl+C.
- * Prints the base URL on the first line of stdout; one line per request on stderr.
+ * Prints the base URL on the first line of stdout; one line per request on stderr. Each request gets
+ * the step of its own conversation (conversation-position.ts), so several sessions, resumes and
+ * forks can share one server.
  */
 import { dirname, resolve } from 'node:path';
+import { conversationPosition, stepsByConversation } from './conversation-position.js';
 import { loadScriptFile } from './script-file.js';
 import { startScriptedLlm } from './server.js';
 
@@ -29,12 +32,13 @@ export async function main(argv: readonly string[]): Promise<() => Promise<void>
   const steps = loadScriptFile(file);
   const llm = await startScriptedLlm({
     port,
-    steps,
     baseDir: dirname(file),
     log: (line) => console.error(line),
-    ...(loop ? { handler: (request) => steps[(request.number - 1) % steps.length]! } : {}),
+    handler: stepsByConversation(steps, loop),
+    noStepMessage: (request) =>
+      `scripted-llm: the script has ${steps.length} replies and this conversation already has ${conversationPosition(request)}; nothing is scripted for its next step (start the server with --loop to start over)`,
   });
   console.log(llm.baseUrl);
-  console.error(`scripted-llm: ${steps.length} step(s) from ${file}${loop ? ' (looping)' : ''}; Ctrl+C to stop`);
+  console.error(`scripted-llm: ${steps.length} step(s) from ${file}, played per conversation${loop ? ' (looping)' : ''}; Ctrl+C to stop`);
   return () => llm.close();
 }

@@ -19,3 +19,4 @@ export {
   wireChunk,
 } from './builders.js';
 export { loadScriptFile } from './script-file.js';
+export { conversationPosition, stepsByConversation } from './conversation-position.js';

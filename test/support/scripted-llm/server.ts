@@ -30,8 +30,8 @@ export interface RecordedRequest {
   readonly body: any;
 }
 
-/** Produces the step for a request when the queue is empty. */
-export type ScriptHandler = (request: RecordedRequest) => ScriptStep | Promise<ScriptStep>;
+/** Produces the step for a request when the queue is empty (undefined: nothing scripted → HTTP 500). */
+export type ScriptHandler = (request: RecordedRequest) => ScriptStep | undefined | Promise<ScriptStep | undefined>;
 
 /**
  * Checks a request the way a real provider would before answering: returns the error step that
@@ -57,6 +57,8 @@ export interface ScriptedLlmOptions {
   readonly log?: (line: string) => void;
   /** Rejects requests a real provider would reject (see test/support/provider-validators.ts). */
   readonly validator?: RequestValidator;
+  /** The error message when nothing is scripted for a request (default: names the request number). */
+  readonly noStepMessage?: (request: RecordedRequest) => string;
 }
 
 export interface ScriptedLlm {
@@ -137,7 +139,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     if (step === undefined) {
       log?.(`#${recorded.number} POST ${path} → 500 (nothing scripted)`);
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `scripted-llm: no response scripted for request #${recorded.number}`, type: 'scripted_error' } }));
+      res.end(JSON.stringify({ error: { message: options.noStepMessage?.(recorded) ?? `scripted-llm: no response scripted for request #${recorded.number}`, type: 'scripted_error' } }));
       return;
     }
     assertStep(step, `request #${recorded.number}`);

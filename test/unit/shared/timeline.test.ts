@@ -384,6 +384,26 @@ describe('timeline rules', () => {
     ]);
   });
 
+  it('shows which project instruction files are in force, tolerating damaged entries', () => {
+    const log = new LogBuilder();
+    log.add('instructions/loaded', {
+      placement: 'system',
+      files: [
+        { path: '/p/AGENTS.md', shownPath: '../AGENTS.md', scope: 'project', sha256: 'aa', bytes: 10 },
+        { path: '/p/ws/AGENTS.md', shownPath: 'AGENTS.md', scope: 'project', sha256: 'bb', bytes: 40_000, truncated: true },
+        { shownPath: 'no path: dropped' },
+      ],
+    });
+    log.add('instructions/loaded', { placement: 'tool-result', callId: 'c9', files: [{ path: '/p/ws/sub/CLAUDE.md', shownPath: 'sub/CLAUDE.md', scope: 'nested', sha256: 'cc' }] });
+    log.add('instructions/loaded', { placement: 'system', files: [] });
+    const rows = ofKind(timelineOf(log.events), 'instructions');
+    expect(rows.map((r) => [r.placement, r.callId, r.files.map((f) => `${f.scope}:${f.shownPath}${f.truncated ? ':cut' : ''}`)])).toEqual([
+      ['system', undefined, ['project:../AGENTS.md', 'project:AGENTS.md:cut']],
+      ['tool-result', 'c9', ['nested:sub/CLAUDE.md']],
+      ['system', undefined, []],
+    ]);
+  });
+
   it('end-seed marks a boundary and makes an unmatched compaction stale', () => {
     const log = new LogBuilder();
     log.add('compaction/start', { compactionId: 'c1', turn: null });

@@ -1,0 +1,169 @@
+/**
+ * Settings → MCP servers: every configured server (Settings, command line, the open workspaces'
+ * `.forkline/mcp.json`) with its state, error and tools; a Trust button for a workspace file that
+ * was not started because it is not trusted; and the user-level `mcpServers` JSON, saved with
+ * `updateSettings` (running servers restart when their configuration changed). Live: refetches on
+ * the host's `mcp/changed` push.
+ */
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { McpServerStatus } from '../../../shared/api.js';
+import type { JsonValue } from '../../../shared/json.js';
+import { describeError } from '../../host/host-client.js';
+import { useApp, useClient } from '../context.js';
+import { Badge, type BadgeTone } from '../timeline/badges.js';
+
+const STATE_TONE: Readonly<Record<McpServerStatus['state'], BadgeTone>> = {
+  ready: 'ok',
+  starting: 'info',
+  idle: 'muted',
+  disabled: 'muted',
+  untrusted: 'warn',
+  failed: 'bad',
+  closed: 'bad',
+};
+
+const EXAMPLE = '{\n  "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] }\n}';
+
+function ServerRow({ server, onTrust }: { readonly server: McpServerStatus; readonly onTrust: (s: McpServerStatus) => void }): ReactNode {
+  const [open, setOpen] = useState(false);
+  return (
+    <li className="mcp-server" data-testid="mcp-server" data-name={server.name} data-state={server.state}>
+      <div className="mcp-server-head">
+        <Badge tone={STATE_TONE[server.state]} testId="mcp-server-state">
+          {server.state}
+        </Badge>
+        <strong>{server.name}</strong>
+        <span className="muted">
+          {server.source}
+          {server.workspace ? ` · ${server.workspace}` : ''}
+        </span>
+        <span className="spacer" />
+        {server.tools.length > 0 && (
+          <button type="button" className="link-button" data-testid="mcp-server-tools-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {server.tools.length} tool{server.tools.length === 1 ? '' : 's'}
+          </button>
+        )}
+        {server.state === 'untrusted' && server.sha256 && (
+          <button type="button" data-testid="mcp-server-trust" onClick={() => onTrust(server)} title={`Start the servers of ${server.file ?? 'this file'} (this exact content)`}>
+            Trust
+          </button>
+        )}
+      </div>
+      <code className="mcp-target">{server.target}</code>
+      {server.error && (
+        <div className="error-text mcp-error" data-testid="mcp-server-error">
+          {server.error}
+        </div>
+      )}
+      {open && (
+        <ul className="mcp-tools" data-testid="mcp-server-tool-list">
+          {server.tools.map((t) => (
+            <li key={t.name}>
+              <code>{t.modelName}</code>
+              {t.approval ? <Badge tone={t.approval === 'allow' ? 'ok' : t.approval === 'deny' ? 'bad' : 'muted'}>{t.approval}</Badge> : null}
+              {t.description ? <span className="muted"> — {t.description}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+export function McpServersSection(): ReactNode {
+  const client = useClient();
+  const settings = useApp((s) => s.settings);
+  const setSettings = useApp((s) => s.setSettings);
+  const [servers, setServers] = useState<readonly McpServerStatus[] | undefined>();
+  const [text, setText] = useState(() => JSON.stringify(settings?.mcpServers ?? {}, null, 2));
+  const [error, setError] = useState<string | undefined>();
+  const [saved, setSaved] = useState(false);
+
+  const refresh = useCallback(() => {
+    client.listMcpServers({}).then(setServers, (e: unknown) => setError(describeError(e)));
+  }, [client]);
+
+  useEffect(() => {
+    refresh();
+    return client.onPush((push) => {
+      if (push.kind === 'mcp/changed') refresh();
+    });
+  }, [client, refresh]);
+
+  const trust = (server: McpServerStatus): void => {
+    if (!server.file || !server.sha256) return;
+    client.trustMcpConfig({ file: server.file, sha256: server.sha256 }).then(setServers, (e: unknown) => setError(describeError(e)));
+  };
+
+  const save = async (): Promise<void> => {
+    setError(undefined);
+    setSaved(false);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text.trim() === '' ? '{}' : text);
+    } catch (e) {
+      setError(`Not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      setError('Expected a JSON object of servers, e.g. ' + EXAMPLE.replace(/\s+/g, ' '));
+      return;
+    }
+    const servers = 'mcpServers' in parsed ? (parsed as { mcpServers: unknown }).mcpServers : parsed;
+    try {
+      const next = await client.updateSettings({ mcpServers: servers as Record<string, JsonValue> });
+      setSettings(next);
+      setText(JSON.stringify(next.mcpServers, null, 2));
+      setSaved(true);
+      refresh();
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+
+  return (
+    <section className="mcp-section" data-testid="mcp-section" aria-labelledby="mcp-heading">
+      <h3 id="mcp-heading">MCP servers</h3>
+      {servers === undefined ? (
+        <div className="muted">Loading…</div>
+      ) : servers.length === 0 ? (
+        <div className="muted" data-testid="mcp-empty">
+          No MCP servers configured. Add some below, in a workspace&apos;s .forkline/mcp.json, or with --mcp-config.
+        </div>
+      ) : (
+        <ul className="mcp-servers">
+          {servers.map((s) => (
+            <ServerRow key={`${s.workspace ?? ''}\u0000${s.name}\u0000${s.source}`} server={s} onTrust={trust} />
+          ))}
+        </ul>
+      )}
+      <label className="field">
+        <span>Your servers (the &quot;mcpServers&quot; object, used in every workspace)</span>
+        <textarea
+          data-testid="mcp-settings-json"
+          className="mono"
+          rows={6}
+          spellCheck={false}
+          placeholder={EXAMPLE}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            setSaved(false);
+          }}
+        />
+      </label>
+      {error && (
+        <div className="error-text" data-testid="mcp-settings-error">
+          {error}
+        </div>
+      )}
+      <div className="dialog-buttons">
+        {saved && <span className="hint ok">Saved.</span>}
+        <span className="spacer" />
+        <button type="button" data-testid="mcp-settings-save" onClick={() => void save()}>
+          Save servers
+        </button>
+      </div>
+    </section>
+  );
+}
