@@ -1,0 +1,55 @@
+/**
+ * Timeline reducers for log-only events that have rows of their own (`session/title`,
+ * `todo/write`, `import/elided`), and the generic reducer every other event type falls back to:
+ * one muted row with a label and, for types this build does not know, a payload preview — so an
+ * imported or newer log never loses an event from view.
+ */
+import { KNOWN_EVENT_TYPES, type TodoItem } from '../events.js';
+import { asArray, asObject, asString } from '../event-read.js';
+import type { ElidedRow } from '../timeline-rows.js';
+import { eventLabel, payloadPreview } from './event-labels.js';
+import type { EventReducer, ReducerTable } from './fold-state.js';
+
+/** Todo items read loosely (`content` or `text` or `title`; unknown statuses read as `pending`). */
+export function readTodos(value: unknown): TodoItem[] {
+  const out: TodoItem[] = [];
+  for (const item of asArray(value)) {
+    const o = asObject(item);
+    const content = asString(o?.['content']) ?? asString(o?.['text']) ?? asString(o?.['title']);
+    if (content === undefined) continue;
+    const status = asString(o?.['status']);
+    out.push({ content, status: status === 'completed' || status === 'in_progress' ? status : 'pending' });
+  }
+  return out;
+}
+
+/** Any event without a reducer of its own. */
+export const logEventReducer: EventReducer = (fold, e, d) => {
+  const type = e.type as string;
+  const preview = KNOWN_EVENT_TYPES.has(type) ? undefined : payloadPreview(d);
+  fold.eventRow(e, type, eventLabel(type, d), preview ? { preview } : undefined);
+};
+
+export const logReducers: ReducerTable = {
+  'session/title': (fold, e, d) => {
+    const title = asString(d['title']);
+    if (title !== undefined && title.trim()) fold.title = title;
+    fold.eventRow(e, 'session/title', eventLabel('session/title', d));
+  },
+
+  'todo/write': (fold, e, d) => {
+    fold.eventRow(e, 'todo/write', eventLabel('todo/write', d), { todos: readTodos(d['todos']) });
+  },
+
+  'import/elided': (fold, e) => {
+    const lastIdx = fold.rows.length - 1;
+    const last = fold.rows[lastIdx];
+    if (last && last.kind === 'elided' && last.toSeq === e.seq - 1) {
+      fold.edit<ElidedRow>(lastIdx).toSeq = e.seq;
+      fold.own(e.seq, lastIdx);
+      return;
+    }
+    const row: ElidedRow = { kind: 'elided', key: `elided:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [], fromSeq: e.seq, toSeq: e.seq };
+    fold.own(e.seq, fold.push(row));
+  },
+};
