@@ -14,14 +14,19 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** Characters that attach to the one before them: combining marks, ZWJ, variation selectors, emoji modifiers. */
-const ATTACHES = /^[\p{M}\u200d\ufe00-\ufe0f]|^\ud83c[\udffb-\udfff]/u;
+const MARK = /^\p{M}/u;
+
+/** True for a code point that attaches to the one before it: combining mark, ZWJ, variation selector, emoji skin-tone modifier. */
+function attaches(codePoint: number, char: string): boolean {
+  return codePoint === 0x200d || (codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0x1f3fb && codePoint <= 0x1f3ff) || MARK.test(char);
+}
 
 /** True when a cut at `index` would split a code point or detach a mark from its base. */
 export function isUnsafeCut(text: string, index: number): boolean {
   if (index <= 0 || index >= text.length) return false;
   if (isLowSurrogate(text.charCodeAt(index))) return true;
-  return ATTACHES.test(text.slice(index, index + 2));
+  const codePoint = text.codePointAt(index)!;
+  return attaches(codePoint, String.fromCodePoint(codePoint));
 }
 
 /** The nearest safe cut at or before `index` (0 at worst). */
