@@ -74,7 +74,8 @@ export function headPreview(text: string, max: number, options?: PreviewOptions)
   const flat = flatten(text, options);
   const ellipsis = options?.ellipsis ?? '…';
   if (flat.length <= max) return flat;
-  const budget = Math.max(1, max - ellipsis.length);
+  const budget = max - ellipsis.length;
+  if (budget <= 0) return ellipsis.slice(0, Math.max(0, max));
   let cut = safeCutBefore(flat, budget);
   const space = flat.slice(0, cut + 1).search(/\s\S*$/);
   if (space > 0 && space >= budget * (1 - WORD_SLACK)) cut = space;
@@ -89,7 +90,8 @@ export function tailPreview(text: string, max: number, options?: PreviewOptions)
   const flat = flatten(text, options);
   const ellipsis = options?.ellipsis ?? '…';
   if (flat.length <= max) return flat;
-  const budget = Math.max(1, max - ellipsis.length);
+  const budget = max - ellipsis.length;
+  if (budget <= 0) return ellipsis.slice(0, Math.max(0, max));
   let start = safeCutAfter(flat, flat.length - budget);
   // A cut exactly after whitespace is already a word start.
   if (!/\s/.test(flat[start - 1] ?? ' ')) {
