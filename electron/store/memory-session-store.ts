@@ -5,7 +5,8 @@
  */
 import { StoreError } from '../../shared/errors.js';
 import type { SessionEvent, SessionHeader } from '../../shared/events.js';
-import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
+import { lastTurnAfter, searchableText } from './search-text.js';
+import type { CreateSessionOptions, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 
 interface Entry {
   header: SessionHeader;
@@ -13,10 +14,27 @@ interface Entry {
   prefixFrom: string | undefined;
   updatedAt: number;
   ownerPid: number | undefined;
+  lastTurn: string | undefined;
+}
+
+interface Doc {
+  readonly sessionId: string;
+  readonly seq: number;
+  readonly kind: string;
+  readonly text: string;
+  /** Lower-cased text without diacritics, for matching. */
+  readonly folded: string;
+}
+
+/** Case- and diacritic-insensitive form (what SQLite's trigram tokenizer with remove_diacritics matches). */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, Entry>();
+  /** Indexed events in insertion order (search answers newest first). */
+  private docs: Doc[] = [];
   private closed = false;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -42,7 +60,8 @@ export class MemorySessionStore implements SessionStore {
     events.forEach((e, i) => {
       if (e.seq !== firstSeq + i) throw new StoreError('STALE_APPEND', `create of ${header.id}: seq ${e.seq} where ${firstSeq + i} was expected`);
     });
-    this.sessions.set(header.id, { header, own: [...events], prefixFrom: options.prefixFrom, updatedAt: this.now(), ownerPid: undefined });
+    this.sessions.set(header.id, { header, own: [...events], prefixFrom: options.prefixFrom, updatedAt: this.now(), ownerPid: undefined, lastTurn: lastTurnAfter(undefined, events) });
+    this.index(header.id, events);
   }
 
   append(sessionId: string, events: readonly SessionEvent[]): void {
@@ -54,6 +73,8 @@ export class MemorySessionStore implements SessionStore {
     });
     entry.own.push(...events);
     entry.updatedAt = this.now();
+    entry.lastTurn = lastTurnAfter(entry.lastTurn, events);
+    this.index(sessionId, events);
   }
 
   readAll(sessionId: string): SessionEvent[] {
@@ -82,7 +103,28 @@ export class MemorySessionStore implements SessionStore {
       updatedAt: entry.updatedAt,
       ...(entry.prefixFrom !== undefined ? { prefixFrom: entry.prefixFrom } : {}),
       ...(entry.ownerPid !== undefined ? { ownerPid: entry.ownerPid } : {}),
+      ...(entry.lastTurn !== undefined ? { lastTurn: entry.lastTurn } : {}),
     };
+  }
+
+  private index(sessionId: string, events: readonly SessionEvent[]): void {
+    for (const event of events) {
+      const doc = searchableText(event);
+      if (doc) this.docs.push({ sessionId, seq: event.seq, kind: doc.kind, text: doc.text, folded: fold(doc.text) });
+    }
+  }
+
+  search(query: StoreSearchQuery): StoreSearchHit[] {
+    if (this.closed) throw new StoreError('STORE_CLOSED', 'the session store is closed');
+    if (query.terms.length === 0 || query.limit <= 0) return [];
+    const needles = query.terms.map(fold);
+    const hits: StoreSearchHit[] = [];
+    for (let i = this.docs.length - 1; i >= 0 && hits.length < query.limit; i--) {
+      const doc = this.docs[i]!;
+      if (query.sessionId !== undefined && doc.sessionId !== query.sessionId) continue;
+      if (needles.every((n) => doc.folded.includes(n))) hits.push({ sessionId: doc.sessionId, seq: doc.seq, kind: doc.kind, text: doc.text });
+    }
+    return hits;
   }
 
   list(): SessionRecord[] {
@@ -108,11 +150,14 @@ export class MemorySessionStore implements SessionStore {
     this.entry(sessionId);
     for (const [, child] of this.sessions) {
       if (child.prefixFrom === sessionId) {
-        child.own = [...this.readAll(sessionId).slice(0, child.header.seedLength ?? 0), ...child.own];
+        const prefix = this.readAll(sessionId).slice(0, child.header.seedLength ?? 0);
+        child.own = [...prefix, ...child.own];
         child.prefixFrom = undefined;
+        this.index(child.header.id, prefix);
       }
     }
     this.sessions.delete(sessionId);
+    this.docs = this.docs.filter((d) => d.sessionId !== sessionId);
   }
 
   close(): void {

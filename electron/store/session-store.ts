@@ -19,6 +19,30 @@ export interface SessionRecord {
   readonly prefixFrom?: string;
   /** Process id that holds the session live (an agent may be appending), if any. */
   readonly ownerPid?: number;
+  /**
+   * State of the session's last turn, kept by the write path: `open` (started, not ended), or the
+   * reason kind of its `turn/end` (`completed`, `error`, `interrupted`, `aborted`, …). Absent when
+   * the session's own events hold no turn.
+   */
+  readonly lastTurn?: string;
+}
+
+/** A full-text query as the store runs it (terms already parsed, see shared/search-query.ts). */
+export interface StoreSearchQuery {
+  /** Every hit contains every term (case-insensitive substring; terms have 3+ characters). */
+  readonly terms: readonly string[];
+  readonly limit: number;
+  /** Only this session's own events (not an inherited fork prefix). */
+  readonly sessionId?: string;
+}
+
+/** One indexed event that matched: where it is and its indexed text. */
+export interface StoreSearchHit {
+  readonly sessionId: string;
+  readonly seq: number;
+  /** `user`, `assistant`, `tool` or `summary` (a compaction summary). */
+  readonly kind: string;
+  readonly text: string;
 }
 
 export interface CreateSessionOptions {
@@ -64,6 +88,12 @@ export interface SessionStore {
 
   /** Marks the session as held live by `pid` (undefined clears the mark). */
   setOwner(sessionId: string, pid: number | undefined): void;
+
+  /**
+   * Full-text search over the messages and tool output of every session, newest events first.
+   * The index is kept up to date by the write path (same transaction as the events).
+   */
+  search(query: StoreSearchQuery): StoreSearchHit[];
 
   /**
    * Deletes a session. Children that read their prefix from it first get their own copy, in the

@@ -15,7 +15,8 @@ import { SessionCorruptionError, StoreError } from '../../shared/errors.js';
 import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader, type SessionOrigin } from '../../shared/events.js';
 import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
 import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type PackedRow, type PackedRowType } from '../session/chunk-rows.js';
-import type { CreateSessionOptions, SessionRecord, SessionStore } from './session-store.js';
+import { lastTurnAfter, lastTurnOfRow, searchableText } from './search-text.js';
+import type { CreateSessionOptions, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
 
 interface SessionRow {
@@ -31,6 +32,7 @@ interface SessionRow {
   prefix_from: string | null;
   event_count: number;
   owner_pid: number | null;
+  last_turn: string | null;
 }
 
 interface EventRow {
@@ -147,11 +149,48 @@ export class SqliteSessionStore implements SessionStore {
       }
       for (let v = version + 1; v <= SCHEMA_VERSION; v++) {
         this.db.exec(MIGRATIONS[v]!);
+        if (v === 4) this.backfillV4();
         this.db.pragma(`user_version = ${v}`);
       }
       if (appId === 0) this.db.pragma(`application_id = ${APPLICATION_ID}`);
     });
     run.immediate();
+  }
+
+  /**
+   * Migration 4, inside its transaction: indexes every stored message and tool result for search
+   * (decoded like a read, so damaged rows are skipped, never fatal) and records each session's
+   * last-turn state. Done once, on the first open by a build with schema 4.
+   */
+  private backfillV4(): void {
+    const insert = this.db.prepare(SQL.insertSearchDoc);
+    const page = this.db.prepare(SQL.backfillSearchSource);
+    // Paged: better-sqlite3 cannot write while a statement iterates.
+    for (let after = 0; ; ) {
+      const rows = page.all(after, 2_000) as { rowid: number; session_id: string; seq: number; type: string; data: string }[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        let data: unknown;
+        try {
+          data = JSON.parse(row.data);
+        } catch {
+          continue;
+        }
+        const doc = searchableText({ seq: row.seq, type: row.type, time: 0, data } as SessionEvent);
+        if (doc) insert.run(row.session_id, row.seq, doc.kind, doc.text);
+      }
+      after = rows[rows.length - 1]!.rowid;
+    }
+    const setLastTurn = this.db.prepare(SQL.setLastTurn);
+    for (const row of this.db.prepare(SQL.backfillLastTurnSource).all() as { session_id: string; type: string; data: string }[]) {
+      let data: unknown;
+      try {
+        data = JSON.parse(row.data);
+      } catch {
+        data = undefined;
+      }
+      setLastTurn.run(lastTurnOfRow(row.type, data), row.session_id);
+    }
   }
 
   private assertOpen(): void {
@@ -198,6 +237,8 @@ export class SqliteSessionStore implements SessionStore {
         origin: header.origin !== undefined ? JSON.stringify(header.origin) : null,
       });
       this.insertEvents(header.id, events);
+      const lastTurn = lastTurnAfter(undefined, events);
+      if (lastTurn !== undefined) this.stmt('setLastTurn').run(lastTurn, header.id);
     });
     tx.immediate();
   }
@@ -214,8 +255,11 @@ export class SqliteSessionStore implements SessionStore {
     checkContiguous(sessionId, events, row.event_count);
     this.insertEvents(sessionId, events);
     this.stmt('updateEventCount').run(row.event_count + events.length, this.now(), sessionId);
+    const lastTurn = lastTurnAfter(undefined, events);
+    if (lastTurn !== undefined) this.stmt('setLastTurn').run(lastTurn, sessionId);
   }
 
+  /** Inserts event rows (packing chunk runs) and indexes their searchable text, inside the caller's transaction. */
   private insertEvents(sessionId: string, events: readonly SessionEvent[]): void {
     const insert = this.stmt('insertEvent');
     const rows = this.packChunks ? packEvents(events) : events;
@@ -238,8 +282,21 @@ export class SqliteSessionStore implements SessionStore {
           row.ignorable ? 1 : null,
         );
         this.onRowWritten?.({ sessionId, seq: row.seq, lastSeq: row.seq, type: row.type, rowIndex: rowIndex++ });
+        const doc = searchableText(row);
+        if (doc) this.stmt('insertSearchDoc').run(sessionId, row.seq, doc.kind, doc.text);
       }
     }
+  }
+
+  search(query: StoreSearchQuery): StoreSearchHit[] {
+    this.assertOpen();
+    if (query.terms.length === 0 || query.limit <= 0) return [];
+    const match = ftsMatchExpression(query.terms);
+    const rows =
+      query.sessionId !== undefined
+        ? this.stmt('searchSession').all(match, query.sessionId, query.limit)
+        : this.stmt('search').all(match, query.limit);
+    return rows as StoreSearchHit[];
   }
 
   readAll(sessionId: string): SessionEvent[] {
@@ -337,6 +394,15 @@ export class SqliteSessionStore implements SessionStore {
   }
 }
 
+/**
+ * An FTS5 match expression requiring every term (each a quoted string, so the person's text is
+ * never read as FTS5 syntax; https://www.sqlite.org/fts5.html#fts5_strings). With the trigram
+ * tokenizer each string matches as a case-insensitive substring.
+ */
+export function ftsMatchExpression(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
+}
+
 function checkContiguous(sessionId: string, events: readonly SessionEvent[], firstSeq: number): void {
   events.forEach((event, i) => {
     if (event.seq !== firstSeq + i) {
@@ -360,6 +426,7 @@ function toRecord(row: SessionRow): SessionRecord {
   const record: { -readonly [K in keyof SessionRecord]: SessionRecord[K] } = { header, eventCount: row.event_count, updatedAt: row.updated_at };
   if (row.prefix_from !== null) record.prefixFrom = row.prefix_from;
   if (row.owner_pid !== null) record.ownerPid = row.owner_pid;
+  if (row.last_turn !== null && row.last_turn !== undefined) record.lastTurn = row.last_turn;
   return record;
 }
 

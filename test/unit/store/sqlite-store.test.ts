@@ -55,7 +55,7 @@ describe('SqliteSessionStore schema gate', () => {
     expect(raw.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = raw.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['events', 'sessions']);
+    expect(tables).toEqual(['events', 'search_docs', 'search_index', 'search_index_config', 'search_index_data', 'search_index_docsize', 'search_index_idx', 'sessions']);
     raw.close();
     const again = new SqliteSessionStore(file);
     again.createSession(header('a'), buildSession('a', 1, 3).events);
