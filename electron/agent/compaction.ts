@@ -75,6 +75,18 @@ export function measureRequestTokens(session: Session): number {
   return total;
 }
 
+/**
+ * The messages of a summary request: the shadowed events' messages in surface order, then the
+ * compaction instruction as a user message. Shared by {@link compactSession} and the request
+ * inspector, which rebuilds the request from the log (`compaction/start` names the range and the
+ * instruction).
+ */
+export function summaryRequestMessages(shadowed: readonly SessionEvent[], instruction: string, compactionId: string): Message[] {
+  const messages = shadowed.map((event) => messageOf(event)).filter((m): m is Message => m !== undefined);
+  const request: UserMessage = { id: `compaction-instruction-${compactionId}`, role: 'user', content: [{ type: 'text', text: instruction }], source: { kind: 'compaction', compactionId } };
+  return [...messages, request];
+}
+
 function messageOf(event: SessionEvent): Message | undefined {
   if (event.type === 'user/message') return event.data;
   if (event.type === 'tool/result') return event.data.message;
@@ -185,17 +197,36 @@ export async function compactSession(options: {
   const header = session.requestHeader();
   if (!header) return undefined;
   const compactionId = newId();
-  const start = session.append({ type: 'compaction/start', data: { compactionId, turn: options.turn } });
+  const tokensBefore = measureRequestTokens(session);
+  const start = session.append({
+    type: 'compaction/start',
+    data: {
+      compactionId,
+      turn: options.turn,
+      shadowedRange: { start: range.startSeq, end: range.endSeq },
+      shadowedSeqs: range.shadowedSeqs,
+      shadowedTokenCount: range.shadowedTokens,
+      tokensBefore,
+      maxTokens: options.maxTokens,
+      instruction: COMPACTION_INSTRUCTION,
+    },
+  });
   const generation = session.replaceGeneration;
-  const shadowedMessages = range.shadowedSeqs.map((seq) => messageOf(session.eventAt(seq)!)).filter((m): m is Message => m !== undefined);
-  const instruction: UserMessage = { id: `compaction-instruction-${compactionId}`, role: 'user', content: [{ type: 'text', text: COMPACTION_INSTRUCTION }], source: { kind: 'compaction', compactionId } };
-  const fail = (message: string, failure?: LlmFailure): never => {
-    session.append({ type: 'compaction/end', data: { compactionId, turn: options.turn, error: message } });
+  const requestMessages = summaryRequestMessages(
+    range.shadowedSeqs.map((seq) => session.eventAt(seq)!),
+    COMPACTION_INSTRUCTION,
+    compactionId,
+  );
+  const fail = (message: string, failure?: LlmFailure, rejected?: readonly TextBlock[]): never => {
+    session.append({
+      type: 'compaction/end',
+      data: { compactionId, turn: options.turn, error: message, ...(failure ? { failure } : {}), ...(rejected && rejected.length > 0 ? { rejectedSummary: rejected } : {}) },
+    });
     throw new CompactionError(message, failure);
   };
   const assembler = new BlockAssembler();
   try {
-    for await (const chunk of model.stream({ header: { ...header, config: { ...header.config, maxTokens: options.maxTokens } }, messages: [...shadowedMessages, instruction] }, signal)) {
+    for await (const chunk of model.stream({ header: { ...header, config: { ...header.config, maxTokens: options.maxTokens } }, messages: requestMessages }, signal)) {
       assembler.push(chunk);
     }
   } catch (error) {
@@ -213,8 +244,9 @@ export async function compactSession(options: {
     content: [{ type: 'text', text: `${CHECKPOINT_PREAMBLE}\n\n<compacted-summary>\n${text}\n</compacted-summary>` }],
     source: { kind: 'compaction', compactionId },
   };
-  if (estimateMessageTokens(replacement) >= range.shadowedTokens) fail('the summary is not smaller than what it would replace');
-  if (session.replaceGeneration !== generation || range.shadowedSeqs.some((seq) => !session.surface.includes(seq))) fail('the conversation changed while it was being summarised');
+  const replacementTokens = estimateMessageTokens(replacement);
+  if (replacementTokens >= range.shadowedTokens) fail('the summary is not smaller than what it would replace', undefined, summary);
+  if (session.replaceGeneration !== generation || range.shadowedSeqs.some((seq) => !session.surface.includes(seq))) fail('the conversation changed while it was being summarised', undefined, summary);
   const summaryEvent = session.append({
     type: 'compaction/summary',
     data: {
@@ -227,6 +259,7 @@ export async function compactSession(options: {
       model: header.config.model,
       maxTokens: options.maxTokens,
       ...(result.usage ? { usage: result.usage } : {}),
+      tokensAfter: Math.max(0, tokensBefore - range.shadowedTokens + replacementTokens),
     },
   });
   const replaced = session.append({

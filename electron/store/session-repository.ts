@@ -79,6 +79,24 @@ function titleFromLog(events: readonly SessionEvent[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Where a tail view of `count` events starts, given `window` = the events `[from, count)`: about
+ * `tail` events back, moved to a turn start when one is near — back to the start of the turn that
+ * contains the cut when that adds at most `tail` events, else forward to the next turn start when
+ * that keeps at least a quarter of the tail — so the view usually opens on a turn rule.
+ */
+export function tailStart(window: readonly SessionEvent[], from: number, count: number, tail: number): number {
+  const target = Math.max(from, count - tail);
+  if (target <= 0) return 0;
+  for (let seq = target; seq >= Math.max(from, target - tail); seq--) {
+    if (window[seq - from]?.type === 'turn/start') return seq;
+  }
+  for (let seq = target; seq < count - Math.floor(tail / 4); seq++) {
+    if (window[seq - from]?.type === 'turn/start') return seq;
+  }
+  return target;
+}
+
 const FORK_SCAN_FIRST_WINDOW = 8;
 const FORK_SCAN_MAX_WINDOW = 4096;
 
@@ -172,6 +190,39 @@ export class SessionRepository implements IDisposable {
     const appended = session.appendAll(closers);
     this.store.append(id, appended);
     return { record: this.store.get(id)!, events: session.events, repaired: appended.length, ownedElsewhere: false };
+  }
+
+  /**
+   * Like {@link load}, but for opening a long session at once: reads only about the last `tail`
+   * events (starting at a turn start where one is near, see {@link tailStart}), so the cost does
+   * not grow with the log. A session whose last turn is open needs crash recovery, which reads the
+   * whole log ({@link load}); the result is then cut the same way.
+   * @returns the load result with `events` starting at `startSeq`.
+   * @throws as {@link load}.
+   */
+  loadTail(id: string, tail: number): LoadResult & { readonly startSeq: number } {
+    const record = this.store.get(id);
+    if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+    const count = record.eventCount;
+    const cut = (result: LoadResult): LoadResult & { startSeq: number } => {
+      const startSeq = tailStart(result.events, 0, result.events.length, tail);
+      return { ...result, events: result.events.slice(startSeq), startSeq };
+    };
+    if (this.liveSessions.has(id) || count <= tail * 2) return cut(this.load(id));
+    const from = Math.max(0, count - tail * 2);
+    const window = this.store.readRange(id, from, count);
+    // Balanced when the last turn boundary in view is an end (or the window holds no turn at all
+    // and the stored state says the last turn closed).
+    let lastBoundary: string | undefined;
+    for (let i = window.length - 1; i >= 0 && lastBoundary === undefined; i--) {
+      const type = window[i]!.type;
+      if (type === 'turn/start' || type === 'turn/end' || type === 'session/end-seed') lastBoundary = type;
+    }
+    const open = lastBoundary === 'turn/start' || (lastBoundary === undefined && record.lastTurn === 'open');
+    const ownedElsewhere = record.ownerPid !== undefined && record.ownerPid !== this.pid && this.isProcessAlive(record.ownerPid);
+    if (open && !ownedElsewhere) return cut(this.load(id));
+    const startSeq = tailStart(window, from, count, tail);
+    return { record, events: window.slice(startSeq - from), repaired: 0, ownedElsewhere, startSeq };
   }
 
   /**
@@ -340,6 +391,11 @@ export class SessionRepository implements IDisposable {
     warnings.push(...replay.warnings.map((w) => `invariant: ${w}`));
     this.store.createSession(header, parsed.events);
     return { id: header.id, eventCount: parsed.events.length, warnings };
+  }
+
+  /** Makes every event appended so far to a live session durable (e.g. before a full-text search). */
+  async flushAll(): Promise<void> {
+    await Promise.all([...this.liveSessions.values()].map((l) => l.flush()));
   }
 
   /** Flushes and releases every live session. */
