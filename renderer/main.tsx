@@ -14,6 +14,8 @@ import './styles/layout.css';
 import './styles/timeline.css';
 import './styles/panels.css';
 import './styles/branches.css';
+import './styles/markdown.css';
+import './styles/debugger.css';
 
 const THEME_KEY = 'forkline.theme';
 const savedTheme = (() => {

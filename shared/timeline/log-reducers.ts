@@ -4,24 +4,11 @@
  * one muted row with a label and, for types this build does not know, a payload preview — so an
  * imported or newer log never loses an event from view.
  */
-import { KNOWN_EVENT_TYPES, type TodoItem } from '../events.js';
-import { asArray, asObject, asString } from '../event-read.js';
+import { KNOWN_EVENT_TYPES } from '../events.js';
+import { asString, readTodos } from '../event-read.js';
 import type { ElidedRow } from '../timeline-rows.js';
 import { eventLabel, payloadPreview } from './event-labels.js';
 import type { EventReducer, ReducerTable } from './fold-state.js';
-
-/** Todo items read loosely (`content` or `text` or `title`; unknown statuses read as `pending`). */
-export function readTodos(value: unknown): TodoItem[] {
-  const out: TodoItem[] = [];
-  for (const item of asArray(value)) {
-    const o = asObject(item);
-    const content = asString(o?.['content']) ?? asString(o?.['text']) ?? asString(o?.['title']);
-    if (content === undefined) continue;
-    const status = asString(o?.['status']);
-    out.push({ content, status: status === 'completed' || status === 'in_progress' ? status : 'pending' });
-  }
-  return out;
-}
 
 /** Any event without a reducer of its own. */
 export const logEventReducer: EventReducer = (fold, e, d) => {
