@@ -42,7 +42,10 @@ export interface SelectionSlice {
   openAt(sessionId: string, seq: number): void;
   inspect(target: InspectorTarget | undefined): void;
   inspectRequest(target: RequestTarget | undefined): void;
+  /** Scrolls the timeline to the row of `seq` and shows its events in the raw inspector. */
   jumpTo(seq: number): void;
+  /** Scrolls the timeline to the row of `seq` (marked as the current row) without opening an inspector. */
+  scrollTo(seq: number): void;
 }
 
 /** Finding things inside the open session: the find bar and the turn outline (actions keyboard shortcuts bind to). */
@@ -147,10 +150,11 @@ interface Counters {
 
 const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
   select: (selectedId) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: undefined, compare: undefined, find: undefined }),
-  openAt: (selectedId, seq) => set({ selectedId, inspector: { kind: 'seq', seq }, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined }),
+  openAt: (selectedId, seq) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined, find: undefined }),
   inspect: (inspector) => set({ inspector }),
   inspectRequest: (requestTarget) => set({ requestTarget }),
   jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq } }),
+  scrollTo: (seq) => set({ jump: { seq, nonce: ++counters.jump } }),
 });
 
 const settingsSlice = (set: Set): SettingsSlice => ({

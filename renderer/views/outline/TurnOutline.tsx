@@ -13,7 +13,7 @@ const END_TONE: Record<string, string> = { completed: 'ok', 'max-tokens': 'warn'
 export function TurnOutline(): ReactNode {
   const timeline = useTimeline();
   const items = useMemo(() => turnOutline(timeline.rows), [timeline.rows]);
-  const jumpTo = useApp((s) => s.jumpTo);
+  const scrollTo = useApp((s) => s.scrollTo);
   const toggle = useApp((s) => s.toggleOutline);
   const jumpSeq = useApp((s) => s.jump?.seq);
   const startSeq = useSession((s) => s.startSeq);
@@ -44,7 +44,7 @@ export function TurnOutline(): ReactNode {
         )}
         {items.map((item) => (
           <li key={item.key} className={`outline-item kind-${item.kind}${item.key === currentKey ? ' current' : ''}`} data-testid="outline-item" data-kind={item.kind} data-seq={item.seq} data-turn={item.turn}>
-            <button type="button" className="outline-button" aria-current={item.key === currentKey ? 'location' : undefined} onClick={() => jumpTo(item.seq)}>
+            <button type="button" className="outline-button" aria-current={item.key === currentKey ? 'location' : undefined} onClick={() => scrollTo(item.seq)}>
               {item.kind === 'turn' ? (
                 <>
                   <span className="outline-turn mono">{item.turn}</span>

@@ -12,6 +12,13 @@ export function promptTokens(usage: TokenUsage): number {
   return usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
 }
 
+/** A window size as people say it: `128k`, `1M`, `8,192`. */
+export function windowLabel(tokens: number): string {
+  if (tokens >= 1_000_000 && tokens % 1_000 === 0) return `${+(tokens / 1_000_000).toFixed(2)}M`;
+  if (tokens >= 10_000) return `${Math.round(tokens / 1_000)}k`;
+  return tokens.toLocaleString('en-US');
+}
+
 export function ContextMeter({ usage, window }: { readonly usage?: TokenUsage; readonly window?: number }): ReactNode {
   if (!usage) return null;
   const used = promptTokens(usage);
@@ -40,7 +47,7 @@ export function ContextMeter({ usage, window }: { readonly usage?: TokenUsage; r
       <span className="context-meter-bar" aria-hidden="true">
         <span style={{ width: `${Math.max(pct, 1)}%` }} />
       </span>
-      {pct}% of {formatTokens(window)}
+      {pct}% of {windowLabel(window)}
     </span>
   );
 }

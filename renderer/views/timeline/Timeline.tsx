@@ -155,11 +155,12 @@ export function Timeline(): ReactNode {
   }, [current, matches]);
 
   const selectedKey = useMemo(() => {
-    if (!inspector) return undefined;
-    if (inspector.kind === 'row') return inspector.rowKey;
-    const i = rowIndexOfSeq(timeline, inspector.seq);
+    const seq = inspector ? (inspector.kind === 'row' ? undefined : inspector.seq) : jump?.seq;
+    if (inspector?.kind === 'row') return inspector.rowKey;
+    if (seq === undefined) return undefined;
+    const i = rowIndexOfSeq(timeline, seq);
     return i >= 0 ? timeline.rows[i]!.key : undefined;
-  }, [inspector, timeline]);
+  }, [inspector, jump, timeline]);
 
   const earlier =
     startSeq > 0 ? (
