@@ -221,6 +221,11 @@ export interface HostMethods {
    * same whatever its length; `readEvents` fetches earlier ones on demand.
    */
   subscribeSession(params: { sessionId: string; fromSeq: number; tail?: number }): SubscribeResult;
+  /**
+   * The request envelope in effect before `beforeSeq`: the latest `request/header` and
+   * `request/context` events before it (ascending), for a session opened at its tail.
+   */
+  readEnvelope(params: { sessionId: string; beforeSeq: number }): { events: readonly SessionEvent[] };
   /** Committed events with `fromSeq <= seq < toSeq` (at most 200,000 at a time). */
   readEvents(params: { sessionId: string; fromSeq: number; toSeq: number }): { events: readonly SessionEvent[] };
   unsubscribeSession(params: { subscriptionId: string }): null;
@@ -288,6 +293,7 @@ export const HOST_METHODS = [
   'exportSession',
   'importSession',
   'readEvents',
+  'readEnvelope',
   'listRequests',
   'inspectRequest',
   'readRequestStream',

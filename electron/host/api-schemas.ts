@@ -20,6 +20,7 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
     .object({ sessionId: id, fromSeq: z.number().int().min(0), toSeq: z.number().int().min(0) })
     .strict()
     .refine((p) => p.toSeq >= p.fromSeq && p.toSeq - p.fromSeq <= 200_000, { message: 'toSeq must be ≥ fromSeq and at most 200,000 past it' }),
+  readEnvelope: z.object({ sessionId: id, beforeSeq: z.number().int().min(0) }).strict(),
   listRequests: z.object({ sessionId: id }).strict(),
   unsubscribeSession: z.object({ subscriptionId: id }).strict(),
   renameSession: z.object({ sessionId: id, title: z.string().max(500) }).strict(),

@@ -165,6 +165,22 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { sessionId: result.id, warnings: result.warnings };
   }
 
+  readEnvelope(params: { sessionId: string; beforeSeq: number }): { events: readonly SessionEvent[] } {
+    const agent = this.host.agentFor(params.sessionId);
+    const found: SessionEvent[] = [];
+    for (const type of ['request/header', 'request/context']) {
+      let event: SessionEvent | undefined;
+      if (agent) {
+        for (let seq = Math.min(params.beforeSeq, agent.session.length) - 1; seq >= 0 && !event; seq--) if (agent.session.eventAt(seq)!.type === type) event = agent.session.eventAt(seq);
+      } else {
+        if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+        event = this.repo.store.lastEventOfType(params.sessionId, type, params.beforeSeq);
+      }
+      if (event) found.push(event);
+    }
+    return { events: found.sort((a, b) => a.seq - b.seq) };
+  }
+
   /** The whole log of a session as this host sees it (a live agent's in-memory log is the newest). */
   private eventsOf(sessionId: string): { header: SessionRecord['header']; events: readonly SessionEvent[] } {
     const agent = this.host.agentFor(sessionId);

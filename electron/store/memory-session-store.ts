@@ -91,6 +91,12 @@ export class MemorySessionStore implements SessionStore {
     return this.readFrom(sessionId, fromSeq).slice(0, Math.max(0, toSeq - Math.max(0, fromSeq)));
   }
 
+  lastEventOfType(sessionId: string, type: string, beforeSeq: number): SessionEvent | undefined {
+    const events = this.readRange(sessionId, 0, beforeSeq);
+    for (let i = events.length - 1; i >= 0; i--) if (events[i]!.type === type) return events[i];
+    return undefined;
+  }
+
   get(sessionId: string): SessionRecord | undefined {
     const entry = this.sessions.get(sessionId);
     return entry ? this.record(entry) : undefined;

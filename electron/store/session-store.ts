@@ -75,6 +75,13 @@ export interface SessionStore {
   /** Events with `fromSeq <= seq < toSeq`, in seq order. @throws SessionCorruptionError, StoreError */
   readRange(sessionId: string, fromSeq: number, toSeq: number): SessionEvent[];
 
+  /**
+   * The latest event of `type` with seq < `beforeSeq` (following a fork's prefix), or undefined.
+   * Meant for log-only envelope events (`request/header`, `request/context`) that are never packed.
+   * @throws SessionCorruptionError, StoreError SESSION_NOT_FOUND
+   */
+  lastEventOfType(sessionId: string, type: string, beforeSeq: number): SessionEvent | undefined;
+
   /** The session's row, or undefined. Reads only the session table. */
   get(sessionId: string): SessionRecord | undefined;
 

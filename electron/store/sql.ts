@@ -119,6 +119,9 @@ export const SQL = {
   backfillLastTurnSource: `SELECT e.session_id AS session_id, e.type AS type, e.data AS data FROM events e
     JOIN (SELECT session_id, max(seq) AS seq FROM events WHERE type IN ('turn/start', 'turn/end') GROUP BY session_id) last
     ON e.session_id = last.session_id AND e.seq = last.seq`,
+  /** The latest unpacked event of a type before a seq (the route in effect for a tail view). Params: session_id, before seq, type. */
+  lastOfTypeBefore: `SELECT seq, last_seq, type, time, data, surface_op, source_event_seqs, ignorable FROM events
+    WHERE session_id = ? AND seq < ? AND type = ? ORDER BY seq DESC LIMIT 1`,
   userVersion: 'PRAGMA user_version',
   applicationId: 'PRAGMA application_id',
   tableCount: "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'",

@@ -343,6 +343,22 @@ export class SqliteSessionStore implements SessionStore {
     if (expected !== to) throw new SessionCorruptionError(row.id, expected, `stored events end at seq ${expected - 1} but the session records ${to}`);
   }
 
+  lastEventOfType(sessionId: string, type: string, beforeSeq: number): SessionEvent | undefined {
+    this.assertOpen();
+    let row: SessionRow | undefined = this.requireRow(sessionId);
+    let before = beforeSeq;
+    // Own rows first, then the prefix chain (a fork reads seqs below its seed length from its parent).
+    for (let hops = 0; row && hops < 1_000; hops++) {
+      const seedLength = row.prefix_from !== null ? (row.seed_length ?? 0) : 0;
+      const found = this.stmt('lastOfTypeBefore').get(row.id, before, type) as EventRow | undefined;
+      if (found && found.seq >= seedLength) return decodeRow(row.id, found)[0];
+      if (row.prefix_from === null) return found ? decodeRow(row.id, found)[0] : undefined;
+      before = Math.min(before, seedLength);
+      row = this.stmt('getSession').get(row.prefix_from) as SessionRow | undefined;
+    }
+    return undefined;
+  }
+
   private requireRow(sessionId: string): SessionRow {
     const row = this.stmt('getSession').get(sessionId) as SessionRow | undefined;
     if (!row) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);

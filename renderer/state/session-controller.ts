@@ -10,7 +10,7 @@ import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { HostCallError } from '../host/host-client.js';
 import { FrameBatcher, type FrameScheduler } from './frame-batcher.js';
-import { applyPushes, applySubscribeResult, createSessionStore, prependSessionEvents, setSessionError, type SessionStore } from './session-store.js';
+import { applyPushes, applySubscribeResult, createSessionStore, prependSessionEvents, setSessionError, setSessionPrelude, type SessionStore } from './session-store.js';
 
 /**
  * How many of a session's newest events are loaded when it opens (earlier ones load on demand),
@@ -23,7 +23,7 @@ export const EARLIER_PAGE_EVENTS = 5_000;
 export type SessionPush = Extract<HostPush, { readonly sessionId: string }>;
 
 export interface SessionControllerDeps {
-  readonly client: Pick<HostClient, 'subscribeSession' | 'unsubscribeSession'> & Partial<Pick<HostClient, 'readEvents'>>;
+  readonly client: Pick<HostClient, 'subscribeSession' | 'unsubscribeSession'> & Partial<Pick<HostClient, 'readEvents' | 'readEnvelope'>>;
   /** Events loaded when the session opens (default {@link OPEN_TAIL_EVENTS}; `Infinity` loads all). */
   readonly openTail?: number;
   readonly schedule: FrameScheduler;
@@ -106,6 +106,8 @@ export class SessionController implements IDisposable {
       }
       this.subscriptionId = result.subscriptionId;
       const outcome = applySubscribeResult(this.store, result);
+      // Opened at the tail: fetch the envelope in effect there after the first rows are in.
+      if (fromSeq === 0 && result.startSeq > 0) void this.loadPrelude(result.startSeq);
       const early = this.early;
       this.early = [];
       const mine = early.filter((p) => p.kind !== 'session/events' || p.subscriptionId === result.subscriptionId);
@@ -136,6 +138,17 @@ export class SessionController implements IDisposable {
     if (outcome.hole) {
       this.stats.holes++;
       void this.resubscribe();
+    }
+  }
+
+  private async loadPrelude(beforeSeq: number): Promise<void> {
+    const read = this.deps.client.readEnvelope;
+    if (!read) return;
+    try {
+      const { events } = await read({ sessionId: this.sessionId, beforeSeq });
+      if (!this.disposed) setSessionPrelude(this.store, events);
+    } catch {
+      // The steps then show their token counts without the window; nothing else depends on it.
     }
   }
 

@@ -31,6 +31,12 @@ export interface SessionFacts {
    * are read on demand, `prependSessionEvents`).
    */
   readonly startSeq: number;
+  /**
+   * For a log opened at its tail: the request envelope events in effect at `startSeq` (latest
+   * `request/header` / `request/context` before it), folded first so steps know their model and
+   * context window.
+   */
+  readonly prelude: readonly SessionEvent[];
   readonly status: AgentStatus;
   readonly inbox: InboxSnapshot;
   readonly approvals: readonly ApprovalRequest[];
@@ -48,7 +54,7 @@ export const EMPTY_INBOX: InboxSnapshot = { nextTurn: [], nextStep: [] };
 export const TOOL_OUTPUT_CAP = 256 * 1024;
 
 export function initialSessionFacts(sessionId: string): SessionFacts {
-  return { sessionId, phase: 'loading', events: emptyLog(0), lastSeq: -1, startSeq: 0, status: 'idle', inbox: EMPTY_INBOX, approvals: [], toolOutput: {}, notices: [], readOnly: false };
+  return { sessionId, phase: 'loading', events: emptyLog(0), lastSeq: -1, startSeq: 0, prelude: [], status: 'idle', inbox: EMPTY_INBOX, approvals: [], toolOutput: {}, notices: [], readOnly: false };
 }
 
 export function createSessionStore(sessionId: string): SessionStore {
@@ -162,8 +168,14 @@ export function applyPushes(store: SessionStore, pushes: readonly HostPush[]): A
 export function prependSessionEvents(store: SessionStore, events: readonly SessionEvent[]): boolean {
   const state = store.getState();
   if (events.length === 0 || state.startSeq === 0 || events[events.length - 1]!.seq !== state.startSeq - 1) return false;
-  store.setState({ events: prependEvents(state.events, events), startSeq: events[0]!.seq });
+  store.setState({ events: prependEvents(state.events, events), startSeq: events[0]!.seq, prelude: state.prelude.filter((e) => e.seq < events[0]!.seq) });
   return true;
+}
+
+/** Sets the envelope events in effect before the loaded part of the log (ignored when they are not before it). */
+export function setSessionPrelude(store: SessionStore, events: readonly SessionEvent[]): void {
+  const { startSeq } = store.getState();
+  store.setState({ prelude: events.filter((e) => e.seq < startSeq) });
 }
 
 export function setSessionError(store: SessionStore, error: ErrorRecord): void {

@@ -387,6 +387,9 @@ describe('session debugger', () => {
     const lastTurn = (app.runtime.store.readRange('big-session', events - 1, events)[0] as SessionEvent<'turn/end'>).data.turn;
     await page.locator(`[data-testid="turn-end"][data-turn="${lastTurn}"]`).waitFor();
     expect(await byTestId('earlier-bar').textContent()).toMatch(/earlier events? not loaded/);
+    // The envelope in effect at the tail (logged at the very start) still gives each step its context meter.
+    await page.locator(`[data-testid="step-marker"][data-turn="${lastTurn}"] [data-testid="context-meter"][data-share]`).waitFor();
+    expect(await page.locator(`[data-testid="step-marker"][data-turn="${lastTurn}"] [data-testid="context-meter"]`).textContent()).toBe('94% of 128k');
     console.log(`big session: first rows after ${ms} ms`);
     await both('big-session-tail');
     const before = await byTestId('earlier-bar').textContent();

@@ -87,6 +87,9 @@ export class InstrumentedStore implements SessionStore {
   delete(id: string): void {
     this.inner.delete(id);
   }
+  lastEventOfType(id: string, type: string, before: number) {
+    return this.inner.lastEventOfType(id, type, before);
+  }
   search(query: Parameters<SessionStore['search']>[0]) {
     return this.inner.search(query);
   }
@@ -616,6 +619,19 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
         expect(hits(['contents of src/3'])).toEqual([]);
         expect(hits(['contents of src/2']).map((h) => h.split('#')[0])).toEqual(['alpha-kid']);
         expect(hits(['contents of src/1'], { sessionId: 'beta' })).toHaveLength(1);
+      });
+
+      it('finds the latest event of a type before a seq, through a fork prefix', async () => {
+        const parent = buildSession('env', 3, 3);
+        store.createSession(parent.header, parent.events);
+        const headers = parent.events.filter((e) => e.type === 'request/header').map((e) => e.seq);
+        expect(store.lastEventOfType('env', 'request/header', parent.length)?.seq).toBe(headers.at(-1));
+        expect(store.lastEventOfType('env', 'request/header', headers[1]!)?.seq).toBe(headers[0]);
+        expect(store.lastEventOfType('env', 'request/header', headers[0]!)).toBeUndefined();
+        const ends = parent.events.filter((e) => e.type === 'turn/end').map((e) => e.seq);
+        await repo().fork('env', ends[1], 'env-kid');
+        const kidLength = store.get('env-kid')!.eventCount;
+        expect(store.lastEventOfType('env-kid', 'request/header', kidLength)).toEqual(parent.events[headers[1]!]);
       });
 
       it('records the last turn: open after turn/start, the reason kind after turn/end', () => {

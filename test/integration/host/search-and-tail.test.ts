@@ -140,6 +140,10 @@ describe('opening a long session at its tail', () => {
     const earlier = connection.readEvents({ sessionId: 'long', fromSeq: tail.startSeq - 500, toSeq: tail.startSeq });
     expect(earlier.events.map((e) => e.seq)).toEqual(Array.from({ length: 500 }, (_, i) => tail.startSeq - 500 + i));
     expect(earlier.events).toEqual(long.events.slice(tail.startSeq - 500, tail.startSeq));
+    // The envelope in effect there (logged long before the tail) is one call away.
+    const envelope = connection.readEnvelope({ sessionId: 'long', beforeSeq: tail.startSeq });
+    const headers = long.events.filter((e) => e.seq < tail.startSeq && e.type === 'request/header');
+    expect(envelope.events.map((e) => e.seq)).toEqual([headers.at(-1)!.seq]);
     // A short session comes whole.
     const whole = connection.subscribeSession({ sessionId: 'small', fromSeq: 0, tail: 1_000 });
     expect(whole.startSeq).toBe(0);
