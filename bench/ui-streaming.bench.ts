@@ -6,8 +6,8 @@
  *    measures its worst main-thread delay (a 10 ms interval timer's lateness, and long tasks).
  *    Goal (DESIGN §13): < 100 ms; the reference web UI's own bound is 250 ms, reported as the ratio's
  *    baseline. The page's idle delay over the same time is printed as the noise floor.
- * 2. Time to first timeline rows after opening a 10,000-event session, vs a 100-event session in the
- *    same run (ratio).
+ * 2. Time to first timeline rows after opening a 100,000-event session, vs a ~150-event session in
+ *    the same run (DESIGN §13: ≤ 1.5×; the session opens at its tail, see session-controller.ts).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -131,29 +131,36 @@ async function main(): Promise<void> {
     });
 
     // 2. Time to first rows.
-    const small = syntheticSession('bench-small', app.workspace, 100);
-    const large = syntheticSession('bench-large', app.workspace, 10_000);
+    const small = syntheticSession('bench-small', app.workspace, 150);
+    const large = syntheticSession('bench-large', app.workspace, 100_000);
     app.runtime.store.createSession(small.header, small.events);
     app.runtime.store.createSession(large.header, large.events);
     await timeToFirstRows(app, small.id); // warm up
     const smallMs: number[] = [];
     const largeMs: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      smallMs.push(await timeToFirstRows(app, small.id));
-      largeMs.push(await timeToFirstRows(app, large.id));
+    await timeToFirstRows(app, large.id); // warm up
+    for (let i = 0; i < 7; i++) {
+      // Alternate which side goes first.
+      if (i % 2 === 0) {
+        smallMs.push(await timeToFirstRows(app, small.id));
+        largeMs.push(await timeToFirstRows(app, large.id));
+      } else {
+        largeMs.push(await timeToFirstRows(app, large.id));
+        smallMs.push(await timeToFirstRows(app, small.id));
+      }
     }
     const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
     const ratio = med(largeMs) / med(smallMs);
     report({
-      name: 'time to first rows, 10,000-event session',
+      name: 'time to first rows in Chromium, 100,000-event session',
       unit: 'ms',
       ours: Number(med(largeMs).toFixed(1)),
       baseline: Number(med(smallMs).toFixed(1)),
       baselineName: `a ${small.length}-event session (same run)`,
       ratio,
-      goal: 'report (no goal set)',
-      met: true,
-      detail: `${large.length} vs ${small.length} events; click on the sidebar row to the first visible timeline row, median of 3`,
+      goal: '≤ 1.5×',
+      met: ratio <= 1.5,
+      detail: `${large.length} vs ${small.length} events; click on the sidebar row to the first visible timeline row, median of 7`,
     });
     writeFileSync(join(app.dir, 'done'), '');
   } finally {

@@ -81,17 +81,17 @@ function titleFromLog(events: readonly SessionEvent[]): string | undefined {
 
 /**
  * Where a tail view of `count` events starts, given `window` = the events `[from, count)`: about
- * `tail` events back, moved to a turn start when one is near — back to the start of the turn that
- * contains the cut when that adds at most `tail` events, else forward to the next turn start when
- * that keeps at least a quarter of the tail — so the view usually opens on a turn rule.
+ * `tail` events back, moved to a turn start when one is near — back by at most a quarter of the
+ * tail, else forward when that still keeps half of it — so the view usually opens on a turn rule
+ * and never holds much more than `tail` events (a turn of thousands of chunks is cut inside).
  */
 export function tailStart(window: readonly SessionEvent[], from: number, count: number, tail: number): number {
   const target = Math.max(from, count - tail);
   if (target <= 0) return 0;
-  for (let seq = target; seq >= Math.max(from, target - tail); seq--) {
+  for (let seq = target; seq >= Math.max(from, target - Math.floor(tail / 4)); seq--) {
     if (window[seq - from]?.type === 'turn/start') return seq;
   }
-  for (let seq = target; seq < count - Math.floor(tail / 4); seq++) {
+  for (let seq = target; seq <= count - Math.ceil(tail / 2); seq++) {
     if (window[seq - from]?.type === 'turn/start') return seq;
   }
   return target;
@@ -209,7 +209,8 @@ export class SessionRepository implements IDisposable {
       return { ...result, events: result.events.slice(startSeq), startSeq };
     };
     if (this.liveSessions.has(id) || count <= tail * 2) return cut(this.load(id));
-    const from = Math.max(0, count - tail * 2);
+    // tailStart looks back at most a quarter of the tail.
+    const from = Math.max(0, count - tail - Math.ceil(tail / 4) - 1);
     const window = this.store.readRange(id, from, count);
     // Balanced when the last turn boundary in view is an end (or the window holds no turn at all
     // and the stored state says the last turn closed).

@@ -13,10 +13,15 @@ import { FrameBatcher, type FrameScheduler } from './frame-batcher.js';
 import { applyPushes, applySubscribeResult, createSessionStore, prependSessionEvents, setSessionError, setSessionPrelude, type SessionStore } from './session-store.js';
 
 /**
- * How many of a session's newest events are loaded when it opens (earlier ones load on demand),
- * so opening costs the same whatever the session's length (DESIGN §13 time to first rows).
+ * How many of a session's newest events are loaded when it opens — about a screenful of rows — so
+ * the first rows cost the same whatever the session's length (DESIGN §13 time to first rows).
  */
-export const OPEN_TAIL_EVENTS = 1_500;
+export const OPEN_TAIL_EVENTS = 200;
+/**
+ * Right after the first rows are shown, earlier events are fetched in the background until about
+ * this many are loaded (more history to scroll through without asking); the rest loads on demand.
+ */
+export const BACKGROUND_EVENTS = 3_000;
 /** Earlier events loaded per "show earlier" step. */
 export const EARLIER_PAGE_EVENTS = 5_000;
 
@@ -106,8 +111,17 @@ export class SessionController implements IDisposable {
       }
       this.subscriptionId = result.subscriptionId;
       const outcome = applySubscribeResult(this.store, result);
-      // Opened at the tail: fetch the envelope in effect there after the first rows are in.
-      if (fromSeq === 0 && result.startSeq > 0) void this.loadPrelude(result.startSeq);
+      // Opened at the tail: after the first rows are in, fetch the envelope in effect there and
+      // some more history in the background.
+      if (fromSeq === 0 && result.startSeq > 0) {
+        const start = result.startSeq;
+        setTimeout(() => {
+          if (this.disposed) return;
+          void this.loadPrelude(start);
+          const more = BACKGROUND_EVENTS - result.events.length;
+          if (more > 0) void this.loadEarlier(Math.max(0, start - more)).catch(() => undefined);
+        }, 50);
+      }
       const early = this.early;
       this.early = [];
       const mine = early.filter((p) => p.kind !== 'session/events' || p.subscriptionId === result.subscriptionId);

@@ -52,14 +52,14 @@ describe('request diff', () => {
 describe('tail start', () => {
   const log = (types: string[]): SessionEvent[] => types.map((type, seq) => ({ seq, type, time: seq, data: {} }) as unknown as SessionEvent);
 
-  it('moves back to the start of the turn holding the cut, or forward to the next turn, else cuts where it must', () => {
+  it('moves back a little to a turn start, or forward while keeping half the tail, else cuts inside the turn', () => {
     const types = Array.from({ length: 100 }, (_, i) => (i % 20 === 0 ? 'turn/start' : 'assistant/chunk'));
-    expect(tailStart(log(types), 0, 100, 30)).toBe(60);
+    expect(tailStart(log(types), 0, 100, 40)).toBe(60);
+    expect(tailStart(log(types), 0, 100, 30)).toBe(80);
     expect(tailStart(log(types), 0, 100, 200)).toBe(0);
     const oneTurn = ['turn/start', ...Array.from({ length: 99 }, () => 'assistant/chunk')];
     expect(tailStart(log(oneTurn), 0, 100, 10)).toBe(90);
     // A window that starts later than seq 0.
-    const window = log(types).slice(50);
-    expect(tailStart(window, 50, 100, 30)).toBe(60);
+    expect(tailStart(log(types).slice(50), 50, 100, 40)).toBe(60);
   });
 });
