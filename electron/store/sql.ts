@@ -56,11 +56,13 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   3: '',
   /**
    * Full-text search (FTS5, trigram tokenizer: case-insensitive substring matching of terms of 3+
-   * characters) over the text of messages and tool results, kept up to date by the write path:
-   * `search_docs` holds one row per indexed event (deleted with its session), `search_index` is an
-   * external-content FTS5 index over it maintained by triggers. `sessions.last_turn` is the state
-   * of the session's last turn (`open`, or its turn-end reason kind) for the session list.
-   * Existing sessions are indexed when this migration runs (see SqliteSessionStore.backfillV4).
+   * characters) over the text of messages and tool results. The write path stores one
+   * `search_docs` row per indexed event in the same transaction as the event (deleted with its
+   * session); `search_index` is an external-content FTS5 index over those rows, brought up to
+   * `search_state.indexed_upto` in batches by the write path (every few dozen documents or seconds,
+   * see SqliteSessionStore) and always before a search answers, so a search sees every stored
+   * event. `sessions.last_turn` is the state of the session's last turn (`open`, or its turn-end
+   * reason kind) for the session list. Existing sessions are indexed when this migration runs.
    */
   4: `
     CREATE TABLE search_docs (
@@ -72,10 +74,10 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     ) STRICT;
     CREATE INDEX search_docs_by_session ON search_docs(session_id, seq);
     CREATE VIRTUAL TABLE search_index USING fts5(text, content='search_docs', content_rowid='id', tokenize='trigram remove_diacritics 1');
-    CREATE TRIGGER search_docs_insert AFTER INSERT ON search_docs BEGIN
-      INSERT INTO search_index(rowid, text) VALUES (new.id, new.text);
-    END;
-    CREATE TRIGGER search_docs_delete AFTER DELETE ON search_docs BEGIN
+    CREATE TABLE search_state (id INTEGER PRIMARY KEY CHECK (id = 1), indexed_upto INTEGER NOT NULL) STRICT;
+    INSERT INTO search_state (id, indexed_upto) VALUES (1, 0);
+    CREATE TRIGGER search_docs_delete AFTER DELETE ON search_docs
+      WHEN old.id <= (SELECT indexed_upto FROM search_state WHERE id = 1) BEGIN
       INSERT INTO search_index(search_index, rowid, text) VALUES ('delete', old.id, old.text);
     END;
     ALTER TABLE sessions ADD COLUMN last_turn TEXT;
@@ -105,6 +107,11 @@ export const SQL = {
     WHERE session_id = ? AND seq >= ? AND seq < ? AND last_seq >= ? ORDER BY seq`,
   /** One indexed event. Params: session_id, seq, kind, text. */
   insertSearchDoc: 'INSERT INTO search_docs (session_id, seq, kind, text) VALUES (?, ?, ?, ?)',
+  /** How far the FTS index has caught up with `search_docs`, and how far it has to go. */
+  searchProgress: 'SELECT (SELECT indexed_upto FROM search_state WHERE id = 1) AS upto, (SELECT max(id) FROM search_docs) AS latest',
+  /** Indexes the documents after the watermark. Params: watermark. */
+  searchCatchUp: 'INSERT INTO search_index (rowid, text) SELECT id, text FROM search_docs WHERE id > ? ORDER BY id',
+  setSearchProgress: 'UPDATE search_state SET indexed_upto = ? WHERE id = 1',
   /** Newest hits first. Params: FTS5 match expression, limit. */
   search: `SELECT d.session_id AS sessionId, d.seq AS seq, d.kind AS kind, d.text AS text FROM search_index
     JOIN search_docs d ON d.id = search_index.rowid WHERE search_index MATCH ? ORDER BY search_index.rowid DESC LIMIT ?`,

@@ -86,6 +86,11 @@ export class SqliteSessionStore implements SessionStore {
   private readonly appendTx: Database.Transaction<(sessionId: string, events: readonly SessionEvent[]) => void>;
   /** One read transaction, so a range spanning a fork prefix and the child's rows is one snapshot. */
   private readonly readTx: Database.Transaction<(sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) => void>;
+  /** Catches the FTS index up in its own write transaction (before a search). */
+  private readonly indexTx: Database.Transaction<() => void>;
+  /** Documents written since the index last caught up (this connection), and since when. */
+  private pendingDocs = 0;
+  private pendingSince: number | undefined;
   private closed = false;
 
   /**
@@ -106,6 +111,7 @@ export class SqliteSessionStore implements SessionStore {
       throw error;
     }
     this.appendTx = this.db.transaction((sessionId: string, events: readonly SessionEvent[]) => this.appendInTransaction(sessionId, events));
+    this.indexTx = this.db.transaction(() => this.catchUpIndex());
     this.readTx = this.db.transaction((sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) =>
       this.readInTransaction(sessionId, fromSeq, toSeq, out),
     );
@@ -283,14 +289,37 @@ export class SqliteSessionStore implements SessionStore {
         );
         this.onRowWritten?.({ sessionId, seq: row.seq, lastSeq: row.seq, type: row.type, rowIndex: rowIndex++ });
         const doc = searchableText(row);
-        if (doc) this.stmt('insertSearchDoc').run(sessionId, row.seq, doc.kind, doc.text);
+        if (doc) {
+          this.stmt('insertSearchDoc').run(sessionId, row.seq, doc.kind, doc.text);
+          this.pendingDocs++;
+          this.pendingSince ??= this.now();
+        }
       }
     }
+    // The FTS index catches up in batches: one segment per batch instead of one per small commit.
+    if (this.pendingDocs >= INDEX_BATCH_DOCS || (this.pendingSince !== undefined && this.now() - this.pendingSince >= INDEX_BATCH_MS)) this.catchUpIndex();
+  }
+
+  /**
+   * Indexes every stored document the FTS index has not seen yet, inside the caller's write
+   * transaction (the watermark is read there, so two processes never index a document twice).
+   */
+  private catchUpIndex(progress = this.stmt('searchProgress'), catchUp = this.stmt('searchCatchUp'), setProgress = this.stmt('setSearchProgress')): void {
+    const { upto, latest } = progress.get() as { upto: number; latest: number | null };
+    if (latest !== null && latest > upto) {
+      catchUp.run(upto);
+      setProgress.run(latest);
+    }
+    this.pendingDocs = 0;
+    this.pendingSince = undefined;
   }
 
   search(query: StoreSearchQuery): StoreSearchHit[] {
     this.assertOpen();
     if (query.terms.length === 0 || query.limit <= 0) return [];
+    // Documents written since the last batch (here or by another process) are indexed first.
+    const { upto, latest } = this.stmt('searchProgress').get() as { upto: number; latest: number | null };
+    if (latest !== null && latest > upto) this.indexTx.immediate();
     const match = ftsMatchExpression(query.terms);
     const rows =
       query.sessionId !== undefined
@@ -404,6 +433,11 @@ export class SqliteSessionStore implements SessionStore {
 
   close(): void {
     if (this.closed) return;
+    try {
+      if (this.pendingDocs > 0) this.indexTx.immediate();
+    } catch {
+      // Indexed on the next search or open instead.
+    }
     this.closed = true;
     this.statements.clear();
     this.db.close();
@@ -418,6 +452,11 @@ export class SqliteSessionStore implements SessionStore {
 export function ftsMatchExpression(terms: readonly string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
 }
+
+/** The FTS index catches up after this many new documents … */
+const INDEX_BATCH_DOCS = 64;
+/** … or when the oldest unindexed document of this connection is this old (ms). */
+const INDEX_BATCH_MS = 2_000;
 
 function checkContiguous(sessionId: string, events: readonly SessionEvent[], firstSeq: number): void {
   events.forEach((event, i) => {
