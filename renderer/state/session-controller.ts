@@ -22,6 +22,8 @@ export const OPEN_TAIL_EVENTS = 200;
  * this many are loaded (more history to scroll through without asking); the rest loads on demand.
  */
 export const BACKGROUND_EVENTS = 3_000;
+/** …starting this long after the first rows arrived (so it never competes with their first paint), ms. */
+export const BACKGROUND_DELAY_MS = 600;
 /** Earlier events loaded per "show earlier" step. */
 export const EARLIER_PAGE_EVENTS = 5_000;
 
@@ -120,7 +122,7 @@ export class SessionController implements IDisposable {
           void this.loadPrelude(start);
           const more = BACKGROUND_EVENTS - result.events.length;
           if (more > 0) void this.loadEarlier(Math.max(0, start - more)).catch(() => undefined);
-        }, 50);
+        }, BACKGROUND_DELAY_MS);
       }
       const early = this.early;
       this.early = [];
