@@ -270,7 +270,7 @@ const STREAMING_EXPANDED_CHARS = 20_000;
 function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBase<'reasoning'>; readonly live: boolean; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
   const streaming = row.streaming && live;
   // The folded preview: the end of the last line, starting at a word.
-  const preview = tailPreview(lastLine(row.tail), 160, { oneLine: true });
+  const preview = tailPreview(lastLine(row.tail), 110, { oneLine: true });
   let body: string | undefined;
   if (expanded) body = streaming && row.text.length > STREAMING_EXPANDED_CHARS ? `… ${row.text.slice(-STREAMING_EXPANDED_CHARS)}` : row.text;
   return (
