@@ -6,8 +6,8 @@
  *    measures its worst main-thread delay (a 10 ms interval timer's lateness, and long tasks).
  *    Goal (DESIGN §13): < 100 ms; the reference web UI's own bound is 250 ms, reported as the ratio's
  *    baseline. The page's idle delay over the same time is printed as the noise floor.
- * 2. Time to first timeline rows after opening a 10,000-event session, vs a 100-event session in the
- *    same run (ratio).
+ * 2. Time to first timeline rows after opening a 100,000-event session, vs a ~150-event session in
+ *    the same run (DESIGN §13: ≤ 1.5×; the session opens at its tail, see session-controller.ts).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,66 +99,80 @@ async function main(): Promise<void> {
   }
   const app = await startE2eApp({ approvalPolicy: 'allow' });
   try {
-    // 1. Streaming into the open timeline.
-    const connection = app.runtime.host.connect(() => undefined);
-    const session = connection.createSession({ cwd: app.workspace });
-    const page = app.page;
-    await page.reload();
-    await page.locator(`[data-testid="session-row"][data-session-id="${session.id}"]`).click();
-    await page.getByTestId('session-view').waitFor();
-    const read = await monitor(page);
-    await page.waitForTimeout(2_000);
-    const idle = await read();
-    app.llm.enqueue(reasoningStream());
-    const started = Date.now();
-    connection.followup({ sessionId: session.id, text: 'think a lot' });
-    await page.locator('[data-testid="turn-end"][data-turn="1"]').waitFor({ timeout: 180_000 });
-    const streamMs = Date.now() - started;
-    const busy = await read();
-    const events = app.runtime.host.agentFor(session.id)!.session.length;
-    connection.dispose();
-    const worst = Math.max(busy.worstDelayMs, busy.worstLongTaskMs);
-    report({
-      name: '100,000 reasoning chunks into the open timeline (128 per 16 ms)',
-      unit: 'ms worst main-thread delay',
-      ours: Number(worst.toFixed(1)),
-      baseline: REFERENCE_BOUND_MS,
-      baselineName: "the reference web UI's bound",
-      ratio: worst / REFERENCE_BOUND_MS,
-      goal: '< 100 ms',
-      met: worst < 100,
-      detail: `stream took ${(streamMs / 1000).toFixed(1)} s for ${events} events; timer lateness ${busy.worstDelayMs.toFixed(1)} ms, ${busy.longTasks} long task(s) (worst ${busy.worstLongTaskMs.toFixed(1)} ms); idle noise floor ${idle.worstDelayMs.toFixed(1)} ms`,
-    });
-
+    // 1. Streaming into the open timeline (BENCH_UI_PART=first-rows skips it).
+    if (process.env['BENCH_UI_PART'] !== 'first-rows') await streaming(app);
     // 2. Time to first rows.
-    const small = syntheticSession('bench-small', app.workspace, 100);
-    const large = syntheticSession('bench-large', app.workspace, 10_000);
-    app.runtime.store.createSession(small.header, small.events);
-    app.runtime.store.createSession(large.header, large.events);
-    await timeToFirstRows(app, small.id); // warm up
-    const smallMs: number[] = [];
-    const largeMs: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      smallMs.push(await timeToFirstRows(app, small.id));
-      largeMs.push(await timeToFirstRows(app, large.id));
-    }
-    const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
-    const ratio = med(largeMs) / med(smallMs);
-    report({
-      name: 'time to first rows, 10,000-event session',
-      unit: 'ms',
-      ours: Number(med(largeMs).toFixed(1)),
-      baseline: Number(med(smallMs).toFixed(1)),
-      baselineName: `a ${small.length}-event session (same run)`,
-      ratio,
-      goal: 'report (no goal set)',
-      met: true,
-      detail: `${large.length} vs ${small.length} events; click on the sidebar row to the first visible timeline row, median of 3`,
-    });
+    await firstRows(app);
     writeFileSync(join(app.dir, 'done'), '');
   } finally {
     await app.close();
   }
+}
+
+async function streaming(app: E2eApp): Promise<void> {
+  const connection = app.runtime.host.connect(() => undefined);
+  const session = connection.createSession({ cwd: app.workspace });
+  const page = app.page;
+  await page.reload();
+  await page.locator(`[data-testid="session-row"][data-session-id="${session.id}"]`).click();
+  await page.getByTestId('session-view').waitFor();
+  const read = await monitor(page);
+  await page.waitForTimeout(2_000);
+  const idle = await read();
+  app.llm.enqueue(reasoningStream());
+  const started = Date.now();
+  connection.followup({ sessionId: session.id, text: 'think a lot' });
+  await page.locator('[data-testid="turn-end"][data-turn="1"]').waitFor({ timeout: 180_000 });
+  const streamMs = Date.now() - started;
+  const busy = await read();
+  const events = app.runtime.host.agentFor(session.id)!.session.length;
+  connection.dispose();
+  const worst = Math.max(busy.worstDelayMs, busy.worstLongTaskMs);
+  report({
+    name: '100,000 reasoning chunks into the open timeline (128 per 16 ms)',
+    unit: 'ms worst main-thread delay',
+    ours: Number(worst.toFixed(1)),
+    baseline: REFERENCE_BOUND_MS,
+    baselineName: "the reference web UI's bound",
+    ratio: worst / REFERENCE_BOUND_MS,
+    goal: '< 100 ms',
+    met: worst < 100,
+    detail: `stream took ${(streamMs / 1000).toFixed(1)} s for ${events} events; timer lateness ${busy.worstDelayMs.toFixed(1)} ms, ${busy.longTasks} long task(s) (worst ${busy.worstLongTaskMs.toFixed(1)} ms); idle noise floor ${idle.worstDelayMs.toFixed(1)} ms`,
+  });
+}
+
+async function firstRows(app: E2eApp): Promise<void> {
+  const small = syntheticSession('bench-small', app.workspace, 150);
+  const large = syntheticSession('bench-large', app.workspace, 100_000);
+  app.runtime.store.createSession(small.header, small.events);
+  app.runtime.store.createSession(large.header, large.events);
+  await timeToFirstRows(app, small.id); // warm up
+  const smallMs: number[] = [];
+  const largeMs: number[] = [];
+  await timeToFirstRows(app, large.id); // warm up
+  for (let i = 0; i < 7; i++) {
+    // Alternate which side goes first.
+    if (i % 2 === 0) {
+      smallMs.push(await timeToFirstRows(app, small.id));
+      largeMs.push(await timeToFirstRows(app, large.id));
+    } else {
+      largeMs.push(await timeToFirstRows(app, large.id));
+      smallMs.push(await timeToFirstRows(app, small.id));
+    }
+  }
+  const med = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+  const ratio = med(largeMs) / med(smallMs);
+  report({
+    name: 'time to first rows in Chromium, 100,000-event session',
+    unit: 'ms',
+    ours: Number(med(largeMs).toFixed(1)),
+    baseline: Number(med(smallMs).toFixed(1)),
+    baselineName: `a ${small.length}-event session (same run)`,
+    ratio,
+    goal: '≤ 1.5×',
+    met: ratio <= 1.5,
+    detail: `${large.length} vs ${small.length} events; click on the sidebar row to the first visible timeline row, median of 7`,
+  });
 }
 
 await main();

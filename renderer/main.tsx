@@ -15,6 +15,8 @@ import './styles/timeline.css';
 import './styles/panels.css';
 import './styles/branches.css';
 import './styles/import.css';
+import './styles/markdown.css';
+import './styles/debugger.css';
 
 const THEME_KEY = 'forkline.theme';
 const savedTheme = (() => {

@@ -17,6 +17,9 @@ import type { ImportSummary } from './import-summary.js';
 import type { BranchStats } from './branch-stats.js';
 import type { JsonValue } from './json.js';
 import type { Message, UserMessage } from './messages.js';
+import type { RequestDiff } from './request-diff.js';
+import type { RequestRecord } from './request-log.js';
+import type { SnippetPart } from './search-query.js';
 
 export type AgentStatus = 'idle' | 'running';
 
@@ -38,6 +41,13 @@ export interface SessionSummary {
   readonly ownedElsewhere?: boolean;
   /** Where the log came from (absent: recorded here). An imported session is read-only; it is continued by a fork. */
   readonly origin?: SessionOrigin;
+  /**
+   * The session's last turn, from the session table: `open` (started, not ended — a crash when no
+   * agent runs it), or its turn-end reason kind (`completed`, `error`, `interrupted`, `aborted`, …).
+   */
+  readonly lastTurn?: string;
+  /** This host's agent waits for the person to decide an approval. */
+  readonly waitingApproval?: boolean;
 }
 
 export interface InboxSnapshot {
@@ -79,16 +89,79 @@ export interface SubscribeResult {
    * saw and cannot be replayed); absent when every closed turn can be continued.
    */
   readonly imported?: { readonly format: string; readonly continuableUntilSeq?: number };
+  /** Seq of the first event in `events` (> `fromSeq` when only the tail was asked for). */
+  readonly startSeq: number;
+  /** Number of events in the session (the next seq). */
+  readonly eventCount: number;
 }
 
 /** What a model request contained, rebuilt from the log prefix (the request inspector). */
 export interface RequestSnapshot {
+  /** The step the request belongs to (0 for a compaction between turns). */
   readonly turn: number;
   readonly step: number;
-  /** Seq of the step's first `assistant/chunk` (or of the step end when the request failed early). */
+  /** The request was built from the events before this seq (its first chunk, or its `compaction/start`). */
   readonly atSeq: number;
   readonly header: RequestHeader | undefined;
   readonly messages: readonly Message[];
+}
+
+/** One model request of a session (see shared/request-log.ts): where it is and how its response went. */
+export type RequestSummary = RequestRecord;
+
+/** One request header as shown; `redacted` values never carry the real secret. */
+export interface WireHeaderView {
+  readonly name: string;
+  readonly value: string;
+  readonly redacted?: true;
+}
+
+/** The HTTP request as it went out, rebuilt from the log. */
+export interface WireRequestView {
+  readonly method: 'POST';
+  /** Absent when the log does not name the endpoint (older logs). */
+  readonly url?: string;
+  readonly headers: readonly WireHeaderView[];
+  /** The exact JSON body. */
+  readonly body: string;
+  readonly bodyBytes: number;
+  /** The same request as a curl command; the key comes from an environment variable, never from the log. */
+  readonly curl: string;
+}
+
+/** Everything the request inspector shows for one request. */
+export interface RequestInspection extends RequestSnapshot {
+  readonly request: RequestSummary;
+  /** How many requests the session made (for previous / next). */
+  readonly requestCount: number;
+  /** Absent when the body cannot be rebuilt (see `wireError`). */
+  readonly wire?: WireRequestView;
+  readonly wireError?: { readonly code: string; readonly message: string };
+  /** Against the session's previous request, when there is one and both bodies rebuild. */
+  readonly diff?: RequestDiff & { readonly previous: RequestSummary };
+  /** Caveats about this rebuild (older log shapes, imported logs). */
+  readonly notes: readonly string[];
+}
+
+/** A hit of the full-text search. */
+export interface SearchHit {
+  readonly sessionId: string;
+  /** Seq of the matching event (a message or tool result). */
+  readonly seq: number;
+  /** `user`, `assistant`, `tool` or `summary`. */
+  readonly kind: string;
+  readonly snippet: readonly SnippetPart[];
+}
+
+export interface SearchResult {
+  /** The terms searched (each matched as a case-insensitive substring). */
+  readonly terms: readonly string[];
+  /** Terms too short to search (fewer than 3 characters). */
+  readonly ignored: readonly string[];
+  /** Newest first. */
+  readonly hits: readonly SearchHit[];
+  /** More hits exist than were returned. */
+  readonly more: boolean;
 }
 
 /** One side of a comparison. */
@@ -218,7 +291,19 @@ export interface FolderListing {
 export interface HostMethods {
   listSessions(params: Record<string, never>): SessionSummary[];
   createSession(params: { cwd: string; title?: string }): SessionSummary;
-  subscribeSession(params: { sessionId: string; fromSeq: number }): SubscribeResult;
+  /**
+   * Sends the events from `fromSeq` and then live pushes. With `tail`, a long session sends only
+   * about its last `tail` events (from a turn start where one is near), so opening it costs the
+   * same whatever its length; `readEvents` fetches earlier ones on demand.
+   */
+  subscribeSession(params: { sessionId: string; fromSeq: number; tail?: number }): SubscribeResult;
+  /**
+   * The request envelope in effect before `beforeSeq`: the latest `request/header` and
+   * `request/context` events before it (ascending), for a session opened at its tail.
+   */
+  readEnvelope(params: { sessionId: string; beforeSeq: number }): { events: readonly SessionEvent[] };
+  /** Committed events with `fromSeq <= seq < toSeq` (at most 200,000 at a time). */
+  readEvents(params: { sessionId: string; fromSeq: number; toSeq: number }): { events: readonly SessionEvent[] };
   unsubscribeSession(params: { subscriptionId: string }): null;
   renameSession(params: { sessionId: string; title: string }): null;
   deleteSession(params: { sessionId: string }): null;
@@ -256,7 +341,17 @@ export interface HostMethods {
   importChunk(params: { importId: string; text: string }): { chars: number };
   importEnd(params: { importId: string }): ImportSummary;
   importAbort(params: { importId: string }): null;
-  inspectRequest(params: { sessionId: string; turn: number; step: number }): RequestSnapshot;
+  /** Every model request of the session, in the order sent (attempts and compaction summary requests included). */
+  listRequests(params: { sessionId: string }): RequestSummary[];
+  /**
+   * One request rebuilt from the log: by `index` (see `listRequests`), or by step (`attempt`
+   * absent: the step's last attempt). @throws STEP_NOT_FOUND / REQUEST_NOT_FOUND.
+   */
+  inspectRequest(params: { sessionId: string; turn?: number; step?: number; attempt?: number; index?: number }): RequestInspection;
+  /** The logged chunks of one request's response (the raw stream), at most `limit` (default 2,000). */
+  readRequestStream(params: { sessionId: string; index: number; limit?: number }): { events: readonly SessionEvent[]; total: number };
+  /** Full-text search over every session's messages and tool output (or one session's own events). */
+  searchSessions(params: { query: string; limit?: number; sessionId?: string }): SearchResult;
   /**
    * Takes over a session that another running Forkline holds (the user confirmed it in the UI):
    * this host holds it from now on; the other one's later appends are refused (STALE_APPEND) and
@@ -331,7 +426,12 @@ export const HOST_METHODS = [
   'importChunk',
   'importEnd',
   'importAbort',
+  'readEvents',
+  'readEnvelope',
+  'listRequests',
   'inspectRequest',
+  'readRequestStream',
+  'searchSessions',
   'takeOverSession',
   'followup',
   'steer',

@@ -10,7 +10,7 @@
  * Pure: no Node, no DOM.
  */
 import type { LlmFailure, TokenUsage } from './chunks.js';
-import type { CancelCause } from './events.js';
+import type { CancelCause, TodoItem } from './events.js';
 
 /** Any JSON-ish object, read defensively. */
 export type Loose = { readonly [key: string]: unknown };
@@ -218,4 +218,17 @@ export function turnEndLabel(facts: TurnEndFacts): string {
     default:
       return facts.kind;
   }
+}
+
+/** Todo items read loosely (`content` or `text` or `title`; unknown statuses read as `pending`). */
+export function readTodos(value: unknown): TodoItem[] {
+  const out: TodoItem[] = [];
+  for (const item of asArray(value)) {
+    const o = asObject(item);
+    const content = asString(o?.['content']) ?? asString(o?.['text']) ?? asString(o?.['title']);
+    if (content === undefined) continue;
+    const status = asString(o?.['status']);
+    out.push({ content, status: status === 'completed' || status === 'in_progress' ? status : 'pending' });
+  }
+  return out;
 }

@@ -255,7 +255,28 @@ export interface SessionEventMap {
     readonly inserted: readonly UserMessage[];
     readonly outcome?: 'canceled';
   };
-  'compaction/start': { readonly compactionId: string; readonly turn: number | null };
+  'compaction/start': {
+    readonly compactionId: string;
+    readonly turn: number | null;
+    /**
+     * The planned replacement, logged before the summary request so the request can be rebuilt
+     * from the log even when the compaction fails (older logs lack these fields).
+     */
+    readonly shadowedRange?: { readonly start: number; readonly end: number };
+    readonly shadowedSeqs?: readonly number[];
+    readonly shadowedTokenCount?: number;
+    /** Estimated size of the next request before compacting, tokens. */
+    readonly tokensBefore?: number;
+    /** Output cap of the summary request, tokens. */
+    readonly maxTokens?: number;
+    /** The instruction sent after the shadowed messages (the summary request's last user message). */
+    readonly instruction?: string;
+    /**
+     * Input budget of the summary request (tokens, estimated): when the shadowed messages are
+     * larger, they were sent as one transcript cut to fit (electron/agent/compaction.ts).
+     */
+    readonly maxInputTokens?: number;
+  };
   'compaction/summary': {
     readonly compactionId: string;
     readonly summary: readonly TextBlock[];
@@ -270,8 +291,18 @@ export interface SessionEventMap {
     readonly rawOutput?: JsonValue;
     readonly llmStreamCall?: boolean;
     readonly sourceCommandId?: string;
+    /** Estimated size of the next request with the summary in place, tokens. */
+    readonly tokensAfter?: number;
   };
-  'compaction/end': { readonly compactionId: string; readonly turn: number | null; readonly error?: string };
+  'compaction/end': {
+    readonly compactionId: string;
+    readonly turn: number | null;
+    readonly error?: string;
+    /** The summary request's failure, when that is what failed. */
+    readonly failure?: LlmFailure;
+    /** A summary the model produced that was not used (e.g. not smaller than what it would replace). */
+    readonly rejectedSummary?: readonly TextBlock[];
+  };
   'compaction/prune': {
     readonly shadowedRange: { readonly start: number; readonly end: number };
     readonly shadowedSeqs: readonly number[];

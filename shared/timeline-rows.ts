@@ -6,6 +6,7 @@
  * Pure types: no Node, no DOM.
  */
 import type { LlmFailure, TokenUsage } from './chunks.js';
+import type { TodoItem } from './events.js';
 import type { TurnEndFacts } from './event-read.js';
 import type { OverlapSlot } from './tool-overlap.js';
 
@@ -85,6 +86,8 @@ export interface StepRow extends RowBase<'step'> {
   readonly finish?: string;
   /** `provider/model` from the request header / message in effect. */
   readonly model?: string;
+  /** Context window in tokens from the `request/context` in effect (for the context meter). */
+  readonly contextWindow?: number;
   readonly chunkCount: number;
 }
 
@@ -203,10 +206,27 @@ export interface CompactionRow extends RowBase<'compaction'> {
   readonly shadowedRange?: { readonly start: number; readonly end: number };
   readonly shadowedTokenCount?: number;
   readonly model?: string;
+  /** Estimated request size (tokens) when the compaction started. */
+  readonly tokensBefore?: number;
+  /** Estimated request size (tokens) with the summary in place of the shadowed range. */
+  readonly tokensAfter?: number;
+  /** Context window (tokens) in effect when the compaction started. */
+  readonly contextWindow?: number;
+  /** Output cap of the summary request, tokens. */
+  readonly maxTokens?: number;
+  /** Usage of the summary request, when the provider reported it. */
+  readonly usage?: TokenUsage;
   readonly replacementSeq?: number;
   /** Text of the replacement message (what the model sees instead). */
   readonly replacementText?: string;
+  /** Why the compaction failed (`compaction/end.error`). */
   readonly error?: string;
+  /** The structured failure of the summary request, when that is what failed. */
+  readonly failure?: LlmFailure;
+  /** A summary that was produced but not used (e.g. not smaller than what it would replace). */
+  readonly rejectedSummary?: string;
+  /** Time of `compaction/end`. */
+  readonly endTime?: number;
 }
 
 /** `session/end-seed`: inherited or resumed history ends here. */
@@ -246,6 +266,10 @@ export interface EventRow extends RowBase<'event'> {
   readonly label: string;
   readonly turn?: number;
   readonly step?: number;
+  /** `todo/write`: the list as written. */
+  readonly todos?: readonly TodoItem[];
+  /** Event types this build does not know: compact JSON of the payload (cut, never mid code point). */
+  readonly preview?: string;
 }
 
 export type TimelineRow =

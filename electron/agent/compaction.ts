@@ -128,6 +128,29 @@ export function summaryLimits(contextWindow: number | undefined, summaryMaxToken
   return { maxTokens, maxInputTokens: Math.max(512, Math.floor(contextWindow * 0.9) - maxTokens) };
 }
 
+/**
+ * The messages of a summary request: the shadowed events' messages in surface order, then the
+ * compaction instruction as a user message. When `fit` is given and those messages would be larger
+ * than `fit.maxInputTokens` (estimated with `fit.header`), they are sent as one plain transcript cut
+ * to fit ({@link transcriptOf}). Shared by {@link compactSession} and the request inspector, which
+ * rebuilds the request from the log (`compaction/start` names the range, the instruction and the
+ * input budget).
+ */
+export function summaryRequestMessages(
+  shadowed: readonly SessionEvent[],
+  instruction: string,
+  compactionId: string,
+  fit?: { readonly header: RequestHeader; readonly maxInputTokens: number },
+): Message[] {
+  let messages = shadowed.map((event) => messageOf(event)).filter((m): m is Message => m !== undefined);
+  const request: UserMessage = { id: `compaction-instruction-${compactionId}`, role: 'user', content: [{ type: 'text', text: instruction }], source: { kind: 'compaction', compactionId } };
+  if (fit !== undefined && estimateRequestTokens(fit.header, [...messages, request]) > fit.maxInputTokens) {
+    const budgetChars = Math.max(1024, (fit.maxInputTokens - estimateRequestTokens(fit.header, [request]) - 64) * 4);
+    messages = [{ id: `compaction-transcript-${compactionId}`, role: 'user', content: [{ type: 'text', text: transcriptOf(messages, budgetChars) }], source: { kind: 'compaction', compactionId } }];
+  }
+  return [...messages, request];
+}
+
 function messageOf(event: SessionEvent): Message | undefined {
   if (event.type === 'user/message') return event.data;
   if (event.type === 'tool/result') return event.data.message;
@@ -248,21 +271,38 @@ export async function compactSession(options: {
   const header = session.requestHeader();
   if (!header) return undefined;
   const compactionId = newId();
-  const start = session.append({ type: 'compaction/start', data: { compactionId, turn: options.turn } });
+  const tokensBefore = measureRequestTokens(session);
+  const start = session.append({
+    type: 'compaction/start',
+    data: {
+      compactionId,
+      turn: options.turn,
+      shadowedRange: { start: range.startSeq, end: range.endSeq },
+      shadowedSeqs: range.shadowedSeqs,
+      shadowedTokenCount: range.shadowedTokens,
+      tokensBefore,
+      maxTokens: options.maxTokens,
+      instruction: COMPACTION_INSTRUCTION,
+      ...(options.maxInputTokens !== undefined ? { maxInputTokens: options.maxInputTokens } : {}),
+    },
+  });
   const generation = session.replaceGeneration;
-  let shadowedMessages = range.shadowedSeqs.map((seq) => messageOf(session.eventAt(seq)!)).filter((m): m is Message => m !== undefined);
-  const instruction: UserMessage = { id: `compaction-instruction-${compactionId}`, role: 'user', content: [{ type: 'text', text: COMPACTION_INSTRUCTION }], source: { kind: 'compaction', compactionId } };
-  if (options.maxInputTokens !== undefined && estimateRequestTokens(header, [...shadowedMessages, instruction]) > options.maxInputTokens) {
-    const budgetChars = Math.max(1024, (options.maxInputTokens - estimateRequestTokens(header, [instruction]) - 64) * 4);
-    shadowedMessages = [{ id: `compaction-transcript-${compactionId}`, role: 'user', content: [{ type: 'text', text: transcriptOf(shadowedMessages, budgetChars) }], source: { kind: 'compaction', compactionId } }];
-  }
-  const fail = (message: string, failure?: LlmFailure): never => {
-    session.append({ type: 'compaction/end', data: { compactionId, turn: options.turn, error: message } });
+  const requestMessages = summaryRequestMessages(
+    range.shadowedSeqs.map((seq) => session.eventAt(seq)!),
+    COMPACTION_INSTRUCTION,
+    compactionId,
+    options.maxInputTokens !== undefined ? { header, maxInputTokens: options.maxInputTokens } : undefined,
+  );
+  const fail = (message: string, failure?: LlmFailure, rejected?: readonly TextBlock[]): never => {
+    session.append({
+      type: 'compaction/end',
+      data: { compactionId, turn: options.turn, error: message, ...(failure ? { failure } : {}), ...(rejected && rejected.length > 0 ? { rejectedSummary: rejected } : {}) },
+    });
     throw new CompactionError(message, failure);
   };
   const assembler = new BlockAssembler();
   try {
-    for await (const chunk of model.stream({ header: { ...header, config: { ...header.config, maxTokens: options.maxTokens } }, messages: [...shadowedMessages, instruction] }, signal)) {
+    for await (const chunk of model.stream({ header: { ...header, config: { ...header.config, maxTokens: options.maxTokens } }, messages: requestMessages }, signal)) {
       assembler.push(chunk);
     }
   } catch (error) {
@@ -280,8 +320,9 @@ export async function compactSession(options: {
     content: [{ type: 'text', text: `${CHECKPOINT_PREAMBLE}\n\n<compacted-summary>\n${text}\n</compacted-summary>` }],
     source: { kind: 'compaction', compactionId },
   };
-  if (estimateMessageTokens(replacement) >= range.shadowedTokens) fail('the summary is not smaller than what it would replace');
-  if (session.replaceGeneration !== generation || range.shadowedSeqs.some((seq) => !session.surface.includes(seq))) fail('the conversation changed while it was being summarised');
+  const replacementTokens = estimateMessageTokens(replacement);
+  if (replacementTokens >= range.shadowedTokens) fail('the summary is not smaller than what it would replace', undefined, summary);
+  if (session.replaceGeneration !== generation || range.shadowedSeqs.some((seq) => !session.surface.includes(seq))) fail('the conversation changed while it was being summarised', undefined, summary);
   const summaryEvent = session.append({
     type: 'compaction/summary',
     data: {
@@ -294,6 +335,7 @@ export async function compactSession(options: {
       model: header.config.model,
       maxTokens: options.maxTokens,
       ...(result.usage ? { usage: result.usage } : {}),
+      tokensAfter: Math.max(0, tokensBefore - range.shadowedTokens + replacementTokens),
     },
   });
   const replaced = session.append({

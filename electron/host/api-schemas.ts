@@ -20,7 +20,13 @@ const modelLimits = z.object({ baseUrl: z.string().max(2000), model: z.string().
 export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } = {
   listSessions: empty,
   createSession: z.object({ cwd: z.string().min(1).max(4096), title: z.string().max(500).optional() }).strict(),
-  subscribeSession: z.object({ sessionId: id, fromSeq: z.number().int().min(0) }).strict(),
+  subscribeSession: z.object({ sessionId: id, fromSeq: z.number().int().min(0), tail: z.number().int().min(1).max(1_000_000).optional() }).strict(),
+  readEvents: z
+    .object({ sessionId: id, fromSeq: z.number().int().min(0), toSeq: z.number().int().min(0) })
+    .strict()
+    .refine((p) => p.toSeq >= p.fromSeq && p.toSeq - p.fromSeq <= 200_000, { message: 'toSeq must be ≥ fromSeq and at most 200,000 past it' }),
+  readEnvelope: z.object({ sessionId: id, beforeSeq: z.number().int().min(0) }).strict(),
+  listRequests: z.object({ sessionId: id }).strict(),
   unsubscribeSession: z.object({ subscriptionId: id }).strict(),
   renameSession: z.object({ sessionId: id, title: z.string().max(500) }).strict(),
   deleteSession: z.object({ sessionId: id }).strict(),
@@ -32,7 +38,12 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   importChunk: z.object({ importId: id, text: z.string().max(IMPORT_CHUNK_MAX_CHARS) }).strict(),
   importEnd: z.object({ importId: id }).strict(),
   importAbort: z.object({ importId: id }).strict(),
-  inspectRequest: z.object({ sessionId: id, turn: z.number().int().min(1), step: z.number().int().min(1) }).strict(),
+  inspectRequest: z
+    .object({ sessionId: id, turn: z.number().int().min(0).optional(), step: z.number().int().min(0).optional(), attempt: z.number().int().min(1).optional(), index: z.number().int().min(0).optional() })
+    .strict()
+    .refine((p) => p.index !== undefined || (p.turn !== undefined && p.step !== undefined), { message: 'give an index, or a turn and a step' }),
+  readRequestStream: z.object({ sessionId: id, index: z.number().int().min(0), limit: z.number().int().min(1).max(20_000).optional() }).strict(),
+  searchSessions: z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(200).optional(), sessionId: id.optional() }).strict(),
   takeOverSession: z.object({ sessionId: id }).strict(),
   followup: z.object({ sessionId: id, text }).strict(),
   steer: z.object({ sessionId: id, text }).strict(),

@@ -4,7 +4,7 @@
  * through a connection belong to it and end with it.
  */
 import { join } from 'node:path';
-import type { CompareBranch, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, SessionSummary, SubscribeResult } from '../../shared/api.js';
+import type { CompareBranch, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
 import { firstUnreplayableSeq, type ImportSummary } from '../../shared/import-summary.js';
@@ -13,13 +13,14 @@ import type { SessionImport } from '../import/session-import.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { messageText } from '../../shared/messages.js';
+import { parseSearchQuery, searchSnippet } from '../../shared/search-query.js';
 import { forkBoundaryAt } from '../session/fork-boundary.js';
 import type { SessionRepository } from '../store/session-repository.js';
 import type { SessionRecord } from '../store/session-store.js';
 import type { HostHandlers } from './dispatch.js';
 import { listFolders } from './folders.js';
 import type { Host } from './host.js';
-import { inspectRequest } from './request-inspector.js';
+import { inspectSessionRequest, listRequests, requestStream } from './request-inspector.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { isCheckpointId } from '../workspace/checkpoints.js';
 import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
@@ -73,8 +74,15 @@ export class HostConnection implements HostHandlers, IDisposable {
     return this.host.summary(record);
   }
 
-  subscribeSession(params: { sessionId: string; fromSeq: number }): SubscribeResult {
-    return this.host.subscribe(this, params.sessionId, params.fromSeq);
+  subscribeSession(params: { sessionId: string; fromSeq: number; tail?: number }): SubscribeResult {
+    return this.host.subscribe(this, params.sessionId, params.fromSeq, params.tail);
+  }
+
+  readEvents(params: { sessionId: string; fromSeq: number; toSeq: number }): { events: readonly SessionEvent[] } {
+    const agent = this.host.agentFor(params.sessionId);
+    if (agent) return { events: agent.session.events.slice(params.fromSeq, params.toSeq) };
+    if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+    return { events: this.repo.store.readRange(params.sessionId, params.fromSeq, params.toSeq) };
   }
 
   unsubscribeSession(params: { subscriptionId: string }): null {
@@ -233,12 +241,57 @@ export class HostConnection implements HostHandlers, IDisposable {
     return job;
   }
 
-  inspectRequest(params: { sessionId: string; turn: number; step: number }): ReturnType<HostMethods['inspectRequest']> {
+  readEnvelope(params: { sessionId: string; beforeSeq: number }): { events: readonly SessionEvent[] } {
     const agent = this.host.agentFor(params.sessionId);
-    const record = this.repo.get(params.sessionId);
-    if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
-    return inspectRequest(record.header, events, params.turn, params.step);
+    const found: SessionEvent[] = [];
+    for (const type of ['request/header', 'request/context']) {
+      let event: SessionEvent | undefined;
+      if (agent) {
+        for (let seq = Math.min(params.beforeSeq, agent.session.length) - 1; seq >= 0 && !event; seq--) if (agent.session.eventAt(seq)!.type === type) event = agent.session.eventAt(seq);
+      } else {
+        if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+        event = this.repo.store.lastEventOfType(params.sessionId, type, params.beforeSeq);
+      }
+      if (event) found.push(event);
+    }
+    return { events: found.sort((a, b) => a.seq - b.seq) };
+  }
+
+  /**
+   * The whole log of a session as this host sees it: a live agent's in-memory log (the newest), else
+   * the stored log through the one recovery path (an interrupted turn is closed first).
+   */
+  private eventsOf(sessionId: string): { header: SessionRecord['header']; events: readonly SessionEvent[] } {
+    const agent = this.host.agentFor(sessionId);
+    const record = this.repo.get(sessionId);
+    if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+    return { header: record.header, events: agent ? agent.session.events : this.repo.load(sessionId).events };
+  }
+
+  listRequests(params: { sessionId: string }): RequestSummary[] {
+    return listRequests(this.eventsOf(params.sessionId).events);
+  }
+
+  inspectRequest(params: { sessionId: string; turn?: number; step?: number; attempt?: number; index?: number }): RequestInspection {
+    const { header, events } = this.eventsOf(params.sessionId);
+    if (params.index !== undefined) return inspectSessionRequest(header, events, { index: params.index });
+    if (params.turn === undefined || params.step === undefined) throw new ForklineError('INVALID_PARAMS', 'inspectRequest needs an index, or a turn and a step');
+    return inspectSessionRequest(header, events, { turn: params.turn, step: params.step, ...(params.attempt !== undefined ? { attempt: params.attempt } : {}) });
+  }
+
+  readRequestStream(params: { sessionId: string; index: number; limit?: number }): { events: readonly SessionEvent[]; total: number } {
+    return requestStream(this.eventsOf(params.sessionId).events, params.index, params.limit);
+  }
+
+  async searchSessions(params: { query: string; limit?: number; sessionId?: string }): Promise<SearchResult> {
+    const { terms, ignored } = parseSearchQuery(params.query);
+    const limit = Math.min(Math.max(params.limit ?? 50, 1), 200);
+    if (terms.length === 0) return { terms, ignored, hits: [], more: false };
+    // Recent appends of running sessions wait in write-behind for up to one window: land them first.
+    await this.repo.flushAll();
+    const rows = this.repo.store.search({ terms, limit: limit + 1, ...(params.sessionId !== undefined ? { sessionId: params.sessionId } : {}) });
+    const hits = rows.slice(0, limit).map((row) => ({ sessionId: row.sessionId, seq: row.seq, kind: row.kind, snippet: searchSnippet(row.text, terms) }));
+    return { terms, ignored, hits, more: rows.length > limit };
   }
 
   takeOverSession(params: { sessionId: string }): null {

@@ -34,7 +34,7 @@ import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.j
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
 import { detectOllama, modelPreset, providerPreset, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
-import { leftoverNotice, type LiveSession, type SessionRepository } from '../store/session-repository.js';
+import { leftoverNotice, tailStart, type LiveSession, type SessionRepository } from '../store/session-repository.js';
 import { describeOwner } from '../store/session-ownership.js';
 import type { SessionRecord } from '../store/session-store.js';
 import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
@@ -198,6 +198,8 @@ export class Host implements IDisposable {
       status: this.status(h.id),
       ...(ownedElsewhere ? { ownedElsewhere: true } : {}),
       ...(h.origin !== undefined ? { origin: h.origin } : {}),
+      ...(record.lastTurn !== undefined ? { lastTurn: this.agents.get(h.id)?.live.session.state.openTurn !== undefined ? 'open' : record.lastTurn } : {}),
+      ...((this.agents.get(h.id)?.agent.approvals.list.length ?? 0) > 0 ? { waitingApproval: true } : {}),
     };
   }
 
@@ -277,7 +279,13 @@ export class Host implements IDisposable {
       }),
     );
     disposables.add(agent.onDidChangeInbox((inbox) => this.pushToSubscribers(sessionId, { kind: 'session/inbox', sessionId, inbox })));
-    disposables.add(agent.onDidChangeApprovals((list) => this.pushToSubscribers(sessionId, { kind: 'session/approvals', sessionId, approvals: list.map((q) => toApprovalRequest(sessionId, q)) })));
+    disposables.add(
+      agent.onDidChangeApprovals((list) => {
+        this.pushToSubscribers(sessionId, { kind: 'session/approvals', sessionId, approvals: list.map((q) => toApprovalRequest(sessionId, q)) });
+        // The session list shows which sessions wait for a decision.
+        this.broadcast({ kind: 'sessions/changed' });
+      }),
+    );
     disposables.add(live.onDidFailWrite(({ error, pending }) => console.error(`session ${sessionId}: a background write failed (${pending} events kept for retry):`, error)));
     this.agents.set(sessionId, { agent, live, disposables, ...(mcp ? { mcp } : {}) });
     // Events the resume appended (session/end-seed) before anyone listened.
@@ -316,22 +324,35 @@ export class Host implements IDisposable {
     }
   }
 
-  /** @internal */
-  subscribe(connection: HostConnection, sessionId: string, fromSeq: number): SubscribeResult {
+  /**
+   * @internal `tail` (only with `fromSeq` 0): send about the last `tail` events of a long session
+   * instead of all of them (the client reads earlier ones on demand).
+   */
+  subscribe(connection: HostConnection, sessionId: string, fromSeq: number, tail?: number): SubscribeResult {
     const handle = this.agents.get(sessionId);
     const notices: string[] = [];
     let events: readonly SessionEvent[];
     let header;
     let readOnly = false;
     let imported: SubscribeResult['imported'];
+    let startSeq = fromSeq;
+    let eventCount: number;
     if (handle) {
-      events = handle.live.session.eventsFrom(fromSeq);
-      header = { ...handle.live.session.header, ...titleOf(this.repository.get(sessionId)) };
+      const session = handle.live.session;
+      if (tail !== undefined && fromSeq === 0) startSeq = tailStart(session.events, 0, session.length, tail);
+      events = session.eventsFrom(startSeq);
+      eventCount = session.length;
+      header = { ...session.header, ...titleOf(this.repository.get(sessionId)) };
     } else {
       if (this.repository.importing(sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} is still being imported`);
-      const loaded = this.repository.load(sessionId);
+      // An imported log is read whole: how far it can be continued depends on every record in it.
+      const importedLog = this.repository.get(sessionId)?.header.origin?.kind === 'imported';
+      const loaded = tail !== undefined && fromSeq === 0 && !importedLog ? this.repository.loadTail(sessionId, tail) : { ...this.repository.load(sessionId), startSeq: 0 };
       header = loaded.record.header;
-      events = loaded.events.slice(fromSeq);
+      startSeq = Math.max(fromSeq, loaded.startSeq);
+      if (importedLog && tail !== undefined && fromSeq === 0) startSeq = tailStart(loaded.events, 0, loaded.events.length, tail);
+      events = loaded.events.slice(startSeq - loaded.startSeq);
+      eventCount = loaded.startSeq + loaded.events.length;
       readOnly = loaded.ownedElsewhere;
       if (loaded.repaired > 0) notices.push(`This session was interrupted (the app closed or crashed during a turn). ${loaded.repaired} closing event(s) were added so the log is balanced; nothing was deleted.`);
       for (const left of loaded.leftovers) notices.push(leftoverNotice(left));
@@ -352,7 +373,7 @@ export class Host implements IDisposable {
       }
     }
     const subscriptionId = this.options.newId();
-    const lastSentSeq = fromSeq + events.length - 1;
+    const lastSentSeq = startSeq + events.length - 1;
     this.subscriptions.set(subscriptionId, { id: subscriptionId, sessionId, lastSentSeq, connection });
     const agent = handle?.agent;
     return {
@@ -365,6 +386,8 @@ export class Host implements IDisposable {
       notices,
       readOnly,
       ...(imported ? { imported } : {}),
+      startSeq,
+      eventCount,
     };
   }
 

@@ -5,7 +5,8 @@
  */
 import { StoreError } from '../../shared/errors.js';
 import type { SessionEvent, SessionHeader } from '../../shared/events.js';
-import type { AppendOptions, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore } from './session-store.js';
+import { lastTurnAfter, searchableText } from './search-text.js';
+import type { AppendOptions, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 import { lostClaim } from './session-ownership.js';
 
 interface Entry {
@@ -14,10 +15,27 @@ interface Entry {
   prefixFrom: string | undefined;
   updatedAt: number;
   owner: SessionOwner | undefined;
+  lastTurn: string | undefined;
+}
+
+interface Doc {
+  readonly sessionId: string;
+  readonly seq: number;
+  readonly kind: string;
+  readonly text: string;
+  /** Lower-cased text without diacritics, for matching. */
+  readonly folded: string;
+}
+
+/** Case- and diacritic-insensitive form (what SQLite's trigram tokenizer with remove_diacritics matches). */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, Entry>();
+  /** Indexed events in insertion order (search answers newest first). */
+  private docs: Doc[] = [];
   private closed = false;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -43,7 +61,8 @@ export class MemorySessionStore implements SessionStore {
     events.forEach((e, i) => {
       if (e.seq !== firstSeq + i) throw new StoreError('STALE_APPEND', `create of ${header.id}: seq ${e.seq} where ${firstSeq + i} was expected`);
     });
-    this.sessions.set(header.id, { header, own: [...events], prefixFrom: options.prefixFrom, updatedAt: this.now(), owner: undefined });
+    this.sessions.set(header.id, { header, own: [...events], prefixFrom: options.prefixFrom, updatedAt: this.now(), owner: undefined, lastTurn: lastTurnAfter(undefined, events) });
+    this.index(header.id, events);
   }
 
   append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions = {}): void {
@@ -56,6 +75,8 @@ export class MemorySessionStore implements SessionStore {
     });
     entry.own.push(...events);
     entry.updatedAt = this.now();
+    entry.lastTurn = lastTurnAfter(entry.lastTurn, events);
+    this.index(sessionId, events);
   }
 
   readAll(sessionId: string): SessionEvent[] {
@@ -72,6 +93,12 @@ export class MemorySessionStore implements SessionStore {
     return this.readFrom(sessionId, fromSeq).slice(0, Math.max(0, toSeq - Math.max(0, fromSeq)));
   }
 
+  lastEventOfType(sessionId: string, type: string, beforeSeq: number): SessionEvent | undefined {
+    const events = this.readRange(sessionId, 0, beforeSeq);
+    for (let i = events.length - 1; i >= 0; i--) if (events[i]!.type === type) return events[i];
+    return undefined;
+  }
+
   get(sessionId: string): SessionRecord | undefined {
     const entry = this.sessions.get(sessionId);
     return entry ? this.record(entry) : undefined;
@@ -84,7 +111,28 @@ export class MemorySessionStore implements SessionStore {
       updatedAt: entry.updatedAt,
       ...(entry.prefixFrom !== undefined ? { prefixFrom: entry.prefixFrom } : {}),
       ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
+      ...(entry.lastTurn !== undefined ? { lastTurn: entry.lastTurn } : {}),
     };
+  }
+
+  private index(sessionId: string, events: readonly SessionEvent[]): void {
+    for (const event of events) {
+      const doc = searchableText(event);
+      if (doc) this.docs.push({ sessionId, seq: event.seq, kind: doc.kind, text: doc.text, folded: fold(doc.text) });
+    }
+  }
+
+  search(query: StoreSearchQuery): StoreSearchHit[] {
+    if (this.closed) throw new StoreError('STORE_CLOSED', 'the session store is closed');
+    if (query.terms.length === 0 || query.limit <= 0) return [];
+    const needles = query.terms.map(fold);
+    const hits: StoreSearchHit[] = [];
+    for (let i = this.docs.length - 1; i >= 0 && hits.length < query.limit; i--) {
+      const doc = this.docs[i]!;
+      if (query.sessionId !== undefined && doc.sessionId !== query.sessionId) continue;
+      if (needles.every((n) => doc.folded.includes(n))) hits.push({ sessionId: doc.sessionId, seq: doc.seq, kind: doc.kind, text: doc.text });
+    }
+    return hits;
   }
 
   list(): SessionRecord[] {
@@ -122,11 +170,14 @@ export class MemorySessionStore implements SessionStore {
     this.entry(sessionId);
     for (const [, child] of this.sessions) {
       if (child.prefixFrom === sessionId) {
-        child.own = [...this.readAll(sessionId).slice(0, child.header.seedLength ?? 0), ...child.own];
+        const prefix = this.readAll(sessionId).slice(0, child.header.seedLength ?? 0);
+        child.own = [...prefix, ...child.own];
         child.prefixFrom = undefined;
+        this.index(child.header.id, prefix);
       }
     }
     this.sessions.delete(sessionId);
+    this.docs = this.docs.filter((d) => d.sessionId !== sessionId);
   }
 
   close(): void {

@@ -121,6 +121,23 @@ export interface ImportResult {
  * small (a boundary at a `turn/end` needs one event) and grow while the scan continues, so the cost
  * does not depend on where in a long history the boundary is.
  */
+/**
+ * Where a tail view of `count` events starts, given `window` = the events `[from, count)`: about
+ * `tail` events back, moved to a turn start when one is near — back by at most a quarter of the
+ * tail, else forward when that still keeps half of it — so the view usually opens on a turn rule
+ * and never holds much more than `tail` events (a turn of thousands of chunks is cut inside).
+ */
+export function tailStart(window: readonly SessionEvent[], from: number, count: number, tail: number): number {
+  const target = Math.max(from, count - tail);
+  if (target <= 0) return 0;
+  for (let seq = target; seq >= Math.max(from, target - Math.floor(tail / 4)); seq--) {
+    if (window[seq - from]?.type === 'turn/start') return seq;
+  }
+  for (let seq = target; seq <= count - Math.ceil(tail / 2); seq++) {
+    if (window[seq - from]?.type === 'turn/start') return seq;
+  }
+  return target;
+}
 const FORK_SCAN_FIRST_WINDOW = 8;
 const FORK_SCAN_MAX_WINDOW = 4096;
 
@@ -288,6 +305,31 @@ export class SessionRepository implements IDisposable {
     }
     const recovered = this.recover(id);
     return { ...recovered, events: this.store.readAll(id) };
+  }
+
+  /**
+   * Like {@link load}, but for opening a long session at once: reads only about the last `tail`
+   * events (starting at a turn start where one is near, see {@link tailStart}), so the cost does
+   * not grow with the log. Crash recovery runs first, as on every read path ({@link recover}
+   * reads only from the last turn marker).
+   * @returns the load result with `events` starting at `startSeq`.
+   * @throws as {@link load}.
+   */
+  loadTail(id: string, tail: number): LoadResult & { readonly startSeq: number } {
+    const record = this.store.get(id);
+    if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+    if (this.liveSessions.has(id) || record.eventCount <= tail * 2) {
+      const result = this.load(id);
+      const startSeq = tailStart(result.events, 0, result.events.length, tail);
+      return { ...result, events: result.events.slice(startSeq), startSeq };
+    }
+    const recovered = this.recover(id);
+    const count = recovered.record.eventCount;
+    // tailStart looks back at most a quarter of the tail.
+    const from = Math.max(0, count - tail - Math.ceil(tail / 4) - 1);
+    const window = this.store.readRange(id, from, count);
+    const startSeq = tailStart(window, from, count, tail);
+    return { ...recovered, events: window.slice(startSeq - from), startSeq };
   }
 
   /**
@@ -574,6 +616,11 @@ export class SessionRepository implements IDisposable {
   importJsonl(text: string, file?: string): ImportResult {
     const summary = this.importText(text, file);
     return { id: summary.sessionId, eventCount: summary.events, warnings: [...summary.warnings, ...summary.skipped.map((s) => `skipped line ${s.line}: ${s.reason}`)], summary };
+  }
+
+  /** Makes every event appended so far to a live session durable (e.g. before a full-text search). */
+  async flushAll(): Promise<void> {
+    await Promise.all([...this.liveSessions.values()].map((l) => l.flush()));
   }
 
   /** Flushes and releases every live session. */

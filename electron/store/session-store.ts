@@ -19,6 +19,12 @@ export interface SessionRecord {
   readonly prefixFrom?: string;
   /** The process that holds the session live (an agent may be appending), if any. */
   readonly owner?: SessionOwner;
+  /**
+   * State of the session's last turn, kept by the write path: `open` (started, not ended), or the
+   * reason kind of its `turn/end` (`completed`, `error`, `interrupted`, `aborted`, …). Absent when
+   * the session's own events hold no turn.
+   */
+  readonly lastTurn?: string;
 }
 
 /**
@@ -37,6 +43,24 @@ export interface SessionOwner {
   readonly since: number;
   /** Random id of the claim; absent for schema-2 marks. */
   readonly token?: string;
+}
+
+/** A full-text query as the store runs it (terms already parsed, see shared/search-query.ts). */
+export interface StoreSearchQuery {
+  /** Every hit contains every term (case-insensitive substring; terms have 3+ characters). */
+  readonly terms: readonly string[];
+  readonly limit: number;
+  /** Only this session's own events (not an inherited fork prefix). */
+  readonly sessionId?: string;
+}
+
+/** One indexed event that matched: where it is and its indexed text. */
+export interface StoreSearchHit {
+  readonly sessionId: string;
+  readonly seq: number;
+  /** `user`, `assistant`, `tool` or `summary` (a compaction summary). */
+  readonly kind: string;
+  readonly text: string;
 }
 
 export interface AppendOptions {
@@ -77,6 +101,13 @@ export interface SessionStore {
   /** Events with `fromSeq <= seq < toSeq`, in seq order. @throws SessionCorruptionError, StoreError */
   readRange(sessionId: string, fromSeq: number, toSeq: number): SessionEvent[];
 
+  /**
+   * The latest event of `type` with seq < `beforeSeq` (following a fork's prefix), or undefined.
+   * Meant for log-only envelope events (`request/header`, `request/context`) that are never packed.
+   * @throws SessionCorruptionError, StoreError SESSION_NOT_FOUND
+   */
+  lastEventOfType(sessionId: string, type: string, beforeSeq: number): SessionEvent | undefined;
+
   /** The session's row, or undefined. Reads only the session table. */
   get(sessionId: string): SessionRecord | undefined;
 
@@ -97,6 +128,12 @@ export interface SessionStore {
    * owner or appending recovery closers. `fn` must be synchronous; a throw rolls everything back.
    */
   atomically<T>(fn: () => T): T;
+
+  /**
+   * Full-text search over the messages and tool output of every session, newest events first.
+   * The index is kept up to date by the write path (same transaction as the events).
+   */
+  search(query: StoreSearchQuery): StoreSearchHit[];
 
   /**
    * Deletes a session. Children that read their prefix from it first get their own copy, in the

@@ -16,7 +16,7 @@ export const CONNECTION_PRAGMAS = [
 ] as const;
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 /** `PRAGMA application_id` marking a Forkline store ('FKLN'). */
 export const APPLICATION_ID = 0x464b4c4e;
 
@@ -64,6 +64,34 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     ALTER TABLE sessions ADD COLUMN owner_token TEXT;
     UPDATE sessions SET owner_since = updated_at WHERE owner_pid IS NOT NULL;
   `,
+  /**
+   * Full-text search (FTS5, trigram tokenizer: case-insensitive substring matching of terms of 3+
+   * characters) over the text of messages and tool results. The write path stores one
+   * `search_docs` row per indexed event in the same transaction as the event (deleted with its
+   * session); `search_index` is an external-content FTS5 index over those rows, brought up to
+   * `search_state.indexed_upto` in batches by the write path (every few dozen documents or seconds,
+   * see SqliteSessionStore) and always before a search answers, so a search sees every stored
+   * event. `sessions.last_turn` is the state of the session's last turn (`open`, or its turn-end
+   * reason kind) for the session list. Existing sessions are indexed when this migration runs.
+   */
+  4: `
+    CREATE TABLE search_docs (
+      id INTEGER PRIMARY KEY,
+      session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+      seq INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      text TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX search_docs_by_session ON search_docs(session_id, seq);
+    CREATE VIRTUAL TABLE search_index USING fts5(text, content='search_docs', content_rowid='id', tokenize='trigram remove_diacritics 1');
+    CREATE TABLE search_state (id INTEGER PRIMARY KEY CHECK (id = 1), indexed_upto INTEGER NOT NULL) STRICT;
+    INSERT INTO search_state (id, indexed_upto) VALUES (1, 0);
+    CREATE TRIGGER search_docs_delete AFTER DELETE ON search_docs
+      WHEN old.id <= (SELECT indexed_upto FROM search_state WHERE id = 1) BEGIN
+      INSERT INTO search_index(search_index, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    ALTER TABLE sessions ADD COLUMN last_turn TEXT;
+  `,
 };
 
 export const SQL = {
@@ -88,6 +116,30 @@ export const SQL = {
    */
   readRange: `SELECT seq, last_seq, type, time, data, surface_op, source_event_seqs, ignorable FROM events
     WHERE session_id = ? AND seq >= ? AND seq < ? AND last_seq >= ? ORDER BY seq`,
+  /** One indexed event. Params: session_id, seq, kind, text. */
+  insertSearchDoc: 'INSERT INTO search_docs (session_id, seq, kind, text) VALUES (?, ?, ?, ?)',
+  /** How far the FTS index has caught up with `search_docs`, and how far it has to go. */
+  searchProgress: 'SELECT (SELECT indexed_upto FROM search_state WHERE id = 1) AS upto, (SELECT max(id) FROM search_docs) AS latest',
+  /** Indexes the documents after the watermark. Params: watermark. */
+  searchCatchUp: 'INSERT INTO search_index (rowid, text) SELECT id, text FROM search_docs WHERE id > ? ORDER BY id',
+  setSearchProgress: 'UPDATE search_state SET indexed_upto = ? WHERE id = 1',
+  /** Newest hits first. Params: FTS5 match expression, limit. */
+  search: `SELECT d.session_id AS sessionId, d.seq AS seq, d.kind AS kind, d.text AS text FROM search_index
+    JOIN search_docs d ON d.id = search_index.rowid WHERE search_index MATCH ? ORDER BY search_index.rowid DESC LIMIT ?`,
+  /** Newest hits of one session first. Params: FTS5 match expression, session_id, limit. */
+  searchSession: `SELECT d.session_id AS sessionId, d.seq AS seq, d.kind AS kind, d.text AS text FROM search_index
+    JOIN search_docs d ON d.id = search_index.rowid WHERE search_index MATCH ? AND d.session_id = ? ORDER BY search_index.rowid DESC LIMIT ?`,
+  setLastTurn: 'UPDATE sessions SET last_turn = ? WHERE id = ?',
+  /** Migration 4 backfill: the next page of stored events that can hold searchable text, in insertion order. Params: after rowid, limit. */
+  backfillSearchSource: `SELECT rowid AS rowid, session_id, seq, type, data FROM events
+    WHERE rowid > ? AND type IN ('user/message', 'assistant/message', 'tool/result') ORDER BY rowid LIMIT ?`,
+  /** Migration 4 backfill: the last turn/start or turn/end row of each session. */
+  backfillLastTurnSource: `SELECT e.session_id AS session_id, e.type AS type, e.data AS data FROM events e
+    JOIN (SELECT session_id, max(seq) AS seq FROM events WHERE type IN ('turn/start', 'turn/end') GROUP BY session_id) last
+    ON e.session_id = last.session_id AND e.seq = last.seq`,
+  /** The latest unpacked event of a type before a seq (the route in effect for a tail view). Params: session_id, before seq, type. */
+  lastOfTypeBefore: `SELECT seq, last_seq, type, time, data, surface_op, source_event_seqs, ignorable FROM events
+    WHERE session_id = ? AND seq < ? AND type = ? ORDER BY seq DESC LIMIT 1`,
   userVersion: 'PRAGMA user_version',
   applicationId: 'PRAGMA application_id',
   tableCount: "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'",

@@ -16,8 +16,9 @@ import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader, type SessionO
 import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
 import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type PackedRow, type PackedRowType } from '../session/chunk-rows.js';
 import { prepareDatabaseFile } from './database-file.js';
+import { lastTurnAfter, lastTurnOfRow, searchableText } from './search-text.js';
 import { lostClaim } from './session-ownership.js';
-import type { AppendOptions, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore } from './session-store.js';
+import type { AppendOptions, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
 
 interface SessionRow {
@@ -37,6 +38,7 @@ interface SessionRow {
   owner_host: string | null;
   owner_since: number | null;
   owner_token: string | null;
+  last_turn: string | null;
 }
 
 interface EventRow {
@@ -90,6 +92,11 @@ export class SqliteSessionStore implements SessionStore {
   private readonly appendTx: Database.Transaction<(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined) => void>;
   /** One read transaction, so a range spanning a fork prefix and the child's rows is one snapshot. */
   private readonly readTx: Database.Transaction<(sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) => void>;
+  /** Catches the FTS index up in its own write transaction (before a search). */
+  private readonly indexTx: Database.Transaction<() => void>;
+  /** Documents written since the index last caught up (this connection), and since when. */
+  private pendingDocs = 0;
+  private pendingSince: number | undefined;
   private closed = false;
 
   /**
@@ -118,6 +125,7 @@ export class SqliteSessionStore implements SessionStore {
     this.appendTx = this.db.transaction((sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined) =>
       this.appendInTransaction(sessionId, events, ownerToken),
     );
+    this.indexTx = this.db.transaction(() => this.catchUpIndex());
     this.readTx = this.db.transaction((sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) =>
       this.readInTransaction(sessionId, fromSeq, toSeq, out),
     );
@@ -161,11 +169,48 @@ export class SqliteSessionStore implements SessionStore {
       }
       for (let v = version + 1; v <= SCHEMA_VERSION; v++) {
         this.db.exec(MIGRATIONS[v]!);
+        if (v === 4) this.backfillV4();
         this.db.pragma(`user_version = ${v}`);
       }
       if (appId === 0) this.db.pragma(`application_id = ${APPLICATION_ID}`);
     });
     run.immediate();
+  }
+
+  /**
+   * Migration 4, inside its transaction: indexes every stored message and tool result for search
+   * (decoded like a read, so damaged rows are skipped, never fatal) and records each session's
+   * last-turn state. Done once, on the first open by a build with schema 4.
+   */
+  private backfillV4(): void {
+    const insert = this.db.prepare(SQL.insertSearchDoc);
+    const page = this.db.prepare(SQL.backfillSearchSource);
+    // Paged: better-sqlite3 cannot write while a statement iterates.
+    for (let after = 0; ; ) {
+      const rows = page.all(after, 2_000) as { rowid: number; session_id: string; seq: number; type: string; data: string }[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        let data: unknown;
+        try {
+          data = JSON.parse(row.data);
+        } catch {
+          continue;
+        }
+        const doc = searchableText({ seq: row.seq, type: row.type, time: 0, data } as SessionEvent);
+        if (doc) insert.run(row.session_id, row.seq, doc.kind, doc.text);
+      }
+      after = rows[rows.length - 1]!.rowid;
+    }
+    const setLastTurn = this.db.prepare(SQL.setLastTurn);
+    for (const row of this.db.prepare(SQL.backfillLastTurnSource).all() as { session_id: string; type: string; data: string }[]) {
+      let data: unknown;
+      try {
+        data = JSON.parse(row.data);
+      } catch {
+        data = undefined;
+      }
+      setLastTurn.run(lastTurnOfRow(row.type, data), row.session_id);
+    }
   }
 
   private assertOpen(): void {
@@ -212,6 +257,8 @@ export class SqliteSessionStore implements SessionStore {
         origin: header.origin !== undefined ? JSON.stringify(header.origin) : null,
       });
       this.insertEvents(header.id, events);
+      const lastTurn = lastTurnAfter(undefined, events);
+      if (lastTurn !== undefined) this.stmt('setLastTurn').run(lastTurn, header.id);
     });
     tx.immediate();
   }
@@ -229,8 +276,11 @@ export class SqliteSessionStore implements SessionStore {
     checkContiguous(sessionId, events, row.event_count);
     this.insertEvents(sessionId, events);
     this.stmt('updateEventCount').run(row.event_count + events.length, this.now(), sessionId);
+    const lastTurn = lastTurnAfter(undefined, events);
+    if (lastTurn !== undefined) this.stmt('setLastTurn').run(lastTurn, sessionId);
   }
 
+  /** Inserts event rows (packing chunk runs) and indexes their searchable text, inside the caller's transaction. */
   private insertEvents(sessionId: string, events: readonly SessionEvent[]): void {
     const insert = this.stmt('insertEvent');
     const rows = this.packChunks ? packEvents(events) : events;
@@ -253,8 +303,44 @@ export class SqliteSessionStore implements SessionStore {
           row.ignorable ? 1 : null,
         );
         this.onRowWritten?.({ sessionId, seq: row.seq, lastSeq: row.seq, type: row.type, rowIndex: rowIndex++ });
+        const doc = searchableText(row);
+        if (doc) {
+          this.stmt('insertSearchDoc').run(sessionId, row.seq, doc.kind, doc.text);
+          this.pendingDocs++;
+          this.pendingSince ??= this.now();
+        }
       }
     }
+    // The FTS index catches up in batches: one segment per batch instead of one per small commit.
+    if (this.pendingDocs >= INDEX_BATCH_DOCS || (this.pendingSince !== undefined && this.now() - this.pendingSince >= INDEX_BATCH_MS)) this.catchUpIndex();
+  }
+
+  /**
+   * Indexes every stored document the FTS index has not seen yet, inside the caller's write
+   * transaction (the watermark is read there, so two processes never index a document twice).
+   */
+  private catchUpIndex(progress = this.stmt('searchProgress'), catchUp = this.stmt('searchCatchUp'), setProgress = this.stmt('setSearchProgress')): void {
+    const { upto, latest } = progress.get() as { upto: number; latest: number | null };
+    if (latest !== null && latest > upto) {
+      catchUp.run(upto);
+      setProgress.run(latest);
+    }
+    this.pendingDocs = 0;
+    this.pendingSince = undefined;
+  }
+
+  search(query: StoreSearchQuery): StoreSearchHit[] {
+    this.assertOpen();
+    if (query.terms.length === 0 || query.limit <= 0) return [];
+    // Documents written since the last batch (here or by another process) are indexed first.
+    const { upto, latest } = this.stmt('searchProgress').get() as { upto: number; latest: number | null };
+    if (latest !== null && latest > upto) this.indexTx.immediate();
+    const match = ftsMatchExpression(query.terms);
+    const rows =
+      query.sessionId !== undefined
+        ? this.stmt('searchSession').all(match, query.sessionId, query.limit)
+        : this.stmt('search').all(match, query.limit);
+    return rows as StoreSearchHit[];
   }
 
   readAll(sessionId: string): SessionEvent[] {
@@ -299,6 +385,22 @@ export class SqliteSessionStore implements SessionStore {
       }
     }
     if (expected !== to) throw new SessionCorruptionError(row.id, expected, `stored events end at seq ${expected - 1} but the session records ${to}`);
+  }
+
+  lastEventOfType(sessionId: string, type: string, beforeSeq: number): SessionEvent | undefined {
+    this.assertOpen();
+    let row: SessionRow | undefined = this.requireRow(sessionId);
+    let before = beforeSeq;
+    // Own rows first, then the prefix chain (a fork reads seqs below its seed length from its parent).
+    for (let hops = 0; row && hops < 1_000; hops++) {
+      const seedLength = row.prefix_from !== null ? (row.seed_length ?? 0) : 0;
+      const found = this.stmt('lastOfTypeBefore').get(row.id, before, type) as EventRow | undefined;
+      if (found && found.seq >= seedLength) return decodeRow(row.id, found)[0];
+      if (row.prefix_from === null) return found ? decodeRow(row.id, found)[0] : undefined;
+      before = Math.min(before, seedLength);
+      row = this.stmt('getSession').get(row.prefix_from) as SessionRow | undefined;
+    }
+    return undefined;
   }
 
   private requireRow(sessionId: string): SessionRow {
@@ -359,11 +461,30 @@ export class SqliteSessionStore implements SessionStore {
 
   close(): void {
     if (this.closed) return;
+    try {
+      if (this.pendingDocs > 0) this.indexTx.immediate();
+    } catch {
+      // Indexed on the next search or open instead.
+    }
     this.closed = true;
     this.statements.clear();
     this.db.close();
   }
 }
+
+/**
+ * An FTS5 match expression requiring every term (each a quoted string, so the person's text is
+ * never read as FTS5 syntax; https://www.sqlite.org/fts5.html#fts5_strings). With the trigram
+ * tokenizer each string matches as a case-insensitive substring.
+ */
+export function ftsMatchExpression(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
+}
+
+/** The FTS index catches up after this many new documents … */
+const INDEX_BATCH_DOCS = 64;
+/** … or when the oldest unindexed document of this connection is this old (ms). */
+const INDEX_BATCH_MS = 2_000;
 
 function checkContiguous(sessionId: string, events: readonly SessionEvent[], firstSeq: number): void {
   events.forEach((event, i) => {
@@ -394,6 +515,7 @@ function toRecord(row: SessionRow): SessionRecord {
     if (row.owner_token !== null) owner.token = row.owner_token;
     record.owner = owner;
   }
+  if (row.last_turn !== null && row.last_turn !== undefined) record.lastTurn = row.last_turn;
   return record;
 }
 

@@ -21,16 +21,45 @@ export interface SessionsSlice {
 
 export type InspectorTarget = { readonly kind: 'row'; readonly rowKey: string; readonly seq?: number } | { readonly kind: 'seq'; readonly seq: number };
 
+/** Which request the request inspector shows: a step's (last or given) attempt, or the n-th request of the session. */
+export type RequestTarget = { readonly turn: number; readonly step: number; readonly attempt?: number } | { readonly index: number };
+
+/** The in-session find bar: its query and which match is current. */
+export interface FindState {
+  readonly query: string;
+  /** Index of the current match (clamped by the view to the matches it finds). */
+  readonly index: number;
+}
+
 export interface SelectionSlice {
   readonly selectedId?: string;
   readonly inspector?: InspectorTarget;
-  readonly requestTarget?: { readonly turn: number; readonly step: number };
+  readonly requestTarget?: RequestTarget;
   /** A seq the timeline should scroll to (set by "jump to"), with a nonce so repeats scroll again. */
   readonly jump?: { readonly seq: number; readonly nonce: number };
   select(sessionId: string | undefined): void;
+  /** Opens a session scrolled to the row of `seq` (a search hit). */
+  openAt(sessionId: string, seq: number): void;
   inspect(target: InspectorTarget | undefined): void;
-  inspectRequest(target: { turn: number; step: number } | undefined): void;
+  inspectRequest(target: RequestTarget | undefined): void;
+  /** Scrolls the timeline to the row of `seq` and shows its events in the raw inspector. */
   jumpTo(seq: number): void;
+  /** Scrolls the timeline to the row of `seq` (marked as the current row) without opening an inspector. */
+  scrollTo(seq: number): void;
+}
+
+/** Finding things inside the open session: the find bar and the turn outline (actions keyboard shortcuts bind to). */
+export interface FindSlice {
+  /** Open when defined. */
+  readonly find?: FindState;
+  readonly outlineOpen: boolean;
+  /** Opens the find bar (keeps the current query); Ctrl/Cmd+F binds here. */
+  openFind(): void;
+  closeFind(): void;
+  setFindQuery(query: string): void;
+  /** Moves to the next (+1) or previous (−1) match; the view wraps it around. */
+  stepFind(delta: number): void;
+  toggleOutline(): void;
 }
 
 export interface SettingsSlice {
@@ -103,7 +132,7 @@ export interface Toast {
   readonly detail?: readonly string[];
 }
 
-export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice;
+export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice & FindSlice;
 export type AppStore = StoreApi<AppState>;
 
 type Set = StoreApi<AppState>['setState'];
@@ -132,10 +161,12 @@ interface Counters {
 }
 
 const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
-  select: (selectedId) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: undefined, compare: undefined }),
+  select: (selectedId) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: undefined, compare: undefined, find: undefined }),
+  openAt: (selectedId, seq) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined, find: undefined }),
   inspect: (inspector) => set({ inspector }),
   inspectRequest: (requestTarget) => set({ requestTarget }),
   jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq } }),
+  scrollTo: (seq) => set({ jump: { seq, nonce: ++counters.jump } }),
 });
 
 const settingsSlice = (set: Set): SettingsSlice => ({
@@ -183,6 +214,15 @@ const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme, showLogEv
   dropToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 });
 
+const findSlice = (set: Set): FindSlice => ({
+  outlineOpen: false,
+  openFind: () => set((s) => ({ find: s.find ?? { query: '', index: 0 } })),
+  closeFind: () => set({ find: undefined }),
+  setFindQuery: (query) => set({ find: { query, index: 0 } }),
+  stepFind: (delta) => set((s) => (s.find ? { find: { query: s.find.query, index: s.find.index + delta } } : {})),
+  toggleOutline: () => set((s) => ({ outlineOpen: !s.outlineOpen })),
+});
+
 const branchesSlice = (set: Set): BranchesSlice => ({
   branchesOpen: false,
   setBranchesOpen: (branchesOpen) => set({ branchesOpen }),
@@ -210,5 +250,6 @@ export function createAppStore(options: AppStoreOptions = {}): AppStore {
     ...connectionSlice(set, initialConnection),
     ...uiSlice(set, get, counters, options.theme ?? 'dark', options.showLogEvents ?? false),
     ...branchesSlice(set),
+    ...findSlice(set),
   }));
 }

@@ -55,3 +55,22 @@ export function appendEvents(log: EventLog, events: readonly SessionEvent[]): Ev
   for (const event of events) storage.push(event);
   return new LogView(storage, base, view.length + events.length);
 }
+
+/**
+ * A log with `events` (contiguous, ending right before the log's first seq) put in front: what
+ * "show earlier events" does for a session opened at its tail. Copies the storage once (an
+ * on-demand action, not a per-frame one).
+ * @throws Error when the events do not end right before the log.
+ */
+export function prependEvents(log: EventLog, events: readonly SessionEvent[]): EventLog {
+  if (events.length === 0) return log;
+  const view = log as LogView;
+  const last = events[events.length - 1]!.seq;
+  if (view.length > 0 && last !== view.baseSeq - 1) {
+    throw new Error(`prependEvents: seq ${last} does not end right before the log's first seq ${view.baseSeq}`);
+  }
+  events.forEach((event, i) => {
+    if (event.seq !== events[0]!.seq + i) throw new Error(`prependEvents: seq ${event.seq} breaks the run starting at ${events[0]!.seq}`);
+  });
+  return new LogView([...events, ...view.slice(0)], events[0]!.seq, events.length + view.length);
+}

@@ -12,7 +12,8 @@ import type { AgentStatus, ApprovalRequest, HostPush, InboxSnapshot, SubscribeRe
 import type { ErrorRecord } from '../../shared/errors.js';
 import type { SessionHeader } from '../../shared/events.js';
 import { toolResultFacts } from '../../shared/event-read.js';
-import { appendEvents, emptyLog, type EventLog } from './event-log.js';
+import type { SessionEvent } from '../../shared/events.js';
+import { appendEvents, emptyLog, prependEvents, type EventLog } from './event-log.js';
 import { sequenceEvents } from './event-sequencer.js';
 
 export type SessionPhase = 'loading' | 'ready' | 'error';
@@ -25,6 +26,17 @@ export interface SessionFacts {
   readonly events: EventLog;
   /** Seq of the last applied event (−1: none). */
   readonly lastSeq: number;
+  /**
+   * Seq of the first loaded event: > 0 when the session was opened at its tail (earlier events
+   * are read on demand, `prependSessionEvents`).
+   */
+  readonly startSeq: number;
+  /**
+   * For a log opened at its tail: the request envelope events in effect at `startSeq` (latest
+   * `request/header` / `request/context` before it), folded first so steps know their model and
+   * context window.
+   */
+  readonly prelude: readonly SessionEvent[];
   readonly status: AgentStatus;
   readonly inbox: InboxSnapshot;
   readonly approvals: readonly ApprovalRequest[];
@@ -44,7 +56,7 @@ export const EMPTY_INBOX: InboxSnapshot = { nextTurn: [], nextStep: [] };
 export const TOOL_OUTPUT_CAP = 256 * 1024;
 
 export function initialSessionFacts(sessionId: string): SessionFacts {
-  return { sessionId, phase: 'loading', events: emptyLog(0), lastSeq: -1, status: 'idle', inbox: EMPTY_INBOX, approvals: [], toolOutput: {}, notices: [], readOnly: false };
+  return { sessionId, phase: 'loading', events: emptyLog(0), lastSeq: -1, startSeq: 0, prelude: [], status: 'idle', inbox: EMPTY_INBOX, approvals: [], toolOutput: {}, notices: [], readOnly: false };
 }
 
 export function createSessionStore(sessionId: string): SessionStore {
@@ -61,8 +73,11 @@ export interface ApplyOutcome {
 /** Applies a subscribe answer (initial or after a hole/reconnect). */
 export function applySubscribeResult(store: SessionStore, result: SubscribeResult): ApplyOutcome {
   const state = store.getState();
-  const seq = sequenceEvents(state.lastSeq, result.events);
+  // A first subscribe answered with the tail of a long session starts the log there.
+  const opensAtTail = state.lastSeq < 0 && state.events.length === 0 && result.startSeq > 0;
+  const seq = sequenceEvents(opensAtTail ? result.startSeq - 1 : state.lastSeq, result.events);
   store.setState({
+    ...(opensAtTail ? { startSeq: result.startSeq } : {}),
     phase: 'ready',
     error: undefined,
     header: result.header,
@@ -146,6 +161,24 @@ export function applyPushes(store: SessionStore, pushes: readonly HostPush[]): A
   if (toolOutput !== state.toolOutput) patch.toolOutput = toolOutput;
   if (Object.keys(patch).length > 0) store.setState(patch);
   return { hole, applied, duplicates };
+}
+
+/**
+ * Puts earlier events (read on demand) in front of a log that was opened at its tail. Events that
+ * do not end right before the loaded ones are ignored (a stale answer).
+ * @returns whether the log changed.
+ */
+export function prependSessionEvents(store: SessionStore, events: readonly SessionEvent[]): boolean {
+  const state = store.getState();
+  if (events.length === 0 || state.startSeq === 0 || events[events.length - 1]!.seq !== state.startSeq - 1) return false;
+  store.setState({ events: prependEvents(state.events, events), startSeq: events[0]!.seq, prelude: state.prelude.filter((e) => e.seq < events[0]!.seq) });
+  return true;
+}
+
+/** Sets the envelope events in effect before the loaded part of the log (ignored when they are not before it). */
+export function setSessionPrelude(store: SessionStore, events: readonly SessionEvent[]): void {
+  const { startSeq } = store.getState();
+  store.setState({ prelude: events.filter((e) => e.seq < startSeq) });
 }
 
 export function setSessionError(store: SessionStore, error: ErrorRecord): void {

@@ -5,21 +5,29 @@
  * here beside the store, never in it.
  */
 import { createTimeline, foldEvents, type Timeline } from '../../shared/timeline.js';
+import type { SessionEvent } from '../../shared/events.js';
 import type { EventLog } from './event-log.js';
 
 export interface TimelineProjector {
-  project(log: EventLog): Timeline;
+  /** `prelude`: envelope events before the log's first seq, folded first (a log opened at its tail). */
+  project(log: EventLog, prelude?: readonly SessionEvent[]): Timeline;
 }
 
 export function createTimelineProjector(): TimelineProjector {
   let timeline = createTimeline();
   let folded = 0;
   let base: number | undefined;
+  let foldedPrelude: readonly SessionEvent[] = [];
   return {
-    project(log) {
-      if (log.length < folded || (base !== undefined && log.length > 0 && log.baseSeq !== base)) {
+    project(log, prelude = []) {
+      if (log.length < folded || (base !== undefined && log.length > 0 && log.baseSeq !== base) || (prelude !== foldedPrelude && prelude.length > 0)) {
         timeline = createTimeline();
         folded = 0;
+      }
+      if (folded === 0) {
+        foldedPrelude = prelude;
+        const before = prelude.filter((e) => log.length === 0 || e.seq < log.baseSeq);
+        if (before.length > 0) timeline = foldEvents(timeline, before);
       }
       if (log.length > folded) {
         timeline = foldEvents(timeline, log.slice(folded, log.length));

@@ -63,5 +63,6 @@ export function useSession<T>(selector: (facts: SessionFacts) => T): T {
 export function useTimeline(): Timeline {
   const session = useRequiredSession();
   const events = useStore(session.controller.store, (s) => s.events);
-  return useMemo(() => session.projector.project(events), [session, events]);
+  const prelude = useStore(session.controller.store, (s) => s.prelude);
+  return useMemo(() => session.projector.project(events, prelude), [session, events, prelude]);
 }

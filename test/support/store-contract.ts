@@ -92,6 +92,12 @@ export class InstrumentedStore implements SessionStore {
   delete(id: string): void {
     this.inner.delete(id);
   }
+  lastEventOfType(id: string, type: string, before: number) {
+    return this.inner.lastEventOfType(id, type, before);
+  }
+  search(query: Parameters<SessionStore['search']>[0]) {
+    return this.inner.search(query);
+  }
   close(): void {
     this.inner.close();
   }
@@ -572,6 +578,85 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
         repository.delete('root2');
         expect(serializeAll(store.readAll('leaf'))).toEqual(leaf);
         expect(store.list().map((r) => r.header.id)).toEqual(['leaf']);
+      });
+    });
+
+    describe('full-text search and last-turn state (kept by the write path)', () => {
+      const hits = (terms: string[], extra: { sessionId?: string; limit?: number } = {}) =>
+        store.search({ terms, limit: extra.limit ?? 50, ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}) }).map((h) => `${h.sessionId}#${h.seq}:${h.kind}`);
+
+      it('finds tool output, prompts and answers case-insensitively as they are appended, newest first; chunks are not indexed', () => {
+        const session = new Session({ header: header('find'), now: steppingClock() });
+        const w = new AgentLogWriter(session);
+        w.turnStart();
+        w.stepStart();
+        const prompt = w.user('Why does parse() throw?');
+        const r = w.stream({ text: ['Running', ' the tests'], toolCalls: [{ id: 'c1', name: 'bash', args: ['{"command":"npm test"}'] }] });
+        const answer = w.assistantMessage(r);
+        store.createSession(header('find'), session.events);
+        expect(hits(['typeerror'])).toEqual([]);
+        const call = w.toolCall('c1', 'bash', '{"command":"npm test"}');
+        const result = w.toolResult(call, "TypeError: Cannot read properties of undefined (reading 'length')", true);
+        store.append('find', session.events.slice(store.get('find')!.eventCount));
+        expect(hits(['TypeError'])).toEqual([`find#${result.seq}:tool`]);
+        expect(hits(['typeerror', 'LENGTH'])).toEqual([`find#${result.seq}:tool`]);
+        expect(hits(['typeerror', 'nowhere'])).toEqual([]);
+        expect(hits(['parse()'])).toEqual([`find#${prompt.seq}:user`]);
+        // The assistant message holds the streamed text and the call's arguments once; its chunks are not documents.
+        expect(hits(['Running the tests'])).toEqual([`find#${answer.seq}:assistant`]);
+        expect(hits(['npm test'])).toEqual([`find#${answer.seq}:assistant`]);
+        expect(store.search({ terms: ['TypeError'], limit: 5 })[0]!.text).toContain("reading 'length'");
+      });
+
+      it('filters by session, honours the limit, forgets a deleted session and indexes a child that gets its own copy of the prefix', async () => {
+        const repository = repo();
+        const a = buildSession('alpha', 3, 4);
+        store.createSession(a.header, a.events);
+        const b = buildSession('beta', 1, 4);
+        store.createSession(b.header, b.events);
+        expect(hits(['contents of src/'])).toHaveLength(4);
+        expect(hits(['contents of src/'], { limit: 2 })).toHaveLength(2);
+        expect(hits(['contents of src/'], { sessionId: 'beta' })).toEqual(hits(['contents of src/']).filter((h) => h.startsWith('beta#')));
+        // Newest first: beta was written after alpha.
+        expect(hits(['contents of src/'])[0]).toMatch(/^beta#/);
+        const ends = a.events.filter((e) => e.type === 'turn/end').map((e) => e.seq);
+        await repository.fork('alpha', ends[1], 'alpha-kid');
+        expect(hits(['contents of src/2'])).toEqual(hits(['contents of src/2'], { sessionId: 'alpha' }));
+        repository.delete('alpha');
+        expect(hits(['contents of src/3'])).toEqual([]);
+        expect(hits(['contents of src/2']).map((h) => h.split('#')[0])).toEqual(['alpha-kid']);
+        expect(hits(['contents of src/1'], { sessionId: 'beta' })).toHaveLength(1);
+      });
+
+      it('finds the latest event of a type before a seq, through a fork prefix', async () => {
+        const parent = buildSession('env', 3, 3);
+        store.createSession(parent.header, parent.events);
+        const headers = parent.events.filter((e) => e.type === 'request/header').map((e) => e.seq);
+        expect(store.lastEventOfType('env', 'request/header', parent.length)?.seq).toBe(headers.at(-1));
+        expect(store.lastEventOfType('env', 'request/header', headers[1]!)?.seq).toBe(headers[0]);
+        expect(store.lastEventOfType('env', 'request/header', headers[0]!)).toBeUndefined();
+        const ends = parent.events.filter((e) => e.type === 'turn/end').map((e) => e.seq);
+        await repo().fork('env', ends[1], 'env-kid');
+        const kidLength = store.get('env-kid')!.eventCount;
+        expect(store.lastEventOfType('env-kid', 'request/header', kidLength)).toEqual(parent.events[headers[1]!]);
+      });
+
+      it('records the last turn: open after turn/start, the reason kind after turn/end', () => {
+        const session = new Session({ header: header('turns'), now: steppingClock() });
+        const w = new AgentLogWriter(session);
+        store.createSession(header('turns'), []);
+        expect(store.get('turns')!.lastTurn).toBeUndefined();
+        w.turnStart();
+        store.append('turns', session.events.slice(0));
+        expect(store.get('turns')!.lastTurn).toBe('open');
+        w.turnEnd({ kind: 'error', failure: { code: 'RATE_LIMIT', message: '429' } });
+        w.turnStart();
+        w.turnEnd({ kind: 'interrupted' });
+        store.append('turns', session.events.slice(1));
+        expect(store.get('turns')!.lastTurn).toBe('interrupted');
+        session.append({ type: 'session/title', data: { title: 'x' } });
+        store.append('turns', session.events.slice(5));
+        expect(store.list().find((r) => r.header.id === 'turns')!.lastTurn).toBe('interrupted');
       });
     });
 

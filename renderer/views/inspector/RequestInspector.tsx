@@ -1,101 +1,437 @@
 /**
- * The request inspector: what the model received in one step, rebuilt by the host from the log
- * prefix (`inspectRequest`): the header (provider, model, params, system prompt, tools) and the
- * exact messages (role, content blocks including reasoning and tool calls).
+ * The request inspector: one model request of the session, rebuilt by the host from the log
+ * (`inspectRequest`), in four tabs —
+ * - Request: method and URL, headers (API key redacted), the exact JSON body (pretty or as sent),
+ *   copy as JSON / as a curl command (the key read from an environment variable);
+ * - Messages: what the model was given, rendered (Markdown) or raw;
+ * - Response: finish reason, usage (input / cached / output / reasoning), time to first token,
+ *   duration, and the raw stream (logged chunks, runs folded) on demand;
+ * - Diff: against the session's previous request — what was appended, what changed, and whether
+ *   the cached prefix held.
+ * Previous / next walk every request of the session (retries and compaction summaries included).
  */
-import { useEffect, useState, type ReactNode } from 'react';
-import type { RequestSnapshot } from '../../../shared/api.js';
-import type { ContentBlock, Message } from '../../../shared/messages.js';
-import { prettyArgs } from '../../../shared/tool-view.js';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { RequestInspection } from '../../../shared/api.js';
+import type { SessionEvent } from '../../../shared/events.js';
+import { formatDuration, formatTokens, isoTime } from '../../../shared/format.js';
+import type { WireMessageSummary } from '../../../shared/request-diff.js';
 import { describeError } from '../../host/host-client.js';
+import type { RequestTarget } from '../../state/app-store.js';
+import { CopyButton } from '../common/CopyButton.js';
 import { useApp, useClient, useSession } from '../context.js';
+import { MessageCard, toolNamesOf } from '../messages/MessageCard.js';
+import { EventList } from './EventList.js';
 
-function Block({ block }: { readonly block: ContentBlock }): ReactNode {
-  switch (block.type) {
-    case 'text':
-      return <pre className="block block-text">{block.text}</pre>;
-    case 'reasoning':
-      return (
-        <details className="block block-reasoning">
-          <summary>reasoning ({block.text.length} chars)</summary>
-          <pre>{block.text}</pre>
-        </details>
-      );
-    case 'tool-call':
-      return (
-        <div className="block block-tool-call">
-          <div className="mono">
-            tool-call <b>{block.name}</b> <span className="muted">{block.id}</span>
-          </div>
-          <pre className="json">{prettyArgs(block.arguments)}</pre>
-        </div>
-      );
-    case 'tool-result':
-      return (
-        <div className={`block block-tool-result${block.isError ? ' error' : ''}`}>
-          <div className="mono">
-            tool-result <span className="muted">{block.toolCallId}</span> {block.isError && <span className="badge badge-bad">isError</span>}
-          </div>
-          <pre>{block.content.map((c) => c.text).join('')}</pre>
-        </div>
-      );
-    default:
-      return <pre className="json">{JSON.stringify(block, null, 2)}</pre>;
+type Tab = 'request' | 'messages' | 'response' | 'diff';
+const TABS: readonly { readonly id: Tab; readonly label: string }[] = [
+  { id: 'request', label: 'Request' },
+  { id: 'messages', label: 'Messages' },
+  { id: 'response', label: 'Response' },
+  { id: 'diff', label: 'Diff' },
+];
+
+/** Bodies larger than this show their first part until asked (a 10 MB pretty-print would stall the page). */
+const BODY_PREVIEW_CHARS = 200_000;
+
+function targetKey(target: RequestTarget): string {
+  return 'index' in target ? `#${target.index}` : `${target.turn}.${target.step}${target.attempt !== undefined ? `/${target.attempt}` : ''}`;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text) as unknown, null, 2);
+  } catch {
+    return text;
   }
 }
 
-function MessageView({ message, index }: { readonly message: Message; readonly index: number }): ReactNode {
+function BodyView({ body }: { readonly body: string }): ReactNode {
+  const [mode, setMode] = useState<'pretty' | 'raw'>('pretty');
+  const [all, setAll] = useState(body.length <= BODY_PREVIEW_CHARS);
+  const text = useMemo(() => {
+    const shown = mode === 'pretty' ? prettyJson(body) : body;
+    return all ? shown : shown.slice(0, BODY_PREVIEW_CHARS);
+  }, [body, mode, all]);
   return (
-    <div className={`request-message role-${message.role}`} data-testid="request-message" data-role={message.role} data-source={message.source.kind}>
-      <div className="request-message-head mono">
-        <span>#{index}</span> <b>{message.role}</b> <span className="muted">{message.source.kind}</span>
+    <div className="request-body">
+      <div className="request-body-head">
+        <span className="section-label">body</span>
+        <span className="segmented" role="group" aria-label="Body format">
+          <button type="button" className={mode === 'pretty' ? 'active' : ''} aria-pressed={mode === 'pretty'} data-testid="request-body-pretty" onClick={() => setMode('pretty')}>
+            pretty
+          </button>
+          <button type="button" className={mode === 'raw' ? 'active' : ''} aria-pressed={mode === 'raw'} data-testid="request-body-raw" onClick={() => setMode('raw')}>
+            as sent
+          </button>
+        </span>
       </div>
-      {message.content.map((block, i) => (
-        <Block key={i} block={block} />
+      <pre className={`json request-body-text${mode === 'raw' ? ' wrap' : ''}`} data-testid="request-body">
+        {text}
+      </pre>
+      {!all && (
+        <button type="button" className="link-button" onClick={() => setAll(true)}>
+          show the whole body ({formatTokens(body.length)} characters)
+        </button>
+      )}
+    </div>
+  );
+}
+
+function RequestTab({ inspection }: { readonly inspection: RequestInspection }): ReactNode {
+  const { wire, wireError, header } = inspection;
+  // Sanitised imported logs may hold a placeholder string instead of the tool list.
+  const tools = Array.isArray(header?.tools) ? header.tools : [];
+  const body = useMemo(() => {
+    try {
+      return wire ? (JSON.parse(wire.body) as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  }, [wire]);
+  if (!wire) {
+    return (
+      <div className="error-text" data-testid="request-wire-error">
+        The request body cannot be rebuilt from this log: {wireError?.message} {wireError ? `[${wireError.code}]` : ''}
+      </div>
+    );
+  }
+  const params = body ? Object.entries(body).filter(([k]) => k !== 'messages' && k !== 'tools') : [];
+  return (
+    <div data-testid="request-wire">
+      <div className="request-line mono" data-testid="request-url">
+        <b>{wire.method}</b> {wire.url ?? <span className="muted">(endpoint not recorded in this log)</span>}
+      </div>
+      <div className="request-actions">
+        <CopyButton testId="copy-request-json" label="Copy JSON" title="Copy the exact request body" text={() => wire.body} />
+        <CopyButton testId="copy-request-curl" label="Copy as curl" title="Copy a curl command that sends this request (the key comes from an environment variable)" text={() => wire.curl} />
+        <span className="muted">{formatTokens(wire.bodyBytes)} bytes</span>
+      </div>
+      <table className="kv-table" data-testid="request-headers">
+        <tbody>
+          {wire.headers.map((h) => (
+            <tr key={h.name} data-redacted={h.redacted ? 'true' : undefined}>
+              <th>{h.name}</th>
+              <td className="mono">
+                {h.value}
+                {h.redacted && <span className="badge badge-muted">redacted</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <table className="kv-table" data-testid="request-params">
+        <tbody>
+          {params.map(([k, v]) => (
+            <tr key={k}>
+              <th>{k}</th>
+              <td className="mono">{JSON.stringify(v)}</td>
+            </tr>
+          ))}
+          <tr>
+            <th>messages</th>
+            <td className="mono">{Array.isArray(body?.['messages']) ? (body['messages'] as unknown[]).length : 0}</td>
+          </tr>
+          <tr>
+            <th>tools</th>
+            <td className="mono">{Array.isArray(body?.['tools']) ? (body['tools'] as unknown[]).length : 0}</td>
+          </tr>
+        </tbody>
+      </table>
+      {header?.system !== undefined && (
+        <details className="request-system" data-testid="request-system">
+          <summary>system prompt ({formatTokens(header.system.length)} chars)</summary>
+          <pre className="plain">{header.system}</pre>
+        </details>
+      )}
+      {tools.length > 0 && (
+        <details className="request-tools" data-testid="request-tools">
+          <summary>tools ({tools.length})</summary>
+          {tools.map((tool) => (
+            <details key={tool.name} className="request-tool" data-testid="request-tool" data-name={tool.name}>
+              <summary>
+                <b className="mono">{tool.name}</b> <span className="muted">{tool.description}</span>
+              </summary>
+              <pre className="json">{JSON.stringify(tool.parameters, null, 2)}</pre>
+            </details>
+          ))}
+        </details>
+      )}
+      <BodyView body={wire.body} />
+    </div>
+  );
+}
+
+function MessagesTab({ inspection }: { readonly inspection: RequestInspection }): ReactNode {
+  const [markdown, setMarkdown] = useState(true);
+  const names = useMemo(() => toolNamesOf(inspection.messages), [inspection.messages]);
+  const hasSystem = inspection.header?.system !== undefined && inspection.header.system !== '';
+  return (
+    <div data-testid="request-messages">
+      <div className="request-actions">
+        <span className="muted">
+          {inspection.messages.length} message{inspection.messages.length === 1 ? '' : 's'}
+          {hasSystem ? ' after the system prompt' : ''}
+        </span>
+        <span className="spacer" />
+        <label className="toggle-label">
+          <input type="checkbox" data-testid="request-messages-markdown" checked={markdown} onChange={() => setMarkdown((m) => !m)} /> render Markdown
+        </label>
+      </div>
+      {inspection.messages.map((m, i) => (
+        <MessageCard key={i} message={m} index={i + (hasSystem ? 1 : 0)} toolNames={names} markdown={markdown} />
       ))}
+    </div>
+  );
+}
+
+function RawStream({ sessionId, index }: { readonly sessionId: string; readonly index: number }): ReactNode {
+  const client = useClient();
+  const [state, setState] = useState<{ events?: readonly SessionEvent[]; total?: number; error?: string; loading: boolean }>({ loading: false });
+  if (!state.events && !state.loading) {
+    return (
+      <button
+        type="button"
+        className="small"
+        data-testid="request-show-stream"
+        onClick={() => {
+          setState({ loading: true });
+          client.readRequestStream({ sessionId, index }).then(
+            (r) => setState({ events: r.events, total: r.total, loading: false }),
+            (error: unknown) => setState({ error: describeError(error), loading: false }),
+          );
+        }}
+      >
+        Show raw stream
+      </button>
+    );
+  }
+  if (state.loading) return <div className="muted">Loading the stream…</div>;
+  if (state.error) return <div className="error-text">{state.error}</div>;
+  return (
+    <div data-testid="request-stream">
+      <div className="muted">
+        {state.total} logged chunk{state.total === 1 ? '' : 's'}
+        {state.total !== state.events?.length ? ` (first ${state.events?.length} shown)` : ''}
+      </div>
+      {state.events && state.events.length === 0 ? <div className="muted">No chunks are logged for this request (compaction summaries log only their outcome).</div> : <EventList events={state.events ?? []} />}
+    </div>
+  );
+}
+
+function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestInspection; readonly sessionId: string }): ReactNode {
+  const r = inspection.request.response;
+  const u = r.usage;
+  const prompt = u ? u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) : undefined;
+  const tone = r.finish === 'stop' || r.finish === 'tool-calls' ? 'ok' : r.finish === undefined ? 'muted' : r.finish === 'max-tokens' ? 'warn' : 'bad';
+  return (
+    <div data-testid="request-response">
+      <div className="response-finish">
+        <span className={`badge badge-${tone}`} data-testid="response-finish">
+          {r.finish ?? 'no finish logged'}
+        </span>
+        {r.failure && (
+          <span className="error-text" data-testid="response-failure">
+            {r.failure.code}
+            {r.failure.status !== undefined ? ` (HTTP ${r.failure.status})` : ''}: {r.failure.message}
+          </span>
+        )}
+      </div>
+      <table className="kv-table" data-testid="response-facts">
+        <tbody>
+          <tr>
+            <th>input</th>
+            <td className="mono" data-testid="response-input">
+              {u ? `${formatTokens(prompt)} tokens` : '—'}
+              {u && <span className="muted"> ({formatTokens(u.inputTokens)} uncached)</span>}
+            </td>
+          </tr>
+          <tr>
+            <th>cached</th>
+            <td className="mono" data-testid="response-cached">
+              {u ? formatTokens(u.cacheReadTokens ?? 0) : '—'}
+              {u && prompt ? <span className="muted"> ({Math.round(((u.cacheReadTokens ?? 0) / prompt) * 100)}% of input)</span> : null}
+            </td>
+          </tr>
+          <tr>
+            <th>output</th>
+            <td className="mono" data-testid="response-output">
+              {u ? formatTokens(u.outputTokens) : '—'}
+            </td>
+          </tr>
+          <tr>
+            <th>reasoning</th>
+            <td className="mono" data-testid="response-reasoning">
+              {u?.reasoningTokens !== undefined ? formatTokens(u.reasoningTokens) : '—'}
+            </td>
+          </tr>
+          <tr>
+            <th title="time to first token">TTFT</th>
+            <td className="mono" data-testid="response-ttft">
+              {r.ttftMs !== undefined ? formatDuration(r.ttftMs) : '—'}
+            </td>
+          </tr>
+          <tr>
+            <th>duration</th>
+            <td className="mono" data-testid="response-duration">
+              {r.durationMs !== undefined ? formatDuration(r.durationMs) : '—'}
+            </td>
+          </tr>
+          <tr>
+            <th>started</th>
+            <td className="mono">{isoTime(r.startedAt)}</td>
+          </tr>
+          <tr>
+            <th>chunks</th>
+            <td className="mono">
+              {r.chunkCount}
+              {r.firstChunkSeq !== undefined ? <span className="muted"> (#{r.firstChunkSeq}–#{r.lastChunkSeq})</span> : null}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      <div className="muted small-note">Timings are from event times in the log (the request is taken to start at the last event logged before its first chunk).</div>
+      <RawStream key={inspection.request.index} sessionId={sessionId} index={inspection.request.index} />
+    </div>
+  );
+}
+
+function MessageLine({ m, tone }: { readonly m: WireMessageSummary; readonly tone: string }): ReactNode {
+  return (
+    <li className={`diff-message tone-${tone}`} data-testid="diff-message" data-role={m.role}>
+      <span className="mono muted">#{m.index}</span> <b>{m.role}</b> <span className="muted">{formatTokens(m.bytes)} B</span> <span className="clip">{m.preview || <i className="muted">(empty)</i>}</span>
+    </li>
+  );
+}
+
+function DiffTab({ inspection, go }: { readonly inspection: RequestInspection; readonly go: (index: number) => void }): ReactNode {
+  const diff = inspection.diff;
+  if (!diff) {
+    return <div className="muted" data-testid="request-diff-none">{inspection.request.index === 0 ? 'This is the session’s first request.' : 'The previous request could not be rebuilt, so there is nothing to compare.'}</div>;
+  }
+  const cached = inspection.request.response.usage?.cacheReadTokens;
+  return (
+    <div data-testid="request-diff">
+      <div className="request-actions">
+        <span>against</span>
+        <button type="button" className="link-button" data-testid="diff-previous" onClick={() => go(diff.previous.index)}>
+          {diff.previous.label}
+        </button>
+        <span className="muted">
+          ({diff.previousMessages} → {diff.messages} messages)
+        </span>
+      </div>
+      <div className={`prefix-verdict ${diff.prefixHeld ? 'ok' : 'bad'}`} data-testid="diff-prefix" data-held={diff.prefixHeld ? 'true' : 'false'}>
+        {diff.prefixHeld ? '✓ The previous request is an exact prefix of this one: the provider’s prompt cache could hold.' : `✗ Cached prefix broken: ${diff.prefixBrokenBy}.`}
+        {cached !== undefined && <span className="muted"> The provider reported {formatTokens(cached)} cached input tokens.</span>}
+      </div>
+      {diff.envelopeChanges.length > 0 && (
+        <div data-testid="diff-envelope">
+          <span className="section-label">changed fields</span> <span className="mono">{diff.envelopeChanges.join(', ')}</span>
+        </div>
+      )}
+      <div className="section-label">
+        unchanged: {diff.commonPrefix} leading message{diff.commonPrefix === 1 ? '' : 's'}
+      </div>
+      {diff.appended.length > 0 && (
+        <>
+          <div className="section-label">appended ({diff.appended.length})</div>
+          <ul className="diff-list" data-testid="diff-appended">
+            {diff.appended.map((m) => (
+              <MessageLine key={m.index} m={m} tone="add" />
+            ))}
+          </ul>
+        </>
+      )}
+      {diff.changed.length > 0 && (
+        <>
+          <div className="section-label">changed ({diff.changed.length})</div>
+          <ul className="diff-list" data-testid="diff-changed">
+            {diff.changed.map((c) => (
+              <li key={c.index} className="diff-changed">
+                <ul className="diff-list">
+                  <MessageLine m={c.before} tone="del" />
+                  <MessageLine m={c.after} tone="add" />
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {diff.removed.length > 0 && (
+        <>
+          <div className="section-label">removed ({diff.removed.length})</div>
+          <ul className="diff-list" data-testid="diff-removed">
+            {diff.removed.map((m) => (
+              <MessageLine key={m.index} m={m} tone="del" />
+            ))}
+          </ul>
+        </>
+      )}
     </div>
   );
 }
 
 export function RequestInspector(): ReactNode {
   const target = useApp((s) => s.requestTarget);
-  const close = useApp((s) => s.inspectRequest);
+  const setTarget = useApp((s) => s.inspectRequest);
   const sessionId = useSession((s) => s.sessionId);
+  const lastSeq = useSession((s) => s.lastSeq);
   const client = useClient();
-  const [state, setState] = useState<{ key: string; snapshot?: RequestSnapshot; error?: string } | undefined>();
-  const key = target ? `${sessionId}:${target.turn}.${target.step}` : '';
+  const [tab, setTab] = useState<Tab>('request');
+  const [state, setState] = useState<{ key: string; inspection?: RequestInspection; error?: string } | undefined>();
+  const key = target ? `${sessionId}:${targetKey(target)}` : '';
+  // A request still streaming changes as events arrive; a finished one never does.
+  const live = state?.inspection && state.inspection.request.response.finish === undefined ? lastSeq : -1;
   useEffect(() => {
     if (!target) return;
-    let live = true;
-    setState({ key });
-    client.inspectRequest({ sessionId, turn: target.turn, step: target.step }).then(
-      (snapshot) => live && setState({ key, snapshot }),
-      (error: unknown) => live && setState({ key, error: describeError(error) }),
+    let active = true;
+    client.inspectRequest({ sessionId, ...target }).then(
+      (inspection) => active && setState({ key, inspection }),
+      (error: unknown) => active && setState({ key, error: describeError(error) }),
     );
     return () => {
-      live = false;
+      active = false;
     };
-  }, [client, key, sessionId, target]);
+  }, [client, key, sessionId, target, live]);
   if (!target) return null;
   const current = state?.key === key ? state : undefined;
-  const snapshot = current?.snapshot;
-  const header = snapshot?.header;
-  const config = header?.config;
-  // Sanitised imported logs may hold a placeholder string instead of the tool list.
-  const tools = Array.isArray(header?.tools) ? header.tools : [];
+  const inspection = current?.inspection;
+  const go = (index: number): void => setTarget({ index });
   return (
-    <aside className="side-panel request-inspector" data-testid="request-inspector" aria-label="Request">
+    <aside className="side-panel wide request-inspector" data-testid="request-inspector" aria-label="Request inspector">
       <header className="panel-head">
-        <span className="panel-title">
-          Request · step {target.turn}.{target.step}
+        <span className="panel-title">Request</span>
+        <span className="mono" data-testid="request-label">
+          {inspection?.request.label ?? targetKey(target)}
         </span>
         <span className="spacer" />
-        <button type="button" className="icon-button" data-testid="request-inspector-close" aria-label="Close" onClick={() => close(undefined)}>
+        {inspection && (
+          <span className="request-nav">
+            <button type="button" className="icon-button" data-testid="request-prev" aria-label="Previous request" disabled={inspection.request.index === 0} onClick={() => go(inspection.request.index - 1)}>
+              ‹
+            </button>
+            <span className="muted mono" data-testid="request-position">
+              {inspection.request.index + 1}/{inspection.requestCount}
+            </span>
+            <button type="button" className="icon-button" data-testid="request-next" aria-label="Next request" disabled={inspection.request.index + 1 >= inspection.requestCount} onClick={() => go(inspection.request.index + 1)}>
+              ›
+            </button>
+          </span>
+        )}
+        <button type="button" className="icon-button" data-testid="request-inspector-close" aria-label="Close" onClick={() => setTarget(undefined)}>
           ✕
         </button>
       </header>
+      <div className="tabs panel-tabs" role="tablist" aria-label="Request inspector sections">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'active' : ''} data-testid={`request-tab-${t.id}`} onClick={() => setTab(t.id)}>
+            {t.label}
+            {t.id === 'diff' && inspection?.diff && !inspection.diff.prefixHeld ? <span className="tab-dot bad" title="cached prefix broken" /> : null}
+          </button>
+        ))}
+      </div>
       <div className="panel-body">
-        {!current || (!snapshot && !current.error) ? (
+        {!current ? (
           <div className="muted" data-testid="request-loading">
             Rebuilding the request from the log…
           </div>
@@ -103,64 +439,21 @@ export function RequestInspector(): ReactNode {
           <div className="error-text" data-testid="request-error">
             {current.error}
           </div>
-        ) : (
+        ) : inspection ? (
           <>
-            <section data-testid="request-header">
-              <div className="section-label">header</div>
-              {config ? (
-                <dl className="raw-fields">
-                  <dt>provider</dt>
-                  <dd className="mono">{config.provider}</dd>
-                  <dt>model</dt>
-                  <dd className="mono">{config.model}</dd>
-                  {config.reasoningEffort !== undefined && (
-                    <>
-                      <dt>reasoning effort</dt>
-                      <dd className="mono">{config.reasoningEffort}</dd>
-                    </>
-                  )}
-                  {config.temperature !== undefined && (
-                    <>
-                      <dt>temperature</dt>
-                      <dd className="mono">{config.temperature}</dd>
-                    </>
-                  )}
-                  {config.maxTokens !== undefined && (
-                    <>
-                      <dt>max tokens</dt>
-                      <dd className="mono">{config.maxTokens}</dd>
-                    </>
-                  )}
-                  <dt>at seq</dt>
-                  <dd className="mono">{snapshot?.atSeq}</dd>
-                </dl>
-              ) : (
-                <div className="muted">No request header was logged before this step.</div>
-              )}
-            </section>
-            {header?.system !== undefined && (
-              <details className="request-system" data-testid="request-system">
-                <summary>system prompt ({header.system.length} chars)</summary>
-                <pre>{header.system}</pre>
-              </details>
+            {tab === 'request' && <RequestTab inspection={inspection} />}
+            {tab === 'messages' && <MessagesTab inspection={inspection} />}
+            {tab === 'response' && <ResponseTab inspection={inspection} sessionId={sessionId} />}
+            {tab === 'diff' && <DiffTab inspection={inspection} go={go} />}
+            {inspection.notes.length > 0 && (
+              <ul className="request-notes" data-testid="request-notes">
+                {inspection.notes.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </ul>
             )}
-            <details className="request-tools" data-testid="request-tools">
-              <summary>tools ({tools.length})</summary>
-              {tools.map((tool) => (
-                <details key={tool.name} className="request-tool" data-testid="request-tool" data-name={tool.name}>
-                  <summary>
-                    <b className="mono">{tool.name}</b> <span className="muted">{tool.description}</span>
-                  </summary>
-                  <pre className="json">{JSON.stringify(tool.parameters, null, 2)}</pre>
-                </details>
-              ))}
-            </details>
-            <div className="section-label">messages ({snapshot?.messages.length ?? 0})</div>
-            {snapshot?.messages.map((m, i) => (
-              <MessageView key={i} message={m} index={i} />
-            ))}
           </>
-        )}
+        ) : null}
       </div>
     </aside>
   );

@@ -11,6 +11,7 @@ import { useApp, useSession, useTimeline } from '../context.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
 import { RawInspector } from '../inspector/RawInspector.js';
 import { RequestInspector } from '../inspector/RequestInspector.js';
+import { TurnOutline } from '../outline/TurnOutline.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
 import { Timeline } from '../timeline/Timeline.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
@@ -95,6 +96,10 @@ function Header(): ReactNode {
   const toggleLogEvents = useApp((s) => s.toggleLogEvents);
   const modelView = useApp((s) => s.modelView);
   const toggleModelView = useApp((s) => s.toggleModelView);
+  const openFind = useApp((s) => s.openFind);
+  const findOpen = useApp((s) => s.find !== undefined);
+  const outlineOpen = useApp((s) => s.outlineOpen);
+  const toggleOutline = useApp((s) => s.toggleOutline);
   const openSettings = useApp((s) => s.openSettings);
   const toast = useApp((s) => s.toast);
   const readOnly = useSession((s) => s.readOnly);
@@ -149,10 +154,16 @@ function Header(): ReactNode {
           </button>
         </div>
         <span className="spacer" />
+        <button type="button" className={`small${findOpen ? ' active' : ''}`} data-testid="find-button" title="Find in this session (every row, also those not on screen)" aria-pressed={findOpen} onClick={openFind}>
+          Find
+        </button>
+        <button type="button" className={`small${outlineOpen ? ' active' : ''}`} data-testid="outline-button" title="Outline of the turns, to jump with" aria-pressed={outlineOpen} onClick={toggleOutline}>
+          Outline
+        </button>
         <label className="toggle-label" title="Show log-only events (request headers, inbox, titles…)">
           <input type="checkbox" data-testid="toggle-log-events" checked={showLogEvents} onChange={toggleLogEvents} /> log events
         </label>
-        <label className="toggle-label" title="Hide what compaction replaced: show what the model sees">
+        <label className="toggle-label" title="Show exactly what the model sees next: the summary in force, then the messages after it">
           <input type="checkbox" data-testid="toggle-model-view" checked={modelView} onChange={toggleModelView} /> model view
         </label>
         <button
@@ -178,6 +189,7 @@ export function SessionView(): ReactNode {
   const tab = useApp((s) => s.tab);
   const inspector = useApp((s) => s.inspector);
   const requestTarget = useApp((s) => s.requestTarget);
+  const outlineOpen = useApp((s) => s.outlineOpen);
   // The terminal stays mounted once opened, so switching tabs keeps its shell.
   const [terminalOpened, setTerminalOpened] = useState(false);
   if (tab === 'terminal' && !terminalOpened) setTerminalOpened(true);
@@ -187,6 +199,7 @@ export function SessionView(): ReactNode {
       <Header />
       <Notices />
       <div className="session-body">
+        {outlineOpen && tab === 'timeline' && <TurnOutline />}
         <div className="session-main">
           <div className={`tab-pane${tab === 'timeline' ? '' : ' hidden'}`}>
             <Timeline />

@@ -12,6 +12,8 @@ import { ConfirmDialog } from '../Dialog.js';
 import { DeleteIcon, ExportIcon, ForkIcon, RenameIcon, ThemeIcon } from '../icons.js';
 import { useImportFiles } from '../import/use-import-files.js';
 import { FolderBrowser } from './FolderBrowser.js';
+import { SearchHits } from './SearchHits.js';
+import { SessionActivityBadge } from './SessionActivityBadge.js';
 
 /** The selected session's logged title or first user message (title fallback); only inside a session scope. */
 function SelectedFirstMessage({ onText }: { readonly onText: (text: string | undefined) => ReactNode }): ReactNode {
@@ -111,6 +113,7 @@ const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps)
           {title}
         </span>
       )}
+      <SessionActivityBadge session={session} />
       {session.ownedElsewhere && <span className="badge badge-muted" title="Another Forkline owns this session">read-only</span>}
       {session.origin?.kind === 'imported' && (
         <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
@@ -193,6 +196,7 @@ const SessionList = memo(function SessionList({ firstMessage }: { readonly first
       </div>
     );
   }
+
   return (
     <ul className="session-list" data-testid="session-list">
       {tree.map((item) => (
@@ -257,7 +261,7 @@ export function Sidebar(): ReactNode {
         </button>
       </div>
       <div className="sidebar-tools">
-        <input className="search" type="search" placeholder="Search titles" data-testid="sidebar-search" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search sessions by title" />
+        <input className="search" type="search" placeholder="Search sessions and messages" data-testid="sidebar-search" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search session titles, messages and tool output" />
         <button
           type="button"
           className="small"
@@ -281,7 +285,10 @@ export function Sidebar(): ReactNode {
           }}
         />
       </div>
-      {open ? <SelectedFirstMessage onText={list} /> : list(undefined)}
+      <div className="sidebar-scroll">
+        {open ? <SelectedFirstMessage onText={list} /> : list(undefined)}
+        <SearchHits query={search} />
+      </div>
       {browsing && <FolderBrowser onChoose={(path) => void create(path)} onCancel={() => setBrowsing(false)} />}
     </nav>
   );

@@ -2,12 +2,17 @@
  * The session timeline: a virtual list (@tanstack/react-virtual, dynamic row heights) over the
  * rows of `shared/timeline.ts`. Follows the tail while new rows stream in unless the person
  * scrolled up ("jump to latest" brings it back). Clicking a row opens the raw event inspector;
- * "jump to seq" requests (from inspectors and compaction rows) scroll to the row of that seq.
+ * "jump to seq" requests (from inspectors, compaction rows, the outline, search hits) scroll to
+ * the row of that seq, loading earlier events first when the session was opened at its tail. The
+ * find bar searches every row (rendered or not) and scrolls to each match.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type WheelEvent } from 'react';
+import { findRows } from '../../../shared/timeline-find.js';
 import { rowIndexOfSeq, type TimelineRow } from '../../../shared/timeline.js';
-import { useApp, useSession, useTimeline } from '../context.js';
+import { EARLIER_PAGE_EVENTS } from '../../state/session-controller.js';
+import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
+import { FindBar } from '../find/FindBar.js';
 import { visibleRows } from './row-filter.js';
 import { TimelineRowView } from './TimelineRowView.js';
 
@@ -39,10 +44,13 @@ interface RowItemProps {
   readonly sessionId: string;
   readonly live: boolean;
   readonly selected: boolean;
+  /** `hit`: a find match; `current`: the current find match. */
+  readonly find?: 'hit' | 'current';
+  readonly modelView: boolean;
   readonly measure: (element: HTMLElement | null) => void;
 }
 
-const RowItem = memo(function RowItem({ row, index, start, sessionId, live, selected, measure }: RowItemProps): ReactNode {
+const RowItem = memo(function RowItem({ row, index, start, sessionId, live, selected, find, modelView, measure }: RowItemProps): ReactNode {
   const expandKey = `${sessionId}:${row.key}`;
   const expanded = useApp((s) => s.expanded[expandKey] === true);
   const toggleExpanded = useApp((s) => s.toggleExpanded);
@@ -56,11 +64,12 @@ const RowItem = memo(function RowItem({ row, index, start, sessionId, live, sele
       data-kind={row.kind}
       data-seq={row.seq}
       data-key={row.key}
-      className={`vrow${selected ? ' selected' : ''}`}
+      data-find={find}
+      className={`vrow${selected ? ' selected' : ''}${find ? ` find-${find}` : ''}`}
       style={{ transform: `translateY(${start}px)` }}
       onClick={() => inspect({ kind: 'row', rowKey: row.key, seq: row.seq })}
     >
-      <TimelineRowView row={row} sessionId={sessionId} live={live} expanded={expanded} onToggle={onToggle} />
+      <TimelineRowView row={row} sessionId={sessionId} live={live} expanded={expanded} onToggle={onToggle} modelView={modelView} />
     </div>
   );
 });
@@ -75,7 +84,14 @@ export function Timeline(): ReactNode {
   const modelView = useApp((s) => s.modelView);
   const inspector = useApp((s) => s.inspector);
   const jump = useApp((s) => s.jump);
+  const find = useApp((s) => s.find);
+  const startSeq = useSession((s) => s.startSeq);
+  const session = useRequiredSession();
   const rows = useMemo(() => visibleRows(timeline.rows, { showLogEvents, modelView }), [timeline.rows, showLogEvents, modelView]);
+  const matches = useMemo(() => (find ? findRows(rows, find.query) : []), [rows, find?.query]);
+  const current = matches.length > 0 && find ? ((find.index % matches.length) + matches.length) % matches.length : -1;
+  const matchKeys = useMemo(() => new Set(matches.map((i) => rows[i]!.key)), [matches, rows]);
+  const currentKey = current >= 0 ? rows[matches[current]!]!.key : undefined;
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const [follow, setFollow] = useState(true);
@@ -110,25 +126,59 @@ export function Timeline(): ReactNode {
     if (e.deltaY < 0 && followRef.current) setFollow(false);
   }, []);
 
-  // Scroll to a requested seq.
+  // Scroll to a requested seq: load earlier events first when it is before the loaded part; the
+  // request stays pending (by its nonce) until its row exists.
+  const handledJump = useRef(0);
   useEffect(() => {
-    if (!jump) return;
+    if (!jump || handledJump.current === jump.nonce) return;
+    if (jump.seq < startSeq) {
+      void session.controller.loadEarlier(jump.seq);
+      return;
+    }
     const full = rowIndexOfSeq(timeline, jump.seq);
     if (full < 0) return;
-    const key = timeline.rows[full]!.key;
-    const i = rows.findIndex((r) => r.key === key);
+    // Rows the filters hide: scroll to the nearest shown row before it.
+    let i = -1;
+    for (let k = full; k >= 0 && i < 0; k--) {
+      const key = timeline.rows[k]!.key;
+      i = rows.findIndex((r) => r.key === key);
+    }
     if (i < 0) return;
+    handledJump.current = jump.nonce;
     setFollow(false);
     virtualizer.scrollToIndex(i, { align: 'center' });
-    // Only on a new jump request (its nonce changes), not on every timeline update.
-  }, [jump]);
+  }, [jump, timeline, rows, startSeq]);
+
+  // Scroll to the current find match.
+  useEffect(() => {
+    if (current < 0) return;
+    setFollow(false);
+    virtualizer.scrollToIndex(matches[current]!, { align: 'center' });
+  }, [current, matches]);
 
   const selectedKey = useMemo(() => {
-    if (!inspector) return undefined;
-    if (inspector.kind === 'row') return inspector.rowKey;
-    const i = rowIndexOfSeq(timeline, inspector.seq);
+    const seq = inspector ? (inspector.kind === 'row' ? undefined : inspector.seq) : jump?.seq;
+    if (inspector?.kind === 'row') return inspector.rowKey;
+    if (seq === undefined) return undefined;
+    const i = rowIndexOfSeq(timeline, seq);
     return i >= 0 ? timeline.rows[i]!.key : undefined;
-  }, [inspector, timeline]);
+  }, [inspector, jump, timeline]);
+
+  const earlier =
+    startSeq > 0 ? (
+      <div className="earlier-bar" data-testid="earlier-bar">
+        <span>
+          ⋯ {startSeq.toLocaleString('en-US')} earlier event{startSeq === 1 ? '' : 's'} not loaded (the newest are shown first)
+        </span>
+        <button type="button" className="small" data-testid="load-earlier" onClick={() => void session.controller.loadEarlier()}>
+          Load {Math.min(startSeq, EARLIER_PAGE_EVENTS).toLocaleString('en-US')} more
+        </button>
+        <button type="button" className="link-button" data-testid="load-all" onClick={() => void session.controller.loadEarlier(0)}>
+          load all
+        </button>
+      </div>
+    ) : null;
+  const findBar = find ? <FindBar matches={matches.length} current={Math.max(current, 0)} /> : null;
 
   if (phase === 'loading' && rows.length === 0) {
     return (
@@ -146,8 +196,12 @@ export function Timeline(): ReactNode {
   }
   if (rows.length === 0) {
     return (
-      <div className="timeline-state" data-testid="timeline-empty">
-        {timeline.rows.length === 0 ? 'No events yet. Send a message to start.' : 'Nothing to show with the current filters.'}
+      <div className="timeline-wrap">
+        {findBar}
+        {earlier}
+        <div className="timeline-state" data-testid="timeline-empty">
+          {timeline.rows.length === 0 ? 'No events yet. Send a message to start.' : 'Nothing to show with the current filters.'}
+        </div>
       </div>
     );
   }
@@ -155,6 +209,13 @@ export function Timeline(): ReactNode {
   const items = virtualizer.getVirtualItems();
   return (
     <div className="timeline-wrap">
+      {findBar}
+      {earlier}
+      {modelView && (
+        <div className="model-view-note" data-testid="model-view-note">
+          What the model sees next{startSeq > 0 ? ' (of the loaded events)' : ''}: the summary in force first, then the messages after it.
+        </div>
+      )}
       <div className="timeline" data-testid="timeline" ref={scrollRef} onScroll={onScroll} onWheel={onWheel}>
         <div className="timeline-inner" style={{ height: totalSize }}>
           {items.map((item) => {
@@ -168,6 +229,8 @@ export function Timeline(): ReactNode {
                 sessionId={sessionId}
                 live={live}
                 selected={row.key === selectedKey}
+                {...(row.key === currentKey ? { find: 'current' as const } : matchKeys.has(row.key) ? { find: 'hit' as const } : {})}
+                modelView={modelView}
                 measure={virtualizer.measureElement}
               />
             );

@@ -3,12 +3,11 @@
  * update re-renders only the rows that changed.
  */
 import { memo, useState, type ReactNode } from 'react';
-import Markdown from 'react-markdown';
 import { clockTime, formatDuration, formatTokens, usageLabel } from '../../../shared/format.js';
+import { headPreview, lastLine, tailPreview } from '../../../shared/preview.js';
 import type {
   ApprovalRow,
   BlockRowBase,
-  CompactionRow,
   ElidedRow,
   InstructionsRow,
   EndSeedRow,
@@ -22,10 +21,14 @@ import type {
   WarningRow,
 } from '../../../shared/timeline.js';
 import { useApp, useClient, useRuntime, useSession } from '../context.js';
+import { Markdown } from '../markdown/Markdown.js';
 import { Badge, CrashBadges } from './badges.js';
+import { CompactionView } from './CompactionView.js';
+import { ContextMeter } from './ContextMeter.js';
+import { TodoChecklist } from './TodoChecklist.js';
 import { ToolRowView } from './ToolRowView.js';
 import { FoldToggle } from './FoldToggle.js';
-import { cutHead, cutTail } from '../../../shared/text-cut.js';
+import { cutTail } from '../../../shared/text-cut.js';
 import { visible } from '../../../shared/visible-text.js';
 
 export interface RowViewProps {
@@ -35,6 +38,8 @@ export interface RowViewProps {
   readonly live: boolean;
   readonly expanded: boolean;
   readonly onToggle: () => void;
+  /** The timeline shows "what the model sees" (compaction rows show their summary). */
+  readonly modelView?: boolean;
 }
 
 function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
@@ -136,6 +141,7 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
       <span className="muted" data-testid="step-tokens" title="tokens: uncached input, cache reads, output (reasoning)">
         {usageLabel(row.usage)}
       </span>
+      <ContextMeter {...(row.usage ? { usage: row.usage } : {})} {...(row.contextWindow !== undefined ? { window: row.contextWindow } : {})} />
       {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
       {row.finish && row.finish !== 'stop' && row.finish !== 'tool-calls' && <Badge tone={row.finish.startsWith('error') ? 'bad' : 'warn'}>{row.finish}</Badge>}
       <span className="muted">{formatTokens(row.chunkCount)} chunks</span>
@@ -162,6 +168,8 @@ function UserMessage({ row, expanded, onToggle }: { readonly row: UserRow; reado
   const machine = row.sourceKind !== 'user' && row.sourceKind !== 'steer';
   const long = row.text.length > 600 || row.text.split('\n').length > 12;
   const folded = (machine || long) && !expanded;
+  // Summaries are Markdown by construction; what a person typed is shown as typed.
+  const markdown = row.sourceKind === 'compaction';
   return (
     <div className={`row row-user source-${row.sourceKind}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="user-message" data-source={row.sourceKind}>
       <div className="row-head">
@@ -183,14 +191,20 @@ function UserMessage({ row, expanded, onToggle }: { readonly row: UserRow; reado
           </button>
         )}
       </div>
-      <div className={`message-text${folded ? ' folded' : ''}`}>{folded ? firstLines(row.text, machine ? 1 : 8) : row.text}</div>
+      {folded ? (
+        <div className="message-text folded">{firstLines(row.text, machine ? 1 : 8)}</div>
+      ) : markdown ? (
+        <Markdown text={row.text} className="message-text" />
+      ) : (
+        <div className="message-text">{row.text}</div>
+      )}
     </div>
   );
 }
 
 function firstLines(text: string, n: number): string {
   const lines = text.split('\n');
-  return lines.length > n ? `${lines.slice(0, n).join('\n')} …` : text.length > 600 ? `${cutHead(text, 600)} …` : text;
+  return lines.length > n ? `${lines.slice(0, n).join('\n')} …` : headPreview(text, 600);
 }
 
 function ShadowBadge({ by }: { readonly by: number }): ReactNode {
@@ -247,41 +261,26 @@ function AssistantText({ row, live }: { readonly row: BlockRowBase<'text'>; read
         <span className="who">Assistant</span>
         <BlockBadges row={row} live={live} />
       </div>
-      <div className={`message-text${streaming ? '' : ' markdown'}`}>
-        {streaming ? row.text : <MarkdownText text={row.text} />}
-        {streaming && <span className="caret" />}
-      </div>
+      {/* While a message streams it stays plain text (cheap per frame); finished, it is Markdown. */}
+      {streaming ? (
+        <div className="message-text">
+          {row.text}
+          <span className="caret" />
+        </div>
+      ) : (
+        <Markdown text={row.text} className="message-text" />
+      )}
     </div>
   );
 }
-
-/**
- * Finished assistant text rendered as Markdown (react-markdown: no raw HTML is ever rendered).
- * Links open outside the app. While a message streams it stays plain text (cheap per frame).
- */
-const MarkdownText = memo(function MarkdownText({ text }: { readonly text: string }): ReactNode {
-  return (
-    <Markdown
-      skipHtml
-      components={{
-        a: ({ href, children }) => (
-          <a href={href} target="_blank" rel="noreferrer noopener">
-            {children}
-          </a>
-        ),
-      }}
-    >
-      {text}
-    </Markdown>
-  );
-});
 
 /** While streaming, an expanded reasoning row shows at most this many trailing characters. */
 const STREAMING_EXPANDED_CHARS = 20_000;
 
 function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBase<'reasoning'>; readonly live: boolean; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
   const streaming = row.streaming && live;
-  const lastLine = row.tail.slice(row.tail.lastIndexOf('\n') + 1) || row.tail;
+  // The folded preview: the end of the last line, starting at a word.
+  const preview = tailPreview(lastLine(row.tail), 110, { oneLine: true });
   let body: string | undefined;
   if (expanded) body = streaming && row.text.length > STREAMING_EXPANDED_CHARS ? `… ${cutTail(row.text, STREAMING_EXPANDED_CHARS)}` : row.text;
   return (
@@ -293,7 +292,11 @@ function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBa
           {formatTokens(row.text.length)} chars
         </span>
         <BlockBadges row={row} live={live} />
-        {!expanded && <span className="reasoning-tail muted clip">{lastLine}</span>}
+        {!expanded && (
+          <span className="reasoning-tail muted clip" data-testid="reasoning-preview">
+            {preview}
+          </span>
+        )}
       </div>
       {expanded && <div className="message-text reasoning-text">{body}</div>}
     </div>
@@ -339,46 +342,6 @@ function Approval({ row }: { readonly row: ApprovalRow }): ReactNode {
       )}
       <span className="spacer" />
       <Badge tone={row.outcome === 'allowed-once' || row.outcome === 'allowed-session' ? 'ok' : row.outcome ? 'bad' : 'warn'}>{row.outcome ?? 'waiting'}</Badge>
-    </div>
-  );
-}
-
-function Compaction({ row, expanded, onToggle }: { readonly row: CompactionRow; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
-  const jumpTo = useApp((s) => s.jumpTo);
-  return (
-    <div className={`row row-compaction state-${row.state}`} data-testid="compaction-row" data-state={row.state}>
-      <div className="row-head">
-        <FoldToggle testId="compaction-toggle" expanded={expanded} onToggle={onToggle} />
-        <span className="who">Compaction</span>
-        <Badge tone={row.state === 'done' ? 'ok' : row.state === 'running' ? 'info' : 'bad'}>{row.state}</Badge>
-        <span className="muted">
-          replaced {row.shadowedSeqs.length} event{row.shadowedSeqs.length === 1 ? '' : 's'}
-          {row.shadowedTokenCount !== undefined ? ` · ~${formatTokens(row.shadowedTokenCount)} tokens` : ''}
-        </span>
-        {row.model && <span className="muted mono">{row.model}</span>}
-        {row.error && <span className="muted clip">{row.error}</span>}
-      </div>
-      {expanded && (
-        <div className="compaction-body" onClick={(e) => e.stopPropagation()}>
-          <div className="section-label">summary</div>
-          <div className="message-text">{row.summary ?? <span className="muted">(no summary yet)</span>}</div>
-          <div className="section-label">originals the model no longer sees</div>
-          <div className="seq-list">
-            {row.shadowedSeqs.length === 0 && <span className="muted">none recorded</span>}
-            {row.shadowedSeqs.map((seq) => (
-              <button key={seq} type="button" className="seq-link" data-testid="compaction-shadowed-seq" data-seq={seq} onClick={() => jumpTo(seq)}>
-                #{seq}
-              </button>
-            ))}
-          </div>
-          {row.replacementText !== undefined && (
-            <details>
-              <summary>replacement message (#{row.replacementSeq})</summary>
-              <div className="message-text">{row.replacementText}</div>
-            </details>
-          )}
-        </div>
-      )}
     </div>
   );
 }
@@ -430,16 +393,26 @@ function Instructions({ row }: { readonly row: InstructionsRow }): ReactNode {
   );
 }
 
-function LogEvent({ row }: { readonly row: EventRow }): ReactNode {
+function LogEvent({ row, expanded, onToggle }: { readonly row: EventRow; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
+  const foldable = row.todos !== undefined && row.todos.length > 0;
   return (
-    <div className="row row-event" data-testid="event-row" data-type={row.type}>
-      <span className="mono event-type">{row.type}</span>
-      <span className="clip">{row.label}</span>
+    <div className={`row row-event${foldable ? ' foldable' : ''}`} data-testid="event-row" data-type={row.type}>
+      <div className="row-event-line">
+        {foldable && <FoldToggle testId="event-toggle" expanded={expanded} onToggle={onToggle} label="todo list" />}
+        <span className="mono event-type">{row.type}</span>
+        <span className="clip">{row.label}</span>
+        {row.preview !== undefined && (
+          <span className="mono muted clip event-preview" data-testid="event-preview" title={row.preview}>
+            {row.preview}
+          </span>
+        )}
+      </div>
+      {foldable && expanded && <TodoChecklist todos={row.todos!} />}
     </div>
   );
 }
 
-export const TimelineRowView = memo(function TimelineRowView({ row, sessionId, live, expanded, onToggle }: RowViewProps): ReactNode {
+export const TimelineRowView = memo(function TimelineRowView({ row, sessionId, live, expanded, onToggle, modelView = false }: RowViewProps): ReactNode {
   switch (row.kind) {
     case 'turn':
       return <TurnRule row={row} />;
@@ -462,7 +435,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, sessionId, l
     case 'approval':
       return <Approval row={row} />;
     case 'compaction':
-      return <Compaction row={row} expanded={expanded} onToggle={onToggle} />;
+      return <CompactionView row={row} expanded={expanded} onToggle={onToggle} modelView={modelView} />;
     case 'end-seed':
       return <EndSeed row={row} />;
     case 'elided':
@@ -470,7 +443,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, sessionId, l
     case 'instructions':
       return <Instructions row={row} />;
     case 'event':
-      return <LogEvent row={row} />;
+      return <LogEvent row={row} expanded={expanded} onToggle={onToggle} />;
     default: {
       const unknown: never = row;
       return <div className="row">{String((unknown as TimelineRow).kind)}</div>;

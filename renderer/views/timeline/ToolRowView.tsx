@@ -7,11 +7,21 @@
 import { memo, useMemo, type CSSProperties, type ReactNode } from 'react';
 import { formatDuration } from '../../../shared/format.js';
 import type { ToolRow } from '../../../shared/timeline.js';
-import { fileDiffs, prettyArgs, summarizeToolArgs, terminalFacts, toolPresentation } from '../../../shared/tool-view.js';
+import { fileDiffs, parseToolArgs, prettyArgs, summarizeToolArgs, terminalFacts, toolPresentation } from '../../../shared/tool-view.js';
+import { readTodos } from '../../../shared/event-read.js';
+import type { TodoItem } from '../../../shared/events.js';
 import { useSession } from '../context.js';
 import { DiffView } from './DiffView.js';
 import { Badge, CrashBadges } from './badges.js';
 import { FoldToggle } from './FoldToggle.js';
+import { TodoChecklist } from './TodoChecklist.js';
+
+/** The todo list a `todo_write` call writes (undefined for other tools or unreadable arguments). */
+function todosOf(name: string, args: string): TodoItem[] | undefined {
+  if (name !== 'todo_write') return undefined;
+  const parsed = parseToolArgs(args);
+  return parsed && Array.isArray(parsed['todos']) ? readTodos(parsed['todos']) : undefined;
+}
 
 export interface ToolRowProps {
   readonly row: ToolRow;
@@ -103,7 +113,12 @@ function ToolResult({ row }: { readonly row: ToolRow }): ReactNode {
 }
 
 export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }: ToolRowProps): ReactNode {
-  const summary = useMemo(() => summarizeToolArgs(row.name, row.arguments), [row.name, row.arguments]);
+  const todos = useMemo(() => todosOf(row.name, row.arguments), [row.name, row.arguments]);
+  const summary = useMemo(() => {
+    if (!todos) return summarizeToolArgs(row.name, row.arguments);
+    const current = todos.find((t) => t.status === 'in_progress');
+    return `${todos.filter((t) => t.status === 'completed').length}/${todos.length} done${current ? ` · now: ${current.content}` : ''}`;
+  }, [row.name, row.arguments, todos]);
   const presentation = toolPresentation(row.name, row.meta);
   const parallel = row.parallel;
   return (
@@ -146,10 +161,25 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
       {!expanded && row.state === 'running' && presentation === 'terminal' && <LiveOutput callId={row.callId} full={false} />}
       {expanded && (
         <div className="tool-body" data-testid="tool-body" onClick={(e) => e.stopPropagation()}>
-          <div className="section-label">arguments</div>
-          <pre className="json" data-testid="tool-args">
-            {prettyArgs(row.arguments)}
-          </pre>
+          {todos ? (
+            <>
+              <div className="section-label">todo list</div>
+              <TodoChecklist todos={todos} />
+              <details className="meta">
+                <summary>arguments</summary>
+                <pre className="json" data-testid="tool-args">
+                  {prettyArgs(row.arguments)}
+                </pre>
+              </details>
+            </>
+          ) : (
+            <>
+              <div className="section-label">arguments</div>
+              <pre className="json" data-testid="tool-args">
+                {prettyArgs(row.arguments)}
+              </pre>
+            </>
+          )}
           <div className="section-label">result{row.isError ? ' (error)' : ''}</div>
           <ToolResult row={row} />
           {row.meta !== undefined && presentation !== 'diff' && (

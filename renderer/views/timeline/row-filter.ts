@@ -1,9 +1,11 @@
 /**
  * Which timeline rows are shown, from the person's toggles. Pure.
  * - `showLogEvents: false` hides log-only event rows (request headers, inbox splices, titles…).
- * - `modelView: true` ("what the model sees") keeps only what reaches model requests: it hides
- *   rows a compaction or pruning shadowed, failed attempts and partial chunks, retries,
- *   approvals, log-only events and elisions (turn and step markers stay for orientation).
+ * - `modelView: true` ("what the model sees next"): only rows whose events are on the current
+ *   surface — prompts, committed answers and reasoning, tool calls with their results, and the
+ *   summary of the compaction in force (shown first: it replaced the head of the history) — with
+ *   the turn and step markers of that content; everything shadowed, failed, dropped or log-only is
+ *   left out, and no marker is left empty.
  */
 import type { TimelineRow } from '../../../shared/timeline.js';
 
@@ -12,25 +14,61 @@ export interface RowFilter {
   readonly modelView: boolean;
 }
 
-function hiddenInModelView(row: TimelineRow): boolean {
-  if (row.shadowedBy !== undefined) return true;
+/** Whether a content row is part of what the model sees next. */
+function visibleToModel(row: TimelineRow): boolean {
+  if (row.shadowedBy !== undefined) return false;
   switch (row.kind) {
-    case 'event':
-    case 'retry':
-    case 'approval':
-    case 'elided':
+    case 'user':
       return true;
     case 'text':
     case 'reasoning':
-      return row.failed !== undefined || row.partial;
+      return row.messageSeq !== undefined && row.failed === undefined && !row.partial;
     case 'tool':
-      return row.state === 'dropped';
+      return row.state !== 'dropped' && row.messageSeq !== undefined;
+    case 'compaction':
+      return row.state === 'done' && row.replacementSeq !== undefined;
     default:
       return false;
   }
 }
 
+/** The rows of "what the model sees next" (see the module note). */
+export function modelViewRows(rows: readonly TimelineRow[]): TimelineRow[] {
+  const summaries: TimelineRow[] = [];
+  const out: TimelineRow[] = [];
+  let turn: TimelineRow | undefined;
+  let step: TimelineRow | undefined;
+  for (const row of rows) {
+    if (row.kind === 'turn') {
+      turn = row;
+      step = undefined;
+      continue;
+    }
+    if (row.kind === 'step') {
+      step = row;
+      continue;
+    }
+    if (!visibleToModel(row)) continue;
+    if (row.kind === 'compaction') {
+      summaries.push(row);
+      continue;
+    }
+    // A marker is emitted with the first content row under it, so none is left empty.
+    if (turn) {
+      out.push(turn);
+      turn = undefined;
+    }
+    if (step) {
+      out.push(step);
+      step = undefined;
+    }
+    out.push(row);
+  }
+  return [...summaries, ...out];
+}
+
 export function visibleRows(rows: readonly TimelineRow[], filter: RowFilter): readonly TimelineRow[] {
-  if (filter.showLogEvents && !filter.modelView) return rows;
-  return rows.filter((row) => (filter.modelView ? !hiddenInModelView(row) : row.kind !== 'event'));
+  if (filter.modelView) return modelViewRows(rows);
+  if (filter.showLogEvents) return rows;
+  return rows.filter((row) => row.kind !== 'event');
 }

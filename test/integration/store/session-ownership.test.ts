@@ -108,7 +108,7 @@ describe('schema 2 → 3', () => {
     try {
       const check = new Database(file, { readonly: true });
       expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      expect(SCHEMA_VERSION).toBe(3);
+      expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(3);
       check.close();
       const record = store.get('old')!;
       expect(record.owner).toEqual({ pid: sleeper.pid, since: updatedAt });

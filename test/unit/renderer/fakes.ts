@@ -112,6 +112,8 @@ export function subscribeResult(subscriptionId: string, events: SessionEvent[], 
     approvals: [],
     notices: [],
     readOnly: false,
+    startSeq: events[0]?.seq ?? 0,
+    eventCount: (events[events.length - 1]?.seq ?? -1) + 1,
     ...extra,
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { timelineOf } from '../../../shared/timeline.js';
 import { visibleRows } from '../../../renderer/views/timeline/row-filter.js';
+import { findRows, turnOutline } from '../../../shared/timeline-find.js';
 import { diffLines, diffStat, unifiedDiffText } from '../../../renderer/views/timeline/unified-diff.js';
 import { LogBuilder } from '../shared/timeline-events.js';
 
@@ -26,8 +27,58 @@ describe('row filter', () => {
     expect(visibleRows(rows, { showLogEvents: false, modelView: false }).map((r) => r.kind)).toEqual(['turn', 'step', 'user', 'text', 'retry', 'compaction', 'text']);
   });
 
-  it('model view hides what compaction replaced, failed attempts and log-only rows', () => {
-    expect(visibleRows(rows, { showLogEvents: true, modelView: true }).map((r) => r.kind)).toEqual(['turn', 'step', 'compaction', 'text']);
+  it('model view shows what the model sees next: the summary first, then the rest, without shadowed, failed or log-only rows', () => {
+    expect(visibleRows(rows, { showLogEvents: true, modelView: true }).map((r) => r.kind)).toEqual(['compaction', 'turn', 'step', 'text']);
+  });
+
+  it('model view leaves no empty turn or step markers behind a compaction', () => {
+    const big = new LogBuilder();
+    const shadowed: number[] = [];
+    for (let turn = 1; turn <= 30; turn++) {
+      big.add('turn/start', { turn });
+      big.add('step/start', { turn, step: 1 });
+      shadowed.push(big.user(`prompt ${turn}`));
+      big.chunk(turn, 1, { type: 'text-delta', index: 0, text: `answer ${turn}` });
+      shadowed.push(big.message(turn, 1, [{ type: 'text', text: `answer ${turn}` }]));
+      big.add('step/end', { turn, step: 1 });
+      big.add('turn/end', { turn, reason: { kind: 'completed' } });
+    }
+    const kept = shadowed.splice(-2);
+    const start = big.add('compaction/start', { compactionId: 'k', turn: null });
+    const summary = big.add('compaction/summary', { compactionId: 'k', summary: [{ type: 'text', text: '## Summary' }], shadowedRange: { start: shadowed[0], end: shadowed.at(-1) }, shadowedSeqs: shadowed, shadowedTokenCount: 500, provider: 'p', model: 'm' });
+    big.user('checkpoint', { kind: 'compaction', compactionId: 'k' }, { surfaceOp: { op: 'replace', start: shadowed[0]!, end: shadowed.at(-1)! }, sourceEventSeqs: [start, summary, ...shadowed] });
+    big.add('compaction/end', { compactionId: 'k', turn: null });
+    const view = visibleRows(timelineOf(big.events).rows, { showLogEvents: false, modelView: true });
+    expect(view.map((r) => r.kind)).toEqual(['compaction', 'turn', 'step', 'user', 'text']);
+    expect([view[3]!.seq, (view[4] as { messageSeq?: number }).messageSeq]).toEqual(kept);
+  });
+});
+
+describe('find and outline', () => {
+  const log = new LogBuilder();
+  log.add('turn/start', { turn: 1 });
+  log.add('step/start', { turn: 1, step: 1 });
+  log.user('Why does parse() crash?\nIt says TypeError.');
+  log.chunk(1, 1, { type: 'text-delta', index: 0, text: 'Let me look.' });
+  log.message(1, 1, [{ type: 'text', text: 'Let me look.' }]);
+  log.add('step/end', { turn: 1, step: 1 });
+  log.add('turn/end', { turn: 1, reason: { kind: 'error', failure: { code: 'RATE_LIMIT', message: 'slow down' } } });
+  log.add('turn/start', { turn: 2 });
+  log.user('second prompt mentioning typeerror again');
+  const rows = timelineOf(log.events).rows;
+
+  it('finds rows by their text, case-insensitively, in order', () => {
+    const hits = findRows(rows, 'TYPEERROR');
+    expect(hits.map((i) => rows[i]!.kind)).toEqual(['user', 'user']);
+    expect(findRows(rows, 'slow down').map((i) => rows[i]!.kind)).toEqual(['turn-end']);
+    expect(findRows(rows, '   ')).toEqual([]);
+  });
+
+  it('outlines turns with their first prompt and how they ended', () => {
+    expect(turnOutline(rows).map((i) => [i.turn, i.title, i.endKind])).toEqual([
+      [1, 'Why does parse() crash? It says TypeError.', 'error'],
+      [2, 'second prompt mentioning typeerror again', undefined],
+    ]);
   });
 });
 

@@ -55,7 +55,7 @@ describe('SqliteSessionStore schema gate', () => {
     expect(raw.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = raw.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['events', 'sessions']);
+    expect(tables).toEqual(['events', 'search_docs', 'search_index', 'search_index_config', 'search_index_data', 'search_index_docsize', 'search_index_idx', 'search_state', 'sessions']);
     raw.close();
     const again = new SqliteSessionStore(file);
     again.createSession(header('a'), buildSession('a', 1, 3).events);
@@ -180,5 +180,28 @@ describe('SqliteSessionStore rows', () => {
     expect(code(() => store.append('x', buildSession('x', 1, 3).events))).toBe('STORE_CLOSED');
     expect(code(() => store.readAll('x'))).toBe('STORE_CLOSED');
     expect(code(() => store.createSession(header('y'), []))).toBe('STORE_CLOSED');
+  });
+
+  it('indexes in batches yet every search sees every stored document, also ones another connection wrote; deleting unindexed documents keeps the index intact', () => {
+    const file = tmp.file('batches.db');
+    const a = new SqliteSessionStore(file);
+    const b = new SqliteSessionStore(file);
+    const one = buildSession('one', 2, 3);
+    a.createSession(one.header, one.events);
+    const two = buildSession('two', 2, 3);
+    b.createSession(two.header, two.events);
+    // Neither connection has reached a batch yet; the search indexes what is pending first.
+    expect(a.search({ terms: ['contents of src/2'], limit: 10 }).map((h) => h.sessionId).sort()).toEqual(['one', 'two']);
+    const three = buildSession('three', 1, 3);
+    b.createSession(three.header, three.events);
+    b.delete('three');
+    b.delete('one');
+    expect(a.search({ terms: ['contents of src/'], limit: 10 }).map((h) => h.sessionId)).toEqual(['two', 'two']);
+    a.close();
+    b.close();
+    const raw = new Database(file);
+    raw.exec("INSERT INTO search_index(search_index) VALUES ('integrity-check')");
+    expect(raw.prepare('SELECT indexed_upto FROM search_state').pluck().get()).toBe(raw.prepare('SELECT max(id) FROM search_docs').pluck().get());
+    raw.close();
   });
 });

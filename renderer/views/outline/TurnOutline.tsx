@@ -1,0 +1,74 @@
+/**
+ * The turn outline: every turn of the open session (its first prompt, steps, how it ended and how
+ * long it took), with compactions and resume / fork boundaries between them; click to jump there.
+ * The turn in view is marked.
+ */
+import { useMemo, type ReactNode } from 'react';
+import { formatDuration } from '../../../shared/format.js';
+import { turnOutline } from '../../../shared/timeline-find.js';
+import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
+
+const END_TONE: Record<string, string> = { completed: 'ok', 'max-tokens': 'warn', blocked: 'warn', aborted: 'warn', error: 'bad', interrupted: 'bad' };
+
+export function TurnOutline(): ReactNode {
+  const timeline = useTimeline();
+  const items = useMemo(() => turnOutline(timeline.rows), [timeline.rows]);
+  const scrollTo = useApp((s) => s.scrollTo);
+  const toggle = useApp((s) => s.toggleOutline);
+  const jumpSeq = useApp((s) => s.jump?.seq);
+  const startSeq = useSession((s) => s.startSeq);
+  const session = useRequiredSession();
+  const currentKey = useMemo(() => {
+    if (jumpSeq === undefined) return undefined;
+    let key: string | undefined;
+    for (const item of items) if (item.seq <= jumpSeq) key = item.key;
+    return key;
+  }, [items, jumpSeq]);
+  return (
+    <nav className="side-panel outline-panel" data-testid="turn-outline" aria-label="Turn outline">
+      <header className="panel-head">
+        <span className="panel-title">Outline</span>
+        <span className="muted">{items.filter((i) => i.kind === 'turn').length} turns</span>
+        <span className="spacer" />
+        <button type="button" className="icon-button" data-testid="turn-outline-close" aria-label="Close outline" onClick={toggle}>
+          ✕
+        </button>
+      </header>
+      <ol className="panel-body outline-list">
+        {startSeq > 0 && (
+          <li className="outline-item muted">
+            <button type="button" className="link-button" data-testid="outline-load-earlier" onClick={() => void session.controller.loadEarlier(0)}>
+              load the earlier turns ({startSeq.toLocaleString('en-US')} events)
+            </button>
+          </li>
+        )}
+        {items.map((item) => (
+          <li key={item.key} className={`outline-item kind-${item.kind}${item.key === currentKey ? ' current' : ''}`} data-testid="outline-item" data-kind={item.kind} data-seq={item.seq} data-turn={item.turn}>
+            <button type="button" className="outline-button" aria-current={item.key === currentKey ? 'location' : undefined} onClick={() => scrollTo(item.seq)}>
+              {item.kind === 'turn' ? (
+                <>
+                  <span className="outline-turn mono">{item.turn}</span>
+                  <span className="outline-title">{item.title}</span>
+                  <span className="outline-facts">
+                    {item.endKind === undefined ? (
+                      <span className="badge badge-info">running</span>
+                    ) : (
+                      item.endKind !== 'completed' && <span className={`badge badge-${END_TONE[item.endKind] ?? 'muted'}`}>{item.endLabel ?? item.endKind}</span>
+                    )}
+                    <span className="muted">
+                      {item.steps} step{item.steps === 1 ? '' : 's'}
+                      {item.durationMs !== undefined ? ` · ${formatDuration(item.durationMs)}` : ''}
+                    </span>
+                  </span>
+                </>
+              ) : (
+                <span className="outline-title muted">{item.title}</span>
+              )}
+            </button>
+          </li>
+        ))}
+        {items.length === 0 && <li className="muted">No turns yet.</li>}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Timeline reducers for approvals: `approval/asked` (a row, linked to the tool row it gates) and
+ * `approval/decided` (the outcome, on both rows).
+ */
+import { asNumber, asObject, asString } from '../event-read.js';
+import { headPreview } from '../preview.js';
+import type { ApprovalRow, ToolRow } from '../timeline-rows.js';
+import type { Mutable, ReducerTable } from './fold-state.js';
+
+export const approvalReducers: ReducerTable = {
+  'approval/asked': (fold, e, d) => {
+    const id = asString(d['id']) ?? `seq-${e.seq}`;
+    const callId = asString(d['callId']);
+    const row: Mutable<ApprovalRow> = { kind: 'approval', key: `approval:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq], id, toolName: asString(d['toolName']) ?? '(unknown)' };
+    if (callId !== undefined) row.callId = callId;
+    const reason = asString(d['reason']);
+    if (reason !== undefined) row.reason = reason;
+    // What the person was shown: the exact command and folder, or the file and its line counts.
+    const preview = asObject(d['preview']);
+    if (preview?.['kind'] === 'command') row.shown = `$ ${headPreview(asString(preview['command']) ?? '', 120, { oneLine: true })} · in ${asString(preview['cwd']) ?? '?'}`;
+    else if (preview?.['kind'] === 'diff') row.shown = `${asString(preview['path']) ?? '?'} +${asNumber(preview['added']) ?? 0} −${asNumber(preview['removed']) ?? 0}${preview['created'] === true ? ' (new file)' : ''}`;
+    const idx = fold.push(row);
+    fold.own(e.seq, idx);
+    let tool: number | undefined;
+    if (callId !== undefined && fold.openStep) {
+      tool = fold.calls.get(`${fold.openStep}/${callId}`);
+      if (tool !== undefined) {
+        const t = fold.edit<ToolRow>(tool);
+        t.approval = { id };
+        t.refSeqs = [...t.refSeqs, e.seq];
+      }
+    }
+    fold.approvals.set(id, { row: idx, tool });
+  },
+
+  'approval/decided': (fold, e, d) => {
+    const id = asString(d['id']) ?? '';
+    const outcome = asString(d['outcome']) ?? 'unknown';
+    const known = fold.approvals.get(id);
+    if (!known) {
+      fold.eventRow(e, 'approval/decided', `approval ${id} decided: ${outcome}`);
+      return;
+    }
+    const a = fold.edit<ApprovalRow>(known.row);
+    a.outcome = outcome;
+    a.refSeqs = [...a.refSeqs, e.seq];
+    fold.own(e.seq, known.row);
+    if (known.tool !== undefined) {
+      const t = fold.edit<ToolRow>(known.tool);
+      t.approval = { id, outcome };
+      t.refSeqs = [...t.refSeqs, e.seq];
+    }
+  },
+};

@@ -1,0 +1,79 @@
+/**
+ * Timeline reducers for the request envelope and model retries: `request/header` (model in
+ * effect), `request/context` (route and context window in effect, for the per-step context
+ * meter), `llm/retry` (a failed attempt that will be retried) and `llm/warning` (something the
+ * provider did that the person should know, e.g. a silently truncated prompt).
+ */
+import { asNumber, asObject, asString, readFailure } from '../event-read.js';
+import type { RetryRow, StepRow, WarningRow } from '../timeline-rows.js';
+import { eventLabel } from './event-labels.js';
+import type { ReducerTable } from './fold-state.js';
+
+export const requestReducers: ReducerTable = {
+  'request/header': (fold, e, d) => {
+    const header = asObject(d['header']);
+    const config = asObject(header?.['config']);
+    const provider = asString(config?.['provider']);
+    const model = asString(config?.['model']);
+    if (model) {
+      fold.currentModel = provider ? `${provider}/${model}` : model;
+      const st = fold.openStep ? fold.steps.get(fold.openStep) : undefined;
+      if (st && st.rowIdx >= 0) fold.edit<StepRow>(st.rowIdx).model = fold.currentModel;
+    }
+    fold.eventRow(e, 'request/header', eventLabel('request/header', d));
+  },
+
+  'request/context': (fold, e, d) => {
+    const window = asNumber(d['contextWindow']);
+    fold.contextWindow = window !== undefined && window > 0 ? window : undefined;
+    const st = fold.openStep ? fold.steps.get(fold.openStep) : undefined;
+    if (st && st.rowIdx >= 0) {
+      const row = fold.edit<StepRow>(st.rowIdx);
+      if (fold.contextWindow !== undefined) row.contextWindow = fold.contextWindow;
+      else delete row.contextWindow;
+    }
+    fold.eventRow(e, 'request/context', eventLabel('request/context', d));
+  },
+
+  'llm/retry': (fold, e, d) => {
+    const where = fold.openStepNumbers();
+    const turn = asNumber(d['turn']) ?? where.turn ?? 0;
+    const step = asNumber(d['step']) ?? where.step ?? 0;
+    const st = fold.stepState(turn, step, e);
+    const failure = readFailure(d['failure']) ?? { code: 'UNKNOWN' as const, message: '' };
+    fold.failAttempt(st, failure);
+    st.attemptClosed = true;
+    const row: RetryRow = {
+      kind: 'retry',
+      key: `retry:${e.seq}`,
+      seq: e.seq,
+      time: e.time,
+      refSeqs: [e.seq],
+      turn,
+      step,
+      attempt: asNumber(d['attempt']) ?? asNumber(d['retry']) ?? st.attempt,
+      delayMs: asNumber(d['delayMs']) ?? 0,
+      failure,
+    };
+    fold.own(e.seq, fold.push(row));
+    if (st.rowIdx >= 0) fold.edit<StepRow>(st.rowIdx).finish = `error ${failure.code}`;
+  },
+
+  'llm/warning': (fold, e, d) => {
+    const where = fold.openStepNumbers();
+    const hint = asString(d['hint']);
+    const row: WarningRow = {
+      kind: 'warning',
+      key: `warning:${e.seq}`,
+      seq: e.seq,
+      time: e.time,
+      refSeqs: [e.seq],
+      turn: asNumber(d['turn']) ?? where.turn ?? 0,
+      step: asNumber(d['step']) ?? where.step ?? 0,
+      code: asString(d['code']) ?? 'WARNING',
+      message: asString(d['message']) ?? '',
+      ...(hint !== undefined ? { hint } : {}),
+    };
+    fold.own(e.seq, fold.push(row));
+  },
+};
