@@ -170,6 +170,20 @@ export interface HostMethods {
   getSettings(params: Record<string, never>): SettingsView;
   updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName }): SettingsView;
   setApiKey(params: { provider: string; apiKey: string }): SettingsView;
+  /**
+   * The models a provider's endpoint offers (`GET {baseUrl}/models` with the stored key; `baseUrl`
+   * defaults to the active one for the active provider, else the preset's). Limits in tokens.
+   * `source`: `endpoint` (the server's list) or `preset` (the built-in list, when the endpoint
+   * cannot list). Errors: NO_BASE_URL, AUTH, TRANSPORT, TIMEOUT, HTTP_<status>, MALFORMED_RESPONSE.
+   */
+  listModels(params: { provider: string; baseUrl?: string }): { models: { id: string; contextWindow?: number; maxOutput?: number }[]; source: string };
+  /**
+   * One minimal real request (one "ping", at most one output token) to `model`; `apiKey` defaults
+   * to the stored one. Never fails the call: a refusal is `{ok: false, code, message}` with the
+   * model client's failure code (AUTH, TRANSPORT, MISSING_CREDENTIAL, …). `latencyMs` = time to the
+   * first answer chunk.
+   */
+  testConnection(params: { provider: string; baseUrl?: string; model: string; apiKey?: string }): { ok: true; model: string; latencyMs: number } | { ok: false; code: string; message: string };
 
   /** Native folder dialog in the desktop app; null when there is none (browser mode: use listFolders). */
   chooseWorkspace(params: Record<string, never>): { path: string } | null;
@@ -206,6 +220,8 @@ export const HOST_METHODS = [
   'getSettings',
   'updateSettings',
   'setApiKey',
+  'listModels',
+  'testConnection',
   'chooseWorkspace',
   'listFolders',
   'openTerminal',

@@ -32,6 +32,8 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   getSettings: empty,
   updateSettings: z.object({ active: providerChoice.optional(), approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional() }).strict(),
   setApiKey: z.object({ provider: z.string().min(1).max(64), apiKey: z.string().max(4096) }).strict(),
+  listModels: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000).optional() }).strict(),
+  testConnection: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000).optional(), model: z.string().min(1).max(200), apiKey: z.string().max(4096).optional() }).strict(),
   chooseWorkspace: empty,
   listFolders: z.object({ path: z.string().max(4096).optional() }).strict(),
   openTerminal: z.object({ sessionId: id, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }).strict(),

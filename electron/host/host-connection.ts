@@ -9,12 +9,12 @@ import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
-import { messageText } from '../../shared/messages.js';
 import { boundaryForAnchor } from '../session/fork-boundary.js';
 import type { SessionRepository } from '../store/session-repository.js';
 import type { SessionRecord } from '../store/session-store.js';
 import type { HostHandlers } from './dispatch.js';
 import { listFolders } from './folders.js';
+import { listModels, testConnection } from './provider-probe.js';
 import type { Host } from './host.js';
 import { inspectRequest } from './request-inspector.js';
 import { realWorkspace } from './workspace-folder.js';
@@ -102,10 +102,9 @@ export class HostConnection implements HostHandlers, IDisposable {
       await checkpoints.pin(`refs/forkline/${childId}`, commit);
     }
     const child = await this.repo.fork(params.sessionId, boundary, childId, cwd !== undefined ? { cwd } : {});
-    const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
-    const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
-    // The fork number leads so forks stay distinguishable where long titles are cut off.
-    this.repo.rename(child.header.id, `fork ${siblings} · ${parentTitle}`);
+    // No inherited title: the fork is titled by its own first prompt (followup), so fork titles say
+    // what the branch does differently; until then the UI labels it "fork N of <parent title>".
+    this.repo.rename(child.header.id, undefined);
     this.host.broadcast({ kind: 'sessions/changed' });
     return this.host.summary(this.repo.get(child.header.id)!);
   }
@@ -166,6 +165,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   followup(params: { sessionId: string; text: string }): null {
+    this.host.requireCredential();
     const agent = this.host.ensureAgent(params.sessionId);
     const record = this.repo.get(params.sessionId);
     if (record && record.header.title === undefined) {
@@ -177,6 +177,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   steer(params: { sessionId: string; text: string }): null {
+    this.host.requireCredential();
     this.host.ensureAgent(params.sessionId).steer(params.text);
     return null;
   }
@@ -210,6 +211,15 @@ export class HostConnection implements HostHandlers, IDisposable {
   async setApiKey(params: { provider: string; apiKey: string }): Promise<ReturnType<HostMethods['setApiKey']>> {
     this.host.options.settings.setApiKey(params.provider, params.apiKey);
     return this.host.withLocalModels(this.host.options.settings.view());
+  }
+
+  async listModels(params: { provider: string; baseUrl?: string }): Promise<ReturnType<HostMethods['listModels']>> {
+    const list = await listModels(this.host.probeDeps(), params);
+    return { models: [...list.models], source: list.source };
+  }
+
+  testConnection(params: { provider: string; baseUrl?: string; model: string; apiKey?: string }): Promise<ReturnType<HostMethods['testConnection']>> {
+    return testConnection(this.host.probeDeps(), params);
   }
 
   async chooseWorkspace(): Promise<{ path: string } | null> {
@@ -283,7 +293,3 @@ export function titleFromPrompt(text: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Session';
 }
 
-function firstPrompt(events: readonly SessionEvent[]): string | undefined {
-  for (const e of events) if (e.type === 'user/message' && e.data.source.kind === 'user') return titleFromPrompt(messageText(e.data));
-  return undefined;
-}

@@ -25,7 +25,7 @@ import { recordFileReadsFromLog } from '../agent/file-reads.js';
 import type { ApprovalAnswerer, PendingApproval } from '../agent/approval-gate.js';
 import type { ModelClient, ModelRequest } from '../llm/model-client.js';
 import type { RetryPolicy } from '../llm/retry-policy.js';
-import { detectOllama, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
+import { detectOllama, providerPreset, type OllamaDetection, type ProviderSettings } from '../llm/providers.js';
 import type { LiveSession, SessionRepository } from '../store/session-repository.js';
 import type { SessionRecord } from '../store/session-store.js';
 import { InMemoryFileReadTracker } from '../tools/file-read-tracker.js';
@@ -33,6 +33,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { HostConnection } from './host-connection.js';
+import type { ProviderProbeDeps } from './provider-probe.js';
 import { realWorkspace } from './workspace-folder.js';
 import type { SettingsStore } from './settings-store.js';
 import { TerminalManager } from './terminal-manager.js';
@@ -291,6 +292,25 @@ export class Host implements IDisposable {
       ...view,
       presets: view.presets.map((p) => (p.id === 'ollama' ? { ...p, label: `${p.label} — detected`, models: models.map((id) => ({ id })) } : p)),
     };
+  }
+
+  /**
+   * Refuses to start work that cannot reach the model: a provider that needs an API key and has
+   * none. Checked before a turn starts, so no turn is logged for a request that was never sent.
+   * @throws ForklineError MISSING_CREDENTIAL
+   */
+  requireCredential(): void {
+    const settings = this.options.settings.providerSettings();
+    const preset = providerPreset(settings.provider);
+    if (preset.requiresApiKey && (settings.apiKey === undefined || settings.apiKey === '')) {
+      throw new ForklineError('MISSING_CREDENTIAL', `no API key for ${preset.label}: add one in Settings${preset.apiKeyEnv ? ` or set ${preset.apiKeyEnv}` : ''}`);
+    }
+  }
+
+  /** What provider probing (listModels / testConnection) needs from this host. */
+  probeDeps(): ProviderProbeDeps {
+    const { settings } = this.options;
+    return { apiKey: (provider) => settings.apiKey(provider), active: () => settings.active, createModelClient: this.options.createModelClient };
   }
 
   /** @internal */

@@ -205,17 +205,24 @@ describe('browser mode', () => {
     await idle(client, session.id);
     const events = runtime.host.agentFor(session.id)!.session.events;
     const firstEnd = events.find((e) => e.type === 'turn/end')!;
-    const child = await client.call<{ id: string; parentSession: string; seedLength: number; title: string }>('forkSession', { sessionId: session.id, atSeq: firstEnd.seq - 2 });
+    const child = await client.call<{ id: string; parentSession: string; seedLength: number; title?: string }>('forkSession', { sessionId: session.id, atSeq: firstEnd.seq - 2 });
     expect(child.parentSession).toBe(session.id);
     // The cut extends over the between-turn events up to the next turn/start (here the splice that
     // queued "turn two"); the child does not inherit that pending prompt (its inbox replays after seedLength).
     const secondStart = events.find((e) => e.type === 'turn/start' && e.data.turn === 2)!;
     expect(child.seedLength).toBe(secondStart.seq);
-    expect(child.title).toBe('fork 1 · turn one');
+    // A fork inherits no title (no "fork 1 · fork 1 · …" stacking): its own first prompt names it.
+    expect(child.title).toBeUndefined();
     const childView = await client.call<SubscribeResult>('subscribeSession', { sessionId: child.id, fromSeq: 0 });
     expect(childView.events.at(-1)!.type).toBe('session/end-seed');
     expect(childView.events.slice(0, -1)).toEqual(events.slice(0, secondStart.seq));
     expect(childView.inbox).toEqual({ nextTurn: [], nextStep: [] });
+    llm.enqueue(textResponse('three'));
+    await client.call('followup', { sessionId: child.id, text: 'turn two, the other way' });
+    await idle(client, child.id);
+    const listed = await client.call<{ id: string; title?: string }[]>('listSessions', {});
+    expect(listed.find((s) => s.id === child.id)!.title).toBe('turn two, the other way');
+    expect(listed.find((s) => s.id === session.id)!.title).toBe('turn one');
     const exported = await client.call<{ fileName: string; jsonl: string }>('exportSession', { sessionId: session.id });
     expect(exported.fileName).toMatch(/\.jsonl$/);
     const imported = await client.call<{ sessionId: string; warnings: string[] }>('importSession', { jsonl: exported.jsonl });
