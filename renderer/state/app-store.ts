@@ -23,14 +23,23 @@ export type InspectorTarget = { readonly kind: 'row'; readonly rowKey: string; r
 
 export interface SelectionSlice {
   readonly selectedId?: string;
+  /** A session whose composer should take focus once it is ready (a new session, a fork); cleared by the composer. */
+  readonly focusComposerFor?: string;
   readonly inspector?: InspectorTarget;
   readonly requestTarget?: { readonly turn: number; readonly step: number };
   /** A seq the timeline should scroll to (set by "jump to"), with a nonce so repeats scroll again. */
   readonly jump?: { readonly seq: number; readonly nonce: number };
-  select(sessionId: string | undefined): void;
+  /**
+   * Opens a session (undefined: the start screen). Closes the compare view, the inspectors and the
+   * branch picker — the picker belongs to one lineage — unless `keepBranches` (navigating the tree).
+   */
+  select(sessionId: string | undefined, options?: { readonly keepBranches?: boolean; readonly focusComposer?: boolean }): void;
   inspect(target: InspectorTarget | undefined): void;
   inspectRequest(target: { turn: number; step: number } | undefined): void;
   jumpTo(seq: number): void;
+  composerFocused(): void;
+  /** Scrolls the timeline to `seq` without opening the inspector (find). */
+  reveal(seq: number): void;
 }
 
 export interface SettingsSlice {
@@ -91,7 +100,35 @@ export interface UiSlice {
   dropToast(id: number): void;
 }
 
-export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice;
+/** A side panel of the right-hand dock. */
+export type DockTab = 'branches' | 'events' | 'request';
+
+/**
+ * Window layout and keyboard surfaces: the collapsible sidebar, which dock panel is in front, the
+ * command palette, the in-session find bar, the folder browser and the first-run provider card.
+ */
+export interface LayoutSlice {
+  readonly sidebarCollapsed: boolean;
+  /** The dock panel last brought to the front (the dock shows it when it is open). */
+  readonly dockTab: DockTab;
+  readonly paletteOpen: boolean;
+  readonly findOpen: boolean;
+  /** Choosing a folder for a new session (browser mode; the desktop app asks the OS first). */
+  readonly folderBrowserOpen: boolean;
+  /** The provider setup card (first run, or a send without a working provider). */
+  readonly setupOpen: boolean;
+  /** A sidebar row being renamed or asked about deletion (row buttons, F2 / Delete keys, the palette). */
+  readonly sessionEdit?: { readonly sessionId: string; readonly kind: 'rename' | 'delete' };
+  setSidebarCollapsed(collapsed: boolean): void;
+  setDockTab(tab: DockTab): void;
+  openPalette(open: boolean): void;
+  openFind(open: boolean): void;
+  openFolderBrowser(open: boolean): void;
+  openSetup(open: boolean): void;
+  editSession(edit: { readonly sessionId: string; readonly kind: 'rename' | 'delete' } | undefined): void;
+}
+
+export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice & LayoutSlice;
 export type AppStore = StoreApi<AppState>;
 
 type Set = StoreApi<AppState>['setState'];
@@ -120,10 +157,22 @@ interface Counters {
 }
 
 const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
-  select: (selectedId) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: undefined, compare: undefined }),
-  inspect: (inspector) => set({ inspector }),
-  inspectRequest: (requestTarget) => set({ requestTarget }),
-  jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq } }),
+  select: (selectedId, options = {}) =>
+    set(() => ({
+      selectedId,
+      inspector: undefined,
+      requestTarget: undefined,
+      jump: undefined,
+      compare: undefined,
+      findOpen: false,
+      ...(options.keepBranches ? {} : { branchesOpen: false }),
+      focusComposerFor: options.focusComposer ? selectedId : undefined,
+    })),
+  inspect: (inspector) => set(inspector ? { inspector, dockTab: 'events' } : { inspector }),
+  inspectRequest: (requestTarget) => set(requestTarget ? { requestTarget, dockTab: 'request' } : { requestTarget }),
+  jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq }, dockTab: 'events' }),
+  composerFocused: () => set({ focusComposerFor: undefined }),
+  reveal: (seq) => set({ jump: { seq, nonce: ++counters.jump } }),
 });
 
 const settingsSlice = (set: Set): SettingsSlice => ({
@@ -167,7 +216,7 @@ const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme, showLogEv
 
 const branchesSlice = (set: Set): BranchesSlice => ({
   branchesOpen: false,
-  setBranchesOpen: (branchesOpen) => set({ branchesOpen }),
+  setBranchesOpen: (branchesOpen) => set(branchesOpen ? { branchesOpen, dockTab: 'branches' } : { branchesOpen }),
   openCompare: (a, b) => {
     if (a === b) return;
     set({ compare: { a, b } });
@@ -175,11 +224,29 @@ const branchesSlice = (set: Set): BranchesSlice => ({
   closeCompare: () => set({ compare: undefined }),
 });
 
+const layoutSlice = (set: Set, sidebarCollapsed: boolean): LayoutSlice => ({
+  sidebarCollapsed,
+  dockTab: 'branches',
+  paletteOpen: false,
+  findOpen: false,
+  folderBrowserOpen: false,
+  setupOpen: false,
+  setSidebarCollapsed: (collapsed) => set({ sidebarCollapsed: collapsed }),
+  setDockTab: (dockTab) => set({ dockTab }),
+  openPalette: (paletteOpen) => set({ paletteOpen }),
+  openFind: (findOpen) => set({ findOpen }),
+  openFolderBrowser: (folderBrowserOpen) => set({ folderBrowserOpen }),
+  openSetup: (setupOpen) => set({ setupOpen }),
+  editSession: (sessionEdit) => set({ sessionEdit }),
+});
+
 export interface AppStoreOptions {
   readonly connection?: ConnectionStatus;
   readonly theme?: Theme;
   /** Log-only event rows visible (default false: a clean conversation; the debugger turns them on). */
   readonly showLogEvents?: boolean;
+  /** The sidebar starts collapsed (remembered by the view layer). */
+  readonly sidebarCollapsed?: boolean;
 }
 
 export function createAppStore(options: AppStoreOptions = {}): AppStore {
@@ -192,5 +259,6 @@ export function createAppStore(options: AppStoreOptions = {}): AppStore {
     ...connectionSlice(set, initialConnection),
     ...uiSlice(set, get, counters, options.theme ?? 'dark', options.showLogEvents ?? false),
     ...branchesSlice(set),
+    ...layoutSlice(set, options.sidebarCollapsed ?? false),
   }));
 }

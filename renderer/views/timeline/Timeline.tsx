@@ -2,10 +2,14 @@
  * The session timeline: a virtual list (@tanstack/react-virtual, dynamic row heights) over the
  * rows of `shared/timeline.ts`. Follows the tail while new rows stream in unless the person
  * scrolled up ("jump to latest" brings it back). Clicking a row opens the raw event inspector;
- * "jump to seq" requests (from inspectors and compaction rows) scroll to the row of that seq.
+ * "jump to seq" requests (from inspectors, compaction rows and find) scroll to the row of that seq.
+ *
+ * Keyboard: the timeline is one Tab stop (an F6 area); the active row holds focus (roving
+ * tabindex, a visible ring). ↑/↓ move by a row, PageUp/PageDown by ten, Home/End to the ends,
+ * →/← expand/fold a foldable row, Enter opens the raw inspector, Tab reaches the row's buttons.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type WheelEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type WheelEvent } from 'react';
 import { rowIndexOfSeq, type TimelineRow } from '../../../shared/timeline.js';
 import { useApp, useSession, useTimeline } from '../context.js';
 import { visibleRows } from './row-filter.js';
@@ -33,14 +37,22 @@ const TAIL_SLACK = 40;
 interface RowItemProps {
   readonly row: TimelineRow;
   readonly index: number;
+  readonly count: number;
   readonly start: number;
   readonly sessionId: string;
   readonly live: boolean;
   readonly selected: boolean;
+  /** The keyboard's active row (the Tab stop). */
+  readonly active: boolean;
   readonly measure: (element: HTMLElement | null) => void;
 }
 
-const RowItem = memo(function RowItem({ row, index, start, sessionId, live, selected, measure }: RowItemProps): ReactNode {
+/** Rows →/← expand and fold. */
+function foldable(row: TimelineRow): boolean {
+  return row.kind === 'tool' || row.kind === 'reasoning' || row.kind === 'compaction' || row.kind === 'user';
+}
+
+const RowItem = memo(function RowItem({ row, index, count, start, sessionId, live, selected, active, measure }: RowItemProps): ReactNode {
   const expandKey = `${sessionId}:${row.key}`;
   const expanded = useApp((s) => s.expanded[expandKey] === true);
   const toggleExpanded = useApp((s) => s.toggleExpanded);
@@ -54,7 +66,12 @@ const RowItem = memo(function RowItem({ row, index, start, sessionId, live, sele
       data-kind={row.kind}
       data-seq={row.seq}
       data-key={row.key}
-      className={`vrow${selected ? ' selected' : ''}`}
+      role="listitem"
+      aria-posinset={index + 1}
+      aria-setsize={count}
+      tabIndex={active ? 0 : -1}
+      {...(active ? { 'data-focus-default': '' } : {})}
+      className={`vrow${selected ? ' selected' : ''}${active ? ' active' : ''}`}
       style={{ transform: `translateY(${start}px)` }}
       onClick={() => inspect({ kind: 'row', rowKey: row.key, seq: row.seq })}
     >
@@ -76,6 +93,10 @@ export function Timeline(): ReactNode {
   const rows = useMemo(() => visibleRows(timeline.rows, { showLogEvents, modelView }), [timeline.rows, showLogEvents, modelView]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const [activeKey, setActiveKey] = useState<string | undefined>();
+  const toggleExpanded = useApp((s) => s.toggleExpanded);
+  const setExpanded = useApp((s) => s.setExpanded);
+  const inspect = useApp((s) => s.inspect);
   const [follow, setFollow] = useState(true);
   const followRef = useRef(true);
   followRef.current = follow;
@@ -117,9 +138,87 @@ export function Timeline(): ReactNode {
     const i = rows.findIndex((r) => r.key === key);
     if (i < 0) return;
     setFollow(false);
+    setActiveKey(key);
     virtualizer.scrollToIndex(i, { align: 'center' });
     // Only on a new jump request (its nonce changes), not on every timeline update.
   }, [jump]);
+
+  // The Tab stop: the row last moved to, else the last row (the newest).
+  const activeIndex = useMemo(() => {
+    const i = activeKey !== undefined ? rows.findIndex((r) => r.key === activeKey) : -1;
+    return i >= 0 ? i : rows.length - 1;
+  }, [rows, activeKey]);
+
+  const moveTo = useCallback(
+    (index: number) => {
+      const row = rows[index];
+      if (!row) return;
+      setActiveKey(row.key);
+      virtualizer.scrollToIndex(index, { align: 'auto' });
+      // Focus once the row is rendered (it may be outside the virtual window until the scroll lands).
+      let tries = 0;
+      const focus = (): void => {
+        const el = scrollRef.current?.querySelector<HTMLElement>(`[data-testid="timeline-row"][data-key="${CSS.escape(row.key)}"]`);
+        if (el) el.focus({ preventScroll: true });
+        else if (tries++ < 5) requestAnimationFrame(focus);
+      };
+      requestAnimationFrame(focus);
+    },
+    [rows, virtualizer],
+  );
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const target = e.target as HTMLElement;
+    const onRow = target === scrollRef.current || target.dataset['testid'] === 'timeline-row';
+    if (!onRow || e.altKey || e.ctrlKey || e.metaKey) return;
+    const row = rows[activeIndex];
+    let next: number | undefined;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = Math.min(rows.length - 1, activeIndex + 1);
+        break;
+      case 'ArrowUp':
+        next = Math.max(0, activeIndex - 1);
+        break;
+      case 'PageDown':
+        next = Math.min(rows.length - 1, activeIndex + 10);
+        break;
+      case 'PageUp':
+        next = Math.max(0, activeIndex - 10);
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = rows.length - 1;
+        setFollow(true);
+        break;
+      case 'ArrowRight':
+      case 'ArrowLeft':
+        if (row && foldable(row)) {
+          e.preventDefault();
+          setExpanded(`${sessionId}:${row.key}`, e.key === 'ArrowRight');
+        }
+        return;
+      case ' ':
+        if (row && foldable(row)) {
+          e.preventDefault();
+          toggleExpanded(`${sessionId}:${row.key}`);
+        }
+        return;
+      case 'Enter':
+        if (row) {
+          e.preventDefault();
+          inspect({ kind: 'row', rowKey: row.key, seq: row.seq });
+        }
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    if (e.key !== 'End') setFollow(false);
+    moveTo(next);
+  };
 
   const selectedKey = useMemo(() => {
     if (!inspector) return undefined;
@@ -153,8 +252,27 @@ export function Timeline(): ReactNode {
   const items = virtualizer.getVirtualItems();
   return (
     <div className="timeline-wrap">
-      <div className="timeline" data-testid="timeline" ref={scrollRef} onScroll={onScroll} onWheel={onWheel}>
-        <div className="timeline-inner" style={{ height: totalSize }}>
+      <div
+        className="timeline"
+        data-testid="timeline"
+        data-region="timeline"
+        ref={scrollRef}
+        role="region"
+        aria-label="Timeline"
+        aria-describedby="timeline-keys"
+        tabIndex={items.some((item) => item.index === activeIndex) ? -1 : 0}
+        onScroll={onScroll}
+        onWheel={onWheel}
+        onKeyDown={onKeyDown}
+        onFocus={(e) => {
+          const key = (e.target as HTMLElement).closest<HTMLElement>('[data-testid="timeline-row"]')?.dataset['key'];
+          if (key !== undefined && key !== activeKey) setActiveKey(key);
+        }}
+      >
+        <p className="sr-only" id="timeline-keys">
+          Up and Down arrows move between rows, Right and Left expand and fold, Enter shows the raw events.
+        </p>
+        <div className="timeline-inner" role="list" aria-label="Timeline rows" style={{ height: totalSize }}>
           {items.map((item) => {
             const row = rows[item.index]!;
             return (
@@ -162,10 +280,12 @@ export function Timeline(): ReactNode {
                 key={item.key}
                 row={row}
                 index={item.index}
+                count={rows.length}
                 start={item.start}
                 sessionId={sessionId}
                 live={live}
                 selected={row.key === selectedKey}
+                active={item.index === activeIndex}
                 measure={virtualizer.measureElement}
               />
             );
