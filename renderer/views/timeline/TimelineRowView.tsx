@@ -23,6 +23,7 @@ import { useApp, useClient, useRuntime, useSession } from '../context.js';
 import { Badge, CrashBadges } from './badges.js';
 import { ToolRowView } from './ToolRowView.js';
 import { FoldToggle } from './FoldToggle.js';
+import { approvalLabel, measured, showsTtft, stepFinishLabel, turnDurationLabel } from './trust-labels.js';
 
 export interface RowViewProps {
   readonly row: TimelineRow;
@@ -34,6 +35,7 @@ export interface RowViewProps {
 }
 
 function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
+  const duration = row.end ? turnDurationLabel({ end: row.end, ...(row.durationMs !== undefined ? { durationMs: row.durationMs } : {}) }) : undefined;
   return (
     <div className={`row row-turn${row.ended ? '' : ' open'}`} data-testid="turn-rule" data-turn={row.turn}>
       <span className="turn-label">Turn {row.turn}</span>
@@ -43,7 +45,8 @@ function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
       </span>
       {row.ended ? (
         <span className="muted">
-          {row.endLabel} · {formatDuration(row.durationMs)}
+          {row.endLabel}
+          {duration ? ` · ${duration.text}` : ''}
         </span>
       ) : (
         <span className="running-label">running…</span>
@@ -58,6 +61,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
   const runtime = useRuntime();
   const select = useApp((s) => s.select);
   const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' ? 'warn' : 'bad';
+  const duration = turnDurationLabel(row);
   const [forking, setForking] = useState(false);
   const fork = async (worktree: boolean): Promise<void> => {
     setForking(true);
@@ -74,11 +78,14 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
   return (
     <div className={`row row-turn-end tone-${tone}`} data-testid="turn-end" data-turn={row.turn} data-reason={row.end.kind}>
       <span className="turn-end-label">
-        turn {row.turn} ended: <b>{row.label}</b>
+        turn {row.turn} ended: {row.crash ? <CrashBadges crash={row.crash} /> : <b>{row.label}</b>}
       </span>
       {row.end.failure?.message && <span className="muted clip">{row.end.failure.message}</span>}
-      <CrashBadges crash={row.crash} />
-      {row.durationMs !== undefined && <span className="muted">{formatDuration(row.durationMs)}</span>}
+      {duration && (
+        <span className="muted" title={duration.title}>
+          {duration.text}
+        </span>
+      )}
       {row.usage && <span className="muted">{usageLabel(row.usage)}</span>}
       <span className="spacer" />
       <button
@@ -113,6 +120,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
 
 function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boolean }): ReactNode {
   const inspectRequest = useApp((s) => s.inspectRequest);
+  const finish = stepFinishLabel(row.finish);
   return (
     <div className={`row row-step${row.open ? ' open' : ''}`} data-testid="step-marker" data-turn={row.turn} data-step={row.step}>
       <span className="step-label">
@@ -122,13 +130,19 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
       <span className="muted" data-testid="step-duration">
         {row.durationMs !== undefined ? formatDuration(row.durationMs) : row.open && live ? 'running…' : ''}
       </span>
-      {row.ttftMs !== undefined && row.ttftMs >= 0 && <span className="muted" title="time to first chunk">ttft {formatDuration(row.ttftMs)}</span>}
+      {showsTtft(row) && (
+        <span className="muted" title="time to the first streamed chunk">
+          ttft {measured(row.ttftMs!)}
+        </span>
+      )}
       <span className="muted" data-testid="step-tokens" title="tokens: uncached input, cache reads, output (reasoning)">
         {usageLabel(row.usage)}
       </span>
       {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
-      {row.finish && row.finish !== 'stop' && row.finish !== 'tool-calls' && <Badge tone={row.finish.startsWith('error') ? 'bad' : 'warn'}>{row.finish}</Badge>}
-      <span className="muted">{formatTokens(row.chunkCount)} chunks</span>
+      {finish && <Badge tone={row.finish!.startsWith('error') ? 'bad' : 'warn'}>{finish}</Badge>}
+      <span className="muted">
+        {formatTokens(row.chunkCount)} chunk{row.chunkCount === 1 ? '' : 's'}
+      </span>
       <span className="spacer" />
       <button
         type="button"
@@ -309,7 +323,7 @@ function Approval({ row }: { readonly row: ApprovalRow }): ReactNode {
       <span className="tool-name">{row.toolName}</span>
       {row.reason && <span className="muted clip">{row.reason}</span>}
       <span className="spacer" />
-      <Badge tone={row.outcome === 'allowed-once' ? 'ok' : row.outcome ? 'bad' : 'warn'}>{row.outcome ?? 'waiting'}</Badge>
+      <Badge tone={approvalLabel(row.outcome).tone}>{approvalLabel(row.outcome).text}</Badge>
     </div>
   );
 }

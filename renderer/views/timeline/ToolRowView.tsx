@@ -5,13 +5,13 @@
  * edits with `{path, oldText, newText}` meta) or plain text.
  */
 import { memo, useMemo, type CSSProperties, type ReactNode } from 'react';
-import { formatDuration } from '../../../shared/format.js';
 import type { ToolRow } from '../../../shared/timeline.js';
 import { fileDiffs, prettyArgs, summarizeToolArgs, terminalFacts, toolPresentation } from '../../../shared/tool-view.js';
 import { useSession } from '../context.js';
 import { DiffView } from './DiffView.js';
 import { Badge, CrashBadges } from './badges.js';
 import { FoldToggle } from './FoldToggle.js';
+import { approvalLabel, toolDurationLabel } from './trust-labels.js';
 
 export interface ToolRowProps {
   readonly row: ToolRow;
@@ -106,6 +106,8 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
   const summary = useMemo(() => summarizeToolArgs(row.name, row.arguments), [row.name, row.arguments]);
   const presentation = toolPresentation(row.name, row.meta);
   const parallel = row.parallel;
+  const approval = row.approval ? approvalLabel(row.approval.outcome) : undefined;
+  const duration = toolDurationLabel(row);
   return (
     <div
       className={`row row-tool state-${row.state}${parallel ? ' parallel' : ''}${row.shadowedBy !== undefined ? ' shadowed' : ''}`}
@@ -130,7 +132,11 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
             ∥{parallel.size}
           </span>
         )}
-        {row.approval && <Badge tone={row.approval.outcome === 'allowed-once' ? 'ok' : row.approval.outcome ? 'bad' : 'warn'}>{row.approval.outcome ?? 'awaiting approval'}</Badge>}
+        {approval && (
+          <Badge tone={approval.tone} testId="tool-approval" {...(approval.title ? { title: approval.title } : {})}>
+            {approval.text}
+          </Badge>
+        )}
         {row.prunedBy !== undefined && <Badge tone="muted">pruned</Badge>}
         {row.state === 'dropped' && <Badge tone="muted">dropped</Badge>}
         <CrashBadges crash={row.crash} />
@@ -139,8 +145,8 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
             {row.errorCode ?? 'error'}
           </span>
         )}
-        <span className="duration" data-testid="tool-duration">
-          {row.durationMs !== undefined ? formatDuration(row.durationMs) : row.state === 'running' ? '…' : ''}
+        <span className="duration" data-testid="tool-duration" title={duration.title}>
+          {duration.text}
         </span>
       </div>
       {!expanded && row.state === 'running' && presentation === 'terminal' && <LiveOutput callId={row.callId} full={false} />}

@@ -1,5 +1,7 @@
 /**
  * Which timeline rows are shown, from the person's toggles. Pure.
+ * - An approval that belongs to a shown tool call is shown once, on that call's row (its badge),
+ *   never also as a separate approval row; an approval whose call has no row keeps its own row.
  * - `showLogEvents: false` hides log-only event rows (request headers, inbox splices, titles…).
  * - `modelView: true` ("what the model sees") keeps only what reaches model requests: it hides
  *   rows a compaction or pruning shadowed, failed attempts and partial chunks, retries,
@@ -30,7 +32,16 @@ function hiddenInModelView(row: TimelineRow): boolean {
   }
 }
 
+/** Ids of the approvals that a tool row shows. */
+function approvalsOnToolRows(rows: readonly TimelineRow[]): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const row of rows) if (row.kind === 'tool' && row.approval) ids.add(row.approval.id);
+  return ids;
+}
+
 export function visibleRows(rows: readonly TimelineRow[], filter: RowFilter): readonly TimelineRow[] {
-  if (filter.showLogEvents && !filter.modelView) return rows;
-  return rows.filter((row) => (filter.modelView ? !hiddenInModelView(row) : row.kind !== 'event'));
+  const onTools = approvalsOnToolRows(rows);
+  const merged = (row: TimelineRow): boolean => row.kind === 'approval' && onTools.has(row.id);
+  if (filter.showLogEvents && !filter.modelView) return onTools.size === 0 ? rows : rows.filter((row) => !merged(row));
+  return rows.filter((row) => !merged(row) && (filter.modelView ? !hiddenInModelView(row) : row.kind !== 'event'));
 }
