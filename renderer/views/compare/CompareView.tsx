@@ -153,15 +153,16 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
           ⇄
         </button>
         <SidePicker side="b" value={b} other={a} sessions={sessions} />
-        <span className="spacer" />
-        {loading && result && <span className="muted">refreshing…</span>}
-        <BranchesToggle />
-        <button type="button" className="small" data-testid="compare-refresh" disabled={loading} onClick={() => setNonce((n) => n + 1)}>
-          Refresh
-        </button>
-        <button type="button" className="small" data-testid="compare-close" title="Back to the open session" onClick={closeCompare}>
-          Close
-        </button>
+        <span className="compare-actions">
+          {loading && result && <span className="muted">refreshing…</span>}
+          <BranchesToggle />
+          <button type="button" className="small" data-testid="compare-refresh" disabled={loading} onClick={() => setNonce((n) => n + 1)}>
+            Refresh
+          </button>
+          <button type="button" className="small" data-testid="compare-close" title="Back to the open session" onClick={closeCompare}>
+            Close
+          </button>
+        </span>
       </header>
       {error && (
         <div className="banner error" data-testid="compare-error">

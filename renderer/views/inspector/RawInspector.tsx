@@ -60,7 +60,7 @@ function EventCard({ event, focused }: { readonly event: SessionEvent; readonly 
           </>
         )}
       </dl>
-      <pre className="json" data-testid="raw-event-payload">
+      <pre className="json" data-testid="raw-event-payload" tabIndex={0}>
         {payload}
       </pre>
     </div>

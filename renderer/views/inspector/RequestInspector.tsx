@@ -13,12 +13,12 @@ import { useApp, useClient, useSession } from '../context.js';
 function Block({ block }: { readonly block: ContentBlock }): ReactNode {
   switch (block.type) {
     case 'text':
-      return <pre className="block block-text">{block.text}</pre>;
+      return <pre className="block block-text" tabIndex={0}>{block.text}</pre>;
     case 'reasoning':
       return (
         <details className="block block-reasoning">
           <summary>reasoning ({block.text.length} chars)</summary>
-          <pre>{block.text}</pre>
+          <pre tabIndex={0}>{block.text}</pre>
         </details>
       );
     case 'tool-call':
@@ -27,7 +27,7 @@ function Block({ block }: { readonly block: ContentBlock }): ReactNode {
           <div className="mono">
             tool-call <b>{block.name}</b> <span className="muted">{block.id}</span>
           </div>
-          <pre className="json">{prettyArgs(block.arguments)}</pre>
+          <pre className="json" tabIndex={0}>{prettyArgs(block.arguments)}</pre>
         </div>
       );
     case 'tool-result':
@@ -36,11 +36,15 @@ function Block({ block }: { readonly block: ContentBlock }): ReactNode {
           <div className="mono">
             tool-result <span className="muted">{block.toolCallId}</span> {block.isError && <span className="badge badge-bad">isError</span>}
           </div>
-          <pre>{block.content.map((c) => c.text).join('')}</pre>
+          <pre tabIndex={0}>{block.content.map((c) => c.text).join('')}</pre>
         </div>
       );
     default:
-      return <pre className="json">{JSON.stringify(block, null, 2)}</pre>;
+      return (
+        <pre className="json" tabIndex={0}>
+          {JSON.stringify(block, null, 2)}
+        </pre>
+      );
   }
 }
 
@@ -139,7 +143,7 @@ export function RequestInspector(): ReactNode {
             {header?.system !== undefined && (
               <details className="request-system" data-testid="request-system">
                 <summary>system prompt ({header.system.length} chars)</summary>
-                <pre>{header.system}</pre>
+                <pre tabIndex={0}>{header.system}</pre>
               </details>
             )}
             <details className="request-tools" data-testid="request-tools">
@@ -149,7 +153,9 @@ export function RequestInspector(): ReactNode {
                   <summary>
                     <b className="mono">{tool.name}</b> <span className="muted">{tool.description}</span>
                   </summary>
-                  <pre className="json">{JSON.stringify(tool.parameters, null, 2)}</pre>
+                  <pre className="json" tabIndex={0}>
+                    {JSON.stringify(tool.parameters, null, 2)}
+                  </pre>
                 </details>
               ))}
             </details>

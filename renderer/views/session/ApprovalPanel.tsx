@@ -69,13 +69,15 @@ function ApprovalItem({ approval, sessionId, readOnly, first }: { readonly appro
           </span>
         )}
       </div>
-      <pre className="approval-args mono" data-testid="approval-args">
+      <pre className="approval-args mono" data-testid="approval-args" tabIndex={0}>
         {headline || prettyArgs(approval.arguments)}
       </pre>
       {args && Object.keys(args).length > 1 && (
         <details>
           <summary>all arguments</summary>
-          <pre className="json">{prettyArgs(approval.arguments)}</pre>
+          <pre className="json" tabIndex={0}>
+            {prettyArgs(approval.arguments)}
+          </pre>
         </details>
       )}
       <div className="approval-buttons">

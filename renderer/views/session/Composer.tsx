@@ -75,21 +75,24 @@ export function Composer(): ReactNode {
           ))}
         </ul>
       )}
-      <div className="composer-row">
-        <textarea
-          ref={inputRef}
-          data-testid="composer-input"
-          className="composer-input"
-          aria-label={running ? 'Follow-up or steering for the running turn' : 'Message'}
-          aria-describedby="composer-hint"
-          placeholder={readOnly ? 'Read-only: another Forkline owns this session' : running ? 'Queue a follow-up, or steer the running turn…' : 'Ask for a change…'}
-          value={text}
-          rows={Math.min(8, Math.max(2, text.split('\n').length))}
-          disabled={disabled}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKeyDown}
-        />
-        <div className="composer-buttons">
+      <textarea
+        ref={inputRef}
+        data-testid="composer-input"
+        className="composer-input"
+        aria-label={running ? 'Follow-up or steering for the running turn' : 'Message'}
+        aria-describedby="composer-hint"
+        placeholder={readOnly ? 'Read-only: another Forkline owns this session' : running ? 'Queue a follow-up, or steer the running turn…' : 'Ask for a change…'}
+        value={text}
+        rows={Math.min(8, Math.max(2, text.split('\n').length))}
+        disabled={disabled}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-bar">
+        <span className="composer-hint" id="composer-hint">
+          {hint}
+        </span>
+        <span className="composer-buttons">
           {running ? (
             <>
               <button type="button" className="primary" data-testid="composer-send" data-mode="queue" disabled={disabled || busy || !text.trim()} title="Queue a follow-up: it runs as the next turn (Enter)" onClick={() => void send('followup')}>
@@ -107,10 +110,7 @@ export function Composer(): ReactNode {
               Send <kbd className="kbd">Enter</kbd>
             </button>
           )}
-        </div>
-      </div>
-      <div className="composer-hint" id="composer-hint">
-        {hint}
+        </span>
       </div>
     </div>
   );

@@ -299,7 +299,11 @@ function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBa
         <BlockBadges row={row} live={live} />
         {!expanded && <span className="reasoning-tail muted clip">{lastLine}</span>}
       </div>
-      {expanded && <div className="message-text reasoning-text">{body}</div>}
+      {expanded && (
+        <div className="message-text reasoning-text" tabIndex={0}>
+          {body}
+        </div>
+      )}
     </div>
   );
 }

@@ -40,7 +40,7 @@ function LiveOutput({ callId, full }: { readonly callId: string; readonly full: 
     );
   }
   return (
-    <pre className="terminal" data-testid="tool-output-live">
+    <pre className="terminal" data-testid="tool-output-live" tabIndex={0}>
       {text}
     </pre>
   );
@@ -69,7 +69,7 @@ function ToolResult({ row }: { readonly row: ToolRow }): ReactNode {
     const facts = terminalFacts(row.meta);
     return (
       <div className="tool-result" data-testid="tool-result" data-view="terminal">
-        <pre className="terminal" data-testid="tool-terminal">
+        <pre className="terminal" data-testid="tool-terminal" tabIndex={0}>
           {text || <span className="muted">(no output)</span>}
         </pre>
         <div className="terminal-status">
@@ -91,13 +91,19 @@ function ToolResult({ row }: { readonly row: ToolRow }): ReactNode {
         {diffs.map((d, i) => (
           <DiffView key={`${d.path}:${i}`} diff={d} />
         ))}
-        {text && <pre className="plain muted">{text}</pre>}
+        {text && (
+          <pre className="plain muted" tabIndex={0}>
+            {text}
+          </pre>
+        )}
       </div>
     );
   }
   return (
     <div className="tool-result" data-testid="tool-result" data-view="plain">
-      <pre className="plain">{text || <span className="muted">(empty result)</span>}</pre>
+      <pre className="plain" tabIndex={0}>
+        {text || <span className="muted">(empty result)</span>}
+      </pre>
     </div>
   );
 }
@@ -153,7 +159,7 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
       {expanded && (
         <div className="tool-body" data-testid="tool-body" onClick={(e) => e.stopPropagation()}>
           <div className="section-label">arguments</div>
-          <pre className="json" data-testid="tool-args">
+          <pre className="json" data-testid="tool-args" tabIndex={0}>
             {prettyArgs(row.arguments)}
           </pre>
           <div className="section-label">result{row.isError ? ' (error)' : ''}</div>
@@ -161,7 +167,9 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
           {row.meta !== undefined && presentation !== 'diff' && (
             <details className="meta">
               <summary>meta</summary>
-              <pre className="json">{JSON.stringify(row.meta, null, 2)}</pre>
+              <pre className="json" tabIndex={0}>
+                {JSON.stringify(row.meta, null, 2)}
+              </pre>
             </details>
           )}
         </div>
