@@ -114,12 +114,15 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   return out;
 }
 
-/** Commands whose label contains every word of `query` (case-insensitive), in list order. */
+/**
+ * Commands matching every word of `query` (case-insensitive): those whose label has all the words
+ * first, then those that match only with their group or key hint; list order within each.
+ */
 export function filterCommands(commands: readonly Command[], query: string): Command[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...commands];
-  return commands.filter((c) => {
-    const text = `${c.label} ${c.group} ${c.hint ?? ''}`.toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
+  const has = (text: string): boolean => words.every((w) => text.includes(w));
+  const byLabel = commands.filter((c) => has(c.label.toLowerCase()));
+  const byMore = commands.filter((c) => !byLabel.includes(c) && has(`${c.label} ${c.group} ${c.hint ?? ''}`.toLowerCase()));
+  return [...byLabel, ...byMore];
 }

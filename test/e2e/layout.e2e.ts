@@ -114,6 +114,28 @@ async function openSession(page: Page, id: string): Promise<void> {
   await page.locator('[data-testid="timeline-row"]').first().waitFor();
 }
 
+describe('the checks themselves', () => {
+  it('report overlapping and cut-off controls and serious axe violations when there are some', async () => {
+    const page = await app.openPage({ width: 900, height: 600 });
+    await page.getByTestId('start-composer').waitFor();
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.id = 'probe';
+      probe.innerHTML =
+        '<div style="position:fixed;left:300px;top:300px"><button id="p1" style="position:absolute;left:0;top:0;width:80px">one</button><button id="p2" style="position:absolute;left:40px;top:0;width:80px">two</button></div>' +
+        '<div style="position:fixed;left:500px;top:300px;width:60px;height:30px;overflow:hidden"><button id="p3" style="margin-left:30px;width:80px">three</button></div>' +
+        '<p style="position:fixed;left:10px;top:500px;color:#777;background:#888">unreadable</p>';
+      document.body.appendChild(probe);
+    });
+    const problems = await layoutProblems(page);
+    expect(problems.some((p) => p.kind === 'overlap' && p.what.includes('"one"') && p.what.includes('"two"'))).toBe(true);
+    expect(problems.some((p) => p.kind === 'cut-off' && p.what.includes('"three"'))).toBe(true);
+    expect((await seriousAxeViolations(page)).map((v) => v.id)).toContain('color-contrast');
+    await page.context().close();
+  });
+});
+
 describe('the window at 900×600, 1000×700 and 1400×900', () => {
   for (const size of SIZES) {
     it(`${size.width}×${size.height}: no overlapping or cut-off controls, no serious axe violation, every view photographed`, async () => {

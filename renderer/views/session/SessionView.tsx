@@ -9,6 +9,7 @@ import { displayTitle } from '../../../shared/session-tree.js';
 import { useApp, useSession, useTimeline } from '../context.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
 import { FindBar } from '../find/FindBar.js';
+import { ownFirstPrompt } from './own-prompt.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
 import { Timeline } from '../timeline/Timeline.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
@@ -67,8 +68,8 @@ function Header(): ReactNode {
   };
   const timeline = useTimeline();
   const title = displayTitle(
-    { id: sessionId, title: summary?.title ?? header?.title ?? timeline.title, ...(header?.cwd !== undefined ? { cwd: header.cwd } : {}), ...(header?.parentSession !== undefined ? { parentSession: header.parentSession } : {}), createdAt: header?.createdAt ?? 0 },
-    timeline.firstUserText,
+    { id: sessionId, title: summary?.title ?? header?.title, ...(header?.cwd !== undefined ? { cwd: header.cwd } : {}), ...(header?.parentSession !== undefined ? { parentSession: header.parentSession } : {}), createdAt: header?.createdAt ?? 0 },
+    ownFirstPrompt(timeline, header?.seedLength),
     sessions,
   );
   return (

@@ -13,16 +13,18 @@ import { useShallow } from 'zustand/react/shallow';
 import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/session-tree.js';
 import { SHORTCUTS } from '../../keyboard/commands.js';
 import { shortcutLabel } from '../../keyboard/shortcut.js';
-import { useApp, useClient, useOpenSession, useRuntime, useTimeline } from '../context.js';
+import { useApp, useClient, useOpenSession, useRuntime, useSession, useTimeline } from '../context.js';
+import { ownFirstPrompt } from '../session/own-prompt.js';
 import { ConfirmDialog } from '../Dialog.js';
 import { download } from '../download.js';
 import { CommandIcon, DeleteIcon, ExportIcon, ForkIcon, GearIcon, PlusIcon, RenameIcon, SidebarIcon, ThemeIcon } from '../icons.js';
 import { PLATFORM } from '../keyboard/use-commands.js';
 
-/** The selected session's logged title or first user message (title fallback); only inside a session scope. */
+/** The selected session's own first prompt (title fallback; a fork's is the first after its fork point); only inside a session scope. */
 function SelectedFirstMessage({ onText }: { readonly onText: (text: string | undefined) => ReactNode }): ReactNode {
   const timeline = useTimeline();
-  return onText(timeline.title ?? timeline.firstUserText);
+  const seedLength = useSession((s) => s.header?.seedLength);
+  return onText(ownFirstPrompt(timeline, seedLength));
 }
 
 interface RowProps {

@@ -155,14 +155,17 @@ export function Timeline(): ReactNode {
       if (!row) return;
       setActiveKey(row.key);
       virtualizer.scrollToIndex(index, { align: 'auto' });
-      // Focus once the row is rendered (it may be outside the virtual window until the scroll lands).
+      // Focus now when the row is rendered (the usual case: a neighbour), else once the scroll brings it in.
       let tries = 0;
-      const focus = (): void => {
+      const focus = (): boolean => {
         const el = scrollRef.current?.querySelector<HTMLElement>(`[data-testid="timeline-row"][data-key="${CSS.escape(row.key)}"]`);
-        if (el) el.focus({ preventScroll: true });
-        else if (tries++ < 5) requestAnimationFrame(focus);
+        el?.focus({ preventScroll: true });
+        return el !== null && el !== undefined;
       };
-      requestAnimationFrame(focus);
+      const retry = (): void => {
+        if (!focus() && tries++ < 8) requestAnimationFrame(retry);
+      };
+      if (!focus()) requestAnimationFrame(retry);
     },
     [rows, virtualizer],
   );
@@ -216,7 +219,7 @@ export function Timeline(): ReactNode {
         return;
     }
     e.preventDefault();
-    if (e.key !== 'End') setFollow(false);
+    // Following the tail stops only if the move scrolls away from the bottom (onScroll decides).
     moveTo(next);
   };
 

@@ -98,6 +98,13 @@ describe('command list', () => {
     expect(filterCommands(all, 'new sess').map((c) => c.id)).toEqual(['new-session']);
     expect(filterCommands(all, 'SETTINGS').map((c) => c.id)).toContain('settings');
     expect(filterCommands(all, 'zzz')).toEqual([]);
+    // Label matches rank before matches found only in a hint ("F2 in the session list").
+    const app2 = createAppStore();
+    app2.getState().setSessions([{ id: 's1', createdAt: 0, updatedAt: 0, eventCount: 1, status: 'idle' }]);
+    app2.getState().select('s1');
+    const withSession = buildCommands({ state: app2.getState(), running: false, readOnly: false, approvalsPending: false }, effects);
+    expect(filterCommands(withSession, 'session list')[0]!.id).toBe('go-sessions');
+    expect(filterCommands(withSession, 'session list').map((c) => c.id)).toContain('rename');
   });
 });
 
