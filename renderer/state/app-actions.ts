@@ -4,21 +4,28 @@
  * the folder browser), send / queue / steer, cancel, fork, compare with the parent.
  *
  * A send while the provider is not ready (no key, no model — see provider-readiness.ts — or the
- * host answering MISSING_CREDENTIAL) starts no turn: it opens the provider setup card and is kept;
- * `providerConfigured()` sends it once the card saved a working provider.
+ * host answering MISSING_CREDENTIAL) starts no turn: it opens the provider setup card. From an open
+ * session the text stays in the composer (`held`); the start screen's first prompt is kept here and
+ * `providerConfigured()` starts its session once the card saved a working provider.
  */
 import { HostCallError } from '../host/host-client.js';
 import type { AppRuntime } from './app-runtime.js';
 import { providerReadiness } from './provider-readiness.js';
 
-/** A send held back until a provider is configured. */
-type PendingSend = { readonly kind: 'start'; readonly cwd: string; readonly text: string } | { readonly kind: 'followup'; readonly sessionId: string; readonly text: string };
+/** The start screen's first prompt, held until a provider is configured. */
+interface PendingStart {
+  readonly cwd: string;
+  readonly text: string;
+}
 
 /** How the composer's text is delivered: a new turn (idle: runs now; running: queued for the next turn) or steering of the running turn. */
 export type SendMode = 'followup' | 'steer';
 
+/** What became of a send: delivered, held back for the provider setup card (nothing started), or failed (reported). */
+export type SendOutcome = 'sent' | 'held' | 'failed';
+
 export class AppActions {
-  private pending: PendingSend | undefined;
+  private pending: PendingStart | undefined;
 
   constructor(private readonly runtime: AppRuntime) {}
 
@@ -53,49 +60,56 @@ export class AppActions {
 
   /**
    * The start screen's send: a new session in `cwd` whose first turn is `text` (its title becomes
-   * the prompt). Without a ready provider it opens the setup card and starts nothing.
-   * Returns true when the session was started (or the send is held for the setup card).
+   * the prompt). Without a ready provider it starts nothing: the prompt is held and the setup card
+   * opens; `providerConfigured()` starts it.
    */
-  async startSession(cwd: string, text: string): Promise<boolean> {
+  async startSession(cwd: string, text: string): Promise<SendOutcome> {
     const body = text.trim();
-    if (!body) return false;
-    if (!this.providerReady({ kind: 'start', cwd, text: body })) return true;
+    if (!body) return 'failed';
+    if (!providerReadiness(this.app.settings).ready) {
+      this.pending = { cwd, text: body };
+      this.app.openSetup(true, 'send');
+      return 'held';
+    }
     const id = await this.createSession(cwd);
-    if (id === undefined) return false;
-    return this.send(id, body, 'followup');
+    if (id === undefined) return 'failed';
+    const outcome = await this.send(id, body, 'followup');
+    if (outcome === 'held') this.pending = { cwd, text: body };
+    return outcome;
   }
 
   /**
-   * Sends composer text. Returns true when it was delivered (or held for the setup card), false when
-   * it failed (reported as a toast; the text stays in the composer).
+   * Sends composer text. `held`: no provider works, so nothing was sent and the setup card opened
+   * (the caller keeps the text); `failed`: reported as a toast.
    */
-  async send(sessionId: string, text: string, mode: SendMode): Promise<boolean> {
+  async send(sessionId: string, text: string, mode: SendMode): Promise<SendOutcome> {
     const body = text.trim();
-    if (!body) return false;
-    if (mode === 'followup' && !this.providerReady({ kind: 'followup', sessionId, text: body })) return true;
+    if (!body) return 'failed';
+    if (mode === 'followup' && !providerReadiness(this.app.settings).ready) {
+      this.app.openSetup(true, 'send');
+      return 'held';
+    }
     try {
       if (mode === 'steer') await this.runtime.client.steer({ sessionId, text: body });
       else await this.runtime.client.followup({ sessionId, text: body });
-      return true;
+      return 'sent';
     } catch (error) {
       if (HostCallError.is(error, 'MISSING_CREDENTIAL')) {
-        this.hold({ kind: 'followup', sessionId, text: body });
-        return true;
+        this.app.openSetup(true, 'send');
+        return 'held';
       }
       this.runtime.reportError(mode === 'steer' ? 'Steer' : 'Send', error);
-      return false;
+      return 'failed';
     }
   }
 
-  /** Called by the setup card after it saved a working provider: delivers a held send, if any. */
+  /** Called by the setup card after it saved a working provider: starts a held first prompt, if any. */
   async providerConfigured(): Promise<void> {
     await this.runtime.loadSettings();
     const pending = this.pending;
     this.pending = undefined;
     this.app.openSetup(false);
-    if (!pending) return;
-    if (pending.kind === 'start') await this.startSession(pending.cwd, pending.text);
-    else await this.send(pending.sessionId, pending.text, 'followup');
+    if (pending) await this.startSession(pending.cwd, pending.text);
   }
 
   /** Forgets a held send (the setup card was closed without saving). */
@@ -103,7 +117,7 @@ export class AppActions {
     this.pending = undefined;
   }
 
-  /** The text of a held send, if any (shown on the setup card). */
+  /** The held first prompt, if any (named on the setup card). */
   get pendingText(): string | undefined {
     return this.pending?.text;
   }
@@ -159,15 +173,4 @@ export class AppActions {
     this.app.openCompare(parent, sessionId);
   }
 
-  private providerReady(send: PendingSend): boolean {
-    const readiness = providerReadiness(this.app.settings);
-    if (readiness.ready) return true;
-    this.hold(send);
-    return false;
-  }
-
-  private hold(send: PendingSend): void {
-    this.pending = send;
-    this.app.openSetup(true);
-  }
 }

@@ -117,6 +117,8 @@ export interface LayoutSlice {
   readonly folderBrowserOpen: boolean;
   /** The provider setup card (first run, or a send without a working provider). */
   readonly setupOpen: boolean;
+  /** Why the setup card is open: a send found no working provider, or the person asked for it. */
+  readonly setupReason: 'send' | 'manual';
   /** A sidebar row being renamed or asked about deletion (row buttons, F2 / Delete keys, the palette). */
   readonly sessionEdit?: { readonly sessionId: string; readonly kind: 'rename' | 'delete' };
   setSidebarCollapsed(collapsed: boolean): void;
@@ -124,7 +126,7 @@ export interface LayoutSlice {
   openPalette(open: boolean): void;
   openFind(open: boolean): void;
   openFolderBrowser(open: boolean): void;
-  openSetup(open: boolean): void;
+  openSetup(open: boolean, reason?: 'send' | 'manual'): void;
   editSession(edit: { readonly sessionId: string; readonly kind: 'rename' | 'delete' } | undefined): void;
 }
 
@@ -231,12 +233,13 @@ const layoutSlice = (set: Set, sidebarCollapsed: boolean): LayoutSlice => ({
   findOpen: false,
   folderBrowserOpen: false,
   setupOpen: false,
+  setupReason: 'manual',
   setSidebarCollapsed: (collapsed) => set({ sidebarCollapsed: collapsed }),
   setDockTab: (dockTab) => set({ dockTab }),
   openPalette: (paletteOpen) => set({ paletteOpen }),
   openFind: (findOpen) => set({ findOpen }),
   openFolderBrowser: (folderBrowserOpen) => set({ folderBrowserOpen }),
-  openSetup: (setupOpen) => set({ setupOpen }),
+  openSetup: (setupOpen, reason = 'manual') => set({ setupOpen, setupReason: reason }),
   editSession: (sessionEdit) => set({ sessionEdit }),
 });
 

@@ -39,7 +39,7 @@ function Main(): ReactNode {
 function SetupDialog(): ReactNode {
   const runtime = useRuntime();
   const openSetup = useApp((s) => s.openSetup);
-  const pending = runtime.actions.pendingText;
+  const reason = useApp((s) => s.setupReason);
   const close = (): void => {
     runtime.actions.dropPending();
     openSetup(false);
@@ -47,8 +47,17 @@ function SetupDialog(): ReactNode {
   return (
     <Dialog title="Set up a model provider" testId="provider-setup-dialog" onClose={close} wide>
       <div data-testid="provider-setup">
-        <p className="muted">{pending !== undefined ? 'No working model provider is set up, so nothing was sent. Your message is kept and is sent once a provider answers.' : 'Choose the provider and model new turns use.'}</p>
-        <ProviderSetup onConfigured={() => void runtime.actions.providerConfigured()} />
+        <p className="muted">
+          {reason === 'send'
+            ? 'No working model provider is set up, so nothing was sent — your message stays in the composer. Set one up here, then send it again.'
+            : 'Choose the provider and model new turns use; it is tested before it is saved.'}
+        </p>
+        <ProviderSetup
+          onConfigured={() => {
+            void runtime.actions.providerConfigured();
+            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus());
+          }}
+        />
       </div>
     </Dialog>
   );

@@ -39,7 +39,8 @@ export function Composer(): ReactNode {
     if (!body || disabled || busy) return;
     setBusy(true);
     try {
-      if (await runtime.actions.send(sessionId, body, mode)) setText('');
+      // Held (no working provider: the setup card opened) or failed: the text stays.
+      if ((await runtime.actions.send(sessionId, body, mode)) === 'sent') setText('');
     } finally {
       setBusy(false);
     }

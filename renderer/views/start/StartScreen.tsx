@@ -17,6 +17,7 @@ export function StartScreen(): ReactNode {
   const runtime = useRuntime();
   const settings = useApp((s) => s.settings);
   const setupOpen = useApp((s) => s.setupOpen);
+  const setupReason = useApp((s) => s.setupReason);
   const openSettings = useApp((s) => s.openSettings);
   const openPalette = useApp((s) => s.openPalette);
   const recent = useRecentWorkspaces();
@@ -27,7 +28,7 @@ export function StartScreen(): ReactNode {
   const [busy, setBusy] = useState(false);
   const folder = chosen ?? recent[0];
   const showSetup = setupOpen || (settings !== undefined && !readiness.ready);
-  const pendingText = setupOpen ? runtime.actions.pendingText : undefined;
+  const pendingText = setupOpen && setupReason === 'send' ? runtime.actions.pendingText : undefined;
 
   const start = async (): Promise<void> => {
     if (!folder) {
@@ -37,7 +38,8 @@ export function StartScreen(): ReactNode {
     if (!text.trim() || busy) return;
     setBusy(true);
     try {
-      if (await runtime.actions.startSession(folder, text)) setText('');
+      // A held prompt stays visible until the setup card starts it (this screen then gives way to the session).
+      if ((await runtime.actions.startSession(folder, text)) === 'sent') setText('');
     } finally {
       setBusy(false);
     }
