@@ -1,8 +1,8 @@
 /**
  * Fits any window: at 900×600, 1000×700 and 1400×900, every view — the start screen, a session with
  * every panel open (find bar, dock with branches + events + request, expanded tool row), each dock
- * panel in front, a pending approval while a turn runs, the compare view with the branch picker,
- * the collapsed sidebar, and the dialogs (palette, settings, folder browser, provider setup) — has
+ * panel in front, a pending approval while a turn runs, the terminal tab, the compare view with the
+ * branch picker, the collapsed sidebar, and the dialogs (palette, settings, folder browser, provider setup) — has
  * no two visible controls overlapping and none cut off, and axe-core finds no serious or critical
  * violation in the dark and the light theme. A screenshot of every view at every size is saved as
  * test-results/layout-<width>x<height>-<view>.png.
@@ -190,6 +190,13 @@ describe('the window at 900×600, 1000×700 and 1400×900', () => {
       await byTestId('approval-panel').waitFor();
       await page.locator('[data-testid="composer-send"][data-mode="queue"]').waitFor();
       await checkView(page, size, 'approval-running', findings, axeHere);
+
+      // The terminal tab.
+      await byTestId('tab-terminal').click();
+      await byTestId('terminal-host').waitFor();
+      await page.waitForFunction(() => (document.querySelector('[data-testid="terminal-host"]')?.textContent ?? '').includes('$'), undefined, { timeout: 10_000 }).catch(() => undefined);
+      await checkView(page, size, 'terminal', findings, axeHere);
+      await byTestId('tab-timeline').click();
 
       // Dialogs.
       await page.keyboard.press('Control+k');
