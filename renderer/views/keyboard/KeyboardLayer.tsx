@@ -2,13 +2,14 @@
  * Window-wide keys: runs every command that has a shortcut (see keyboard/commands.ts) and shows the
  * command palette. Keys handled by a focused control first (Escape in a rename field or the find
  * bar, Enter in the composer) call `preventDefault` and are left alone here. While a modal dialog is
- * open only the palette key works. Inside the terminal, Escape belongs to the shell; Ctrl/Cmd+K and
- * F6 still work there so focus can always leave it.
+ * open only the palette key works. Escape in a text field (search, paths) and in the terminal
+ * belongs to it — except in the composer, where it cancels the run; Ctrl/Cmd+K and F6 work
+ * everywhere, so focus can always leave the terminal.
  */
 import { useEffect, type ReactNode } from 'react';
 import { SHORTCUTS } from '../../keyboard/commands.js';
 import { cycleRegion } from '../../keyboard/focus-regions.js';
-import { matchesShortcut } from '../../keyboard/shortcut.js';
+import { isTextTarget, matchesShortcut } from '../../keyboard/shortcut.js';
 import { useApp, useRuntime } from '../context.js';
 import { CommandPalette } from './CommandPalette.js';
 import { PLATFORM, useCommands } from './use-commands.js';
@@ -42,7 +43,8 @@ export function KeyboardLayer(): ReactNode {
     const onBubble = (e: KeyboardEvent): void => {
       if (e.defaultPrevented || e.isComposing) return;
       if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
-      if (e.key === 'Escape' && inTerminal(e.target)) return;
+      // Escape belongs to the field being typed in (a search box clears itself), except in the composer, where it cancels the run.
+      if (e.key === 'Escape' && isTextTarget(e.target) && !(e.target instanceof Element && e.target.closest('[data-region="composer"]'))) return;
       for (const command of getCommands()) {
         if (command.shortcut && matchesShortcut(e, command.shortcut, PLATFORM)) {
           e.preventDefault();
