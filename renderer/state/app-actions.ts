@@ -16,6 +16,8 @@ import { providerReadiness } from './provider-readiness.js';
 interface PendingStart {
   readonly cwd: string;
   readonly text: string;
+  /** Set when the session was already created before the host refused the send. */
+  readonly sessionId?: string;
 }
 
 /** How the composer's text is delivered: a new turn (idle: runs now; running: queued for the next turn) or steering of the running turn. */
@@ -74,7 +76,7 @@ export class AppActions {
     const id = await this.createSession(cwd);
     if (id === undefined) return 'failed';
     const outcome = await this.send(id, body, 'followup');
-    if (outcome === 'held') this.pending = { cwd, text: body };
+    if (outcome === 'held') this.pending = { cwd, text: body, sessionId: id };
     return outcome;
   }
 
@@ -109,7 +111,8 @@ export class AppActions {
     const pending = this.pending;
     this.pending = undefined;
     this.app.openSetup(false);
-    if (pending) await this.startSession(pending.cwd, pending.text);
+    if (pending?.sessionId !== undefined) await this.send(pending.sessionId, pending.text, 'followup');
+    else if (pending) await this.startSession(pending.cwd, pending.text);
   }
 
   /** Forgets a held send (the setup card was closed without saving). */
