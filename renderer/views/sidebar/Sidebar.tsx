@@ -8,7 +8,7 @@
  * opens one, F2 renames it, Delete asks to delete it, Tab reaches the focused row's buttons; ↓ in
  * the search field enters the list.
  */
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/session-tree.js';
 import { SHORTCUTS } from '../../keyboard/commands.js';
@@ -235,11 +235,12 @@ const SessionList = memo(function SessionList({ firstMessage }: { readonly first
       </div>
     );
   }
+  const onFocus = (e: FocusEvent<HTMLUListElement>): void => {
+    const id = (e.target as HTMLElement).closest<HTMLElement>('[data-session-id]')?.dataset['sessionId'];
+    if (id && id !== activeId) setFocusId(id);
+  };
   return (
-    <ul className="session-list" data-testid="session-list" aria-label="Sessions" aria-describedby="session-list-keys" ref={listRef} onKeyDown={onKeyDown} onFocus={(e) => {
-      const id = (e.target as HTMLElement).closest<HTMLElement>('[data-session-id]')?.dataset['sessionId'];
-      if (id && id !== activeId) setFocusId(id);
-    }}>
+    <ul className="session-list" data-testid="session-list" aria-label="Sessions" aria-describedby="session-list-keys" ref={listRef} onKeyDown={onKeyDown} onFocus={onFocus}>
       {tree.map((item) => (
         <SessionRow key={item.session.id} item={item} selected={item.session.id === selectedId} active={item.session.id === activeId} title={displayTitle(item.session, titles.get(item.session.id), sessions)} />
       ))}

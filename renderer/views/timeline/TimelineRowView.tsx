@@ -19,7 +19,7 @@ import type {
   TurnRow,
   UserRow,
 } from '../../../shared/timeline.js';
-import { useApp, useClient, useRuntime, useSession } from '../context.js';
+import { useApp, useRuntime, useSession } from '../context.js';
 import { Badge, CrashBadges } from './badges.js';
 import { ToolRowView } from './ToolRowView.js';
 import { FoldToggle } from './FoldToggle.js';
@@ -57,20 +57,14 @@ function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
 }
 
 function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessionId: string }): ReactNode {
-  const client = useClient();
   const runtime = useRuntime();
-  const select = useApp((s) => s.select);
   const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' ? 'warn' : 'bad';
   const duration = turnDurationLabel(row);
   const [forking, setForking] = useState(false);
   const fork = async (worktree: boolean): Promise<void> => {
     setForking(true);
     try {
-      const child = await client.forkSession({ sessionId, atSeq: row.seq, ...(worktree ? { worktree: true } : {}) });
-      await runtime.refreshSessions();
-      select(child.id);
-    } catch (error) {
-      runtime.reportError(worktree ? 'Fork in its own folder' : 'Fork', error);
+      await runtime.actions.fork(sessionId, { atSeq: row.seq, worktree });
     } finally {
       setForking(false);
     }
