@@ -5,7 +5,7 @@
  * branch picker, the collapsed sidebar, and the dialogs (palette, settings, folder browser, provider setup) — has
  * no two visible controls overlapping and none cut off, and axe-core finds no serious or critical
  * violation in the dark and the light theme. A screenshot of every view at every size is saved as
- * test-results/layout-<width>x<height>-<view>.png.
+ * test-results/layout-<width>x<height>-<view>.png (and `-light.png` at 1400×900).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,6 +101,7 @@ async function checkView(page: Page, size: { width: number; height: number }, vi
   for (const theme of ['dark', 'light'] as const) {
     await page.evaluate((t) => (document.documentElement.dataset['theme'] = t), theme);
     for (const v of await seriousAxeViolations(page)) findings.axe.push({ ...v, view, theme });
+    if (theme === 'light' && size.width === 1400) await app.screenshot(`layout-${size.width}x${size.height}-${view}-light`);
   }
   await page.evaluate(() => (document.documentElement.dataset['theme'] = 'dark'));
 }
