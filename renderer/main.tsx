@@ -17,6 +17,8 @@ import './styles/branches.css';
 import './styles/import.css';
 import './styles/markdown.css';
 import './styles/debugger.css';
+import './styles/keyboard.css';
+import './styles/responsive.css';
 
 const THEME_KEY = 'forkline.theme';
 const savedTheme = (() => {
@@ -37,8 +39,24 @@ const savedShowLogEvents = (() => {
   }
 })();
 
+const SIDEBAR_KEY = 'forkline.sidebarCollapsed';
+const savedSidebarCollapsed = (() => {
+  try {
+    return localStorage.getItem(SIDEBAR_KEY) === 'true';
+  } catch {
+    return false;
+  }
+})();
+
 const connection = connectHost();
-const runtime = new AppRuntime({ client: connection.client, connection, schedule: animationFrameScheduler, initialTheme: savedTheme, initialShowLogEvents: savedShowLogEvents });
+const runtime = new AppRuntime({
+  client: connection.client,
+  connection,
+  schedule: animationFrameScheduler,
+  initialTheme: savedTheme,
+  initialShowLogEvents: savedShowLogEvents,
+  initialSidebarCollapsed: savedSidebarCollapsed,
+});
 runtime.app.subscribe((state, previous) => {
   try {
     if (state.theme !== previous.theme) {
@@ -46,6 +64,7 @@ runtime.app.subscribe((state, previous) => {
       localStorage.setItem(THEME_KEY, state.theme);
     }
     if (state.showLogEvents !== previous.showLogEvents) localStorage.setItem(LOG_EVENTS_KEY, String(state.showLogEvents));
+    if (state.sidebarCollapsed !== previous.sidebarCollapsed) localStorage.setItem(SIDEBAR_KEY, String(state.sidebarCollapsed));
   } catch {
     /* storage unavailable */
   }

@@ -220,6 +220,8 @@ export interface ModelListing {
   readonly models: readonly { readonly id: string; readonly contextWindow?: number; readonly maxOutput?: number }[];
   /** Plain words: which requests / tables gave the numbers (and what failed). */
   readonly source: string;
+  /** The endpoint itself listed models (`GET /models` answered); false: only preset tables, or nothing. */
+  readonly listedByEndpoint: boolean;
 }
 
 /** What one tiny test request found (`latencyMs`: until the reply ended). */

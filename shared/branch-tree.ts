@@ -180,7 +180,7 @@ export function branchTree(sessions: readonly SessionSummary[], openId: string, 
       isRoot,
       isOpen: s.id === openId,
       ownFolder: parent !== undefined && s.cwd !== undefined && s.cwd !== parent.cwd,
-      title: displayTitle(s),
+      title: displayTitle(s, undefined, sessions),
       ...(prompt !== undefined ? { prompt } : {}),
       ...(promptNote !== undefined ? { promptNote } : {}),
     };

@@ -16,12 +16,42 @@ export interface SessionTreeRow {
   readonly contextOnly: boolean;
 }
 
-/** Display title: the title, else the first user message, else a short id. */
-export function displayTitle(session: Pick<SessionSummary, 'id' | 'title'>, firstMessage?: string): string {
+/** The last path segment of a folder (`/home/me/proj` → `proj`). */
+function folderName(cwd: string): string {
+  const parts = cwd.split(/[\\/]+/).filter(Boolean);
+  return parts[parts.length - 1] ?? cwd;
+}
+
+/**
+ * Display title: the stored title, else the first user message, else — for a fork that has no
+ * prompt of its own yet — `fork N of <nearest titled ancestor>` (N = its place among its parent's
+ * forks, from `sessions`; titles never stack), else `New session in <folder>`, else a short id.
+ * A fork gets its title from its own first prompt (the host titles an untitled session by it), so
+ * fork titles say what the branch does differently.
+ */
+export function displayTitle(
+  session: Pick<SessionSummary, 'id' | 'title'> & Partial<Pick<SessionSummary, 'cwd' | 'parentSession' | 'createdAt'>>,
+  firstMessage?: string,
+  sessions: readonly SessionSummary[] = [],
+): string {
   const title = session.title?.trim();
   if (title) return title;
   const first = firstMessage?.replace(/\s+/g, ' ').trim();
   if (first) return shorten(first, 80);
+  if (session.parentSession !== undefined) {
+    const byId = new Map(sessions.map((s) => [s.id, s]));
+    const siblings = sessions.filter((s) => s.parentSession === session.parentSession).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+    const n = siblings.findIndex((s) => s.id === session.id) + 1;
+    let ancestor = byId.get(session.parentSession);
+    const seen = new Set<string>([session.id]);
+    while (ancestor && !ancestor.title?.trim() && ancestor.parentSession !== undefined && !seen.has(ancestor.id)) {
+      seen.add(ancestor.id);
+      ancestor = byId.get(ancestor.parentSession);
+    }
+    const base = ancestor?.title?.trim();
+    return `fork${n > 0 ? ` ${n}` : ''}${base ? ` of ${shorten(base, 60)}` : ` of session ${session.parentSession.slice(0, 8)}`}`;
+  }
+  if (session.cwd) return `New session in ${folderName(session.cwd)}`;
   return `session ${session.id.slice(0, 8)}`;
 }
 
@@ -47,7 +77,7 @@ export function sessionTree(sessions: readonly SessionSummary[], search = '', ti
   for (const list of children.values()) list.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
 
   const needle = search.trim().toLowerCase();
-  const matches = (s: SessionSummary): boolean => !needle || displayTitle(s, titles.get(s.id)).toLowerCase().includes(needle);
+  const matches = (s: SessionSummary): boolean => !needle || displayTitle(s, titles.get(s.id), sessions).toLowerCase().includes(needle);
   // Which sessions have a matching descendant (memoised; cycles cut by `visiting`).
   const hasMatch = new Map<string, boolean>();
   const visiting = new Set<string>();

@@ -12,7 +12,6 @@ import { isImportedSession } from '../../shared/events.js';
 import type { SessionImport } from '../import/session-import.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
-import { messageText } from '../../shared/messages.js';
 import { parseSearchQuery, searchSnippet } from '../../shared/search-query.js';
 import { forkBoundaryAt } from '../session/fork-boundary.js';
 import type { SessionRepository } from '../store/session-repository.js';
@@ -141,10 +140,9 @@ export class HostConnection implements HostHandlers, IDisposable {
     }
     cwd ??= chosenCwd;
     const child = await this.repo.fork(params.sessionId, boundary, childId, { ...(cwd !== undefined ? { cwd } : {}), ...(checkpoint !== undefined ? { checkpoint } : {}) });
-    const parentTitle = this.repo.get(params.sessionId)?.header.title ?? firstPrompt(events) ?? 'Session';
-    const siblings = this.repo.list().filter((r) => r.header.parentSession === params.sessionId).length;
-    // The fork number leads so forks stay distinguishable where long titles are cut off.
-    this.repo.rename(child.header.id, `fork ${siblings} · ${parentTitle}`);
+    // No inherited title: the fork is titled by its own first prompt (followup), so fork titles say
+    // what the branch does differently; until then the UI labels it "fork N of <parent title>".
+    this.repo.rename(child.header.id, undefined);
     this.host.broadcast({ kind: 'sessions/changed' });
     return this.host.summary(this.repo.get(child.header.id)!);
   }
@@ -301,6 +299,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   followup(params: { sessionId: string; text: string }): null {
+    this.host.requireCredential();
     const agent = this.host.ensureAgent(params.sessionId);
     const record = this.repo.get(params.sessionId);
     if (record && record.header.title === undefined) {
@@ -312,6 +311,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   steer(params: { sessionId: string; text: string }): null {
+    this.host.requireCredential();
     this.host.ensureAgent(params.sessionId).steer(params.text);
     return null;
   }
@@ -483,7 +483,3 @@ function checkpointOfTurn(events: readonly SessionEvent[], boundary: number, tur
   return undefined;
 }
 
-function firstPrompt(events: readonly SessionEvent[]): string | undefined {
-  for (const e of events) if (e.type === 'user/message' && e.data.source.kind === 'user') return titleFromPrompt(messageText(e.data));
-  return undefined;
-}

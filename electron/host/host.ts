@@ -423,6 +423,7 @@ export class Host implements IDisposable {
     return {
       models: catalog.models.map((m) => ({ id: m.id, ...(m.contextWindow !== undefined ? { contextWindow: m.contextWindow } : {}), ...(m.maxOutput !== undefined ? { maxOutput: m.maxOutput } : {}) })),
       source: catalog.source,
+      listedByEndpoint: catalog.listedByEndpoint,
     };
   }
 
@@ -457,6 +458,19 @@ export class Host implements IDisposable {
       ...view,
       presets: view.presets.map((p) => (p.id === 'ollama' ? { ...p, label: `${p.label} — detected`, models: models.map((id) => ({ id })) } : p)),
     };
+  }
+
+  /**
+   * Refuses to start work that cannot reach the model: a provider that needs an API key and has
+   * none. Checked before a turn starts, so no turn is logged for a request that was never sent.
+   * @throws ForklineError MISSING_CREDENTIAL
+   */
+  requireCredential(): void {
+    const settings = this.options.settings.providerSettings();
+    const preset = providerPreset(settings.provider);
+    if (preset.requiresApiKey && (settings.apiKey === undefined || settings.apiKey === '')) {
+      throw new ForklineError('MISSING_CREDENTIAL', `no API key for ${preset.label}: add one in Settings${preset.apiKeyEnv ? ` or set ${preset.apiKeyEnv}` : ''}`);
+    }
   }
 
   /** @internal */

@@ -23,7 +23,7 @@ export class PublishedLimits {
     const key = `${provider}|${baseUrl.replace(/\/+$/, '')}`;
     const hit = this.cache.get(key);
     if (hit && this.now() - hit.at < hit.ttl) return hit.catalog;
-    const entry = { at: this.now(), ttl: FRESH_MS, catalog: Promise.resolve<ModelCatalog>({ models: [], source: '' }) };
+    const entry = { at: this.now(), ttl: FRESH_MS, catalog: Promise.resolve<ModelCatalog>({ models: [], source: '', listedByEndpoint: false }) };
     entry.catalog = this.fetchCatalog({ provider, baseUrl, ...(apiKey !== undefined ? { apiKey } : {}), timeoutMs: 3000 }).then(
       (catalog) => {
         if (catalog.models.length === 0) entry.ttl = FAILED_MS;
@@ -31,7 +31,7 @@ export class PublishedLimits {
       },
       (error: unknown) => {
         entry.ttl = FAILED_MS;
-        return { models: [], source: `lookup failed: ${error instanceof Error ? error.message : String(error)}` };
+        return { models: [], source: `lookup failed: ${error instanceof Error ? error.message : String(error)}`, listedByEndpoint: false };
       },
     );
     this.cache.set(key, entry);

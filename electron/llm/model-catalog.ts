@@ -28,6 +28,8 @@ export interface CatalogModel {
 export interface ModelCatalog {
   readonly models: readonly CatalogModel[];
   readonly source: string;
+  /** The endpoint answered `GET /models` with a list (else the models, if any, come from preset tables). */
+  readonly listedByEndpoint: boolean;
 }
 
 export interface CatalogOptions {
@@ -171,7 +173,7 @@ export async function fetchModelCatalog(options: CatalogOptions): Promise<ModelC
     }
     notes.push(`${preset.label} preset table (provider docs)`);
   }
-  return { models: [...byId.values()].sort((a, b) => a.id.localeCompare(b.id)), source: notes.join('; ') };
+  return { models: [...byId.values()].sort((a, b) => a.id.localeCompare(b.id)), source: notes.join('; '), listedByEndpoint: listed.ok };
 }
 
 async function addOllamaLimits(

@@ -1,11 +1,13 @@
 /**
  * Picks the transport for this window: the Electron preload's `window.forkline` bridge when
  * present, else the browser-mode WebSocket at `ws(s)://<location.host>/host?token=…` (the token
- * comes from the page URL's `token` parameter). DOM-only (reads `window` and `location`).
+ * comes from the page URL's `token` parameter). A page without a token, or whose token the host
+ * refuses, gets a status with `refused` set instead of reconnecting forever (the app shows the
+ * token page). DOM-only (reads `window` and `location`).
  */
 import type { HostBridge, HostClient } from '../../shared/api.js';
 import { createHostClient } from './host-client.js';
-import { createWsBridge, hostSocketUrl, type ConnectionStatus, type WebSocketLike } from './ws-bridge.js';
+import { createWsBridge, hostSocketUrl, type ConnectionStatus, type RefusalReason, type WebSocketLike } from './ws-bridge.js';
 
 export interface HostConnection {
   readonly client: HostClient;
@@ -19,15 +21,39 @@ function isBridge(value: unknown): value is HostBridge {
   return value !== null && typeof value === 'object' && typeof (value as HostBridge).call === 'function' && typeof (value as HostBridge).onPush === 'function';
 }
 
+/**
+ * Asks browser mode's `GET /host/auth?token=…` whether the host accepts the page's token: 401 means
+ * refused; anything else (or no answer) means it is only unreachable.
+ */
+async function checkToken(token: string): Promise<RefusalReason | undefined> {
+  try {
+    const response = await fetch(`/host/auth?token=${encodeURIComponent(token)}`, { cache: 'no-store' });
+    return response.status === 401 ? 'wrong-token' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function connectHost(): HostConnection {
   const preload = (window as unknown as { forkline?: unknown }).forkline;
   if (isBridge(preload)) {
     const open: ConnectionStatus = { state: 'open', attempt: 0, openCount: 1 };
     return { client: createHostClient(preload), status: () => open, onStatus: () => () => {}, mode: 'electron', dispose() {} };
   }
+  const token = new URLSearchParams(window.location.search).get('token') ?? '';
+  if (token === '') {
+    // No token: nothing to try (the host refuses every connection without one).
+    const refused: ConnectionStatus = { state: 'closed', attempt: 0, openCount: 0, refused: 'missing-token' };
+    const client = createHostClient({
+      call: (request) => Promise.resolve({ id: 0, ok: false, error: { name: 'HostUnreachableError', code: 'HOST_UNREACHABLE', message: `no token: ${request.method} was not sent` } }),
+      onPush: () => () => {},
+    });
+    return { client, status: () => refused, onStatus: () => () => {}, mode: 'browser', dispose() {} };
+  }
   const bridge = createWsBridge({
     url: hostSocketUrl(window.location),
     createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+    checkRefused: () => checkToken(token),
   });
   return {
     client: createHostClient(bridge),

@@ -43,7 +43,14 @@ export interface ConnectionStatus {
   readonly lastError?: string;
   /** Times the connection has (re)opened; a change tells subscribers to resubscribe. */
   readonly openCount: number;
+  /**
+   * The host refused this client (state `closed`, no more reconnects): `missing-token` (the page URL
+   * has no token) or `wrong-token` (the host does not accept it, e.g. it restarted with a new one).
+   */
+  readonly refused?: RefusalReason;
 }
+
+export type RefusalReason = 'missing-token' | 'wrong-token';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -58,6 +65,11 @@ export interface WsBridgeOptions {
   readonly random?: () => number;
   readonly backoff?: BackoffOptions;
   readonly callTimeoutMs?: number;
+  /**
+   * Asked after a connection attempt failed before it opened: resolves with a reason when the host
+   * refuses this client (then the bridge stops reconnecting), undefined when it is just unreachable.
+   */
+  readonly checkRefused?: () => Promise<RefusalReason | undefined>;
 }
 
 export interface WsBridge extends HostBridge, IDisposable {
@@ -190,6 +202,7 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     if (status.state !== 'reconnecting') setStatus({ ...status, state: 'connecting' });
     ws.onopen = () => {
       if (socket !== ws) return;
+      opened = true;
       setStatus({ state: 'open', attempt: 0, openCount: status.openCount + 1 });
       sendQueued();
     };
@@ -199,6 +212,7 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     ws.onerror = () => {
       /* a close event follows */
     };
+    let opened = false;
     ws.onclose = (event) => {
       if (socket !== ws) return;
       socket = undefined;
@@ -206,7 +220,20 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
         if (p.sent) fail(p, CLIENT_ERROR_CODES.unreachable, 'HostUnreachableError', `the connection closed before ${p.method} answered`);
       }
       const reason = `connection closed${event.code ? ` (${event.code}${event.reason ? `: ${event.reason}` : ''})` : ''}`;
-      scheduleReconnect(reason);
+      if (opened || !options.checkRefused) {
+        scheduleReconnect(reason);
+        return;
+      }
+      // The handshake failed: a refused token is final, an unreachable host is retried.
+      options.checkRefused().then(
+        (refused) => {
+          if (disposed) return;
+          if (refused === undefined) return scheduleReconnect(reason);
+          for (const p of [...pending.values()]) fail(p, CLIENT_ERROR_CODES.unreachable, 'HostUnreachableError', 'the host refused this page (its token is missing or not accepted)');
+          setStatus({ state: 'closed', attempt: status.attempt, lastError: reason, openCount: status.openCount, refused });
+        },
+        () => scheduleReconnect(reason),
+      );
     };
   };
 

@@ -8,6 +8,7 @@ import type { HostClient } from '../../shared/api.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { describeError } from '../host/host-client.js';
 import type { ConnectionStatus } from '../host/ws-bridge.js';
+import { AppActions } from './app-actions.js';
 import { createAppStore, type AppStore, type Theme } from './app-store.js';
 import type { FrameScheduler } from './frame-batcher.js';
 import { routePush } from './push-router.js';
@@ -30,6 +31,8 @@ export interface AppRuntimeDeps {
   readonly initialTheme?: Theme;
   /** Whether log-only events start visible in the timeline (default: hidden; the debugger view turns them on). */
   readonly initialShowLogEvents?: boolean;
+  /** Whether the sidebar starts collapsed (the view layer remembers the choice). */
+  readonly initialSidebarCollapsed?: boolean;
 }
 
 /** An open session: its controller (facts) and its timeline projector (derived view). */
@@ -42,6 +45,8 @@ export class AppRuntime implements IDisposable {
   readonly app: AppStore;
   readonly terminals = new TerminalHub();
   readonly client: HostClient;
+  /** What a person does to sessions (buttons, shortcuts and the command palette share these). */
+  readonly actions: AppActions;
   private readonly open = new Map<string, { session: OpenSession; refs: number }>();
   private readonly disposers: (() => void)[] = [];
   private refreshCancel: (() => void) | undefined;
@@ -55,7 +60,9 @@ export class AppRuntime implements IDisposable {
       connection: initial,
       ...(deps.initialTheme ? { theme: deps.initialTheme } : {}),
       ...(deps.initialShowLogEvents !== undefined ? { showLogEvents: deps.initialShowLogEvents } : {}),
+      ...(deps.initialSidebarCollapsed !== undefined ? { sidebarCollapsed: deps.initialSidebarCollapsed } : {}),
     });
+    this.actions = new AppActions(this);
     this.lastOpenCount = initial.openCount;
     this.disposers.push(
       deps.client.onPush((push) =>

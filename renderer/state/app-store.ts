@@ -33,11 +33,17 @@ export interface FindState {
 
 export interface SelectionSlice {
   readonly selectedId?: string;
+  /** A session whose composer should take focus once it is ready (a new session, a fork); cleared by the composer. */
+  readonly focusComposerFor?: string;
   readonly inspector?: InspectorTarget;
   readonly requestTarget?: RequestTarget;
   /** A seq the timeline should scroll to (set by "jump to"), with a nonce so repeats scroll again. */
   readonly jump?: { readonly seq: number; readonly nonce: number };
-  select(sessionId: string | undefined): void;
+  /**
+   * Opens a session (undefined: the start screen). Closes the compare view, the inspectors, find and
+   * the branch picker — the picker belongs to one lineage — unless `keepBranches` (navigating the tree).
+   */
+  select(sessionId: string | undefined, options?: { readonly keepBranches?: boolean; readonly focusComposer?: boolean }): void;
   /** Opens a session scrolled to the row of `seq` (a search hit). */
   openAt(sessionId: string, seq: number): void;
   inspect(target: InspectorTarget | undefined): void;
@@ -46,6 +52,7 @@ export interface SelectionSlice {
   jumpTo(seq: number): void;
   /** Scrolls the timeline to the row of `seq` (marked as the current row) without opening an inspector. */
   scrollTo(seq: number): void;
+  composerFocused(): void;
 }
 
 /** Finding things inside the open session: the find bar and the turn outline (actions keyboard shortcuts bind to). */
@@ -132,7 +139,35 @@ export interface Toast {
   readonly detail?: readonly string[];
 }
 
-export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice & FindSlice;
+/** A side panel of the right-hand dock. */
+export type DockTab = 'branches' | 'events' | 'request';
+
+/**
+ * Window layout and keyboard surfaces: the collapsible sidebar, which dock panel is in front, the
+ * command palette, the folder browser and the first-run provider card (find: {@link FindSlice}).
+ */
+export interface LayoutSlice {
+  readonly sidebarCollapsed: boolean;
+  /** The dock panel last brought to the front (the dock shows it when it is open). */
+  readonly dockTab: DockTab;
+  readonly paletteOpen: boolean;
+  /** Choosing a folder for a new session (browser mode; the desktop app asks the OS first). */
+  readonly folderBrowserOpen: boolean;
+  /** The provider setup card (first run, or a send without a working provider). */
+  readonly setupOpen: boolean;
+  /** Why the setup card is open: a send found no working provider, or the person asked for it. */
+  readonly setupReason: 'send' | 'manual';
+  /** A sidebar row being renamed or asked about deletion (row buttons, F2 / Delete keys, the palette). */
+  readonly sessionEdit?: { readonly sessionId: string; readonly kind: 'rename' | 'delete' };
+  setSidebarCollapsed(collapsed: boolean): void;
+  setDockTab(tab: DockTab): void;
+  openPalette(open: boolean): void;
+  openFolderBrowser(open: boolean): void;
+  openSetup(open: boolean, reason?: 'send' | 'manual'): void;
+  editSession(edit: { readonly sessionId: string; readonly kind: 'rename' | 'delete' } | undefined): void;
+}
+
+export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice & FindSlice & LayoutSlice;
 export type AppStore = StoreApi<AppState>;
 
 type Set = StoreApi<AppState>['setState'];
@@ -161,12 +196,23 @@ interface Counters {
 }
 
 const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
-  select: (selectedId) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: undefined, compare: undefined, find: undefined }),
-  openAt: (selectedId, seq) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined, find: undefined }),
-  inspect: (inspector) => set({ inspector }),
-  inspectRequest: (requestTarget) => set({ requestTarget }),
-  jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq } }),
+  select: (selectedId, options = {}) =>
+    set(() => ({
+      selectedId,
+      inspector: undefined,
+      requestTarget: undefined,
+      jump: undefined,
+      compare: undefined,
+      find: undefined,
+      ...(options.keepBranches ? {} : { branchesOpen: false }),
+      focusComposerFor: options.focusComposer ? selectedId : undefined,
+    })),
+  openAt: (selectedId, seq) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined, find: undefined, branchesOpen: false }),
+  inspect: (inspector) => set(inspector ? { inspector, dockTab: 'events' } : { inspector }),
+  inspectRequest: (requestTarget) => set(requestTarget ? { requestTarget, dockTab: 'request' } : { requestTarget }),
+  jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq }, dockTab: 'events' }),
   scrollTo: (seq) => set({ jump: { seq, nonce: ++counters.jump } }),
+  composerFocused: () => set({ focusComposerFor: undefined }),
 });
 
 const settingsSlice = (set: Set): SettingsSlice => ({
@@ -225,7 +271,7 @@ const findSlice = (set: Set): FindSlice => ({
 
 const branchesSlice = (set: Set): BranchesSlice => ({
   branchesOpen: false,
-  setBranchesOpen: (branchesOpen) => set({ branchesOpen }),
+  setBranchesOpen: (branchesOpen) => set(branchesOpen ? { branchesOpen, dockTab: 'branches' } : { branchesOpen }),
   openCompare: (a, b) => {
     if (a === b) return;
     set({ compare: { a, b } });
@@ -233,11 +279,28 @@ const branchesSlice = (set: Set): BranchesSlice => ({
   closeCompare: () => set({ compare: undefined }),
 });
 
+const layoutSlice = (set: Set, sidebarCollapsed: boolean): LayoutSlice => ({
+  sidebarCollapsed,
+  dockTab: 'branches',
+  paletteOpen: false,
+  folderBrowserOpen: false,
+  setupOpen: false,
+  setupReason: 'manual',
+  setSidebarCollapsed: (collapsed) => set({ sidebarCollapsed: collapsed }),
+  setDockTab: (dockTab) => set({ dockTab }),
+  openPalette: (paletteOpen) => set({ paletteOpen }),
+  openFolderBrowser: (folderBrowserOpen) => set({ folderBrowserOpen }),
+  openSetup: (setupOpen, reason = 'manual') => set({ setupOpen, setupReason: reason }),
+  editSession: (sessionEdit) => set({ sessionEdit }),
+});
+
 export interface AppStoreOptions {
   readonly connection?: ConnectionStatus;
   readonly theme?: Theme;
   /** Log-only event rows visible (default false: a clean conversation; the debugger turns them on). */
   readonly showLogEvents?: boolean;
+  /** The sidebar starts collapsed (remembered by the view layer). */
+  readonly sidebarCollapsed?: boolean;
 }
 
 export function createAppStore(options: AppStoreOptions = {}): AppStore {
@@ -251,5 +314,6 @@ export function createAppStore(options: AppStoreOptions = {}): AppStore {
     ...uiSlice(set, get, counters, options.theme ?? 'dark', options.showLogEvents ?? false),
     ...branchesSlice(set),
     ...findSlice(set),
+    ...layoutSlice(set, options.sidebarCollapsed ?? false),
   }));
 }

@@ -1,28 +1,31 @@
-/** The window: connection banner, sidebar, the selected session or the compare view, the branch picker, settings dialog, toasts. */
+/**
+ * The window: connection banner (or the token page), sidebar, the selected session / compare view /
+ * start screen, the side dock, the keyboard layer (shortcuts and command palette), and the dialogs
+ * (folder browser, provider setup, settings), toasts.
+ */
 import type { ReactNode } from 'react';
-import { BranchPicker } from './branches/BranchPicker.js';
 import { CompareView } from './compare/CompareView.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
-import { SessionScope, useApp, useOpenSession } from './context.js';
+import { SessionScope, useApp, useOpenSession, useRuntime } from './context.js';
+import { Dialog } from './Dialog.js';
+import { SideDock } from './dock/SideDock.js';
+import { KeyboardLayer } from './keyboard/KeyboardLayer.js';
 import { SessionView } from './session/SessionView.js';
 import { SettingsDialog } from './settings/SettingsDialog.js';
+import { ProviderSetup } from './setup/ProviderSetup.js';
+import { FolderBrowser } from './sidebar/FolderBrowser.js';
 import { Sidebar } from './sidebar/Sidebar.js';
 import { ImportDropZone } from './import/ImportDropZone.js';
+import { StartScreen } from './start/StartScreen.js';
 import { Toasts } from './Toasts.js';
+import { TokenPage } from './TokenPage.js';
 
 function Main(): ReactNode {
   const session = useOpenSession();
   const selectedId = useApp((s) => s.selectedId);
   const compare = useApp((s) => s.compare);
   if (compare) return <CompareView key={`${compare.a}:${compare.b}`} a={compare.a} b={compare.b} />;
-  if (!selectedId) {
-    return (
-      <div className="welcome" data-testid="welcome">
-        <h1>Forkline</h1>
-        <p>Open a session on the left, start a new one in a folder, or import a session log to inspect it — drop a Claude Code, Codex, OpenHands, DeepSeek Harness or Forkline log anywhere on this window.</p>
-      </div>
-    );
-  }
+  if (!selectedId) return <StartScreen />;
   if (!session) {
     return (
       <div className="timeline-state" data-testid="timeline-loading">
@@ -33,22 +36,60 @@ function Main(): ReactNode {
   return <SessionView key={session.controller.sessionId} />;
 }
 
+/** The setup card as a dialog, for a send from an open session (the start screen shows it inline). */
+function SetupDialog(): ReactNode {
+  const runtime = useRuntime();
+  const openSetup = useApp((s) => s.openSetup);
+  const reason = useApp((s) => s.setupReason);
+  const close = (): void => {
+    runtime.actions.dropPending();
+    openSetup(false);
+  };
+  return (
+    <Dialog title="Set up a model provider" testId="provider-setup-dialog" onClose={close} wide>
+      <div data-testid="provider-setup">
+        <p className="muted">
+          {reason === 'send'
+            ? 'No working model provider is set up, so nothing was sent — your message stays in the composer. Set one up here, then send it again.'
+            : 'Choose the provider and model new turns use; it is tested before it is saved.'}
+        </p>
+        <ProviderSetup
+          onConfigured={() => {
+            void runtime.actions.providerConfigured();
+            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus());
+          }}
+        />
+      </div>
+    </Dialog>
+  );
+}
+
 export function App(): ReactNode {
+  const runtime = useRuntime();
   const selectedId = useApp((s) => s.selectedId);
+  const compare = useApp((s) => s.compare);
   const settingsOpen = useApp((s) => s.settingsOpen);
-  const branchesOpen = useApp((s) => s.branchesOpen);
+  const folderBrowserOpen = useApp((s) => s.folderBrowserOpen);
+  const openFolderBrowser = useApp((s) => s.openFolderBrowser);
+  const setupOpen = useApp((s) => s.setupOpen);
+  const refused = useApp((s) => s.connection.refused);
+  if (refused) return <TokenPage reason={refused} />;
+  const onStartScreen = selectedId === undefined && compare === undefined;
   return (
     <div className="app" data-testid="app">
       <ConnectionBanner />
       <SessionScope sessionId={selectedId}>
         <div className="app-body">
           <Sidebar />
-          <main className="main">
+          <main className="main" id="main">
             <Main />
           </main>
-          {branchesOpen && <BranchPicker />}
+          <SideDock />
         </div>
+        <KeyboardLayer />
       </SessionScope>
+      {folderBrowserOpen && <FolderBrowser onChoose={(path) => void runtime.actions.createSession(path)} onCancel={() => openFolderBrowser(false)} />}
+      {setupOpen && !onStartScreen && <SetupDialog />}
       {settingsOpen && <SettingsDialog />}
       <ImportDropZone />
       <Toasts />

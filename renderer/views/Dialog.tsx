@@ -1,22 +1,85 @@
-/** A minimal modal dialog (Escape or the backdrop closes it) and a confirm dialog built on it. */
-import { useEffect, type ReactNode } from 'react';
+/**
+ * A modal dialog and a confirm dialog built on it. Keyboard: focus moves into the dialog when it
+ * opens (an `autoFocus` control inside wins, else the first control), Tab and Shift+Tab stay inside
+ * it, Escape (or the backdrop) closes it, and focus returns to where it was when it closes
+ * (WAI-ARIA APG "Dialog (Modal)" pattern).
+ */
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
-export function Dialog({ title, testId, onClose, children, wide }: { readonly title: string; readonly testId: string; readonly onClose: () => void; readonly children: ReactNode; readonly wide?: boolean }): ReactNode {
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+}
+
+export function Dialog({
+  title,
+  testId,
+  onClose,
+  children,
+  wide,
+  className,
+}: {
+  readonly title: string;
+  readonly testId: string;
+  readonly onClose: () => void;
+  readonly children: ReactNode;
+  readonly wide?: boolean;
+  readonly className?: string;
+}): ReactNode {
+  const ref = useRef<HTMLDivElement>(null);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+  // Where focus was before the dialog opened (read on the first render, before an autoFocus moves it).
+  const beforeRef = useRef(document.activeElement as HTMLElement | null);
+
   useEffect(() => {
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key === 'Escape') onClose();
+    const before = beforeRef.current;
+    const root = ref.current;
+    if (root && !root.contains(document.activeElement)) (focusables(root).find((el) => !el.classList.contains('dialog-close')) ?? root).focus();
+    // Escape with focus outside the dialog (e.g. on the page body) still closes it.
+    const onKey = (e: globalThis.KeyboardEvent): void => {
+      if (e.key === 'Escape' && !e.defaultPrevented && !ref.current?.contains(e.target as Node)) {
+        e.preventDefault();
+        onCloseRef.current();
+      }
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      if (before && before.isConnected && typeof before.focus === 'function') before.focus();
+    };
+  }, []);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      onClose();
+      return;
+    }
+    if (e.key !== 'Tab' || !ref.current) return;
+    const list = focusables(ref.current);
+    if (list.length === 0) return;
+    const first = list[0]!;
+    const last = list[list.length - 1]!;
+    if (e.shiftKey && (document.activeElement === first || document.activeElement === ref.current)) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
   return createPortal(
     <div className="backdrop" onClick={(e) => e.stopPropagation()} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId}>
+      <div ref={ref} className={`dialog${wide ? ' wide' : ''}${className ? ` ${className}` : ''}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId} tabIndex={-1} onKeyDown={onKeyDown}>
         <header className="dialog-head">
           <span className="dialog-title">{title}</span>
           <span className="spacer" />
-          <button type="button" className="icon-button" aria-label="Close" data-testid={`${testId}-close`} onClick={onClose}>
+          <button type="button" className="icon-button dialog-close" aria-label="Close" data-testid={`${testId}-close`} onClick={onClose}>
             ✕
           </button>
         </header>
@@ -32,7 +95,7 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
     <Dialog title={title} testId="confirm-dialog" onClose={onCancel}>
       <div className="confirm-message">{message}</div>
       <div className="dialog-buttons">
-        <button type="button" data-testid="confirm-cancel" onClick={onCancel}>
+        <button type="button" data-testid="confirm-cancel" autoFocus onClick={onCancel}>
           Cancel
         </button>
         <button type="button" className="danger" data-testid="confirm-ok" onClick={onConfirm}>

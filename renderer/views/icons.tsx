@@ -42,3 +42,38 @@ export const ThemeIcon = (): ReactNode => (
     <path d="M13 9.5A5.5 5.5 0 016.5 3a5.5 5.5 0 106.5 6.5z" />
   </Svg>
 );
+
+export const GearIcon = (): ReactNode => (
+  <Svg title="Settings">
+    <circle cx="8" cy="8" r="2.2" />
+    <path d="M8 1.8v1.7M8 12.5v1.7M14.2 8h-1.7M3.5 8H1.8M12.4 3.6l-1.2 1.2M4.8 11.2l-1.2 1.2M12.4 12.4l-1.2-1.2M4.8 4.8L3.6 3.6" />
+  </Svg>
+);
+
+/** A panel with its left column marked: shows / hides the sidebar. */
+export const SidebarIcon = (): ReactNode => (
+  <Svg title="Sidebar">
+    <rect x="2" y="3" width="12" height="10" rx="1.5" />
+    <path d="M6 3v10" />
+  </Svg>
+);
+
+export const PlusIcon = (): ReactNode => (
+  <Svg title="New">
+    <path d="M8 3v10M3 8h10" />
+  </Svg>
+);
+
+export const CommandIcon = (): ReactNode => (
+  <Svg title="Commands">
+    <path d="M3 4.5l3 3.5-3 3.5M8 12h5" />
+  </Svg>
+);
+
+export const MoreIcon = (): ReactNode => (
+  <Svg title="More">
+    <circle cx="3.5" cy="8" r="0.6" />
+    <circle cx="8" cy="8" r="0.6" />
+    <circle cx="12.5" cy="8" r="0.6" />
+  </Svg>
+);

@@ -35,6 +35,11 @@ async function send(text: string): Promise<void> {
   await byTestId('composer-input').fill(text);
   await byTestId('composer-send').click();
 }
+/** While a turn runs: steer it (the labelled Steer button; Enter would queue a follow-up instead). */
+async function steerWith(text: string): Promise<void> {
+  await byTestId('composer-input').fill(text);
+  await byTestId('composer-steer').click();
+}
 async function turnEnded(turn: number, reason = 'completed'): Promise<void> {
   await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).waitFor({ timeout: 15_000 });
   expect(await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).getAttribute('data-reason')).toBe(reason);
@@ -53,7 +58,7 @@ describe('Forkline in the browser', () => {
     await app.screenshot('02-folder-browser');
     await byTestId('folder-choose').click();
     await byTestId('session-view').waitFor();
-    const row = page.locator('[data-testid="session-row"][aria-selected="true"]');
+    const row = page.locator('[data-testid="session-row"][data-selected="true"]');
     sessionId = (await row.getAttribute('data-session-id'))!;
     expect(app.runtime.repository.get(sessionId)!.header.cwd).toBe(app.workspace);
     await byTestId('timeline-empty').waitFor();
@@ -76,7 +81,7 @@ describe('Forkline in the browser', () => {
     await tool.getByTestId('tool-result').waitFor();
     expect(await tool.getByTestId('tool-result').textContent()).toContain('1: alpha');
     await app.screenshot('04-tool-expanded');
-    expect(await page.locator('[data-testid="session-row"][aria-selected="true"] [data-testid="session-title"]').textContent()).toBe('What is in a.txt?');
+    expect(await page.locator('[data-testid="session-row"][data-selected="true"] [data-testid="session-title"]').textContent()).toBe('What is in a.txt?');
   });
 
   it('steers mid-turn: the steering enters at the next step', async () => {
@@ -85,8 +90,8 @@ describe('Forkline in the browser', () => {
       textResponse('Focused on the tests, as asked.'),
     );
     await send('Explain a.txt at length.');
-    await page.locator('[data-testid="composer-send"][data-mode="steer"]').waitFor();
-    await send('focus on the tests instead');
+    await page.locator('[data-testid="composer-send"][data-mode="queue"]').waitFor();
+    await steerWith('focus on the tests instead');
     await page.locator('[data-testid="user-message"][data-source="steer"]').waitFor({ timeout: 15_000 });
     await turnEnded(2);
     await app.screenshot('05-steered');

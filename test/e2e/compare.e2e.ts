@@ -32,7 +32,7 @@ afterAll(async () => {
 const byTestId = (id: string): Locator => page.getByTestId(id);
 const sessionRow = (id: string): Locator => page.locator(`[data-testid="session-row"][data-session-id="${id}"]`);
 const branchNode = (id: string): Locator => page.locator(`[data-testid="branch-node"][data-session-id="${id}"]`);
-const selectedId = async (): Promise<string> => (await page.locator('[data-testid="session-row"][aria-selected="true"]').getAttribute('data-session-id'))!;
+const selectedId = async (): Promise<string> => (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
 
 async function send(text: string): Promise<void> {
   await byTestId('composer-input').fill(text);
@@ -49,7 +49,7 @@ async function turnCompleted(turn: number): Promise<void> {
 
 async function open(id: string): Promise<void> {
   await sessionRow(id).click();
-  await page.locator(`[data-testid="session-row"][data-session-id="${id}"][aria-selected="true"]`).waitFor();
+  await page.locator(`[data-testid="session-row"][data-session-id="${id}"][data-selected="true"]`).waitFor();
   await byTestId('session-view').waitFor();
 }
 
@@ -60,7 +60,7 @@ async function forkAfterTurn(turn: number, ownFolder: boolean): Promise<string> 
   await end.scrollIntoViewIfNeeded();
   await end.getByTestId(ownFolder ? 'fork-here-worktree-button' : 'fork-here-button').click();
   await page.waitForFunction((p) => {
-    const row = document.querySelector('[data-testid="session-row"][aria-selected="true"]');
+    const row = document.querySelector('[data-testid="session-row"][data-selected="true"]');
     return row !== null && row.getAttribute('data-session-id') !== p;
   }, parent);
   await page.locator('[data-testid="end-seed-row"][data-fork="true"]').waitFor();
@@ -158,7 +158,8 @@ describe('fork and compare in the browser', () => {
     expect(nodes.map((n) => n.id)).toEqual([rootId, ...forks]);
     expect(nodes[0]).toMatchObject({ depth: '0', root: 'true', open: 'false', title: 'What is in a.txt?', prompt: 'continues: “Make a.txt uppercase”' });
     for (const n of nodes.slice(1)) expect(n).toMatchObject({ depth: '1', root: 'false', parent: rootId });
-    expect(nodes.slice(1).map((n) => n.title)).toEqual(['fork 1 · What is in a.txt?', 'fork 2 · What is in a.txt?', 'fork 3 · What is in a.txt?']);
+    // Fork titles say what differs: a fork is titled by its own first prompt; one with no prompt yet by its place.
+    expect(nodes.slice(1).map((n) => n.title)).toEqual(['Add a README.md', 'fork 2 of What is in a.txt?', 'Append gamma to a.txt']);
     expect(nodes.slice(1).map((n) => n.prompt)).toEqual(['“Add a README.md”', 'no prompt since the fork yet', '“Append gamma to a.txt”']);
     expect(nodes.map((n) => n.ownFolder)).toEqual(['false', 'false', 'false', 'true']);
     // The open session (the third fork) is highlighted.
@@ -168,9 +169,9 @@ describe('fork and compare in the browser', () => {
 
     // Clicking a node opens that session; the picker stays and follows it.
     await branchNode(forks[0]!).click();
-    await page.locator(`[data-testid="session-row"][data-session-id="${forks[0]}"][aria-selected="true"]`).waitFor();
+    await page.locator(`[data-testid="session-row"][data-session-id="${forks[0]}"][data-selected="true"]`).waitFor();
     await page.locator(`[data-testid="branch-node"][data-session-id="${forks[0]}"][data-open="true"]`).waitFor();
-    expect(await byTestId('session-name').textContent()).toBe('fork 1 · What is in a.txt?');
+    expect(await byTestId('session-name').textContent()).toBe('Add a README.md');
   });
 
   it('compares the two continued forks: figures, transcripts after the common history, and the file diff', async () => {
@@ -184,8 +185,8 @@ describe('fork and compare in the browser', () => {
     expect(await byTestId('compare-common').getAttribute('data-common-length')).toBe(String(seed));
     await page.waitForFunction(() => /\(1 turn\)/.test(document.querySelector('[data-testid="compare-common"]')?.textContent ?? ''));
 
-    expect(await byTestId('compare-branch-a').textContent()).toContain('fork 1 · What is in a.txt?');
-    expect(await byTestId('compare-branch-b').textContent()).toContain('fork 3 · What is in a.txt?');
+    expect(await byTestId('compare-branch-a').textContent()).toContain('Add a README.md');
+    expect(await byTestId('compare-branch-b').textContent()).toContain('Append gamma to a.txt');
     expect([await figure('turns', 'a'), await figure('turns', 'b')]).toEqual(['1', '1']);
     expect([await figure('steps', 'a'), await figure('steps', 'b')]).toEqual(['2', '3']);
     expect([await figure('toolCalls', 'a'), await figure('toolCalls', 'b')]).toEqual(['1', '2']);

@@ -88,7 +88,7 @@ describe('importing a Claude Code log in the browser', () => {
     expect(await page.getByTestId('composer-input').isDisabled()).toBe(true);
     expect(await page.getByTestId('composer-input').getAttribute('placeholder')).toContain('imported from another agent');
     expect(await page.getByTestId('compact-button').isDisabled()).toBe(true);
-    expect(await page.locator('[data-testid="session-row"][aria-selected="true"] [data-testid="session-imported"]').textContent()).toBe('claude-code');
+    expect(await page.locator('[data-testid="session-row"][data-selected="true"] [data-testid="session-imported"]').textContent()).toBe('claude-code');
     await app.screenshot('import-02-imported-timeline');
 
     await page.locator('[data-testid="tool-row"][data-tool-name="Bash"] [data-testid="tool-toggle"]').click();
@@ -100,7 +100,7 @@ describe('importing a Claude Code log in the browser', () => {
   });
 
   it('Continue in Forkline: pick a folder, get a live session whose request history is the imported conversation', async () => {
-    const importedId = (await page.locator('[data-testid="session-row"][aria-selected="true"]').getAttribute('data-session-id'))!;
+    const importedId = (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
     await page.getByTestId('continue-in-forkline').click();
     await page.getByTestId('folder-browser').waitFor();
     await page.getByTestId('folder-path').fill(app.workspace);
@@ -110,10 +110,10 @@ describe('importing a Claude Code log in the browser', () => {
     await page.getByTestId('folder-choose').click();
 
     await page.waitForFunction((id) => {
-      const row = document.querySelector('[data-testid="session-row"][aria-selected="true"]');
+      const row = document.querySelector('[data-testid="session-row"][data-selected="true"]');
       return row !== null && row.getAttribute('data-session-id') !== id;
     }, importedId);
-    const childId = (await page.locator('[data-testid="session-row"][aria-selected="true"]').getAttribute('data-session-id'))!;
+    const childId = (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
     const child = app.runtime.repository.get(childId)!;
     expect(child.header).toMatchObject({ parentSession: importedId, cwd: app.workspace });
     expect(child.header.origin).toBeUndefined();

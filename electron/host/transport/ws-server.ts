@@ -1,7 +1,8 @@
 /**
  * Browser mode (DESIGN §9): serves the built renderer over HTTP and the HostApi over a WebSocket
  * on `/host`, bound to 127.0.0.1 only. The WebSocket requires the random per-run token from the
- * URL and an Origin of this server; anything else is refused before the upgrade.
+ * URL and an Origin of this server; anything else is refused before the upgrade. `GET /host/auth`
+ * tells a page whether its token is accepted (so it can say so instead of reconnecting forever).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -55,7 +56,10 @@ const CSP =
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
   const root = resolve(options.staticDir);
-  const server: Server = createServer((req, res) => serveStatic(root, req, res));
+  const server: Server = createServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname === '/host/auth') return answerAuth(req, res, token);
+    serveStatic(root, req, res);
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 * 1024 });
   let port = 0;
 
@@ -87,13 +91,27 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   };
 }
 
+function tokenMatches(given: string, token: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * `GET /host/auth?token=…`: 204 when the token is this run's, 401 otherwise. Lets a page tell "my
+ * link's token is wrong (e.g. the server restarted)" from "the server is down" — a browser cannot
+ * read the status of a refused WebSocket upgrade. Answers nothing else.
+ */
+function answerAuth(req: IncomingMessage, res: ServerResponse, token: string): void {
+  const given = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token') ?? '';
+  res.writeHead(req.method === 'GET' && tokenMatches(given, token) ? 204 : 401, { 'Cache-Control': 'no-store', 'Content-Length': '0' }).end();
+}
+
 /** Returns an HTTP status line for a refused upgrade, or undefined when it is allowed. */
 function checkUpgrade(req: IncomingMessage, token: string, port: number): string | undefined {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (url.pathname !== '/host') return '404 Not Found';
-  const given = Buffer.from(url.searchParams.get('token') ?? '');
-  const expected = Buffer.from(token);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return '401 Unauthorized';
+  if (!tokenMatches(url.searchParams.get('token') ?? '', token)) return '401 Unauthorized';
   const origin = req.headers.origin;
   const allowed = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   if (origin === undefined || !allowed.includes(origin)) return '403 Forbidden';

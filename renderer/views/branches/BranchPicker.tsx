@@ -4,7 +4,7 @@
  * its fork point. The open session is highlighted; clicking a node opens it. Two nodes can be
  * ticked and compared, or any node compared with the open session.
  */
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { branchTree, forkPairs, type BranchNode } from '../../../shared/branch-tree.js';
 import { useApp, useClient } from '../context.js';
@@ -16,10 +16,12 @@ interface NodeProps {
   readonly openId: string;
   readonly checked: boolean;
   readonly comparing: boolean;
+  /** Holds the tree's Tab stop (roving tabindex). */
+  readonly active: boolean;
   readonly onCheck: (id: string, checked: boolean) => void;
 }
 
-const BranchNodeRow = memo(function BranchNodeRow({ node, openId, checked, comparing, onCheck }: NodeProps): ReactNode {
+const BranchNodeRow = memo(function BranchNodeRow({ node, openId, checked, comparing, active, onCheck }: NodeProps): ReactNode {
   const select = useApp((s) => s.select);
   const openCompare = useApp((s) => s.openCompare);
   const { session, depth } = node;
@@ -42,12 +44,25 @@ const BranchNodeRow = memo(function BranchNodeRow({ node, openId, checked, compa
       data-parent-id={node.parentId}
       style={{ paddingLeft: 8 + depth * 18 }}
       title={tooltip}
-      onClick={() => select(session.id)}
+      tabIndex={active ? 0 : -1}
+      {...(active ? { 'data-focus-default': '' } : {})}
+      onClick={() => select(session.id, { keepBranches: true })}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget) return;
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          select(session.id, { keepBranches: true });
+        } else if (e.key === ' ') {
+          e.preventDefault();
+          onCheck(session.id, !checked);
+        }
+      }}
     >
       <input
         type="checkbox"
         className="branch-check"
         data-testid="branch-node-check"
+        tabIndex={active ? 0 : -1}
         aria-label={`Select ${node.title} for comparison`}
         checked={checked}
         onClick={(e) => e.stopPropagation()}
@@ -86,6 +101,7 @@ const BranchNodeRow = memo(function BranchNodeRow({ node, openId, checked, compa
           type="button"
           className="link-button branch-compare"
           data-testid="branch-compare-button"
+          tabIndex={active ? 0 : -1}
           title="Compare the open session with this one"
           onClick={(e) => {
             e.stopPropagation();
@@ -112,6 +128,24 @@ export function BranchPicker(): ReactNode {
   const checked = useMemo(() => ticked.filter((id) => nodes.some((n) => n.session.id === id)), [ticked, nodes]);
   const onCheck = (id: string, on: boolean): void => setTicked((prev) => (on ? [...prev.filter((x) => x !== id), id].slice(-2) : prev.filter((x) => x !== id)));
   const comparing = new Set(compare ? [compare.a, compare.b] : []);
+  // Keyboard: one Tab stop in the tree (the node last moved to, else the open one); ↑/↓/Home/End move.
+  const [focusId, setFocusId] = useState<string | undefined>();
+  const activeId = nodes.some((n) => n.session.id === focusId) ? focusId : nodes.some((n) => n.session.id === openId) ? openId : nodes[0]?.session.id;
+  const onTreeFocus = (e: FocusEvent<HTMLUListElement>): void => {
+    const id = (e.target as HTMLElement).closest<HTMLElement>('[data-testid="branch-node"]')?.dataset['sessionId'];
+    if (id && id !== activeId) setFocusId(id);
+  };
+  const onTreeKey = (e: KeyboardEvent<HTMLUListElement>): void => {
+    const item = (e.target as HTMLElement).closest<HTMLElement>('[data-testid="branch-node"]');
+    if (!item || item !== e.target) return;
+    const i = nodes.findIndex((n) => n.session.id === item.dataset['sessionId']);
+    const next = e.key === 'ArrowDown' ? Math.min(nodes.length - 1, i + 1) : e.key === 'ArrowUp' ? Math.max(0, i - 1) : e.key === 'Home' ? 0 : e.key === 'End' ? nodes.length - 1 : undefined;
+    if (next === undefined) return;
+    e.preventDefault();
+    const id = nodes[next]!.session.id;
+    setFocusId(id);
+    (e.currentTarget.querySelector(`[data-testid="branch-node"][data-session-id="${CSS.escape(id)}"]`) as HTMLElement | null)?.focus();
+  };
 
   let body: ReactNode;
   if (!openId) {
@@ -129,9 +163,17 @@ export function BranchPicker(): ReactNode {
   } else {
     body = (
       <>
-        <ul className="branch-tree" role="tree" aria-label="Fork tree" data-testid="branch-tree">
+        <ul className="branch-tree" role="tree" aria-label="Fork tree" data-testid="branch-tree" onKeyDown={onTreeKey} onFocus={onTreeFocus}>
           {nodes.map((node) => (
-            <BranchNodeRow key={node.session.id} node={node} openId={openId} checked={checked.includes(node.session.id)} comparing={comparing.has(node.session.id)} onCheck={onCheck} />
+            <BranchNodeRow
+              key={node.session.id}
+              node={node}
+              openId={openId}
+              checked={checked.includes(node.session.id)}
+              comparing={comparing.has(node.session.id)}
+              active={node.session.id === activeId}
+              onCheck={onCheck}
+            />
           ))}
         </ul>
         {nodes.length === 1 && (

@@ -80,7 +80,7 @@ export function CompareFiles({ result, titleA, titleB }: { readonly result: Comp
           )}
         </>
       ) : (
-        <pre className="plain" data-testid="compare-diff-raw">
+        <pre className="plain" data-testid="compare-diff-raw" tabIndex={0}>
           {parsed.raw}
         </pre>
       )}

@@ -40,7 +40,9 @@ const CompareRow = memo(function CompareRow({ row, sessionId, live }: { readonly
           <div className="row-head">
             <span className="who">{row.sourceKind === 'user' ? 'You' : row.sourceKind === 'steer' ? 'steering' : row.sourceKind}</span>
           </div>
-          <div className="message-text compare-message">{row.text}</div>
+          <div className="message-text compare-message" tabIndex={0}>
+            {row.text}
+          </div>
         </div>
       );
     case 'text':
@@ -50,7 +52,9 @@ const CompareRow = memo(function CompareRow({ row, sessionId, live }: { readonly
             <span className="who">Assistant</span>
             {row.interrupted && <span className="badge badge-warn">interrupted</span>}
           </div>
-          <div className="message-text compare-message">{row.text}</div>
+          <div className="message-text compare-message" tabIndex={0}>
+            {row.text}
+          </div>
         </div>
       );
     case 'tool':
@@ -136,7 +140,7 @@ export function CompareTranscript({ side, branch, title, fromSeq }: CompareTrans
           open
         </button>
       </div>
-      <div className="compare-column-body">
+      <div className="compare-column-body" tabIndex={0} role="region" aria-label={`${title}: transcript`}>
         {session ? (
           <TranscriptRows fromSeq={fromSeq} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={() => setAll(true)} />
         ) : (

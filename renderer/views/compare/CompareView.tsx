@@ -36,7 +36,7 @@ function SidePicker({ side, value, other, sessions }: { readonly side: 'a' | 'b'
     for (const id of [value, other]) {
       if (list.some((o) => o.id === id)) continue;
       const s = sessions.find((x) => x.id === id);
-      list.push({ id, label: s ? displayTitle(s) : `session ${id.slice(0, 8)}` });
+      list.push({ id, label: s ? displayTitle(s, undefined, sessions) : `session ${id.slice(0, 8)}` });
     }
     return list;
   }, [sessions, value, other]);
@@ -141,8 +141,8 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
   }, [client, a, b, sigA, sigB, nonce]);
 
   const { result, error, loading } = load;
-  const titleA = displayTitle({ id: a, title: summaryA?.title ?? result?.a.title });
-  const titleB = displayTitle({ id: b, title: summaryB?.title ?? result?.b.title });
+  const titleA = displayTitle(summaryA ?? { id: a, ...(result?.a.title !== undefined ? { title: result.a.title } : {}) }, undefined, sessions);
+  const titleB = displayTitle(summaryB ?? { id: b, ...(result?.b.title !== undefined ? { title: result.b.title } : {}) }, undefined, sessions);
 
   return (
     <div className="compare-view" data-testid="compare-view" data-a={a} data-b={b} data-state={result ? 'ready' : error ? 'error' : 'loading'}>
@@ -153,15 +153,16 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
           ⇄
         </button>
         <SidePicker side="b" value={b} other={a} sessions={sessions} />
-        <span className="spacer" />
-        {loading && result && <span className="muted">refreshing…</span>}
-        <BranchesToggle />
-        <button type="button" className="small" data-testid="compare-refresh" disabled={loading} onClick={() => setNonce((n) => n + 1)}>
-          Refresh
-        </button>
-        <button type="button" className="small" data-testid="compare-close" title="Back to the open session" onClick={closeCompare}>
-          Close
-        </button>
+        <span className="compare-actions">
+          {loading && result && <span className="muted">refreshing…</span>}
+          <BranchesToggle />
+          <button type="button" className="small" data-testid="compare-refresh" disabled={loading} onClick={() => setNonce((n) => n + 1)}>
+            Refresh
+          </button>
+          <button type="button" className="small" data-testid="compare-close" title="Back to the open session" onClick={closeCompare}>
+            Close
+          </button>
+        </span>
       </header>
       {error && (
         <div className="banner error" data-testid="compare-error">

@@ -65,7 +65,7 @@ export const EventCard = memo(function EventCard({ event, focused }: { readonly 
           </>
         )}
       </dl>
-      <pre className="json" data-testid="raw-event-payload">
+      <pre tabIndex={0} className="json" data-testid="raw-event-payload">
         {payload}
       </pre>
     </div>

@@ -65,7 +65,7 @@ function BodyView({ body }: { readonly body: string }): ReactNode {
           </button>
         </span>
       </div>
-      <pre className={`json request-body-text${mode === 'raw' ? ' wrap' : ''}`} data-testid="request-body">
+      <pre tabIndex={0} className={`json request-body-text${mode === 'raw' ? ' wrap' : ''}`} data-testid="request-body">
         {text}
       </pre>
       {!all && (
@@ -140,7 +140,7 @@ function RequestTab({ inspection }: { readonly inspection: RequestInspection }):
       {header?.system !== undefined && (
         <details className="request-system" data-testid="request-system">
           <summary>system prompt ({formatTokens(header.system.length)} chars)</summary>
-          <pre className="plain">{header.system}</pre>
+          <pre tabIndex={0} className="plain">{header.system}</pre>
         </details>
       )}
       {tools.length > 0 && (
@@ -151,7 +151,7 @@ function RequestTab({ inspection }: { readonly inspection: RequestInspection }):
               <summary>
                 <b className="mono">{tool.name}</b> <span className="muted">{tool.description}</span>
               </summary>
-              <pre className="json">{JSON.stringify(tool.parameters, null, 2)}</pre>
+              <pre tabIndex={0} className="json">{JSON.stringify(tool.parameters, null, 2)}</pre>
             </details>
           ))}
         </details>

@@ -1,14 +1,19 @@
 /**
- * The composer: Enter sends a follow-up when the agent is idle and steers it while it runs
- * (Shift+Enter for a newline); Cancel while running; the pending inbox (queued prompts and
- * steering not yet claimed) is listed under the input.
+ * The composer. Idle: Enter sends a follow-up (a new turn). While a turn runs, both ways are
+ * offered and labelled: Enter queues a follow-up for the next turn, Ctrl/Cmd+Enter steers the
+ * running turn (joins it at its next step); Esc cancels the run. Shift+Enter is a newline. The
+ * pending inbox (queued prompts and steering not yet claimed) is listed under the input. A send
+ * without a working provider opens the provider setup card instead (see AppActions).
  */
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { messageText } from '../../../shared/messages.js';
-import { useClient, useRuntime, useSession } from '../context.js';
+import { SHORTCUTS } from '../../keyboard/commands.js';
+import { matchesShortcut, shortcutLabel } from '../../keyboard/shortcut.js';
+import type { SendMode } from '../../state/app-actions.js';
+import { useApp, useRuntime, useSession } from '../context.js';
+import { PLATFORM } from '../keyboard/use-commands.js';
 
 export function Composer(): ReactNode {
-  const client = useClient();
   const runtime = useRuntime();
   const sessionId = useSession((s) => s.sessionId);
   const running = useSession((s) => s.status === 'running');
@@ -16,84 +21,106 @@ export function Composer(): ReactNode {
   const imported = useSession((s) => s.imported);
   const ready = useSession((s) => s.phase === 'ready');
   const inbox = useSession((s) => s.inbox);
+  const focusRequested = useApp((s) => s.focusComposerFor === sessionId);
+  const composerFocused = useApp((s) => s.composerFocused);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
-  const mode = running ? 'steer' : 'followup';
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const disabled = readOnly || !ready;
+  const steerKeys = shortcutLabel(SHORTCUTS.steer, PLATFORM);
 
-  const send = async (): Promise<void> => {
+  useEffect(() => {
+    if (!focusRequested || disabled) return;
+    inputRef.current?.focus();
+    composerFocused();
+  }, [focusRequested, disabled, composerFocused]);
+
+  const send = async (mode: SendMode): Promise<void> => {
     const body = text.trim();
     if (!body || disabled || busy) return;
     setBusy(true);
     try {
-      if (mode === 'steer') await client.steer({ sessionId, text: body });
-      else await client.followup({ sessionId, text: body });
-      setText('');
-    } catch (error) {
-      runtime.reportError(mode === 'steer' ? 'Steer' : 'Send', error);
+      // Held (no working provider: the setup card opened) or failed: the text stays.
+      if ((await runtime.actions.send(sessionId, body, mode)) === 'sent') setText('');
     } finally {
       setBusy(false);
     }
   };
 
-  const cancel = async (): Promise<void> => {
-    try {
-      await client.cancel({ sessionId });
-    } catch (error) {
-      runtime.reportError('Cancel', error);
-    }
-  };
-
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.nativeEvent.isComposing || e.key !== 'Enter' || e.shiftKey) return;
+    if (matchesShortcut(e, SHORTCUTS.steer, PLATFORM)) {
       e.preventDefault();
-      void send();
+      void send(running ? 'steer' : 'followup');
+    } else if (!e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      void send('followup');
     }
   };
 
   const pending = [...inbox.nextStep.map((m) => ({ m, target: 'next-step' as const })), ...inbox.nextTurn.map((m) => ({ m, target: 'next-turn' as const }))];
+  const hint = readOnly
+    ? 'Read-only: another Forkline owns this session.'
+    : running
+      ? `Enter queues a follow-up for the next turn · ${steerKeys} steers this turn · Esc cancels · Shift+Enter newline`
+      : 'Enter sends · Shift+Enter newline';
 
   return (
-    <div className="composer" data-testid="composer">
+    <div className="composer" data-testid="composer" data-region="composer">
       {pending.length > 0 && (
-        <ul className="inbox-list" data-testid="inbox-list">
+        <ul className="inbox-list" data-testid="inbox-list" aria-label="Waiting to be sent">
           {pending.map(({ m, target }) => (
             <li key={`${target}:${m.id}`} className={`inbox-item target-${target}`} data-testid="inbox-item" data-target={target}>
-              <span className="badge badge-info">{target === 'next-step' ? (m.source.kind === 'inject' ? 'context' : 'steering') : 'queued'}</span>
+              <span className="badge badge-info">{target === 'next-step' ? (m.source.kind === 'inject' ? 'context' : 'steering') : 'queued for the next turn'}</span>
               <span className="clip">{messageText(m)}</span>
             </li>
           ))}
         </ul>
       )}
-      <div className="composer-row">
-        <textarea
-          data-testid="composer-input"
-          className="composer-input"
-          placeholder={
-            imported
-              ? 'Read-only: this session was imported from another agent. Use “Continue in Forkline” above to go on in a live session.'
-              : readOnly
-                ? 'Read-only: another Forkline owns this session'
-                : running
-                  ? 'Steer the running turn… (Enter)'
-                  : 'Ask for a change… (Enter to send, Shift+Enter for a newline)'
-          }
-          value={text}
-          rows={Math.min(8, Math.max(2, text.split('\n').length))}
-          disabled={disabled}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKeyDown}
-        />
-        <div className="composer-buttons">
-          <button type="button" className="primary" data-testid="composer-send" data-mode={mode} disabled={disabled || busy || !text.trim()} onClick={() => void send()}>
-            {mode === 'steer' ? 'Steer' : 'Send'}
-          </button>
-          {running && (
-            <button type="button" className="danger" data-testid="composer-cancel" disabled={readOnly} onClick={() => void cancel()}>
-              Cancel
+      <textarea
+        ref={inputRef}
+        data-testid="composer-input"
+        className="composer-input"
+        aria-label={running ? 'Follow-up or steering for the running turn' : 'Message'}
+        aria-describedby="composer-hint"
+        placeholder={
+          imported
+            ? 'Read-only: this session was imported from another agent. Use “Continue in Forkline” above to go on in a live session.'
+            : readOnly
+              ? 'Read-only: another Forkline owns this session'
+              : running
+                ? 'Queue a follow-up, or steer the running turn…'
+                : 'Ask for a change…'
+        }
+        value={text}
+        rows={Math.min(8, Math.max(2, text.split('\n').length))}
+        disabled={disabled}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-bar">
+        <span className="composer-hint" id="composer-hint">
+          {hint}
+        </span>
+        <span className="composer-buttons">
+          {running ? (
+            <>
+              <button type="button" className="primary" data-testid="composer-send" data-mode="queue" disabled={disabled || busy || !text.trim()} title="Queue a follow-up: it runs as the next turn (Enter)" onClick={() => void send('followup')}>
+                Queue <kbd className="kbd">Enter</kbd>
+              </button>
+              <button type="button" data-testid="composer-steer" disabled={disabled || busy || !text.trim()} title={`Steer the running turn: it reads this at its next step (${steerKeys})`} onClick={() => void send('steer')}>
+                Steer <kbd className="kbd">{steerKeys}</kbd>
+              </button>
+              <button type="button" className="danger" data-testid="composer-cancel" disabled={readOnly} title="Cancel the running turn (Esc)" onClick={() => void runtime.actions.cancel(sessionId)}>
+                Cancel <kbd className="kbd">Esc</kbd>
+              </button>
+            </>
+          ) : (
+            <button type="button" className="primary" data-testid="composer-send" data-mode="followup" disabled={disabled || busy || !text.trim()} onClick={() => void send('followup')}>
+              Send <kbd className="kbd">Enter</kbd>
             </button>
           )}
-        </div>
+        </span>
       </div>
     </div>
   );

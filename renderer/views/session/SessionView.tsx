@@ -1,7 +1,7 @@
 /**
- * One open session: header (title, workspace, status, tabs, view toggles), banners (read-only,
- * notices from opening), the timeline or terminal, the approval panel and composer, and the
- * raw-event / request inspectors beside them.
+ * One open session: header (title, workspace, status, tabs, view toggles; it wraps on narrow
+ * windows), banners (read-only, notices from opening), the find bar, the timeline or terminal, the
+ * approval panel and composer. The inspectors live in the side dock (dock/SideDock.tsx).
  */
 import { useState, type ReactNode } from 'react';
 import { useClient, useOpenSession, useRuntime } from '../context.js';
@@ -9,9 +9,8 @@ import { ConfirmDialog } from '../Dialog.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { useApp, useSession, useTimeline } from '../context.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
-import { RawInspector } from '../inspector/RawInspector.js';
-import { RequestInspector } from '../inspector/RequestInspector.js';
 import { TurnOutline } from '../outline/TurnOutline.js';
+import { ownFirstPrompt } from './own-prompt.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
 import { Timeline } from '../timeline/Timeline.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
@@ -88,8 +87,9 @@ function Header(): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
   const status = useSession((s) => s.status);
   const lastSeq = useSession((s) => s.lastSeq);
-  const summary = useApp((s) => s.sessions.find((x) => x.id === sessionId));
-  const parentCwd = useApp((s) => (header?.parentSession ? s.sessions.find((x) => x.id === header.parentSession)?.cwd : undefined));
+  const sessions = useApp((s) => s.sessions);
+  const summary = sessions.find((x) => x.id === sessionId);
+  const parentCwd = header?.parentSession ? sessions.find((x) => x.id === header.parentSession)?.cwd : undefined;
   const tab = useApp((s) => s.tab);
   const setTab = useApp((s) => s.setTab);
   const showLogEvents = useApp((s) => s.showLogEvents);
@@ -100,33 +100,36 @@ function Header(): ReactNode {
   const findOpen = useApp((s) => s.find !== undefined);
   const outlineOpen = useApp((s) => s.outlineOpen);
   const toggleOutline = useApp((s) => s.toggleOutline);
-  const openSettings = useApp((s) => s.openSettings);
-  const toast = useApp((s) => s.toast);
   const readOnly = useSession((s) => s.readOnly);
-  const client = useClient();
   const runtime = useRuntime();
   const [compacting, setCompacting] = useState(false);
   const compact = async (): Promise<void> => {
     setCompacting(true);
     try {
-      const result = await client.compactSession({ sessionId });
-      toast(result.compacted ? `Compaction replaced ${result.shadowedCount} event(s) with a summary.` : 'Nothing to compact yet.', 'info');
-    } catch (error) {
-      runtime.reportError('Compact', error);
+      await runtime.actions.compact(sessionId);
     } finally {
       setCompacting(false);
     }
   };
   const timeline = useTimeline();
-  const title = displayTitle({ id: sessionId, title: summary?.title ?? header?.title ?? timeline.title }, timeline.firstUserText);
+  const title = displayTitle(
+    { id: sessionId, title: summary?.title ?? header?.title, ...(header?.cwd !== undefined ? { cwd: header.cwd } : {}), ...(header?.parentSession !== undefined ? { parentSession: header.parentSession } : {}), createdAt: header?.createdAt ?? 0 },
+    ownFirstPrompt(timeline, header?.seedLength),
+    sessions,
+  );
   return (
     <header className="session-header">
       <div className="session-heading">
-        <span className={`status-dot ${status}`} data-testid="session-status" data-status={status} title={status} />
-        <span className="session-name" data-testid="session-name">
+        <span className={`status-dot ${status}`} data-testid="session-status" data-status={status} title={status} aria-hidden="true" />
+        <h1 className="session-name" data-testid="session-name" title={title}>
           {title}
-        </span>
-        {header?.cwd && <span className="muted mono clip">{header.cwd}</span>}
+        </h1>
+        {status === 'running' && <span className="sr-only">running</span>}
+        {header?.cwd && (
+          <span className="muted mono clip session-cwd" title={header.cwd}>
+            {header.cwd}
+          </span>
+        )}
         {header?.origin?.kind === 'imported' && (
           <span className="badge badge-muted" data-testid="session-imported-badge" title={`imported from ${header.origin.format}${header.origin.file ? ` (${header.origin.file})` : ''}`}>
             imported
@@ -145,7 +148,7 @@ function Header(): ReactNode {
         <span className="muted mono session-events">{lastSeq + 1} events</span>
       </div>
       <div className="session-toolbar">
-        <div className="tabs" role="tablist">
+        <div className="tabs" role="tablist" aria-label="Session view">
           <button type="button" role="tab" aria-selected={tab === 'timeline'} className={tab === 'timeline' ? 'active' : ''} data-testid="tab-timeline" onClick={() => setTab('timeline')}>
             Timeline
           </button>
@@ -154,32 +157,31 @@ function Header(): ReactNode {
           </button>
         </div>
         <span className="spacer" />
-        <button type="button" className={`small${findOpen ? ' active' : ''}`} data-testid="find-button" title="Find in this session (every row, also those not on screen)" aria-pressed={findOpen} onClick={openFind}>
-          Find
-        </button>
-        <button type="button" className={`small${outlineOpen ? ' active' : ''}`} data-testid="outline-button" title="Outline of the turns, to jump with" aria-pressed={outlineOpen} onClick={toggleOutline}>
-          Outline
-        </button>
-        <label className="toggle-label" title="Show log-only events (request headers, inbox, titles…)">
-          <input type="checkbox" data-testid="toggle-log-events" checked={showLogEvents} onChange={toggleLogEvents} /> log events
-        </label>
-        <label className="toggle-label" title="Show exactly what the model sees next: the summary in force, then the messages after it">
-          <input type="checkbox" data-testid="toggle-model-view" checked={modelView} onChange={toggleModelView} /> model view
-        </label>
-        <button
-          type="button"
-          className="small"
-          data-testid="compact-button"
-          title={readOnly ? 'Read-only session: nothing can be compacted here' : 'Replace the oldest part of what the model sees with a summary (nothing is deleted)'}
-          disabled={compacting || readOnly || status === 'running'}
-          onClick={() => void compact()}
-        >
-          Compact
-        </button>
-        <BranchesToggle />
-        <button type="button" className="small" data-testid="settings-button" onClick={() => openSettings(true)}>
-          Settings
-        </button>
+        <div className="toolbar-group">
+          <button type="button" className={`small${findOpen ? ' active' : ''}`} data-testid="find-button" title="Find in this session (every row, also those not on screen) — Ctrl/Cmd+F" aria-pressed={findOpen} onClick={openFind}>
+            Find
+          </button>
+          <button type="button" className={`small${outlineOpen ? ' active' : ''}`} data-testid="outline-button" title="Outline of the turns, to jump with" aria-pressed={outlineOpen} onClick={toggleOutline}>
+            Outline
+          </button>
+          <label className="toggle-label" title="Show log-only events (request headers, inbox, titles…)">
+            <input type="checkbox" data-testid="toggle-log-events" checked={showLogEvents} onChange={toggleLogEvents} /> log events
+          </label>
+          <label className="toggle-label" title="Show exactly what the model sees next: the summary in force, then the messages after it">
+            <input type="checkbox" data-testid="toggle-model-view" checked={modelView} onChange={toggleModelView} /> model view
+          </label>
+          <button
+            type="button"
+            className="small"
+            data-testid="compact-button"
+            title={readOnly ? 'Read-only session: nothing can be compacted here' : 'Replace the oldest part of what the model sees with a summary (nothing is deleted)'}
+            disabled={compacting || readOnly || status === 'running'}
+            onClick={() => void compact()}
+          >
+            Compact
+          </button>
+          <BranchesToggle />
+        </div>
       </div>
     </header>
   );
@@ -187,13 +189,10 @@ function Header(): ReactNode {
 
 export function SessionView(): ReactNode {
   const tab = useApp((s) => s.tab);
-  const inspector = useApp((s) => s.inspector);
-  const requestTarget = useApp((s) => s.requestTarget);
   const outlineOpen = useApp((s) => s.outlineOpen);
   // The terminal stays mounted once opened, so switching tabs keeps its shell.
   const [terminalOpened, setTerminalOpened] = useState(false);
   if (tab === 'terminal' && !terminalOpened) setTerminalOpened(true);
-  const inspectorKey = inspector ? (inspector.kind === 'row' ? `row:${inspector.rowKey}` : `seq:${inspector.seq}`) : '';
   return (
     <div className="session-view" data-testid="session-view">
       <Header />
@@ -212,8 +211,6 @@ export function SessionView(): ReactNode {
           <ApprovalPanel />
           <Composer />
         </div>
-        {requestTarget && <RequestInspector />}
-        {inspector && <RawInspector key={inspectorKey} />}
       </div>
     </div>
   );

@@ -1,23 +1,37 @@
 /**
- * Choosing a workspace folder in browser mode (no native dialog): lists folders through the
- * host's `listFolders`, starting at its default folder; the person walks down/up and chooses.
+ * Choosing a workspace folder in browser mode (no native dialog): recent workspaces first (one
+ * Enter starts a session there), then the host's `listFolders` listing, starting at its default
+ * folder (home) with its visible entries; hidden (dot) folders stay behind a toggle.
+ *
+ * Keyboard: Enter in the path field lists the typed folder, and Enter again on an unchanged,
+ * listed path uses it; every entry is a button in the Tab order.
  */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { FolderListing } from '../../../shared/api.js';
+import { recentWorkspaces } from '../../../shared/recent-workspaces.js';
 import { describeError } from '../../host/host-client.js';
-import { useClient } from '../context.js';
+import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
 
 function join(base: string, name: string): string {
   return base.endsWith('/') || base.endsWith('\\') ? `${base}${name}` : `${base}${base.includes('\\') && !base.includes('/') ? '\\' : '/'}${name}`;
 }
 
+/** The recent workspaces of the listed sessions (forks' own folders in the data folder left out). */
+export function useRecentWorkspaces(limit?: number): string[] {
+  const sessions = useApp((s) => s.sessions);
+  const dataDir = useApp((s) => s.settings?.dataDir);
+  return useMemo(() => recentWorkspaces(sessions, { ...(dataDir ? { excludeUnder: dataDir } : {}), ...(limit !== undefined ? { limit } : {}) }), [sessions, dataDir, limit]);
+}
+
 export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path: string) => void; readonly onCancel: () => void }): ReactNode {
   const client = useClient();
+  const recent = useRecentWorkspaces();
   const [listing, setListing] = useState<FolderListing | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [loading, setLoading] = useState(true);
   const [typed, setTyped] = useState('');
+  const [showHidden, setShowHidden] = useState(false);
 
   const load = useCallback(
     async (path?: string) => {
@@ -40,44 +54,74 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
     void load();
   }, [load]);
 
+  const visible = listing?.folders.filter((name) => !name.startsWith('.')) ?? [];
+  const hidden = listing?.folders.filter((name) => name.startsWith('.')) ?? [];
+  const shown = showHidden ? [...visible, ...hidden] : visible;
+
   return (
     <Dialog title="Choose a workspace folder" testId="folder-browser" onClose={onCancel} wide>
+      {recent.length > 0 && (
+        <section className="folder-recent" aria-labelledby="folder-recent-title">
+          <div className="section-label" id="folder-recent-title">
+            Recent workspaces
+          </div>
+          <ul className="folder-list recent" data-testid="folder-recent-list">
+            {recent.map((path, i) => (
+              <li key={path}>
+                <button type="button" className="folder-entry" data-testid="folder-recent" data-path={path} autoFocus={i === 0} title={`Start a session in ${path}`} onClick={() => onChoose(path)}>
+                  {path}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <form
         className="folder-path-row"
         onSubmit={(e) => {
           e.preventDefault();
-          void load(typed);
+          if (listing && !loading && typed.trim() === listing.path) onChoose(listing.path);
+          else void load(typed);
         }}
       >
-        <input className="mono" data-testid="folder-path" value={typed} onChange={(e) => setTyped(e.target.value)} aria-label="Folder path" spellCheck={false} />
+        <input className="mono" data-testid="folder-path" value={typed} onChange={(e) => setTyped(e.target.value)} aria-label="Folder path" aria-describedby="folder-path-hint" spellCheck={false} autoFocus={recent.length === 0} />
         <button type="submit">Go</button>
       </form>
+      <div className="hint" id="folder-path-hint">
+        Enter lists the typed folder; Enter again starts the session there.
+      </div>
       {error && (
-        <div className="error-text" data-testid="folder-error">
+        <div className="error-text" data-testid="folder-error" role="alert">
           {error}
         </div>
       )}
-      <ul className="folder-list" data-testid="folder-list" aria-busy={loading}>
+      <ul className="folder-list" data-testid="folder-list" aria-busy={loading} aria-label={listing ? `Folders in ${listing.path}` : 'Folders'}>
         {listing?.parent !== undefined && (
           <li>
-            <button type="button" className="folder-entry up" data-testid="folder-up" onClick={() => void load(listing.parent)}>
+            <button type="button" className="folder-entry up" data-testid="folder-up" aria-label="Parent folder" onClick={() => void load(listing.parent)}>
               ↑ ..
             </button>
           </li>
         )}
         {loading && !listing && <li className="muted">Loading…</li>}
-        {listing && listing.folders.length === 0 && !loading && <li className="muted">No subfolders.</li>}
-        {listing?.folders.map((name) => {
-          const path = join(listing.path, name);
-          return (
-            <li key={name}>
-              <button type="button" className="folder-entry" data-testid="folder-entry" data-path={path} onClick={() => void load(path)}>
-                {name}/
-              </button>
-            </li>
-          );
-        })}
+        {listing && shown.length === 0 && !loading && <li className="muted">{hidden.length > 0 ? 'Only hidden folders here.' : 'No subfolders.'}</li>}
+        {listing &&
+          shown.map((name) => {
+            const path = join(listing.path, name);
+            return (
+              <li key={name}>
+                <button type="button" className={`folder-entry${name.startsWith('.') ? ' hidden-folder' : ''}`} data-testid="folder-entry" data-path={path} onClick={() => void load(path)}>
+                  {name}/
+                </button>
+              </li>
+            );
+          })}
       </ul>
+      {hidden.length > 0 && (
+        <label className="toggle-label folder-hidden-toggle">
+          <input type="checkbox" data-testid="folder-show-hidden" checked={showHidden} onChange={(e) => setShowHidden(e.target.checked)} /> show {hidden.length} hidden folder{hidden.length === 1 ? '' : 's'}
+        </label>
+      )}
       <div className="dialog-buttons">
         <span className="muted mono clip">{listing?.path}</span>
         <span className="spacer" />

@@ -1,85 +1,84 @@
 /**
- * The session sidebar: search by title, New session (native folder dialog, else the folder
- * browser), import (.jsonl), and the sessions as a lineage tree (fork children indented under
- * their parent) with a running/idle dot and per-row rename / fork / export / delete.
+ * The session sidebar: New session (native folder dialog, else the folder browser), import
+ * (.jsonl), title search, and the sessions as a lineage tree (fork children indented under their
+ * parent) with a running/idle dot and per-row rename / fork / export / delete. Collapsible to a
+ * narrow rail (Ctrl/Cmd+B).
+ *
+ * Keyboard: the list is one Tab stop (roving tabindex); ↑/↓/Home/End move between sessions, Enter
+ * opens one, F2 renames it, Delete asks to delete it, Tab reaches the focused row's buttons; ↓ in
+ * the search field enters the list.
  */
-import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { SessionSummary } from '../../../shared/api.js';
 import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/session-tree.js';
-import { useApp, useClient, useOpenSession, useRuntime, useTimeline } from '../context.js';
+import { SHORTCUTS } from '../../keyboard/commands.js';
+import { shortcutLabel } from '../../keyboard/shortcut.js';
+import { useApp, useClient, useOpenSession, useRuntime, useSession, useTimeline } from '../context.js';
+import { ownFirstPrompt } from '../session/own-prompt.js';
 import { ConfirmDialog } from '../Dialog.js';
-import { DeleteIcon, ExportIcon, ForkIcon, RenameIcon, ThemeIcon } from '../icons.js';
+import { download } from '../download.js';
+import { CommandIcon, DeleteIcon, ExportIcon, ForkIcon, GearIcon, PlusIcon, RenameIcon, SidebarIcon, ThemeIcon } from '../icons.js';
 import { useImportFiles } from '../import/use-import-files.js';
-import { FolderBrowser } from './FolderBrowser.js';
+import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
 import { SessionActivityBadge } from './SessionActivityBadge.js';
 
-/** The selected session's logged title or first user message (title fallback); only inside a session scope. */
+/** The selected session's own first prompt (title fallback; a fork's is the first after its fork point); only inside a session scope. */
 function SelectedFirstMessage({ onText }: { readonly onText: (text: string | undefined) => ReactNode }): ReactNode {
   const timeline = useTimeline();
-  return onText(timeline.title ?? timeline.firstUserText);
-}
-
-function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  const seedLength = useSession((s) => s.header?.seedLength);
+  return onText(ownFirstPrompt(timeline, seedLength));
 }
 
 interface RowProps {
   readonly item: SessionTreeRow;
   readonly selected: boolean;
+  /** This row holds the list's Tab stop. */
+  readonly active: boolean;
   readonly title: string;
 }
 
-const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps): ReactNode {
+const SessionRow = memo(function SessionRow({ item, selected, active, title }: RowProps): ReactNode {
   const { session, depth } = item;
   const client = useClient();
   const runtime = useRuntime();
   const select = useApp((s) => s.select);
-  const [renaming, setRenaming] = useState(false);
+  const edit = useApp((s) => (s.sessionEdit?.sessionId === session.id ? s.sessionEdit.kind : undefined));
+  const editSession = useApp((s) => s.editSession);
   const [draft, setDraft] = useState('');
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const openRef = useRef<HTMLButtonElement>(null);
 
-  const act = async (label: string, fn: () => Promise<void>): Promise<void> => {
-    try {
-      await fn();
-    } catch (error) {
-      runtime.reportError(label, error);
-    }
+  useEffect(() => {
+    if (edit === 'rename') setDraft(session.title ?? title);
+    // Only when a rename starts.
+  }, [edit]);
+
+  const endEdit = (): void => {
+    editSession(undefined);
+    requestAnimationFrame(() => openRef.current?.focus());
   };
-  const rename = (): Promise<void> =>
-    act('Rename', async () => {
-      const t = draft.trim();
-      setRenaming(false);
-      if (!t || t === session.title) return;
+  const rename = async (): Promise<void> => {
+    const t = draft.trim();
+    endEdit();
+    if (!t || t === session.title) return;
+    try {
       await client.renameSession({ sessionId: session.id, title: t });
       await runtime.refreshSessions();
-    });
-  const fork = (): Promise<void> =>
-    act('Fork', async () => {
-      const child = await client.forkSession({ sessionId: session.id });
-      await runtime.refreshSessions();
-      select(child.id);
-    });
-  const exportJsonl = (): Promise<void> =>
-    act('Export', async () => {
-      const { fileName, jsonl } = await client.exportSession({ sessionId: session.id });
-      download(fileName, jsonl);
-    });
-  const remove = (): Promise<void> =>
-    act('Delete', async () => {
-      setConfirmDelete(false);
+    } catch (error) {
+      runtime.reportError('Rename', error);
+    }
+  };
+  const remove = async (): Promise<void> => {
+    editSession(undefined);
+    try {
       await client.deleteSession({ sessionId: session.id });
       if (runtime.app.getState().selectedId === session.id) select(undefined);
       await runtime.refreshSessions();
-    });
+    } catch (error) {
+      runtime.reportError('Delete', error);
+    }
+  };
+  const tab = active ? 0 : -1;
 
   return (
     <li
@@ -88,64 +87,78 @@ const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps)
       data-session-id={session.id}
       data-status={session.status}
       data-depth={depth}
-      aria-selected={selected}
-      style={{ paddingLeft: 8 + depth * 14 }}
-      onClick={() => select(session.id)}
+      data-selected={selected ? 'true' : 'false'}
+      style={{ paddingLeft: 6 + depth * 14 }}
     >
-      {depth > 0 && <span className="lineage" aria-hidden="true">└</span>}
-      <span className={`status-dot ${session.status}`} data-testid="session-status-dot" title={session.status === 'running' ? 'running' : 'idle'} />
-      {renaming ? (
+      {edit === 'rename' ? (
         <input
           className="rename-input"
           data-testid="session-rename-input"
+          aria-label={`New title for ${title}`}
           autoFocus
           value={draft}
-          onClick={(e) => e.stopPropagation()}
           onChange={(e) => setDraft(e.target.value)}
           onBlur={() => void rename()}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') void rename();
-            if (e.key === 'Escape') setRenaming(false);
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              void rename();
+            }
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              endEdit();
+            }
           }}
         />
       ) : (
-        <span className="session-title" data-testid="session-title" title={`${title}\n${session.cwd ?? ''}\n${session.eventCount} events`}>
-          {title}
-        </span>
-      )}
-      <SessionActivityBadge session={session} />
-      {session.ownedElsewhere && <span className="badge badge-muted" title="Another Forkline owns this session">read-only</span>}
-      {session.origin?.kind === 'imported' && (
-        <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
-          {session.origin.format}
-        </span>
-      )}
-      <span className="row-actions" onClick={(e) => e.stopPropagation()}>
         <button
+          ref={openRef}
           type="button"
-          className="icon-button"
-          data-testid="session-rename-button"
-          title="Rename" aria-label="Rename"
-          onClick={() => {
-            setDraft(session.title ?? title);
-            setRenaming(true);
-          }}
+          className="session-open"
+          data-testid="session-open"
+          data-session-id={session.id}
+          tabIndex={tab}
+          aria-current={selected ? 'true' : undefined}
+          {...(active ? { 'data-focus-default': '' } : {})}
+          title={`${title}\n${session.cwd ?? ''}\n${session.eventCount} events`}
+          onClick={() => select(session.id)}
         >
+          {depth > 0 && (
+            <span className="lineage" aria-hidden="true">
+              └
+            </span>
+          )}
+          <span className={`status-dot ${session.status}`} data-testid="session-status-dot" aria-hidden="true" />
+          <span className="session-title" data-testid="session-title">
+            {title}
+          </span>
+          {session.status === 'running' && <span className="sr-only"> (running)</span>}
+          <SessionActivityBadge session={session} />
+          {session.ownedElsewhere && <span className="badge badge-muted">read-only</span>}
+          {session.origin?.kind === 'imported' && (
+            <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
+              {session.origin.format}
+            </span>
+          )}
+        </button>
+      )}
+      <span className="row-actions">
+        <button type="button" className="icon-button" data-testid="session-rename-button" tabIndex={tab} title="Rename (F2)" aria-label={`Rename ${title}`} onClick={() => editSession({ sessionId: session.id, kind: 'rename' })}>
           <RenameIcon />
         </button>
         {session.origin?.kind !== 'imported' && (
-          <button type="button" className="icon-button" data-testid="session-fork-button" title="Fork at the last closed turn" aria-label="Fork" onClick={() => void fork()}>
+          <button type="button" className="icon-button" data-testid="session-fork-button" tabIndex={tab} title="Fork at the last closed turn" aria-label={`Fork ${title}`} onClick={() => void runtime.actions.fork(session.id)}>
             <ForkIcon />
           </button>
         )}
-        <button type="button" className="icon-button" data-testid="session-export-button" title="Export JSONL" aria-label="Export JSONL" onClick={() => void exportJsonl()}>
+        <button type="button" className="icon-button" data-testid="session-export-button" tabIndex={tab} title="Export JSONL" aria-label={`Export ${title} as JSONL`} onClick={() => void runtime.actions.exportSession(session.id, download)}>
           <ExportIcon />
         </button>
-        <button type="button" className="icon-button danger" data-testid="session-delete-button" title="Delete" aria-label="Delete" onClick={() => setConfirmDelete(true)}>
+        <button type="button" className="icon-button danger" data-testid="session-delete-button" tabIndex={tab} title="Delete (Del)" aria-label={`Delete ${title}`} onClick={() => editSession({ sessionId: session.id, kind: 'delete' })}>
           <DeleteIcon />
         </button>
       </span>
-      {confirmDelete && (
+      {edit === 'delete' && (
         <ConfirmDialog
           title="Delete session"
           message={
@@ -155,19 +168,56 @@ const SessionRow = memo(function SessionRow({ item, selected, title }: RowProps)
           }
           confirmLabel="Delete"
           onConfirm={() => void remove()}
-          onCancel={() => setConfirmDelete(false)}
+          onCancel={() => editSession(undefined)}
         />
       )}
     </li>
   );
 });
 
+/** Focuses the open-button of the row for `sessionId` inside `list`. */
+function focusRow(list: HTMLElement | null, sessionId: string): void {
+  list?.querySelector<HTMLElement>(`[data-testid="session-open"][data-session-id="${CSS.escape(sessionId)}"]`)?.focus();
+}
+
 const SessionList = memo(function SessionList({ firstMessage }: { readonly firstMessage: string | undefined }): ReactNode {
   const { sessions, state, error, search, selectedId } = useApp(
     useShallow((s) => ({ sessions: s.sessions, state: s.sessionsState, error: s.sessionsError, search: s.search, selectedId: s.selectedId })),
   );
+  const editSession = useApp((s) => s.editSession);
   const titles = useMemo(() => (selectedId && firstMessage ? new Map([[selectedId, firstMessage]]) : new Map<string, string>()), [selectedId, firstMessage]);
   const tree = useMemo(() => sessionTree(sessions, search, titles), [sessions, search, titles]);
+  const [focusId, setFocusId] = useState<string | undefined>();
+  const listRef = useRef<HTMLUListElement>(null);
+  // The Tab stop: the row last moved to, else the open session, else the first row.
+  const activeId = tree.some((r) => r.session.id === focusId) ? focusId : tree.some((r) => r.session.id === selectedId) ? selectedId : tree[0]?.session.id;
+
+  const onKeyDown = (e: KeyboardEvent<HTMLUListElement>): void => {
+    const button = (e.target as HTMLElement).closest<HTMLElement>('[data-testid="session-open"]');
+    const id = button?.dataset['sessionId'];
+    if (!id) return;
+    const i = tree.findIndex((r) => r.session.id === id);
+    let next: number | undefined;
+    if (e.key === 'ArrowDown') next = Math.min(tree.length - 1, i + 1);
+    else if (e.key === 'ArrowUp') next = Math.max(0, i - 1);
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = tree.length - 1;
+    else if (e.key === 'F2') {
+      e.preventDefault();
+      editSession({ sessionId: id, kind: 'rename' });
+      return;
+    } else if (e.key === 'Delete') {
+      e.preventDefault();
+      editSession({ sessionId: id, kind: 'delete' });
+      return;
+    }
+    if (next === undefined) return;
+    e.preventDefault();
+    const target = tree[next]!.session.id;
+    setFocusId(target);
+    focusRow(listRef.current, target);
+  };
+
   if (state === 'error' && sessions.length === 0) {
     return (
       <div className="sidebar-state error" data-testid="sidebar-error">
@@ -196,49 +246,62 @@ const SessionList = memo(function SessionList({ firstMessage }: { readonly first
       </div>
     );
   }
-
+  const onFocus = (e: FocusEvent<HTMLUListElement>): void => {
+    const id = (e.target as HTMLElement).closest<HTMLElement>('[data-session-id]')?.dataset['sessionId'];
+    if (id && id !== activeId) setFocusId(id);
+  };
   return (
-    <ul className="session-list" data-testid="session-list">
+    <ul className="session-list" data-testid="session-list" aria-label="Sessions" aria-describedby="session-list-keys" ref={listRef} onKeyDown={onKeyDown} onFocus={onFocus}>
       {tree.map((item) => (
-        <SessionRow key={item.session.id} item={item} selected={item.session.id === selectedId} title={displayTitle(item.session, titles.get(item.session.id))} />
+        <SessionRow key={item.session.id} item={item} selected={item.session.id === selectedId} active={item.session.id === activeId} title={displayTitle(item.session, titles.get(item.session.id), sessions)} />
       ))}
     </ul>
   );
 });
 
-export function Sidebar(): ReactNode {
-  const client = useClient();
+/** The collapsed sidebar: a narrow rail of icon buttons. */
+function SidebarRail(): ReactNode {
   const runtime = useRuntime();
+  const setCollapsed = useApp((s) => s.setSidebarCollapsed);
+  const openSettings = useApp((s) => s.openSettings);
+  const openPalette = useApp((s) => s.openPalette);
+  return (
+    <nav className="sidebar-rail" data-testid="sidebar-rail" aria-label="Sessions (collapsed)" data-region="sessions">
+      <button type="button" className="icon-button" data-testid="sidebar-expand" data-focus-default="" title={`Show the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)})`} aria-label="Show the sidebar" onClick={() => setCollapsed(false)}>
+        <SidebarIcon />
+      </button>
+      <button type="button" className="icon-button" data-testid="rail-new-session" title={`New session (${shortcutLabel(SHORTCUTS.newSession, PLATFORM)})`} aria-label="New session" onClick={() => void runtime.actions.newSession()}>
+        <PlusIcon />
+      </button>
+      <button type="button" className="icon-button" title={`Commands (${shortcutLabel(SHORTCUTS.palette, PLATFORM)})`} aria-label="Commands" onClick={() => openPalette(true)}>
+        <CommandIcon />
+      </button>
+      <button type="button" className="icon-button" title="Settings" aria-label="Settings" onClick={() => openSettings(true)}>
+        <GearIcon />
+      </button>
+    </nav>
+  );
+}
+
+export function Sidebar(): ReactNode {
+  const runtime = useRuntime();
+  const collapsed = useApp((s) => s.sidebarCollapsed);
+  const setCollapsed = useApp((s) => s.setSidebarCollapsed);
   const search = useApp((s) => s.search);
   const setSearch = useApp((s) => s.setSearch);
-  const select = useApp((s) => s.select);
+  const openSettings = useApp((s) => s.openSettings);
   const open = useOpenSession();
-  const [browsing, setBrowsing] = useState(false);
   const [creating, setCreating] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  const navRef = useRef<HTMLElement>(null);
   const theme = useApp((s) => s.theme);
   const setTheme = useApp((s) => s.setTheme);
   const toggleTheme = (): void => setTheme(theme === 'dark' ? 'light' : 'dark');
 
-  const create = async (cwd: string): Promise<void> => {
-    setBrowsing(false);
-    try {
-      const summary: SessionSummary = await client.createSession({ cwd });
-      await runtime.refreshSessions();
-      select(summary.id);
-    } catch (error) {
-      runtime.reportError('New session', error);
-    }
-  };
-
   const newSession = async (): Promise<void> => {
     setCreating(true);
     try {
-      const chosen = await client.chooseWorkspace({});
-      if (chosen) await create(chosen.path);
-      else setBrowsing(true);
-    } catch (error) {
-      runtime.reportError('Choose folder', error);
+      await runtime.actions.newSession();
     } finally {
       setCreating(false);
     }
@@ -247,21 +310,50 @@ export function Sidebar(): ReactNode {
   const importFiles = useImportFiles();
 
   const list = (firstMessage: string | undefined): ReactNode => <SessionList firstMessage={firstMessage} />;
+  const importInput = (
+    <input
+      ref={fileRef}
+      type="file"
+      multiple
+      accept=".jsonl,.json,application/x-ndjson,application/jsonl,application/json,text/plain"
+      hidden
+      data-testid="import-session-input"
+      onChange={(e) => {
+        const files = Array.from(e.target.files ?? []);
+        e.target.value = '';
+        if (files.length > 0) void importFiles(files);
+      }}
+    />
+  );
+
+  if (collapsed) {
+    return (
+      <>
+        <SidebarRail />
+        {importInput}
+      </>
+    );
+  }
 
   return (
-    <nav className="sidebar" data-testid="sidebar" aria-label="Sessions">
+    <nav className="sidebar" data-testid="sidebar" aria-label="Sessions" data-region="sessions" ref={navRef}>
       <div className="sidebar-head">
         <span className="brand">Forkline</span>
         <span className="spacer" />
         <button type="button" className="icon-button" data-testid="theme-toggle" title="Switch light/dark theme" aria-label="Switch theme" onClick={toggleTheme}>
           <ThemeIcon />
         </button>
-        <button type="button" className="primary small" data-testid="new-session-button" disabled={creating} onClick={() => void newSession()}>
-          New session
+        <button type="button" className="icon-button" data-testid="settings-button" title={`Settings (${shortcutLabel(SHORTCUTS.settings, PLATFORM)})`} aria-label="Settings" onClick={() => openSettings(true)}>
+          <GearIcon />
+        </button>
+        <button type="button" className="icon-button" data-testid="sidebar-collapse" title={`Hide the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)})`} aria-label="Hide the sidebar" onClick={() => setCollapsed(true)}>
+          <SidebarIcon />
         </button>
       </div>
       <div className="sidebar-tools">
-        <input className="search" type="search" placeholder="Search sessions and messages" data-testid="sidebar-search" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search session titles, messages and tool output" />
+        <button type="button" className="primary small new-session" data-testid="new-session-button" disabled={creating} title={`New session (${shortcutLabel(SHORTCUTS.newSession, PLATFORM)})`} onClick={() => void newSession()}>
+          <PlusIcon /> New session
+        </button>
         <button
           type="button"
           className="small"
@@ -271,17 +363,22 @@ export function Sidebar(): ReactNode {
         >
           Import
         </button>
+        {importInput}
+      </div>
+      <div className="sidebar-search">
         <input
-          ref={fileRef}
-          type="file"
-          multiple
-          accept=".jsonl,.json,application/x-ndjson,application/jsonl,application/json,text/plain"
-          hidden
-          data-testid="import-session-input"
-          onChange={(e) => {
-            const files = Array.from(e.target.files ?? []);
-            e.target.value = '';
-            if (files.length > 0) void importFiles(files);
+          className="search"
+          type="search"
+          placeholder="Search sessions and messages"
+          data-testid="sidebar-search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          aria-label="Search session titles, messages and tool output"
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              navRef.current?.querySelector<HTMLElement>('[data-testid="session-open"][tabindex="0"]')?.focus();
+            }
           }}
         />
       </div>
@@ -289,7 +386,9 @@ export function Sidebar(): ReactNode {
         {open ? <SelectedFirstMessage onText={list} /> : list(undefined)}
         <SearchHits query={search} />
       </div>
-      {browsing && <FolderBrowser onChoose={(path) => void create(path)} onCancel={() => setBrowsing(false)} />}
+      <p className="sr-only" id="session-list-keys">
+        Arrow keys move between sessions, Enter opens one, F2 renames it, Delete deletes it.
+      </p>
     </nav>
   );
 }

@@ -6,7 +6,7 @@ import { diffLines, diffStat, type DiffLine } from './unified-diff.js';
 /** Numbered diff lines as a table (old no, new no, mark, text); shared with the compare view's file diff. */
 export const DiffTable = memo(function DiffTable({ lines }: { readonly lines: readonly DiffLine[] }): ReactNode {
   return (
-    <table className="diff-table mono">
+    <table className="diff-table mono" tabIndex={0}>
       <tbody>
         {lines.map((l, i) => (
           <tr key={i} className={`diff-${l.kind}`}>

@@ -5,9 +5,13 @@
  * "jump to seq" requests (from inspectors, compaction rows, the outline, search hits) scroll to
  * the row of that seq, loading earlier events first when the session was opened at its tail. The
  * find bar searches every row (rendered or not) and scrolls to each match.
+ *
+ * Keyboard: the timeline is one Tab stop (an F6 area); the active row holds focus (roving
+ * tabindex, a visible ring). ↑/↓ move by a row, PageUp/PageDown by ten, Home/End to the ends,
+ * →/← expand/fold a foldable row, Enter opens the raw inspector, Tab reaches the row's buttons.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type WheelEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type WheelEvent } from 'react';
 import { findRows } from '../../../shared/timeline-find.js';
 import { rowIndexOfSeq, type TimelineRow } from '../../../shared/timeline.js';
 import { EARLIER_PAGE_EVENTS } from '../../state/session-controller.js';
@@ -40,6 +44,7 @@ const TAIL_SLACK = 40;
 interface RowItemProps {
   readonly row: TimelineRow;
   readonly index: number;
+  readonly count: number;
   readonly start: number;
   readonly sessionId: string;
   readonly live: boolean;
@@ -47,10 +52,17 @@ interface RowItemProps {
   /** `hit`: a find match; `current`: the current find match. */
   readonly find?: 'hit' | 'current';
   readonly modelView: boolean;
+  /** The keyboard's active row (the Tab stop). */
+  readonly active: boolean;
   readonly measure: (element: HTMLElement | null) => void;
 }
 
-const RowItem = memo(function RowItem({ row, index, start, sessionId, live, selected, find, modelView, measure }: RowItemProps): ReactNode {
+/** Rows →/← expand and fold. */
+function foldable(row: TimelineRow): boolean {
+  return row.kind === 'tool' || row.kind === 'reasoning' || row.kind === 'compaction' || row.kind === 'user';
+}
+
+const RowItem = memo(function RowItem({ row, index, count, start, sessionId, live, selected, find, modelView, active, measure }: RowItemProps): ReactNode {
   const expandKey = `${sessionId}:${row.key}`;
   const expanded = useApp((s) => s.expanded[expandKey] === true);
   const toggleExpanded = useApp((s) => s.toggleExpanded);
@@ -65,7 +77,12 @@ const RowItem = memo(function RowItem({ row, index, start, sessionId, live, sele
       data-seq={row.seq}
       data-key={row.key}
       data-find={find}
-      className={`vrow${selected ? ' selected' : ''}${find ? ` find-${find}` : ''}`}
+      role="listitem"
+      aria-posinset={index + 1}
+      aria-setsize={count}
+      tabIndex={active ? 0 : -1}
+      {...(active ? { 'data-focus-default': '' } : {})}
+      className={`vrow${selected ? ' selected' : ''}${find ? ` find-${find}` : ''}${active ? ' active' : ''}`}
       style={{ transform: `translateY(${start}px)` }}
       onClick={() => inspect({ kind: 'row', rowKey: row.key, seq: row.seq })}
     >
@@ -94,6 +111,10 @@ export function Timeline(): ReactNode {
   const currentKey = current >= 0 ? rows[matches[current]!]!.key : undefined;
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const [activeKey, setActiveKey] = useState<string | undefined>();
+  const toggleExpanded = useApp((s) => s.toggleExpanded);
+  const setExpanded = useApp((s) => s.setExpanded);
+  const inspect = useApp((s) => s.inspect);
   const [follow, setFollow] = useState(true);
   const followRef = useRef(true);
   followRef.current = follow;
@@ -146,6 +167,7 @@ export function Timeline(): ReactNode {
     if (i < 0) return;
     handledJump.current = jump.nonce;
     setFollow(false);
+    setActiveKey(rows[i]!.key);
     virtualizer.scrollToIndex(i, { align: 'center' });
   }, [jump, timeline, rows, startSeq]);
 
@@ -155,6 +177,86 @@ export function Timeline(): ReactNode {
     setFollow(false);
     virtualizer.scrollToIndex(matches[current]!, { align: 'center' });
   }, [current, matches]);
+
+  // The Tab stop: the row last moved to, else the last row (the newest).
+  const activeIndex = useMemo(() => {
+    const i = activeKey !== undefined ? rows.findIndex((r) => r.key === activeKey) : -1;
+    return i >= 0 ? i : rows.length - 1;
+  }, [rows, activeKey]);
+
+  const moveTo = useCallback(
+    (index: number) => {
+      const row = rows[index];
+      if (!row) return;
+      setActiveKey(row.key);
+      virtualizer.scrollToIndex(index, { align: 'auto' });
+      // Focus now when the row is rendered (the usual case: a neighbour), else once the scroll brings it in.
+      let tries = 0;
+      const focus = (): boolean => {
+        const el = scrollRef.current?.querySelector<HTMLElement>(`[data-testid="timeline-row"][data-key="${CSS.escape(row.key)}"]`);
+        el?.focus({ preventScroll: true });
+        return el !== null && el !== undefined;
+      };
+      const retry = (): void => {
+        if (!focus() && tries++ < 8) requestAnimationFrame(retry);
+      };
+      if (!focus()) requestAnimationFrame(retry);
+    },
+    [rows, virtualizer],
+  );
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const target = e.target as HTMLElement;
+    const onRow = target === scrollRef.current || target.dataset['testid'] === 'timeline-row';
+    if (!onRow || e.altKey || e.ctrlKey || e.metaKey) return;
+    const row = rows[activeIndex];
+    let next: number | undefined;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = Math.min(rows.length - 1, activeIndex + 1);
+        break;
+      case 'ArrowUp':
+        next = Math.max(0, activeIndex - 1);
+        break;
+      case 'PageDown':
+        next = Math.min(rows.length - 1, activeIndex + 10);
+        break;
+      case 'PageUp':
+        next = Math.max(0, activeIndex - 10);
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = rows.length - 1;
+        setFollow(true);
+        break;
+      case 'ArrowRight':
+      case 'ArrowLeft':
+        if (row && foldable(row)) {
+          e.preventDefault();
+          setExpanded(`${sessionId}:${row.key}`, e.key === 'ArrowRight');
+        }
+        return;
+      case ' ':
+        if (row && foldable(row)) {
+          e.preventDefault();
+          toggleExpanded(`${sessionId}:${row.key}`);
+        }
+        return;
+      case 'Enter':
+        if (row) {
+          e.preventDefault();
+          inspect({ kind: 'row', rowKey: row.key, seq: row.seq });
+        }
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    // Following the tail stops only if the move scrolls away from the bottom (onScroll decides).
+    moveTo(next);
+  };
 
   const selectedKey = useMemo(() => {
     const seq = inspector ? (inspector.kind === 'row' ? undefined : inspector.seq) : jump?.seq;
@@ -216,8 +318,27 @@ export function Timeline(): ReactNode {
           What the model sees next{startSeq > 0 ? ' (of the loaded events)' : ''}: the summary in force first, then the messages after it.
         </div>
       )}
-      <div className="timeline" data-testid="timeline" ref={scrollRef} onScroll={onScroll} onWheel={onWheel}>
-        <div className="timeline-inner" style={{ height: totalSize }}>
+      <div
+        className="timeline"
+        data-testid="timeline"
+        data-region="timeline"
+        ref={scrollRef}
+        role="region"
+        aria-label="Timeline"
+        aria-describedby="timeline-keys"
+        tabIndex={items.some((item) => item.index === activeIndex) ? -1 : 0}
+        onScroll={onScroll}
+        onWheel={onWheel}
+        onKeyDown={onKeyDown}
+        onFocus={(e) => {
+          const key = (e.target as HTMLElement).closest<HTMLElement>('[data-testid="timeline-row"]')?.dataset['key'];
+          if (key !== undefined && key !== activeKey) setActiveKey(key);
+        }}
+      >
+        <p className="sr-only" id="timeline-keys">
+          Up and Down arrows move between rows, Right and Left expand and fold, Enter shows the raw events.
+        </p>
+        <div className="timeline-inner" role="list" aria-label="Timeline rows" style={{ height: totalSize }}>
           {items.map((item) => {
             const row = rows[item.index]!;
             return (
@@ -225,12 +346,14 @@ export function Timeline(): ReactNode {
                 key={item.key}
                 row={row}
                 index={item.index}
+                count={rows.length}
                 start={item.start}
                 sessionId={sessionId}
                 live={live}
                 selected={row.key === selectedKey}
                 {...(row.key === currentKey ? { find: 'current' as const } : matchKeys.has(row.key) ? { find: 'hit' as const } : {})}
                 modelView={modelView}
+                active={item.index === activeIndex}
                 measure={virtualizer.measureElement}
               />
             );

@@ -20,7 +20,7 @@ import type {
   UserRow,
   WarningRow,
 } from '../../../shared/timeline.js';
-import { useApp, useClient, useRuntime, useSession } from '../context.js';
+import { useApp, useRuntime, useSession } from '../context.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { Badge, CrashBadges } from './badges.js';
 import { CompactionView } from './CompactionView.js';
@@ -30,6 +30,7 @@ import { ToolRowView } from './ToolRowView.js';
 import { FoldToggle } from './FoldToggle.js';
 import { cutTail } from '../../../shared/text-cut.js';
 import { visible } from '../../../shared/visible-text.js';
+import { approvalLabel, measured, showsTtft, stepFinishLabel, turnDurationLabel } from './trust-labels.js';
 
 export interface RowViewProps {
   readonly row: TimelineRow;
@@ -43,6 +44,7 @@ export interface RowViewProps {
 }
 
 function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
+  const duration = row.end ? turnDurationLabel({ end: row.end, ...(row.durationMs !== undefined ? { durationMs: row.durationMs } : {}) }) : undefined;
   return (
     <div className={`row row-turn${row.ended ? '' : ' open'}`} data-testid="turn-rule" data-turn={row.turn}>
       <span className="turn-label">Turn {row.turn}</span>
@@ -52,7 +54,8 @@ function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
       </span>
       {row.ended ? (
         <span className="muted">
-          {row.endLabel} · {formatDuration(row.durationMs)}
+          {row.endLabel}
+          {duration ? ` · ${duration.text}` : ''}
         </span>
       ) : (
         <span className="running-label">running…</span>
@@ -63,21 +66,16 @@ function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
 }
 
 function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessionId: string }): ReactNode {
-  const client = useClient();
   const runtime = useRuntime();
-  const select = useApp((s) => s.select);
   const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' ? 'warn' : 'bad';
+  const duration = turnDurationLabel(row);
   const [forking, setForking] = useState(false);
   // An imported session is continued through its banner ("Continue in Forkline", which asks for a folder).
   const imported = useSession((s) => s.imported !== undefined);
   const fork = async (worktree: boolean): Promise<void> => {
     setForking(true);
     try {
-      const child = await client.forkSession({ sessionId, atSeq: row.seq, ...(worktree ? { worktree: true } : {}) });
-      await runtime.refreshSessions();
-      select(child.id);
-    } catch (error) {
-      runtime.reportError(worktree ? 'Fork in its own folder' : 'Fork', error);
+      await runtime.actions.fork(sessionId, { atSeq: row.seq, worktree });
     } finally {
       setForking(false);
     }
@@ -85,11 +83,14 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
   return (
     <div className={`row row-turn-end tone-${tone}`} data-testid="turn-end" data-turn={row.turn} data-reason={row.end.kind}>
       <span className="turn-end-label">
-        turn {row.turn} ended: <b>{row.label}</b>
+        turn {row.turn} ended: {row.crash ? <CrashBadges crash={row.crash} /> : <b>{row.label}</b>}
       </span>
       {row.end.failure?.message && <span className="muted clip">{row.end.failure.message}</span>}
-      <CrashBadges crash={row.crash} />
-      {row.durationMs !== undefined && <span className="muted">{formatDuration(row.durationMs)}</span>}
+      {duration && (
+        <span className="muted" title={duration.title}>
+          {duration.text}
+        </span>
+      )}
       {row.usage && <span className="muted">{usageLabel(row.usage)}</span>}
       <span className="spacer" />
       {!imported && (
@@ -128,6 +129,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
 
 function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boolean }): ReactNode {
   const inspectRequest = useApp((s) => s.inspectRequest);
+  const finish = stepFinishLabel(row.finish);
   return (
     <div className={`row row-step${row.open ? ' open' : ''}`} data-testid="step-marker" data-turn={row.turn} data-step={row.step}>
       <span className="step-label">
@@ -137,14 +139,20 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
       <span className="muted" data-testid="step-duration">
         {row.durationMs !== undefined ? formatDuration(row.durationMs) : row.open && live ? 'running…' : ''}
       </span>
-      {row.ttftMs !== undefined && row.ttftMs >= 0 && <span className="muted" title="time to first chunk">ttft {formatDuration(row.ttftMs)}</span>}
+      {showsTtft(row) && (
+        <span className="muted" title="time to the first streamed chunk">
+          ttft {measured(row.ttftMs!)}
+        </span>
+      )}
       <span className="muted" data-testid="step-tokens" title="tokens: uncached input, cache reads, output (reasoning)">
         {usageLabel(row.usage)}
       </span>
       <ContextMeter {...(row.usage ? { usage: row.usage } : {})} {...(row.contextWindow !== undefined ? { window: row.contextWindow } : {})} />
       {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
-      {row.finish && row.finish !== 'stop' && row.finish !== 'tool-calls' && <Badge tone={row.finish.startsWith('error') ? 'bad' : 'warn'}>{row.finish}</Badge>}
-      <span className="muted">{formatTokens(row.chunkCount)} chunks</span>
+      {finish && <Badge tone={row.finish!.startsWith('error') ? 'bad' : 'warn'}>{finish}</Badge>}
+      <span className="muted">
+        {formatTokens(row.chunkCount)} chunk{row.chunkCount === 1 ? '' : 's'}
+      </span>
       <span className="spacer" />
       <button
         type="button"
@@ -298,7 +306,11 @@ function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBa
           </span>
         )}
       </div>
-      {expanded && <div className="message-text reasoning-text">{body}</div>}
+      {expanded && (
+        <div className="message-text reasoning-text" tabIndex={0}>
+          {body}
+        </div>
+      )}
     </div>
   );
 }
@@ -341,7 +353,7 @@ function Approval({ row }: { readonly row: ApprovalRow }): ReactNode {
         row.reason && <span className="muted clip">{row.reason}</span>
       )}
       <span className="spacer" />
-      <Badge tone={row.outcome === 'allowed-once' || row.outcome === 'allowed-session' ? 'ok' : row.outcome ? 'bad' : 'warn'}>{row.outcome ?? 'waiting'}</Badge>
+      <Badge tone={approvalLabel(row.outcome).tone}>{approvalLabel(row.outcome).text}</Badge>
     </div>
   );
 }

@@ -5,7 +5,6 @@
  * edits with `{path, oldText, newText}` meta) or plain text.
  */
 import { memo, useMemo, type CSSProperties, type ReactNode } from 'react';
-import { formatDuration } from '../../../shared/format.js';
 import type { ToolRow } from '../../../shared/timeline.js';
 import { fileDiffs, parseToolArgs, prettyArgs, summarizeToolArgs, terminalFacts, toolPresentation } from '../../../shared/tool-view.js';
 import { readTodos } from '../../../shared/event-read.js';
@@ -15,6 +14,7 @@ import { DiffView } from './DiffView.js';
 import { Badge, CrashBadges } from './badges.js';
 import { FoldToggle } from './FoldToggle.js';
 import { TodoChecklist } from './TodoChecklist.js';
+import { approvalLabel, toolDurationLabel } from './trust-labels.js';
 
 /** The todo list a `todo_write` call writes (undefined for other tools or unreadable arguments). */
 function todosOf(name: string, args: string): TodoItem[] | undefined {
@@ -50,7 +50,7 @@ function LiveOutput({ callId, full }: { readonly callId: string; readonly full: 
     );
   }
   return (
-    <pre className="terminal" data-testid="tool-output-live">
+    <pre className="terminal" data-testid="tool-output-live" tabIndex={0}>
       {text}
     </pre>
   );
@@ -79,7 +79,7 @@ function ToolResult({ row }: { readonly row: ToolRow }): ReactNode {
     const facts = terminalFacts(row.meta);
     return (
       <div className="tool-result" data-testid="tool-result" data-view="terminal">
-        <pre className="terminal" data-testid="tool-terminal">
+        <pre className="terminal" data-testid="tool-terminal" tabIndex={0}>
           {text || <span className="muted">(no output)</span>}
         </pre>
         <div className="terminal-status">
@@ -101,13 +101,19 @@ function ToolResult({ row }: { readonly row: ToolRow }): ReactNode {
         {diffs.map((d, i) => (
           <DiffView key={`${d.path}:${i}`} diff={d} />
         ))}
-        {text && <pre className="plain muted">{text}</pre>}
+        {text && (
+          <pre className="plain muted" tabIndex={0}>
+            {text}
+          </pre>
+        )}
       </div>
     );
   }
   return (
     <div className="tool-result" data-testid="tool-result" data-view="plain">
-      <pre className="plain">{text || <span className="muted">(empty result)</span>}</pre>
+      <pre className="plain" tabIndex={0}>
+        {text || <span className="muted">(empty result)</span>}
+      </pre>
     </div>
   );
 }
@@ -121,6 +127,8 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
   }, [row.name, row.arguments, todos]);
   const presentation = toolPresentation(row.name, row.meta);
   const parallel = row.parallel;
+  const approval = row.approval ? approvalLabel(row.approval.outcome) : undefined;
+  const duration = toolDurationLabel(row);
   return (
     <div
       className={`row row-tool state-${row.state}${parallel ? ' parallel' : ''}${row.shadowedBy !== undefined ? ' shadowed' : ''}`}
@@ -145,7 +153,11 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
             ∥{parallel.size}
           </span>
         )}
-        {row.approval && <Badge tone={row.approval.outcome === 'allowed-once' || row.approval.outcome === 'allowed-session' ? 'ok' : row.approval.outcome ? 'bad' : 'warn'}>{row.approval.outcome ?? 'awaiting approval'}</Badge>}
+        {approval && (
+          <Badge tone={approval.tone} testId="tool-approval" {...(approval.title ? { title: approval.title } : {})}>
+            {approval.text}
+          </Badge>
+        )}
         {row.prunedBy !== undefined && <Badge tone="muted">pruned</Badge>}
         {row.state === 'dropped' && <Badge tone="muted">dropped</Badge>}
         <CrashBadges crash={row.crash} />
@@ -154,8 +166,8 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
             {row.errorCode ?? 'error'}
           </span>
         )}
-        <span className="duration" data-testid="tool-duration">
-          {row.durationMs !== undefined ? formatDuration(row.durationMs) : row.state === 'running' ? '…' : ''}
+        <span className="duration" data-testid="tool-duration" title={duration.title}>
+          {duration.text}
         </span>
       </div>
       {!expanded && row.state === 'running' && presentation === 'terminal' && <LiveOutput callId={row.callId} full={false} />}
@@ -167,7 +179,7 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
               <TodoChecklist todos={todos} />
               <details className="meta">
                 <summary>arguments</summary>
-                <pre className="json" data-testid="tool-args">
+                <pre className="json" data-testid="tool-args" tabIndex={0}>
                   {prettyArgs(row.arguments)}
                 </pre>
               </details>
@@ -175,7 +187,7 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
           ) : (
             <>
               <div className="section-label">arguments</div>
-              <pre className="json" data-testid="tool-args">
+              <pre className="json" data-testid="tool-args" tabIndex={0}>
                 {prettyArgs(row.arguments)}
               </pre>
             </>
@@ -185,7 +197,9 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
           {row.meta !== undefined && presentation !== 'diff' && (
             <details className="meta">
               <summary>meta</summary>
-              <pre className="json">{JSON.stringify(row.meta, null, 2)}</pre>
+              <pre className="json" tabIndex={0}>
+                {JSON.stringify(row.meta, null, 2)}
+              </pre>
             </details>
           )}
         </div>

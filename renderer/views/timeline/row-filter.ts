@@ -1,5 +1,7 @@
 /**
  * Which timeline rows are shown, from the person's toggles. Pure.
+ * - An approval that belongs to a shown tool call is shown once, on that call's row (its badge),
+ *   never also as a separate approval row; an approval whose call has no row keeps its own row.
  * - `showLogEvents: false` hides log-only event rows (request headers, inbox splices, titles…).
  * - `modelView: true` ("what the model sees next"): only rows whose events are on the current
  *   surface — prompts, committed answers and reasoning, tool calls with their results, and the
@@ -67,8 +69,17 @@ export function modelViewRows(rows: readonly TimelineRow[]): TimelineRow[] {
   return [...summaries, ...out];
 }
 
+/** Ids of the approvals that a tool row shows. */
+function approvalsOnToolRows(rows: readonly TimelineRow[]): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const row of rows) if (row.kind === 'tool' && row.approval) ids.add(row.approval.id);
+  return ids;
+}
+
 export function visibleRows(rows: readonly TimelineRow[], filter: RowFilter): readonly TimelineRow[] {
   if (filter.modelView) return modelViewRows(rows);
-  if (filter.showLogEvents) return rows;
-  return rows.filter((row) => row.kind !== 'event');
+  const onTools = approvalsOnToolRows(rows);
+  const merged = (row: TimelineRow): boolean => row.kind === 'approval' && onTools.has(row.id);
+  if (filter.showLogEvents) return onTools.size === 0 ? rows : rows.filter((row) => !merged(row));
+  return rows.filter((row) => !merged(row) && row.kind !== 'event');
 }

@@ -22,8 +22,8 @@ export interface E2eApp {
   readonly server: BrowserServer;
   readonly browser: Browser;
   page: Page;
-  /** Opens a fresh page on the app URL (a "reload" keeps the same host). */
-  openPage(): Promise<Page>;
+  /** Opens a fresh page on the app URL (a "reload" keeps the same host); default viewport 1400×900. */
+  openPage(viewport?: { width: number; height: number }): Promise<Page>;
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -37,7 +37,16 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function startE2eApp(options: { approvalPolicy?: 'ask' | 'allow' | 'deny'; models?: ScriptedLlmOptions['models'] } = {}): Promise<E2eApp> {
+export interface E2eOptions {
+  readonly approvalPolicy?: 'ask' | 'allow' | 'deny';
+  /** `scripted` (default): the provider is the scripted server; `unconfigured`: a first run — the default provider, no key. */
+  readonly provider?: 'scripted' | 'unconfigured';
+  readonly viewport?: { readonly width: number; readonly height: number };
+  /** Entries of the scripted server's `GET /v1/models`. */
+  readonly models?: ScriptedLlmOptions['models'];
+}
+
+export async function startE2eApp(options: E2eOptions = {}): Promise<E2eApp> {
   const dir = mkdtempSync(join(tmpdir(), 'forkline-e2e-'));
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace);
@@ -46,7 +55,10 @@ export async function startE2eApp(options: { approvalPolicy?: 'ask' | 'allow' | 
   const runtime = createRuntime({
     dataDir: join(dir, 'data'),
     env: {},
-    overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: options.approvalPolicy ?? 'ask' },
+    overrides: {
+      ...(options.provider === 'unconfigured' ? {} : { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' } }),
+      approvalPolicy: options.approvalPolicy ?? 'ask',
+    },
     writeWindowMs: 10,
   });
   const server = await startBrowserServer({ host: runtime.host, staticDir: join(ROOT, 'dist/renderer') });
@@ -59,8 +71,8 @@ export async function startE2eApp(options: { approvalPolicy?: 'ask' | 'allow' | 
     server,
     browser,
     page: undefined as unknown as Page,
-    async openPage() {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    async openPage(viewport = options.viewport ?? { width: 1400, height: 900 }) {
+      const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       page.on('pageerror', (error) => console.error('page error:', error));
       await page.goto(server.url);

@@ -211,18 +211,25 @@ describe('browser mode', () => {
       message: expect.stringContaining(`turn 1 ended at seq ${firstEnd.seq}`),
     });
     await expect(client.call('forkSession', { sessionId: session.id, atSeq: 999_999 })).rejects.toMatchObject({ code: 'NO_SUCH_SEQ', message: expect.stringContaining('beyond the end') });
-    const child = await client.call<{ id: string; parentSession: string; seedLength: number; title: string }>('forkSession', { sessionId: session.id, atSeq: firstEnd.seq });
+    const child = await client.call<{ id: string; parentSession: string; seedLength: number; title?: string }>('forkSession', { sessionId: session.id, atSeq: firstEnd.seq });
     expect(child.parentSession).toBe(session.id);
     // The cut is exactly turn 1's end: the parent's later events (its checkpoint, the splice that
     // queued "turn two") stay with the parent; the child starts from turn 1's workspace snapshot.
     expect(child.seedLength).toBe(firstEnd.seq + 1);
-    expect(child.title).toBe('fork 1 · turn one');
+    // A fork inherits no title (no "fork 1 · fork 1 · …" stacking): its own first prompt names it.
+    expect(child.title).toBeUndefined();
     const childView = await client.call<SubscribeResult>('subscribeSession', { sessionId: child.id, fromSeq: 0 });
     expect(childView.events.slice(0, firstEnd.seq + 1)).toEqual(events.slice(0, firstEnd.seq + 1));
     expect(childView.events.slice(firstEnd.seq + 1).map((e) => e.type)).toEqual(['session/end-seed', 'workspace/checkpoint']);
     const parentCheckpoint = events.find((e) => e.type === 'workspace/checkpoint' && e.data.turn === 1 && e.seq > firstEnd.seq);
     expect(childView.events.at(-1)!.data).toEqual(parentCheckpoint!.data);
     expect(childView.inbox).toEqual({ nextTurn: [], nextStep: [] });
+    llm.enqueue(textResponse('three'));
+    await client.call('followup', { sessionId: child.id, text: 'turn two, the other way' });
+    await idle(client, child.id);
+    const listed = await client.call<{ id: string; title?: string }[]>('listSessions', {});
+    expect(listed.find((s) => s.id === child.id)!.title).toBe('turn two, the other way');
+    expect(listed.find((s) => s.id === session.id)!.title).toBe('turn one');
     const exported = await client.call<{ fileName: string; jsonl: string }>('exportSession', { sessionId: session.id });
     expect(exported.fileName).toMatch(/\.jsonl$/);
     const imported = await client.call<{ sessionId: string; warnings: string[] }>('importSession', { jsonl: exported.jsonl });

@@ -68,8 +68,12 @@ describe('branches slice', () => {
     app.getState().closeCompare();
     expect(app.getState().compare).toBeUndefined();
     app.getState().openCompare('s2', 's3');
-    app.getState().select('s3');
-    expect(app.getState()).toMatchObject({ selectedId: 's3', compare: undefined, branchesOpen: true });
+    // Navigating the fork tree keeps the picker open …
+    app.getState().select('s3', { keepBranches: true });
+    expect(app.getState()).toMatchObject({ selectedId: 's3', compare: undefined, branchesOpen: true, dockTab: 'branches' });
+    // … any other selection closes it: the picker belongs to one lineage, it does not follow the person across sessions.
+    app.getState().select('s1');
+    expect(app.getState()).toMatchObject({ selectedId: 's1', branchesOpen: false });
     expect(createAppStore().getState().branchesOpen).toBe(false);
   });
 });

@@ -77,6 +77,42 @@ describe('ws bridge', () => {
     expect(statuses.map((s) => s.state)).toEqual(['open', 'reconnecting', 'reconnecting', 'open']);
   });
 
+  it('stops reconnecting when the host refuses the token, and keeps retrying when it is only unreachable', async () => {
+    const timers = new ManualTimers();
+    const sockets: FakeSocket[] = [];
+    const answers: ('wrong-token' | undefined)[] = [undefined, 'wrong-token'];
+    let asked = 0;
+    const bridge = createWsBridge({
+      url: 'ws://127.0.0.1:5000/host?token=old',
+      createSocket: (url) => {
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      timers,
+      now: () => timers.now,
+      random: () => 0.5,
+      checkRefused: () => Promise.resolve(answers[asked++]),
+    });
+    const call = bridge.call({ method: 'listSessions', params: {} });
+    // The handshake fails while the host is down: a retry is scheduled.
+    sockets[0]!.drop(1006);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(bridge.status).toMatchObject({ state: 'reconnecting', attempt: 1 });
+    timers.advance(250);
+    // The host is back with another token: refused, final.
+    sockets[1]!.drop(1006);
+    await expect(call).resolves.toMatchObject({ ok: false, error: { code: 'HOST_UNREACHABLE' } });
+    expect(bridge.status).toMatchObject({ state: 'closed', refused: 'wrong-token' });
+    expect(timers.count).toBe(0);
+    timers.advance(60_000);
+    expect(sockets).toHaveLength(2);
+    // A connection that had opened is simply retried (no token question).
+    expect(asked).toBe(2);
+    bridge.dispose();
+  });
+
   it('times out calls without an answer', async () => {
     const { sockets, bridge, timers } = setup(1000);
     sockets[0]!.open();

@@ -47,4 +47,28 @@ describe('sessionTree', () => {
     expect(displayTitle({ id: 'abcdef123456' })).toBe('session abcdef12');
     expect(sessionTree([s('x1')], 'hello', new Map([['x1', 'Hello world']])).map((r) => r.session.id)).toEqual(['x1']);
   });
+
+  it('labels an untitled fork by its place and its nearest titled ancestor, never stacking', () => {
+    const lineage = [
+      s('root', { title: 'sum([]) returns undefined', createdAt: 1 }),
+      s('f1', { parentSession: 'root', createdAt: 2 }),
+      s('f2', { parentSession: 'root', createdAt: 3, title: 'Return 0 for an empty list' }),
+      s('f1a', { parentSession: 'f1', createdAt: 4 }),
+      s('f1b', { parentSession: 'f1', createdAt: 5 }),
+    ];
+    const title = (id: string) => displayTitle(lineage.find((x) => x.id === id)!, undefined, lineage);
+    expect(title('f1')).toBe('fork 1 of sum([]) returns undefined');
+    expect(title('f2')).toBe('Return 0 for an empty list');
+    // A fork of an untitled fork names the titled ancestor once, not "fork 1 · fork 1 · …".
+    expect(title('f1b')).toBe('fork 2 of sum([]) returns undefined');
+    expect(title('f1a')).not.toContain('fork 1 of fork');
+    // Its own first prompt wins over the fallback.
+    expect(displayTitle(lineage[1]!, 'try a reduce instead', lineage)).toBe('try a reduce instead');
+    expect(displayTitle({ id: 'abcdef123456', cwd: '/home/me/proj/' })).toBe('New session in proj');
+    expect(sessionTree(lineage, 'fork 2 of').map((r) => [r.session.id, r.contextOnly])).toEqual([
+      ['root', true],
+      ['f1', true],
+      ['f1b', false],
+    ]);
+  });
 });

@@ -1,0 +1,128 @@
+/**
+ * Every action the keyboard reaches, as one list: the command palette (Ctrl/Cmd+K) shows it with
+ * each command's shortcut, and the global key handler runs the ones that have a shortcut. Commands
+ * are built from a snapshot of the app state plus injected effects (actions, focus moves, file
+ * pickers), so the list itself is pure and testable.
+ */
+import type { AppState } from '../state/app-store.js';
+import type { Shortcut } from './shortcut.js';
+
+/** Areas of the window the keyboard can jump to (F6 cycles through the present ones). */
+export type Region = 'sessions' | 'timeline' | 'approvals' | 'composer' | 'dock';
+
+export interface Command {
+  readonly id: string;
+  readonly label: string;
+  /** Groups the palette by topic. */
+  readonly group: 'Session' | 'View' | 'Go to' | 'App';
+  readonly shortcut?: Shortcut;
+  /** A key that works only inside one area (shown as a hint, e.g. "A in the approval panel"). */
+  readonly hint?: string;
+  readonly run: () => void;
+}
+
+/** Effects the commands need; the view layer supplies them. */
+export interface CommandEffects {
+  newSession(): void;
+  cancel(sessionId: string): void;
+  fork(sessionId: string, worktree: boolean): void;
+  compareWithParent(sessionId: string): void;
+  compact(sessionId: string): void;
+  exportSession(sessionId: string): void;
+  importSession(): void;
+  focus(region: Region): void;
+  /** Moves focus to the next (+1) or previous (−1) area. */
+  cycle(direction: 1 | -1): void;
+  /** Focuses the find bar's field (once it is rendered). */
+  focusFind(): void;
+}
+
+/** What the commands read besides the app state. */
+export interface CommandFacts {
+  readonly state: AppState;
+  /** The open session's agent is running. */
+  readonly running: boolean;
+  readonly readOnly: boolean;
+  /** Approvals are pending in the open session. */
+  readonly approvalsPending: boolean;
+}
+
+export const SHORTCUTS = {
+  palette: { key: 'k', mod: true },
+  newSession: { key: 'n', mod: true },
+  find: { key: 'f', mod: true },
+  cancel: { key: 'Escape' },
+  sidebar: { key: 'b', mod: true },
+  settings: { key: ',', mod: true },
+  nextRegion: { key: 'F6' },
+  previousRegion: { key: 'F6', shift: true },
+  steer: { key: 'Enter', mod: true },
+} as const satisfies Record<string, Shortcut>;
+
+/** The commands that apply now, in palette order. */
+export function buildCommands(facts: CommandFacts, effects: CommandEffects): Command[] {
+  const s = facts.state;
+  const open = s.selectedId !== undefined && s.compare === undefined ? s.selectedId : undefined;
+  const summary = open !== undefined ? s.sessions.find((x) => x.id === open) : undefined;
+  const out: Command[] = [];
+  const add = (c: Command | false | undefined): void => {
+    if (c) out.push(c);
+  };
+
+  add({ id: 'new-session', label: 'New session…', group: 'Session', shortcut: SHORTCUTS.newSession, run: effects.newSession });
+  add(open !== undefined && facts.running && { id: 'cancel', label: 'Cancel the running turn', group: 'Session', shortcut: SHORTCUTS.cancel, run: () => effects.cancel(open) });
+  add(open !== undefined && facts.approvalsPending && { id: 'go-approvals', label: 'Go to the pending approval', group: 'Session', hint: 'then A allow · S allow for session · R reject', run: () => effects.focus('approvals') });
+  add(open !== undefined && !facts.readOnly && { id: 'fork', label: 'Fork after the last finished turn', group: 'Session', run: () => effects.fork(open, false) });
+  add(open !== undefined && !facts.readOnly && { id: 'fork-worktree', label: 'Fork into its own folder after the last finished turn', group: 'Session', run: () => effects.fork(open, true) });
+  add(summary?.parentSession !== undefined && { id: 'compare-parent', label: 'Compare with the parent session', group: 'Session', run: () => effects.compareWithParent(summary.id) });
+  add(open !== undefined && !facts.running && !facts.readOnly && { id: 'compact', label: 'Compact what the model sees', group: 'Session', run: () => effects.compact(open) });
+  add(summary !== undefined && { id: 'rename', label: 'Rename session…', group: 'Session', hint: 'F2 in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'rename' }) });
+  add(summary !== undefined && { id: 'export', label: 'Export session as JSONL', group: 'Session', run: () => effects.exportSession(summary.id) });
+  add(summary !== undefined && { id: 'delete', label: 'Delete session…', group: 'Session', hint: 'Delete in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'delete' }) });
+  add({ id: 'import', label: 'Import a session log (.jsonl)…', group: 'Session', run: effects.importSession });
+
+  add(
+    open !== undefined && {
+      id: 'find',
+      label: 'Find in this session',
+      group: 'View',
+      shortcut: SHORTCUTS.find,
+      run: () => {
+        s.setTab('timeline');
+        s.openFind();
+        effects.focusFind();
+      },
+    },
+  );
+  add(open !== undefined && { id: 'tab-timeline', label: 'Show the timeline', group: 'View', run: () => s.setTab('timeline') });
+  add(open !== undefined && { id: 'tab-terminal', label: 'Show the terminal', group: 'View', run: () => s.setTab('terminal') });
+  add(open !== undefined && { id: 'log-events', label: s.showLogEvents ? 'Hide log-only events' : 'Show log-only events', group: 'View', run: s.toggleLogEvents });
+  add(open !== undefined && { id: 'model-view', label: s.modelView ? 'Show the full log' : 'Show what the model sees', group: 'View', run: s.toggleModelView });
+  add(s.selectedId !== undefined && { id: 'branches', label: s.branchesOpen ? 'Hide branches' : 'Show branches', group: 'View', run: () => s.setBranchesOpen(!s.branchesOpen) });
+  add(s.compare !== undefined && { id: 'close-compare', label: 'Close the compare view', group: 'View', run: s.closeCompare });
+  add({ id: 'sidebar', label: s.sidebarCollapsed ? 'Show the sidebar' : 'Hide the sidebar', group: 'View', shortcut: SHORTCUTS.sidebar, run: () => s.setSidebarCollapsed(!s.sidebarCollapsed) });
+  add({ id: 'theme', label: s.theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme', group: 'View', run: () => s.setTheme(s.theme === 'dark' ? 'light' : 'dark') });
+
+  add({ id: 'go-sessions', label: 'Go to the session list', group: 'Go to', hint: '↑ ↓ choose · Enter open · F2 rename · Delete', run: () => effects.focus('sessions') });
+  add(open !== undefined && { id: 'go-timeline', label: 'Go to the timeline', group: 'Go to', hint: '↑ ↓ rows · → ← expand/fold · Enter inspect', run: () => effects.focus('timeline') });
+  add(open !== undefined && !facts.readOnly && { id: 'go-composer', label: 'Go to the composer', group: 'Go to', run: () => effects.focus('composer') });
+  add({ id: 'next-area', label: 'Next area', group: 'Go to', shortcut: SHORTCUTS.nextRegion, run: () => effects.cycle(1) });
+  add({ id: 'previous-area', label: 'Previous area', group: 'Go to', shortcut: SHORTCUTS.previousRegion, run: () => effects.cycle(-1) });
+
+  add({ id: 'settings', label: 'Settings…', group: 'App', shortcut: SHORTCUTS.settings, run: () => s.openSettings(true) });
+  add({ id: 'setup', label: 'Set up a model provider…', group: 'App', run: () => s.openSetup(true) });
+  return out;
+}
+
+/**
+ * Commands matching every word of `query` (case-insensitive): those whose label has all the words
+ * first, then those that match only with their group or key hint; list order within each.
+ */
+export function filterCommands(commands: readonly Command[], query: string): Command[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...commands];
+  const has = (text: string): boolean => words.every((w) => text.includes(w));
+  const byLabel = commands.filter((c) => has(c.label.toLowerCase()));
+  const byMore = commands.filter((c) => !byLabel.includes(c) && has(`${c.label} ${c.group} ${c.hint ?? ''}`.toLowerCase()));
+  return [...byLabel, ...byMore];
+}

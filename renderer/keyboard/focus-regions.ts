@@ -1,0 +1,41 @@
+/**
+ * Moving keyboard focus between the window's areas. Each area is an element with
+ * `data-region="<name>"`; inside it, the element marked `data-focus-default` (the selected session
+ * row, the timeline's active row, the first approval, …) gets focus, else the area itself when it is
+ * focusable, else its first focusable control. DOM-only.
+ */
+import type { Region } from './commands.js';
+
+/** Cycle order for F6 / Shift+F6 (areas that are not on screen are skipped). */
+export const REGION_ORDER: readonly Region[] = ['sessions', 'timeline', 'approvals', 'composer', 'dock'];
+
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+function regionElement(region: Region): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[data-region="${region}"]`);
+}
+
+function visible(el: HTMLElement): boolean {
+  return el.getClientRects().length > 0;
+}
+
+/** Focuses `region`'s default element. Returns false when the area is not on screen. */
+export function focusRegion(region: Region): boolean {
+  const root = regionElement(region);
+  if (!root || !visible(root)) return false;
+  const preferred = root.querySelector<HTMLElement>('[data-focus-default]');
+  const target = preferred && visible(preferred) ? preferred : root.tabIndex >= 0 ? root : [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].find(visible);
+  if (!target) return false;
+  target.focus();
+  return document.activeElement === target;
+}
+
+/** Focuses the next (or previous) area on screen after the one holding focus. */
+export function cycleRegion(direction: 1 | -1): void {
+  const current = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-region]')?.dataset['region'] as Region | undefined;
+  const start = current !== undefined ? REGION_ORDER.indexOf(current) : direction > 0 ? -1 : REGION_ORDER.length;
+  for (let i = 1; i <= REGION_ORDER.length; i++) {
+    const index = (((start + direction * i) % REGION_ORDER.length) + REGION_ORDER.length) % REGION_ORDER.length;
+    if (focusRegion(REGION_ORDER[index]!)) return;
+  }
+}

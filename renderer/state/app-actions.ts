@@ -1,0 +1,179 @@
+/**
+ * What a person does to sessions, as plain functions over the runtime (no React, no DOM), shared by
+ * buttons, keyboard shortcuts and the command palette: start a session (the OS folder dialog, else
+ * the folder browser), send / queue / steer, cancel, fork, compare with the parent.
+ *
+ * A send while the provider is not ready (no key, no model — see provider-readiness.ts — or the
+ * host answering MISSING_CREDENTIAL) starts no turn: it opens the provider setup card. From an open
+ * session the text stays in the composer (`held`); the start screen's first prompt is kept here and
+ * `providerConfigured()` starts its session once the card saved a working provider.
+ */
+import { HostCallError } from '../host/host-client.js';
+import type { AppRuntime } from './app-runtime.js';
+import { providerReadiness } from './provider-readiness.js';
+
+/** The start screen's first prompt, held until a provider is configured. */
+interface PendingStart {
+  readonly cwd: string;
+  readonly text: string;
+  /** Set when the session was already created before the host refused the send. */
+  readonly sessionId?: string;
+}
+
+/** How the composer's text is delivered: a new turn (idle: runs now; running: queued for the next turn) or steering of the running turn. */
+export type SendMode = 'followup' | 'steer';
+
+/** What became of a send: delivered, held back for the provider setup card (nothing started), or failed (reported). */
+export type SendOutcome = 'sent' | 'held' | 'failed';
+
+export class AppActions {
+  private pending: PendingStart | undefined;
+
+  constructor(private readonly runtime: AppRuntime) {}
+
+  private get app() {
+    return this.runtime.app.getState();
+  }
+
+  /** New session: the desktop app's folder dialog, else (browser mode) the folder browser. */
+  async newSession(): Promise<void> {
+    try {
+      const chosen = await this.runtime.client.chooseWorkspace({});
+      if (chosen) await this.createSession(chosen.path);
+      else this.app.openFolderBrowser(true);
+    } catch (error) {
+      this.runtime.reportError('Choose folder', error);
+    }
+  }
+
+  /** Creates an empty session in `cwd` and opens it with the composer focused. Returns its id, or undefined on failure (reported). */
+  async createSession(cwd: string): Promise<string | undefined> {
+    this.app.openFolderBrowser(false);
+    try {
+      const summary = await this.runtime.client.createSession({ cwd });
+      await this.runtime.refreshSessions();
+      this.app.select(summary.id, { focusComposer: true });
+      return summary.id;
+    } catch (error) {
+      this.runtime.reportError('New session', error);
+      return undefined;
+    }
+  }
+
+  /**
+   * The start screen's send: a new session in `cwd` whose first turn is `text` (its title becomes
+   * the prompt). Without a ready provider it starts nothing: the prompt is held and the setup card
+   * opens; `providerConfigured()` starts it.
+   */
+  async startSession(cwd: string, text: string): Promise<SendOutcome> {
+    const body = text.trim();
+    if (!body) return 'failed';
+    if (!providerReadiness(this.app.settings).ready) {
+      this.pending = { cwd, text: body };
+      this.app.openSetup(true, 'send');
+      return 'held';
+    }
+    const id = await this.createSession(cwd);
+    if (id === undefined) return 'failed';
+    const outcome = await this.send(id, body, 'followup');
+    if (outcome === 'held') this.pending = { cwd, text: body, sessionId: id };
+    return outcome;
+  }
+
+  /**
+   * Sends composer text. `held`: no provider works, so nothing was sent and the setup card opened
+   * (the caller keeps the text); `failed`: reported as a toast.
+   */
+  async send(sessionId: string, text: string, mode: SendMode): Promise<SendOutcome> {
+    const body = text.trim();
+    if (!body) return 'failed';
+    if (mode === 'followup' && !providerReadiness(this.app.settings).ready) {
+      this.app.openSetup(true, 'send');
+      return 'held';
+    }
+    try {
+      if (mode === 'steer') await this.runtime.client.steer({ sessionId, text: body });
+      else await this.runtime.client.followup({ sessionId, text: body });
+      return 'sent';
+    } catch (error) {
+      if (HostCallError.is(error, 'MISSING_CREDENTIAL')) {
+        this.app.openSetup(true, 'send');
+        return 'held';
+      }
+      this.runtime.reportError(mode === 'steer' ? 'Steer' : 'Send', error);
+      return 'failed';
+    }
+  }
+
+  /** Called by the setup card after it saved a working provider: starts a held first prompt, if any. */
+  async providerConfigured(): Promise<void> {
+    await this.runtime.loadSettings();
+    const pending = this.pending;
+    this.pending = undefined;
+    this.app.openSetup(false);
+    if (pending?.sessionId !== undefined) await this.send(pending.sessionId, pending.text, 'followup');
+    else if (pending) await this.startSession(pending.cwd, pending.text);
+  }
+
+  /** Forgets a held send (the setup card was closed without saving). */
+  dropPending(): void {
+    this.pending = undefined;
+  }
+
+  /** The held first prompt, if any (named on the setup card). */
+  get pendingText(): string | undefined {
+    return this.pending?.text;
+  }
+
+  async cancel(sessionId: string): Promise<void> {
+    try {
+      await this.runtime.client.cancel({ sessionId });
+    } catch (error) {
+      this.runtime.reportError('Cancel', error);
+    }
+  }
+
+  /** Forks after the turn closed at `atSeq` (default: the last closed turn) and opens the child. */
+  async fork(sessionId: string, options: { readonly atSeq?: number; readonly worktree?: boolean } = {}): Promise<string | undefined> {
+    try {
+      const child = await this.runtime.client.forkSession({ sessionId, ...(options.atSeq !== undefined ? { atSeq: options.atSeq } : {}), ...(options.worktree ? { worktree: true } : {}) });
+      await this.runtime.refreshSessions();
+      this.app.select(child.id, { focusComposer: true });
+      return child.id;
+    } catch (error) {
+      this.runtime.reportError(options.worktree ? 'Fork in its own folder' : 'Fork', error);
+      return undefined;
+    }
+  }
+
+  /** Manual compaction; the outcome is shown as a toast. */
+  async compact(sessionId: string): Promise<void> {
+    try {
+      const result = await this.runtime.client.compactSession({ sessionId });
+      this.app.toast(result.compacted ? `Compaction replaced ${result.shadowedCount} event(s) with a summary.` : 'Nothing to compact yet.', 'info');
+    } catch (error) {
+      this.runtime.reportError('Compact', error);
+    }
+  }
+
+  /** Exports a session; `save` writes the file (the view layer's download). */
+  async exportSession(sessionId: string, save: (fileName: string, jsonl: string) => void): Promise<void> {
+    try {
+      const { fileName, jsonl } = await this.runtime.client.exportSession({ sessionId });
+      save(fileName, jsonl);
+    } catch (error) {
+      this.runtime.reportError('Export', error);
+    }
+  }
+
+  /** Opens the compare view of a fork (B) against its parent (A). */
+  compareWithParent(sessionId: string): void {
+    const parent = this.app.sessions.find((s) => s.id === sessionId)?.parentSession;
+    if (parent === undefined) {
+      this.app.toast('This session is not a fork: it has no parent to compare with.', 'info');
+      return;
+    }
+    this.app.openCompare(parent, sessionId);
+  }
+
+}

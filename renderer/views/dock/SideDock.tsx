@@ -1,0 +1,76 @@
+/**
+ * The right-hand dock: the side panels (branch picker, raw event inspector, request inspector)
+ * share one column, one panel in front at a time, with a tab per open panel. So opening every panel
+ * never squeezes the timeline or covers a control, whatever the window width; the dock itself is
+ * one F6 area. Tabs follow the WAI-ARIA APG tabs pattern (←/→ move between them).
+ */
+import type { KeyboardEvent, ReactNode } from 'react';
+import type { DockTab } from '../../state/app-store.js';
+import { BranchPicker } from '../branches/BranchPicker.js';
+import { useApp, useOpenSession } from '../context.js';
+import { RawInspector } from '../inspector/RawInspector.js';
+import { RequestInspector } from '../inspector/RequestInspector.js';
+
+const LABELS: Record<DockTab, string> = { branches: 'Branches', events: 'Events', request: 'Request' };
+
+/** The dock panels open now, in tab order. */
+function useOpenTabs(): DockTab[] {
+  const session = useOpenSession();
+  const branchesOpen = useApp((s) => s.branchesOpen);
+  const inspecting = useApp((s) => s.inspector !== undefined && s.compare === undefined);
+  const requesting = useApp((s) => s.requestTarget !== undefined && s.compare === undefined);
+  const tabs: DockTab[] = [];
+  if (branchesOpen) tabs.push('branches');
+  if (session && inspecting) tabs.push('events');
+  if (session && requesting) tabs.push('request');
+  return tabs;
+}
+
+export function SideDock(): ReactNode {
+  const tabs = useOpenTabs();
+  const dockTab = useApp((s) => s.dockTab);
+  const setDockTab = useApp((s) => s.setDockTab);
+  const inspectorKey = useApp((s) => (s.inspector ? (s.inspector.kind === 'row' ? `row:${s.inspector.rowKey}` : `seq:${s.inspector.seq}`) : ''));
+  if (tabs.length === 0) return null;
+  const active = tabs.includes(dockTab) ? dockTab : tabs[tabs.length - 1]!;
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    const i = tabs.indexOf(active);
+    const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
+    setDockTab(next);
+    requestAnimationFrame(() => document.getElementById(`dock-tab-${next}`)?.focus());
+  };
+
+  return (
+    <div className="side-dock" data-testid="side-dock" data-region="dock" data-tab={active}>
+      {tabs.length > 1 && (
+        <div className="dock-tabs" role="tablist" aria-label="Side panels" onKeyDown={onKeyDown}>
+          {tabs.map((tab) => (
+            <button
+              key={tab}
+              type="button"
+              role="tab"
+              id={`dock-tab-${tab}`}
+              aria-selected={tab === active}
+              aria-controls="dock-panel"
+              tabIndex={tab === active ? 0 : -1}
+              className={tab === active ? 'active' : ''}
+              data-testid="dock-tab"
+              data-tab={tab}
+              onClick={() => setDockTab(tab)}
+            >
+              {LABELS[tab]}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="dock-panel" id="dock-panel" {...(tabs.length > 1 ? { role: 'tabpanel', 'aria-labelledby': `dock-tab-${active}` } : {})}>
+        {active === 'branches' && <BranchPicker />}
+        {active === 'events' && <RawInspector key={inspectorKey} />}
+        {active === 'request' && <RequestInspector />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The command list for the current moment: app state, the open session's facts (running,
+ * read-only, pending approvals) and the effects (actions, focus moves, downloads) wired to the DOM.
+ */
+import { useCallback, useMemo } from 'react';
+import { buildCommands, type Command, type CommandEffects } from '../../keyboard/commands.js';
+import { cycleRegion, focusRegion } from '../../keyboard/focus-regions.js';
+import { platformOf, type Platform } from '../../keyboard/shortcut.js';
+import { useOpenSession, useRuntime } from '../context.js';
+import { download } from '../download.js';
+
+/** The platform for shortcut matching and labels. */
+export const PLATFORM: Platform = typeof navigator === 'undefined' ? 'other' : platformOf(`${navigator.platform} ${navigator.userAgent}`);
+
+/** Returns a function that builds the commands from the state at the moment it is called. */
+export function useCommands(): () => Command[] {
+  const runtime = useRuntime();
+  const session = useOpenSession();
+  const effects = useMemo<CommandEffects>(
+    () => ({
+      newSession: () => void runtime.actions.newSession(),
+      cancel: (id) => void runtime.actions.cancel(id),
+      fork: (id, worktree) => void runtime.actions.fork(id, { worktree }),
+      compareWithParent: (id) => runtime.actions.compareWithParent(id),
+      compact: (id) => void runtime.actions.compact(id),
+      exportSession: (id) => void runtime.actions.exportSession(id, download),
+      importSession: () => document.querySelector<HTMLInputElement>('[data-testid="import-session-input"]')?.click(),
+      focus: (region) => {
+        if (region === 'sessions' && runtime.app.getState().sidebarCollapsed) runtime.app.getState().setSidebarCollapsed(false);
+        // After React has rendered what the command may have opened.
+        requestAnimationFrame(() => focusRegion(region));
+      },
+      cycle: (direction) => cycleRegion(direction),
+      focusFind: () => requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="find-input"]')?.focus()),
+    }),
+    [runtime],
+  );
+  return useCallback(() => {
+    const facts = session?.controller.store.getState();
+    const state = runtime.app.getState();
+    return buildCommands(
+      {
+        state,
+        running: facts?.status === 'running',
+        readOnly: facts?.readOnly ?? false,
+        approvalsPending: (facts?.approvals.length ?? 0) > 0,
+      },
+      effects,
+    );
+  }, [runtime, session, effects]);
+}

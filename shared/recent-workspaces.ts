@@ -1,0 +1,23 @@
+/**
+ * The folder picker's "recent workspaces": the distinct working folders of listed sessions, most
+ * recently active first. Folders under `excludeUnder` (the data folder, where forks made "in their
+ * own folder" live) are left out. Pure: no Node, no DOM.
+ */
+import type { SessionSummary } from './api.js';
+
+/** Up to `limit` recent folders, newest activity first. */
+export function recentWorkspaces(sessions: readonly SessionSummary[], options: { readonly excludeUnder?: string; readonly limit?: number } = {}): string[] {
+  const limit = options.limit ?? 6;
+  const exclude = options.excludeUnder?.replace(/[\\/]+$/, '');
+  const latest = new Map<string, number>();
+  for (const s of sessions) {
+    const cwd = s.cwd;
+    if (!cwd) continue;
+    if (exclude && (cwd === exclude || cwd.startsWith(`${exclude}/`) || cwd.startsWith(`${exclude}\\`))) continue;
+    latest.set(cwd, Math.max(latest.get(cwd) ?? -Infinity, s.updatedAt));
+  }
+  return [...latest.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, limit)
+    .map(([cwd]) => cwd);
+}

@@ -1,0 +1,96 @@
+/**
+ * Checks a person sees, run inside the page: controls that overlap each other or are cut off, and
+ * axe-core's accessibility rules (injected from the installed axe-core).
+ */
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+
+export interface LayoutProblem {
+  readonly kind: 'overlap' | 'cut-off';
+  readonly what: string;
+  readonly detail: string;
+}
+
+/**
+ * Visible controls (buttons, fields, links, tabs) that overlap another control or stick out of the
+ * window or of an ancestor that hides overflow. A control scrolled (partly) out of a scroll
+ * container is not "cut off": scrolling shows it. While a modal dialog is open only its controls
+ * count (the rest is behind it).
+ */
+export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
+  // Two frames: virtual rows measure and settle.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return page.evaluate(() => {
+    type Box = { l: number; t: number; r: number; b: number };
+    const SELECTOR = 'button, input:not([type="hidden"]), select, textarea, a[href], [role="tab"]';
+    const describe = (el: Element): string => {
+      const id = el.getAttribute('data-testid');
+      const label = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''}${label ? ` "${label}"` : ''}`;
+    };
+    const boxOf = (r: DOMRect): Box => ({ l: r.left, t: r.top, r: r.right, b: r.bottom });
+    const meet = (a: Box, b: Box): Box => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
+    const area = (a: Box): number => Math.max(0, a.r - a.l) * Math.max(0, a.b - a.t);
+    const modal = [...document.querySelectorAll('[role="dialog"][aria-modal="true"]')].at(-1);
+    const scope = modal ?? document.body;
+    const viewport: Box = { l: 0, t: 0, r: window.innerWidth, b: window.innerHeight };
+    const problems: { kind: 'overlap' | 'cut-off'; what: string; detail: string }[] = [];
+    const shown: { el: Element; box: Box }[] = [];
+    for (const el of scope.querySelectorAll(SELECTOR)) {
+      if (el.closest('[aria-hidden="true"], .sr-only, .xterm')) continue;
+      if (el instanceof HTMLInputElement && (el.type === 'file' || el.hidden)) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility !== 'visible' || Number(style.opacity) === 0) continue;
+      const box = boxOf(el.getBoundingClientRect());
+      if (area(box) < 1) continue;
+      // Clip by ancestors: scroll containers (partly hidden = scrolled away) and hidden overflow (partly hidden = cut off).
+      let scrollClip = viewport;
+      let hardClip = viewport;
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        const clips = s.overflowX !== 'visible' || s.overflowY !== 'visible';
+        if (!clips) continue;
+        const r = boxOf(a.getBoundingClientRect());
+        const scrolls = /(auto|scroll)/.test(`${s.overflowX} ${s.overflowY}`);
+        if (scrolls) scrollClip = meet(scrollClip, r);
+        else hardClip = meet(hardClip, r);
+      }
+      const inScroll = meet(box, scrollClip);
+      if (area(inScroll) < 1) continue; // scrolled out of view
+      if (area(inScroll) + 1 < area(box)) continue; // partly scrolled: not a layout fault
+      const inside = meet(box, hardClip);
+      if (area(inside) + 2 < area(box)) problems.push({ kind: 'cut-off', what: describe(el), detail: `box ${JSON.stringify(box)} outside ${JSON.stringify(hardClip)}` });
+      shown.push({ el, box });
+    }
+    for (let i = 0; i < shown.length; i++) {
+      for (let j = i + 1; j < shown.length; j++) {
+        const a = shown[i]!;
+        const b = shown[j]!;
+        if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+        const common = area(meet(a.box, b.box));
+        if (common > 2) problems.push({ kind: 'overlap', what: `${describe(a.el)} × ${describe(b.el)}`, detail: `${Math.round(common)} px²` });
+      }
+    }
+    return problems;
+  });
+}
+
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string;
+  readonly help: string;
+  readonly targets: readonly string[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  // Evaluated over the debugging protocol: the page's CSP (script-src 'self') forbids an inline <script>.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axe.source};void 0`);
+  return page.evaluate(async () => {
+    const run = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe.run;
+    const result = await run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => String(n.target.join(' '))) }));
+  });
+}

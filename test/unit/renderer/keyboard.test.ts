@@ -1,0 +1,132 @@
+/**
+ * The keyboard layer's pure parts: shortcut matching and labels per platform, the command list
+ * (what applies when, with which shortcut), filtering, and provider readiness.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SessionSummary, SettingsView } from '../../../shared/api.js';
+import { buildCommands, filterCommands, SHORTCUTS, type CommandEffects } from '../../../renderer/keyboard/commands.js';
+import { matchesShortcut, platformOf, shortcutLabel } from '../../../renderer/keyboard/shortcut.js';
+import { createAppStore } from '../../../renderer/state/app-store.js';
+import { providerReadiness } from '../../../renderer/state/provider-readiness.js';
+
+const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+
+describe('shortcuts', () => {
+  it('match Ctrl on Linux/Windows and Cmd on macOS, with no extra modifiers', () => {
+    expect(matchesShortcut(key('k', { ctrlKey: true }), SHORTCUTS.palette, 'other')).toBe(true);
+    expect(matchesShortcut(key('K', { ctrlKey: true }), SHORTCUTS.palette, 'other')).toBe(true);
+    expect(matchesShortcut(key('k', { metaKey: true }), SHORTCUTS.palette, 'other')).toBe(false);
+    expect(matchesShortcut(key('k', { metaKey: true }), SHORTCUTS.palette, 'mac')).toBe(true);
+    expect(matchesShortcut(key('k', { ctrlKey: true }), SHORTCUTS.palette, 'mac')).toBe(false);
+    expect(matchesShortcut(key('k', { ctrlKey: true, shiftKey: true }), SHORTCUTS.palette, 'other')).toBe(false);
+    expect(matchesShortcut(key('Escape'), SHORTCUTS.cancel, 'other')).toBe(true);
+    expect(matchesShortcut(key('F6', { shiftKey: true }), SHORTCUTS.previousRegion, 'other')).toBe(true);
+    expect(matchesShortcut(key('F6', { shiftKey: true }), SHORTCUTS.nextRegion, 'other')).toBe(false);
+  });
+
+  it('label per platform', () => {
+    expect(shortcutLabel(SHORTCUTS.newSession, 'other')).toBe('Ctrl+N');
+    expect(shortcutLabel(SHORTCUTS.newSession, 'mac')).toBe('⌘N');
+    expect(shortcutLabel(SHORTCUTS.steer, 'other')).toBe('Ctrl+Enter');
+    expect(shortcutLabel(SHORTCUTS.cancel, 'other')).toBe('Esc');
+    expect(platformOf('MacIntel Mozilla/5.0 (Macintosh)')).toBe('mac');
+    expect(platformOf('Linux x86_64')).toBe('other');
+  });
+});
+
+describe('command list', () => {
+  const calls: string[] = [];
+  const effects: CommandEffects = {
+    newSession: () => calls.push('new'),
+    cancel: (id) => calls.push(`cancel ${id}`),
+    fork: (id, worktree) => calls.push(`fork ${id} ${worktree}`),
+    compareWithParent: (id) => calls.push(`compare ${id}`),
+    compact: (id) => calls.push(`compact ${id}`),
+    exportSession: (id) => calls.push(`export ${id}`),
+    importSession: () => calls.push('import'),
+    focus: (region) => calls.push(`focus ${region}`),
+    cycle: (d) => calls.push(`cycle ${d}`),
+    focusFind: () => calls.push('focus find'),
+  };
+  const summary = (id: string, extra: Partial<SessionSummary> = {}): SessionSummary => ({ id, createdAt: 0, updatedAt: 0, eventCount: 3, status: 'idle', ...extra });
+
+  it('offers session commands only with a session open, cancel only while running, compare only for a fork', () => {
+    const app = createAppStore();
+    const ids = () => buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects).map((c) => c.id);
+    expect(ids()).toContain('new-session');
+    expect(ids()).not.toContain('find');
+    expect(ids()).not.toContain('cancel');
+    app.getState().setSessions([summary('root'), summary('child', { parentSession: 'root' })]);
+    app.getState().select('root');
+    expect(ids()).toEqual(expect.arrayContaining(['find', 'fork', 'rename', 'go-timeline', 'go-composer']));
+    expect(ids()).not.toContain('compare-parent');
+    const running = buildCommands({ state: app.getState(), running: true, readOnly: false, approvalsPending: true }, effects);
+    expect(running.map((c) => c.id)).toEqual(expect.arrayContaining(['cancel', 'go-approvals']));
+    expect(running.map((c) => c.id)).not.toContain('compact');
+    running.find((c) => c.id === 'cancel')!.run();
+    expect(calls.at(-1)).toBe('cancel root');
+    app.getState().select('child');
+    const forChild = buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects);
+    forChild.find((c) => c.id === 'compare-parent')!.run();
+    expect(calls.at(-1)).toBe('compare child');
+    // Commands with a shortcut carry it (the palette shows it, the key handler runs it).
+    expect(forChild.find((c) => c.id === 'new-session')!.shortcut).toEqual(SHORTCUTS.newSession);
+    expect(forChild.find((c) => c.id === 'find')!.shortcut).toEqual(SHORTCUTS.find);
+    // Read-only sessions cannot be forked or continued from here.
+    expect(buildCommands({ state: app.getState(), running: false, readOnly: true, approvalsPending: false }, effects).map((c) => c.id)).not.toContain('go-composer');
+  });
+
+  it('runs state commands against the store', () => {
+    const app = createAppStore();
+    app.getState().setSessions([summary('s1')]);
+    app.getState().select('s1');
+    const commands = buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects);
+    commands.find((c) => c.id === 'sidebar')!.run();
+    expect(app.getState().sidebarCollapsed).toBe(true);
+    commands.find((c) => c.id === 'find')!.run();
+    expect(app.getState().find).toBeDefined();
+    commands.find((c) => c.id === 'rename')!.run();
+    expect(app.getState().sessionEdit).toEqual({ sessionId: 's1', kind: 'rename' });
+    commands.find((c) => c.id === 'branches')!.run();
+    expect(app.getState()).toMatchObject({ branchesOpen: true, dockTab: 'branches' });
+  });
+
+  it('filters by every typed word, in list order', () => {
+    const app = createAppStore();
+    const all = buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects);
+    expect(filterCommands(all, '').length).toBe(all.length);
+    expect(filterCommands(all, 'new sess').map((c) => c.id)).toEqual(['new-session']);
+    expect(filterCommands(all, 'SETTINGS').map((c) => c.id)).toContain('settings');
+    expect(filterCommands(all, 'zzz')).toEqual([]);
+    // Label matches rank before matches found only in a hint ("F2 in the session list").
+    const app2 = createAppStore();
+    app2.getState().setSessions([{ id: 's1', createdAt: 0, updatedAt: 0, eventCount: 1, status: 'idle' }]);
+    app2.getState().select('s1');
+    const withSession = buildCommands({ state: app2.getState(), running: false, readOnly: false, approvalsPending: false }, effects);
+    expect(filterCommands(withSession, 'session list')[0]!.id).toBe('go-sessions');
+    expect(filterCommands(withSession, 'session list').map((c) => c.id)).toContain('rename');
+  });
+});
+
+describe('provider readiness', () => {
+  const view = (active: SettingsView['active'], keys: Record<string, boolean> = {}): SettingsView => ({
+    presets: [
+      { id: 'deepseek', label: 'DeepSeek', baseUrl: 'https://api.deepseek.com', models: [], needsKey: true, reasoningEfforts: [] },
+      { id: 'custom', label: 'Custom', baseUrl: '', models: [], needsKey: false, reasoningEfforts: [] },
+    ],
+    active,
+    approvalPolicy: 'ask',
+    keys,
+    dataDir: '/d',
+    mcpServers: {},
+  });
+
+  it('needs settings, a base URL, a model, and a key where the provider needs one', () => {
+    expect(providerReadiness(undefined)).toMatchObject({ ready: false, code: 'SETTINGS_UNKNOWN' });
+    expect(providerReadiness(view({ provider: 'deepseek', baseUrl: 'https://api.deepseek.com', model: 'deepseek-v4-flash' }))).toMatchObject({ ready: false, code: 'MISSING_CREDENTIAL' });
+    expect(providerReadiness(view({ provider: 'deepseek', baseUrl: 'https://api.deepseek.com', model: 'deepseek-v4-flash' }, { deepseek: true }))).toEqual({ ready: true });
+    expect(providerReadiness(view({ provider: 'custom', baseUrl: '', model: 'm' }))).toMatchObject({ ready: false, code: 'NO_BASE_URL' });
+    expect(providerReadiness(view({ provider: 'custom', baseUrl: 'http://127.0.0.1:1/v1', model: ' ' }))).toMatchObject({ ready: false, code: 'NO_MODEL' });
+    expect(providerReadiness(view({ provider: 'custom', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }))).toEqual({ ready: true });
+  });
+});
