@@ -127,7 +127,7 @@ describe('fork and compare in the browser', () => {
     app.llm.enqueue(
       toolCallResponse([{ id: 'f3-read', name: 'read_file', arguments: '{"path":"a.txt"}' }], { usage: usage(1000, 18, { cached: 900 }) }),
       toolCallResponse([{ id: 'f3-write', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'alpha\nbeta\ngamma\n' }) }], { usage: usage(1100, 30, { cached: 1000 }) }),
-      textResponse('Appended gamma to a.txt.', { usage: usage(1200, 7, { cached: 1100 }) }),
+      textResponse('Appended **gamma** to a.txt.', { usage: usage(1200, 7, { cached: 1100 }) }),
     );
     await send('Append gamma to a.txt');
     await turnCompleted(2);
@@ -210,6 +210,8 @@ describe('fork and compare in the browser', () => {
     expect(await right.locator('[data-testid="tool-row"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-tool-name')))).toEqual(['read_file', 'write_file']);
     expect(await left.locator('[data-testid="compare-text"]').last().textContent()).toContain('Added README.md.');
     expect(await right.locator('[data-testid="compare-text"]').last().textContent()).toContain('Appended gamma to a.txt.');
+    // Answers are rendered as Markdown, as in the timeline (no raw `**`).
+    expect(await right.locator('[data-testid="compare-text"] [data-testid="compare-markdown"] strong').last().textContent()).toBe('gamma');
 
     // Files: fork 1 has README.md and upper-case a.txt (it shares S's folder); fork 3 has its own a.txt with gamma.
     const files = await page.locator('[data-testid="compare-file"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-status')} ${e.getAttribute('data-path')}`));

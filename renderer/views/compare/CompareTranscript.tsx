@@ -1,6 +1,7 @@
 /**
  * One branch's transcript in the compare view: what it added after the common history (turns,
- * prompts, assistant text, tool calls), from the session's own timeline projection. Read-only:
+ * prompts, assistant text rendered as Markdown like the timeline, tool calls), from the session's
+ * own timeline projection. Read-only:
  * the session is opened through the shared session controller, and rows offer no fork or request
  * actions. Tool rows reuse the timeline's tool row (expand for arguments, result, diff).
  */
@@ -10,6 +11,7 @@ import { transcriptAfter } from '../../../shared/branch-compare.js';
 import { clockTime, formatDuration, usageLabel } from '../../../shared/format.js';
 import type { TimelineRow, ToolRow } from '../../../shared/timeline.js';
 import { useApp, useOpenSession, useSession, useTimeline } from '../context.js';
+import { Markdown } from '../markdown/Markdown.js';
 import { ToolRowView } from '../timeline/ToolRowView.js';
 
 /** Rows shown per column before "show all". */
@@ -40,8 +42,8 @@ const CompareRow = memo(function CompareRow({ row, sessionId, live }: { readonly
           <div className="row-head">
             <span className="who">{row.sourceKind === 'user' ? 'You' : row.sourceKind === 'steer' ? 'steering' : row.sourceKind}</span>
           </div>
-          <div className="message-text compare-message" tabIndex={0}>
-            {row.text}
+          <div className="compare-message" tabIndex={0}>
+            {row.sourceKind === 'compaction' ? <Markdown text={row.text} className="message-text" /> : <div className="message-text">{row.text}</div>}
           </div>
         </div>
       );
@@ -52,8 +54,8 @@ const CompareRow = memo(function CompareRow({ row, sessionId, live }: { readonly
             <span className="who">Assistant</span>
             {row.interrupted && <span className="badge badge-warn">interrupted</span>}
           </div>
-          <div className="message-text compare-message" tabIndex={0}>
-            {row.text}
+          <div className="compare-message" tabIndex={0}>
+            <Markdown text={row.text} className="message-text" testId="compare-markdown" />
           </div>
         </div>
       );
