@@ -512,7 +512,7 @@ async function main(argv: string[]): Promise<number> {
         out(`common history: ${result.commonLength} events\n`);
         for (const side of [result.a, result.b]) {
           const s = side.stats;
-          out(`\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${s.turns} turns, ${s.steps} steps, ${s.toolCalls} tool calls, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: ${s.inputTokens} in, ${s.cacheReadTokens} cached, ${s.outputTokens} out\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`);
+          out(`\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: ${s.inputTokens} in, ${s.cacheReadTokens} cached, ${s.outputTokens} out\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`);
         }
         out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${visibleInline(f.status)} ${visibleInline(f.path)}`).join('\n')}\n`);
         if (result.diffNote) out(`(${visibleInline(result.diffNote)})\n`);
@@ -683,3 +683,8 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/** `1 turn`, `2 turns`. */
+function count(n: number, word: string): string {
+  return `${n} ${n === 1 ? word : `${word}s`}`;
+}

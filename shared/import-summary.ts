@@ -104,7 +104,9 @@ export function formatImportTokens(tokens: ImportTokens): string {
 /** One line for a toast title or a list: `Claude Code transcript → 3 turns, 12 tool calls`. */
 export function importHeadline(summary: ImportSummary): string {
   const info = IMPORT_FORMATS.find((f) => f.id === summary.format);
-  const version = summary.formatVersion ? ` ${summary.formatVersion}` : '';
+  // A bare number is a format's schema version ("v0"); a dotted one is the writer's release.
+  const v = summary.formatVersion;
+  const version = v ? (/^\d+$/.test(v) ? ` v${v}` : ` ${v}`) : '';
   return `${info?.label ?? summary.format}${version} → ${plural(summary.turns, 'turn')}, ${plural(summary.toolCalls, 'tool call')}`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The folder picker's "recent workspaces": the distinct working folders of listed sessions, most
  * recently active first. Folders under `excludeUnder` (the data folder, where forks made "in their
- * own folder" live) are left out. Pure: no Node, no DOM.
+ * own folder" live) are left out, and so are the folders imported logs name: a file's folder is
+ * untrusted (issue 8) and is never offered as a place to work. Pure: no Node, no DOM.
  */
 import type { SessionSummary } from './api.js';
 
@@ -12,7 +13,7 @@ export function recentWorkspaces(sessions: readonly SessionSummary[], options: {
   const latest = new Map<string, number>();
   for (const s of sessions) {
     const cwd = s.cwd;
-    if (!cwd) continue;
+    if (!cwd || s.origin?.kind === 'imported') continue;
     if (exclude && (cwd === exclude || cwd.startsWith(`${exclude}/`) || cwd.startsWith(`${exclude}\\`))) continue;
     latest.set(cwd, Math.max(latest.get(cwd) ?? -Infinity, s.updatedAt));
   }

@@ -11,6 +11,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentStatus, ApprovalRequest, HostPush, InboxSnapshot, SubscribeResult } from '../../shared/api.js';
 import type { ErrorRecord } from '../../shared/errors.js';
 import type { SessionHeader } from '../../shared/events.js';
+import type { UserMessage } from '../../shared/messages.js';
 import { toolResultFacts } from '../../shared/event-read.js';
 import type { SessionEvent } from '../../shared/events.js';
 import { appendEvents, emptyLog, prependEvents, type EventLog } from './event-log.js';
@@ -46,6 +47,14 @@ export interface SessionFacts {
   readonly readOnly: boolean;
   /** Set for a session imported from another agent's log (read-only; continued by a fork). */
   readonly imported?: SubscribeResult['imported'];
+  /**
+   * Queued messages (follow-ups or steering) a cancel dropped before they were sent (an
+   * `agent/inbox/spliced{outcome: canceled}`), newest drop only, with a nonce per drop: the
+   * composer gives their text back so nothing typed is lost silently.
+   */
+  readonly dropped?: { readonly nonce: number; readonly messages: readonly UserMessage[] };
+  /** The last inbox snapshot that held messages (what a cancel's splice refers to). */
+  readonly queued?: InboxSnapshot;
 }
 
 export type SessionStore = StoreApi<SessionFacts>;
@@ -110,6 +119,9 @@ export function applyPushes(store: SessionStore, pushes: readonly HostPush[]): A
   let inbox = state.inbox;
   let approvals = state.approvals;
   let toolOutput = state.toolOutput;
+  // The last inbox that held messages: a cancel's splice names only how many it dropped.
+  let queued = state.queued ?? state.inbox;
+  const droppedNow: UserMessage[] = [];
   let hole = false;
   let applied = 0;
   let duplicates = 0;
@@ -123,6 +135,13 @@ export function applyPushes(store: SessionStore, pushes: readonly HostPush[]): A
         applied += seq.accepted.length;
         duplicates += seq.duplicates;
         if (seq.hole) hole = true;
+        // A cancel dropped queued messages: keep their text (from the last inbox that held them) for the composer.
+        for (const event of seq.accepted) {
+          if (event.type !== 'agent/inbox/spliced' || event.data.outcome !== 'canceled') continue;
+          const count = event.data.removedCount ?? 0;
+          const list = (event.data.target === 'next-step' ? queued.nextStep : queued.nextTurn).slice(event.data.start, event.data.start + count);
+          droppedNow.push(...list);
+        }
         // A committed result carries the whole output: drop the live buffer (call ids may be reused later).
         for (const event of seq.accepted) {
           if (event.type !== 'tool/result') continue;
@@ -138,6 +157,7 @@ export function applyPushes(store: SessionStore, pushes: readonly HostPush[]): A
         break;
       case 'session/inbox':
         inbox = push.inbox;
+        if (inbox.nextTurn.length > 0 || inbox.nextStep.length > 0) queued = inbox;
         break;
       case 'session/approvals':
         approvals = push.approvals;
@@ -159,6 +179,8 @@ export function applyPushes(store: SessionStore, pushes: readonly HostPush[]): A
   if (inbox !== state.inbox) patch.inbox = inbox;
   if (approvals !== state.approvals) patch.approvals = approvals;
   if (toolOutput !== state.toolOutput) patch.toolOutput = toolOutput;
+  if (queued !== (state.queued ?? state.inbox)) patch.queued = queued;
+  if (droppedNow.length > 0) patch.dropped = { nonce: (state.dropped?.nonce ?? 0) + 1, messages: droppedNow };
   if (Object.keys(patch).length > 0) store.setState(patch);
   return { hole, applied, duplicates };
 }

@@ -2,8 +2,9 @@
  * The composer. Idle: Enter sends a follow-up (a new turn). While a turn runs, both ways are
  * offered and labelled: Enter queues a follow-up for the next turn, Ctrl/Cmd+Enter steers the
  * running turn (joins it at its next step); Esc cancels the run. Shift+Enter is a newline. The
- * pending inbox (queued prompts and steering not yet claimed) is listed under the input. A send
- * without a working provider opens the provider setup card instead (see AppActions).
+ * pending inbox (queued prompts and steering not yet claimed) is listed under the input; when a
+ * cancel drops them unsent, their text comes back into the input (with a notice), so nothing typed
+ * is lost. A send without a working provider opens the provider setup card instead (see AppActions).
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { messageText } from '../../../shared/messages.js';
@@ -25,9 +26,22 @@ export function Composer(): ReactNode {
   const composerFocused = useApp((s) => s.composerFocused);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  const dropped = useSession((s) => s.dropped);
+  const toast = useApp((s) => s.toast);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const disabled = readOnly || !ready;
   const steerKeys = shortcutLabel(SHORTCUTS.steer, PLATFORM);
+
+  // Queued messages a cancel dropped: give their text back.
+  const restored = useRef(dropped?.nonce ?? 0);
+  useEffect(() => {
+    if (!dropped || dropped.nonce === restored.current) return;
+    restored.current = dropped.nonce;
+    const texts = dropped.messages.map((m) => messageText(m)).filter((t) => t.trim() !== '');
+    if (texts.length === 0) return;
+    setText((current) => [current.trim(), ...texts].filter((t) => t !== '').join('\n\n'));
+    toast(`${texts.length === 1 ? 'A queued message was' : `${texts.length} queued messages were`} not sent (the turn was cancelled); the text is back in the message box.`, 'info');
+  }, [dropped, toast]);
 
   useEffect(() => {
     if (!focusRequested || disabled) return;
@@ -59,9 +73,11 @@ export function Composer(): ReactNode {
   };
 
   const pending = [...inbox.nextStep.map((m) => ({ m, target: 'next-step' as const })), ...inbox.nextTurn.map((m) => ({ m, target: 'next-turn' as const }))];
-  const hint = readOnly
-    ? 'Read-only: another Forkline owns this session.'
-    : running
+  const hint = imported
+    ? 'Read-only: imported from another agent. Continue in Forkline forks it into a folder you choose.'
+    : readOnly
+      ? 'Read-only: another Forkline owns this session.'
+      : running
       ? `Enter queues a follow-up for the next turn · ${steerKeys} steers this turn · Esc cancels · Shift+Enter newline`
       : 'Enter sends · Shift+Enter newline';
 

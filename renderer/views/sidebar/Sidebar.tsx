@@ -369,7 +369,7 @@ export function Sidebar(): ReactNode {
         <input
           className="search"
           type="search"
-          placeholder="Search sessions and messages"
+          placeholder="Search…"
           data-testid="sidebar-search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}

@@ -138,7 +138,7 @@ describe('forkline CLI', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'session', id: sessionId });
     const imported = await forkline(['import', file]);
     expect(imported.code).toBe(0);
-    expect(imported.stdout).toContain('Forkline export 0 →');
+    expect(imported.stdout).toContain('Forkline export v0 →');
     expect(imported.stdout).toContain('already exists; imported as');
     const copyId = /^session (\S+)/m.exec(imported.stdout)![1]!;
     const copy = await forkline(['export', copyId]);

@@ -64,7 +64,7 @@ describe('forkline import / show / fork on other agents\' logs', () => {
     expect(r.stdout).toContain('Codex CLI rollout 0.77.0 → 5 turns, 4 tool calls');
     expect(r.stdout).toContain('2 calls had no result in the log (closed as outcome unknown)');
     expect(r.stdout).toContain('OpenHands trajectory or event stream → 1 turn, 2 tool calls');
-    expect(r.stdout).toContain('DeepSeek Harness session 0 → 1 turn, 1 tool call');
+    expect(r.stdout).toContain('DeepSeek Harness session v0 → 1 turn, 1 tool call');
     expect(r.stdout.match(/^session \S+/gm)).toHaveLength(4);
     const ls = await forkline(['ls']);
     expect(ls.stdout.trim().split('\n')).toHaveLength(4);

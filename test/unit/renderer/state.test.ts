@@ -103,6 +103,27 @@ describe('session store', () => {
     expect(store.getState().lastSeq).toBe(7);
   });
 
+  it('keeps the text of queued messages a cancel dropped, whichever of the inbox and the splice arrives first', () => {
+    const msg = (id: string, text: string, kind: 'user' | 'steer') => ({ id, role: 'user' as const, content: [{ type: 'text' as const, text }], source: { kind } });
+    const inbox = { nextTurn: [msg('q1', 'then add a README note', 'user')], nextStep: [msg('s1', 'please be brief', 'steer')] };
+    const spliced = (seq: number, target: 'next-turn' | 'next-step') => ev(seq, 'agent/inbox/spliced', { target, start: 0, removedCount: 1, inserted: [], outcome: 'canceled' });
+    const store = createSessionStore('s1');
+    applySubscribeResult(store, subscribeResult('sub1', evs(0, 2)));
+    applyPushes(store, [{ kind: 'session/inbox', sessionId: 's1', inbox }]);
+    expect(store.getState().dropped).toBeUndefined();
+    // The emptied inbox first, then the splices that say what the cancel removed.
+    applyPushes(store, [
+      { kind: 'session/inbox', sessionId: 's1', inbox: { nextTurn: [], nextStep: [] } },
+      { kind: 'session/events', subscriptionId: 'sub1', sessionId: 's1', events: [spliced(3, 'next-step'), spliced(4, 'next-turn')] },
+    ]);
+    const dropped = store.getState().dropped!;
+    expect(dropped.nonce).toBe(1);
+    expect(dropped.messages.map((m) => m.id)).toEqual(['s1', 'q1']);
+    // A claim (no "canceled" outcome) drops nothing.
+    applyPushes(store, [{ kind: 'session/events', subscriptionId: 'sub1', sessionId: 's1', events: [ev(5, 'agent/inbox/spliced', { target: 'next-turn', start: 0, removedCount: 1, inserted: [] })] }]);
+    expect(store.getState().dropped!.nonce).toBe(1);
+  });
+
   it('caps live tool output at its tail', () => {
     const store = createSessionStore('s1');
     const big = 'x'.repeat(TOOL_OUTPUT_CAP);

@@ -18,4 +18,10 @@ describe('recentWorkspaces', () => {
     expect(recentWorkspaces(list, { limit: 1 })).toEqual(['/data/forkline/worktrees/x']);
     expect(recentWorkspaces([])).toEqual([]);
   });
+
+  it('never offers the folder an imported log names (it is untrusted and may not exist here)', () => {
+    const imported: SessionSummary = { ...s('i', '/tmp/from-someone-else', 100), origin: { kind: 'imported', format: 'claude-code', importedAt: 1 } };
+    const forkOfImported = s('j', '/home/me/chosen-here', 90);
+    expect(recentWorkspaces([imported, forkOfImported, s('k', '/home/me/proj', 10)])).toEqual(['/home/me/chosen-here', '/home/me/proj']);
+  });
 });
