@@ -94,7 +94,7 @@ export class Session {
     this.onNote = options.onNote;
     for (const event of options.seed ?? []) this.commitSeedEvent(event);
     this.firstLiveSeq = this.log.length;
-    if (options.markEndSeed && this.log.length > 0 && this.log[this.log.length - 1]!.type !== 'session/end-seed') {
+    if (options.markEndSeed && this.log.length > 0 && needsEndSeed(this.log)) {
       this.append({ type: 'session/end-seed', data: {} });
     }
   }
@@ -269,4 +269,21 @@ export class Session {
 /** True when `error` is one of the session's typed errors. */
 export function isSessionError(error: unknown): error is SessionError {
   return ForklineError.isInstance(error) && error.name === 'SessionError';
+}
+
+/**
+ * Log-only events that do not start new history: a resume right after them continues the run
+ * an earlier `session/end-seed` already marks (e.g. a fork titled or given a policy before its
+ * first turn), so no second boundary is written.
+ */
+const BOUNDARY_NEUTRAL_TYPES: ReadonlySet<string> = new Set(['session/title', 'approval/policy', 'approval/rule', 'request/header', 'request/context', 'session/takeover', 'instructions/loaded']);
+
+/** Whether a resume must mark where the loaded history ends: anything but neutral events since the last boundary. */
+function needsEndSeed(log: readonly SessionEvent[]): boolean {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const type = log[i]!.type as string;
+    if (type === 'session/end-seed') return false;
+    if (!BOUNDARY_NEUTRAL_TYPES.has(type)) return true;
+  }
+  return true;
 }

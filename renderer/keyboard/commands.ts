@@ -71,6 +71,8 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
 
   add({ id: 'new-session', label: 'New session…', group: 'Session', shortcut: SHORTCUTS.newSession, run: effects.newSession });
   add(open !== undefined && facts.running && { id: 'cancel', label: 'Cancel the running turn', group: 'Session', shortcut: SHORTCUTS.cancel, run: () => effects.cancel(open) });
+  // In the compare view Esc goes back to the open session (no turn can be cancelled from there).
+  add(s.compare !== undefined && { id: 'close-compare', label: 'Close the comparison', group: 'View', shortcut: SHORTCUTS.cancel, run: () => s.closeCompare() });
   add(open !== undefined && facts.approvalsPending && { id: 'go-approvals', label: 'Go to the pending approval', group: 'Session', hint: 'then A allow · S allow for session · R reject', run: () => effects.focus('approvals') });
   add(open !== undefined && !facts.readOnly && { id: 'fork', label: 'Fork after the last finished turn', group: 'Session', run: () => effects.fork(open, false) });
   add(open !== undefined && !facts.readOnly && { id: 'fork-worktree', label: 'Fork into its own folder after the last finished turn', group: 'Session', run: () => effects.fork(open, true) });

@@ -99,8 +99,9 @@ describe('first run with no key', () => {
     expect(app.llm.requests.length).toBe(before + 1);
     await app.screenshot('first-run-tested');
 
-    // Save: the held prompt starts the session and its answer streams in.
-    app.llm.enqueue(reply({ text: 'Hello from the first run! This answer streams in small pieces so it can be watched.', split: 3, frameDelayMs: 30 }));
+    // Save: the held prompt starts the session and its answer streams in (slowly enough, ~2 s, that
+    // a loaded CI machine still shows the streaming state before the answer ends).
+    app.llm.enqueue(reply({ text: 'Hello from the first run! This answer streams in small pieces so it can be watched.', split: 3, frameDelayMs: 80 }));
     await byTestId('setup-save').click();
     await byTestId('session-view').waitFor();
     await page.locator('[data-testid="assistant-text"][data-streaming="true"]').waitFor({ timeout: 15_000 });

@@ -88,7 +88,7 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
         <button type="submit">Go</button>
       </form>
       <div className="hint" id="folder-path-hint">
-        Enter lists the typed folder; Enter again starts the session there.
+        Enter lists the typed folder; Enter again chooses it.
       </div>
       {error && (
         <div className="error-text" data-testid="folder-error" role="alert">

@@ -91,6 +91,19 @@ describe('command list', () => {
     expect(app.getState()).toMatchObject({ branchesOpen: true, dockTab: 'branches' });
   });
 
+  it('Esc closes the compare view (the command is offered only there)', () => {
+    const app = createAppStore();
+    app.getState().setSessions([summary('s1'), summary('s2')]);
+    app.getState().select('s1');
+    const facts = { running: false, readOnly: false, approvalsPending: false };
+    expect(buildCommands({ state: app.getState(), ...facts }, effects).map((c) => c.id)).not.toContain('close-compare');
+    app.getState().openCompare('s1', 's2');
+    const close = buildCommands({ state: app.getState(), ...facts }, effects).find((c) => c.id === 'close-compare')!;
+    expect(close.shortcut).toEqual(SHORTCUTS.cancel);
+    close.run();
+    expect(app.getState().compare).toBeUndefined();
+  });
+
   it('filters by every typed word, in list order', () => {
     const app = createAppStore();
     const all = buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects);

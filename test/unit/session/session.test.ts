@@ -150,6 +150,15 @@ describe('Session seeds and session/end-seed', () => {
     expect(resumed.events.slice(events.length).map((e) => e.type)).toEqual(['session/end-seed']);
     const again = new Session({ header: header('es'), seed: resumed.events, markEndSeed: true });
     expect(again.length).toBe(resumed.length);
+    // Only log-only events since the boundary (a fork titled before its first turn): still one boundary.
+    const titled = new Session({ header: header('es'), seed: resumed.events, now: () => 2 });
+    titled.append({ type: 'session/title', data: { title: 'fork of es' } });
+    const resumedAgain = new Session({ header: header('es'), seed: titled.events, markEndSeed: true });
+    expect(resumedAgain.length).toBe(titled.length);
+    // New history since the boundary (a queued prompt): a new boundary.
+    const queued = new Session({ header: header('es'), seed: titled.events });
+    new AgentLogWriter(queued).inboxInsert('next');
+    expect(new Session({ header: header('es'), seed: queued.events, markEndSeed: true }).events.at(-1)!.type).toBe('session/end-seed');
     expect(new Session({ header: header('es'), seed: [], markEndSeed: true }).length).toBe(0);
     // Turn numbers continue after a seed.
     const w = new AgentLogWriter(again);
