@@ -64,7 +64,7 @@ export function StartScreen(): ReactNode {
                 ? 'Your message is kept and will be sent as soon as a provider answers.'
                 : readiness.ready
                   ? 'Choose the provider and model new turns use.'
-                  : `Before the first session: ${readiness.message}. Pick a provider, give its key (or use a local Ollama), and test it.`}
+                  : `No provider is ready yet (the saved one: ${readiness.message}). Pick a provider, give its key if it needs one (or use a local Ollama), and test it.`}
             </p>
             <ProviderSetup onConfigured={() => void runtime.actions.providerConfigured()} />
           </section>
