@@ -4,6 +4,7 @@
  */
 import WebSocket from 'ws';
 import type { HostPush, RpcResponse } from '../../shared/api.js';
+import type { SessionEvent } from '../../shared/events.js';
 
 /** A host call that failed: the error's stable code and message. */
 export class HostCallError extends Error {
@@ -59,6 +60,11 @@ export class WsHostClient {
       throw error;
     }
     throw new Error(`${method} succeeded but was expected to fail`);
+  }
+
+  /** Every live event pushed for a subscription so far. */
+  eventsFor(subscriptionId: string): SessionEvent[] {
+    return this.pushes.flatMap((p) => (p.kind === 'session/events' && p.subscriptionId === subscriptionId ? [...p.events] : []));
   }
 
   close(): void {

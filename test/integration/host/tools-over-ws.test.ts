@@ -15,7 +15,7 @@ import type { ApprovalRequest, HostPush, SessionSummary, SubscribeResult } from 
 import { eventsOfType } from '../../../shared/events.js';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
-import { HostWsClient } from '../../support/host-ws-client.js';
+import { WsHostClient } from '../../support/ws-host-client.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 
 const ENV_KEY = 'sk-env-deepseek-0123456789abcdef';
@@ -26,7 +26,7 @@ let dir: string;
 let runtime: Runtime;
 let server: BrowserServer;
 let workspace: string;
-let client: HostWsClient;
+let client: WsHostClient;
 
 beforeAll(async () => {
   process.env['DEEPSEEK_API_KEY'] = ENV_KEY; // this file runs in its own process (pool: forks)
@@ -39,7 +39,7 @@ beforeAll(async () => {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Forkline</title>');
   runtime = createRuntime({ dataDir: join(dir, 'data'), env: {}, overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'ask' }, writeWindowMs: 5 });
   server = await startBrowserServer({ host: runtime.host, staticDir });
-  client = await HostWsClient.connect(`ws://127.0.0.1:${server.port}/host?token=${server.token}`, `http://127.0.0.1:${server.port}`);
+  client = await WsHostClient.connect(server.port, server.token);
 });
 afterAll(async () => {
   client.close();
