@@ -93,7 +93,6 @@ export class ClaudeCodeImporter implements RecordImporter {
    * message record.
    */
   private subAgentFile: boolean | undefined;
-  private readonly rawTypes = new Map<string, number>();
 
   constructor(private readonly writer: ImportedLogWriter) {
     this.b = new ConversationBuilder(writer, 'claude-code', 'claude-code');
@@ -169,7 +168,6 @@ export class ClaudeCodeImporter implements RecordImporter {
   }
 
   private raw(time: number | undefined, type: string, r: Rec): void {
-    this.rawTypes.set(type, (this.rawTypes.get(type) ?? 0) + 1);
     this.defer(() => this.b.foreign(time, type, r));
   }
 
@@ -376,7 +374,8 @@ export class ClaudeCodeImporter implements RecordImporter {
     }
     if (this.rewinds > 0) this.warnings.push(`${this.rewinds} prompt(s) continue from an earlier point (a rewind or an edited prompt): the abandoned messages are kept, shown as replaced`);
     if (this.sidechainRecords > 0) this.warnings.push(`${this.sidechainRecords} sub-agent (sidechain) record(s) kept as raw rows`);
-    if (this.rawTypes.size > 0) this.warnings.push(`kept as raw rows: ${[...this.rawTypes].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+    const raw = this.b.rawRowsWarning();
+    if (raw !== undefined) this.warnings.push(raw);
   }
 }
 

@@ -75,7 +75,6 @@ export class CodexImporter implements RecordImporter {
   /** Shell facts per call id from `exec_command_end`, used by the matching output. */
   private readonly execFacts = new Map<string, JsonObject>();
   private lastUsage: TokenUsage | undefined;
-  private readonly rawTypes = new Map<string, number>();
 
   constructor(private readonly writer: ImportedLogWriter) {
     this.b = new ConversationBuilder(writer, 'codex', 'codex');
@@ -122,7 +121,6 @@ export class CodexImporter implements RecordImporter {
   }
 
   private raw(time: number | undefined, type: string, value: JsonValue, modelVisible = false, note?: string): void {
-    this.rawTypes.set(type, (this.rawTypes.get(type) ?? 0) + 1);
     this.b.foreign(time, type, value, { ...(modelVisible ? { modelVisible } : {}), ...(note ? { note } : {}) });
   }
 
@@ -293,7 +291,8 @@ export class CodexImporter implements RecordImporter {
       this.b.endTurn(last, this.explicitTurns || this.b.pendingCalls.length > 0 || !this.answered ? { kind: 'interrupted' } : { kind: 'completed' });
     }
     void this.lastUsage;
-    if (this.rawTypes.size > 0) this.warnings.push(`kept as raw rows: ${[...this.rawTypes].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+    const raw = this.b.rawRowsWarning();
+    if (raw !== undefined) this.warnings.push(raw);
   }
 }
 

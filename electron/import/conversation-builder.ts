@@ -12,6 +12,7 @@ import type { JsonValue } from '../../shared/json.js';
 import type { AssistantBlock, TextBlock, ToolSchema, UserMessageSource } from '../../shared/messages.js';
 import type { ImportFormatId } from '../../shared/import-summary.js';
 import { UNANSWERED_CALL_ERROR, type ImportedLogWriter } from './log-writer.js';
+import { RawRowCounter } from './record-importer.js';
 
 /** Text the model sees for a call whose result the imported log does not contain. */
 export function unansweredCallText(format: string): string {
@@ -30,6 +31,8 @@ interface OpenCall {
 }
 
 export class ConversationBuilder {
+  /** Records kept raw so far, by type (the summary's warning: {@link rawRowsWarning}). */
+  private readonly rawRows = new RawRowCounter();
   private turn = 0;
   private step = 0;
   private turnOpen = false;
@@ -241,8 +244,14 @@ export class ConversationBuilder {
     });
   }
 
+  /** `kept as raw rows: …` for the import summary, or undefined when none was. */
+  rawRowsWarning(): string | undefined {
+    return this.rawRows.warning();
+  }
+
   /** A record kept whole as a raw row (log-only; `modelVisible` when it changed what the source's model saw). */
   foreign(time: number | undefined, type: string, record: JsonValue, options: { modelVisible?: boolean; note?: string } = {}): void {
+    this.rawRows.note(type);
     this.writer.append({
       type: 'import/foreign',
       time: this.time(time),

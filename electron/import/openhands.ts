@@ -61,7 +61,6 @@ export class OpenHandsImporter implements RecordImporter {
   private readonly actionCalls = new Map<number | string, string>();
   /** The agent gave a final answer (no open calls) or stopped. */
   private answered = false;
-  private readonly rawTypes = new Map<string, number>();
   private untooled = 0;
 
   constructor(private readonly writer: ImportedLogWriter) {
@@ -89,7 +88,6 @@ export class OpenHandsImporter implements RecordImporter {
   }
 
   private raw(time: number | undefined, type: string, value: JsonValue, modelVisible = false, note?: string): void {
-    this.rawTypes.set(type, (this.rawTypes.get(type) ?? 0) + 1);
     this.b.foreign(time, type, value, { ...(modelVisible ? { modelVisible } : {}), ...(note ? { note } : {}) });
   }
 
@@ -298,7 +296,8 @@ export class OpenHandsImporter implements RecordImporter {
     const last = this.b.time(undefined);
     if (this.b.inTurn) this.b.endTurn(last, this.answered ? { kind: 'completed' } : { kind: 'interrupted' });
     if (this.untooled > 0) this.warnings.push(`${this.untooled} agent action(s) without tool-call metadata kept as raw rows`);
-    if (this.rawTypes.size > 0) this.warnings.push(`kept as raw rows: ${[...this.rawTypes].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+    const raw = this.b.rawRowsWarning();
+    if (raw !== undefined) this.warnings.push(raw);
   }
 }
 

@@ -53,3 +53,20 @@ export function isoTime(value: JsonValue | undefined): number | undefined {
   const t = Date.parse(hasOffset || !value.includes('T') ? value : `${value}Z`);
   return Number.isFinite(t) ? t : undefined;
 }
+
+/**
+ * Counts records kept whole as raw rows, by their source type, for the import summary's warning
+ * (`kept as raw rows: file-history-snapshot ×3, event_msg/token_count ×12`).
+ */
+export class RawRowCounter {
+  private readonly counts = new Map<string, number>();
+
+  note(type: string): void {
+    this.counts.set(type, (this.counts.get(type) ?? 0) + 1);
+  }
+
+  /** The warning line, or undefined when nothing was kept raw. */
+  warning(): string | undefined {
+    return this.counts.size > 0 ? `kept as raw rows: ${[...this.counts].map(([t, n]) => `${t} ×${n}`).join(', ')}` : undefined;
+  }
+}

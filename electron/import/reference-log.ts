@@ -26,7 +26,7 @@ import { decodeEnvelopes, readHeader } from '../session/jsonl.js';
 import { normalizeLegacyEvent } from '../session/legacy-events.js';
 import { classifyForeignType, DSH_RENAMED_TYPES } from './dsh-vocabulary.js';
 import type { DraftEvent, ImportedLogWriter } from './log-writer.js';
-import type { HeaderFacts, RecordImporter } from './record-importer.js';
+import { RawRowCounter, type HeaderFacts, type RecordImporter } from './record-importer.js';
 
 /** Types that name the open turn and step in their data. */
 const STEP_SCOPED: ReadonlySet<string> = new Set(['assistant/chunk', 'assistant/message', 'tool/call', 'llm/retry']);
@@ -54,7 +54,7 @@ export class ReferenceLogImporter implements RecordImporter {
   /** Placeholders written for seq gaps so far (capped by the import limits). */
   private elided = 0;
   private lastTime = 0;
-  private readonly foreignTypes = new Map<string, number>();
+  private readonly foreignTypes = new RawRowCounter();
 
   constructor(
     readonly format: Extract<ImportFormatId, 'forkline' | 'deepseek-harness'>,
@@ -125,7 +125,7 @@ export class ReferenceLogImporter implements RecordImporter {
         return;
       }
       const kept = classifyForeignType(type, raw.surfaceOp !== undefined);
-      this.foreignTypes.set(type, (this.foreignTypes.get(type) ?? 0) + 1);
+      this.foreignTypes.note(type);
       if (kept.kind === 'model-visible') this.notes.add(`${type} events (from seq ${this.mapSeq(raw.seq)}) changed what the source's model saw and are kept as raw rows; continue only from a turn before them`);
       this.writer.append({ type: 'import/foreign', time, data: { format: this.format, type: raw.type, record, ...(kept.kind === 'model-visible' ? { modelVisible: true as const } : {}), note: kept.note } });
       return;
@@ -312,8 +312,9 @@ export class ReferenceLogImporter implements RecordImporter {
     if (this.writer.nextSeq > before) this.warnings.push(`the log ends inside turn ${this.writer.state.lastTurn}; closed it as interrupted (${this.writer.nextSeq - before} closing events)`);
     if (this.repairs > LISTED_REPAIRS) this.warnings.push(`${this.repairs} structure events were written in all (turns and steps the log names but never opened or closed)`);
     if (this.demoted > LISTED_REPAIRS) this.warnings.push(`${this.demoted} out-of-place events were kept as raw rows in all`);
-    if (this.foreignTypes.size > 0) {
-      this.warnings.push(`kept as raw rows: ${[...this.foreignTypes].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+    const raw = this.foreignTypes.warning();
+    if (raw !== undefined) {
+      this.warnings.push(raw);
     }
   }
 }

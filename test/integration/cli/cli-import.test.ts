@@ -60,6 +60,8 @@ describe('forkline import / show / fork on other agents\' logs', () => {
     expect(r.stderr).toContain('[UNSUPPORTED_FORMAT]');
     expect(r.stdout).toContain('Claude Code transcript 2.1.14 → 1 turn, 2 tool calls from cc_hello-world-script.jsonl');
     expect(r.stdout).toContain('1 turn · 4 steps · 2 user messages · 4 assistant messages · 2 tool calls / 2 results');
+    // Records kept raw are counted by their source type (the conversation builder counts every raw row).
+    expect(r.stdout).toContain('kept as raw rows: queue-operation ×1');
     expect(r.stdout).toContain('tokens: 3 in, 29 out, 71,036 cached, 3,539 cache-written');
     expect(r.stdout).toContain('Codex CLI rollout 0.77.0 → 5 turns, 4 tool calls');
     expect(r.stdout).toContain('2 calls had no result in the log (closed as outcome unknown)');
