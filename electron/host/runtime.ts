@@ -83,6 +83,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     illFormedText: env['FORKLINE_INVARIANTS'] === 'enforce' ? 'reject' : 'repair',
     ...(options.writeWindowMs !== undefined ? { writeWindowMs: options.writeWindowMs } : {}),
   });
+  // Search documents an earlier import (this app's or the CLI's) left for later.
+  repository.indexSearchInBackground();
   const settings = new SettingsStore({
     file: join(options.dataDir, 'settings.json'),
     vault: options.keyVault ?? new MemoryKeyVault(),

@@ -92,16 +92,23 @@ export function checkEventCount(count: number, limits: ImportLimits = DEFAULT_IM
  */
 export function checkNesting(json: string, where: string, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): void {
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
+  const n = json.length;
+  for (let i = 0; i < n; i++) {
     const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+    if (c === 0x22 /* " */) {
+      // Jump to the closing quote: one not preceded by an odd run of backslashes. Most of a
+      // record's characters are inside strings, so this is what keeps the scan cheap (a third of
+      // a char-by-char walk; it ran longer than JSON.parse itself).
+      let end = i;
+      for (;;) {
+        end = json.indexOf('"', end + 1);
+        if (end < 0) return; // unterminated string: JSON.parse refuses the record
+        let slashes = 0;
+        while (json.charCodeAt(end - 1 - slashes) === 0x5c /* \ */) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+      i = end;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       if (++depth > limits.maxNestingDepth) {
         throw new ImportLimitError('maxNestingDepth', `${where} nests more than ${limits.maxNestingDepth} levels deep`);
       }

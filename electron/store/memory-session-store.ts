@@ -135,6 +135,11 @@ export class MemorySessionStore implements SessionStore {
     return hits;
   }
 
+  /** Memory sessions are indexed as they are written (`deferSearch` is ignored): nothing is ever pending. */
+  indexPendingSearch(): boolean {
+    return false;
+  }
+
   list(): SessionRecord[] {
     return [...this.sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt || a.header.id.localeCompare(b.header.id)).map((e) => this.record(e));
   }

@@ -138,6 +138,11 @@ export function tailStart(window: readonly SessionEvent[], from: number, count: 
   }
   return target;
 }
+/** Events per background pass of deferred search documents (one short write transaction, tens of ms). */
+const SEARCH_PASS_EVENTS = 1_000;
+/** Pause between background passes (ms), so other work interleaves. */
+const SEARCH_PASS_GAP_MS = 10;
+
 const FORK_SCAN_FIRST_WINDOW = 8;
 const FORK_SCAN_MAX_WINDOW = 4096;
 
@@ -574,7 +579,8 @@ export class SessionRepository implements IDisposable {
     const sink: ImportSink = {
       exists: (id) => this.store.get(id) !== undefined || this.liveSessions.has(id),
       create: (header, events) => {
-        this.store.createSession(header, events);
+        // Search documents are written after the import (indexSearchInBackground, or the next search).
+        this.store.createSession(header, events, { deferSearch: true });
         this.importingIds.add(header.id);
       },
       append: (id, events) => this.store.append(id, events),
@@ -590,10 +596,38 @@ export class SessionRepository implements IDisposable {
     job.end = (): ImportSummary => {
       const summary = end();
       this.importingIds.delete(summary.sessionId);
+      this.indexSearchInBackground();
       return summary;
     };
     return job;
   }
+
+  /**
+   * Writes the search documents that imports deferred, in short passes
+   * ({@link SEARCH_PASS_EVENTS} events each, one write transaction) spaced by
+   * {@link SEARCH_PASS_GAP_MS}, until none remain — so a large import's index is built while the
+   * app is otherwise idle, and a search right after it (which first writes whatever is still
+   * pending) finds little left to do. The timers do not keep a process alive; what a process leaves
+   * undone is done by the next search or the next background run. Calling it again while it runs
+   * does nothing.
+   */
+  indexSearchInBackground(): void {
+    if (this.searchPass !== undefined || this.disposed) return;
+    const pass = (): void => {
+      this.searchPass = undefined;
+      if (this.disposed) return;
+      let more: boolean;
+      try {
+        more = this.store.indexPendingSearch(SEARCH_PASS_EVENTS);
+      } catch {
+        return; // a closed or busy store: the next search writes the documents instead
+      }
+      if (more) this.searchPass = setTimeout(pass, SEARCH_PASS_GAP_MS).unref();
+    };
+    this.searchPass = setTimeout(pass, SEARCH_PASS_GAP_MS).unref();
+  }
+  private searchPass: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
 
   /** Ids of sessions whose import has not ended yet (not to be listed or opened). */
   importing(id: string): boolean {
@@ -629,6 +663,8 @@ export class SessionRepository implements IDisposable {
   }
 
   dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.searchPass);
     for (const live of [...this.liveSessions.values()]) live.dispose();
     this.writeFailEmitter.dispose();
     this.claimLostEmitter.dispose();

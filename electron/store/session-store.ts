@@ -74,6 +74,12 @@ export interface AppendOptions {
 export interface CreateSessionOptions {
   /** Read seqs `[0, header.seedLength)` from this session instead of copying them (fork by reference). */
   readonly prefixFrom?: string;
+  /**
+   * Write this session's events without their search documents; they are extracted afterwards
+   * ({@link SessionStore.indexPendingSearch}, and always before a search answers). For imports: a
+   * large log is stored at the speed of its events. A store without a separate index ignores it.
+   */
+  readonly deferSearch?: boolean;
 }
 
 export interface SessionStore {
@@ -134,6 +140,13 @@ export interface SessionStore {
    * The index is kept up to date by the write path (same transaction as the events).
    */
   search(query: StoreSearchQuery): StoreSearchHit[];
+
+  /**
+   * Writes the search documents of sessions created with `deferSearch`, at most about
+   * `maxEvents` events' worth in one short write transaction. Returns true while some remain.
+   * Safe to call from several connections (each pass claims its range inside its transaction).
+   */
+  indexPendingSearch(maxEvents: number): boolean;
 
   /**
    * Deletes a session. Children that read their prefix from it first get their own copy, in the

@@ -16,7 +16,7 @@ export const CONNECTION_PRAGMAS = [
 ] as const;
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 /** `PRAGMA application_id` marking a Forkline store ('FKLN'). */
 export const APPLICATION_ID = 0x464b4c4e;
 
@@ -92,15 +92,23 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     END;
     ALTER TABLE sessions ADD COLUMN last_turn TEXT;
   `,
+  /**
+   * Search documents written after the events (issue 12 item 5): `search_pending_from` is the
+   * first seq of the session whose search documents are not written yet (NULL: none pending, the
+   * write path writes them with the events). Imports set it, so a large log is stored at the speed
+   * of its events; `SqliteSessionStore.indexPendingSearch` extracts the rest in bounded passes and a
+   * search extracts all of it before it answers. It only ever moves forward.
+   */
+  5: `ALTER TABLE sessions ADD COLUMN search_pending_from INTEGER;`,
 };
 
 export const SQL = {
-  insertSession: `INSERT INTO sessions (id, version, created_at, updated_at, cwd, title, parent_session, seed_length, prefix_from, event_count, origin)
-    VALUES (@id, @version, @created_at, @updated_at, @cwd, @title, @parent_session, @seed_length, @prefix_from, @event_count, @origin)`,
+  insertSession: `INSERT INTO sessions (id, version, created_at, updated_at, cwd, title, parent_session, seed_length, prefix_from, event_count, origin, search_pending_from)
+    VALUES (@id, @version, @created_at, @updated_at, @cwd, @title, @parent_session, @seed_length, @prefix_from, @event_count, @origin, @search_pending_from)`,
   getSession: 'SELECT * FROM sessions WHERE id = ?',
   listSessions: 'SELECT * FROM sessions ORDER BY updated_at DESC, id',
   listChildren: 'SELECT * FROM sessions WHERE prefix_from = ?',
-  sessionEventCount: 'SELECT event_count, owner_token, owner_pid, owner_host FROM sessions WHERE id = ?',
+  sessionEventCount: 'SELECT event_count, owner_token, owner_pid, owner_host, search_pending_from FROM sessions WHERE id = ?',
   updateEventCount: 'UPDATE sessions SET event_count = ?, updated_at = ? WHERE id = ?',
   setTitle: 'UPDATE sessions SET title = ? WHERE id = ?',
   setOwner: `UPDATE sessions SET owner_pid = @pid, owner_start = @start, owner_host = @host, owner_since = @since, owner_token = @token
@@ -118,6 +126,13 @@ export const SQL = {
     WHERE session_id = ? AND seq >= ? AND seq < ? AND last_seq >= ? ORDER BY seq`,
   /** One indexed event. Params: session_id, seq, kind, text. */
   insertSearchDoc: 'INSERT INTO search_docs (session_id, seq, kind, text) VALUES (?, ?, ?, ?)',
+  /** A session whose search documents are behind its events (schema 5), and how far. */
+  searchPendingSession: `SELECT id, search_pending_from AS pendingFrom, event_count AS eventCount FROM sessions
+    WHERE search_pending_from IS NOT NULL AND search_pending_from < event_count LIMIT 1`,
+  /** The searchable events of one session with `from <= seq < to`. Params: session_id, from, to. */
+  searchPendingSource: `SELECT seq, type, data FROM events
+    WHERE session_id = ? AND seq >= ? AND seq < ? AND type IN ('user/message', 'assistant/message', 'tool/result') ORDER BY seq`,
+  setSearchPending: 'UPDATE sessions SET search_pending_from = ? WHERE id = ?',
   /** How far the FTS index has caught up with `search_docs`, and how far it has to go. */
   searchProgress: 'SELECT (SELECT indexed_upto FROM search_state WHERE id = 1) AS upto, (SELECT max(id) FROM search_docs) AS latest',
   /** Indexes the documents after the watermark. Params: watermark. */

@@ -39,6 +39,7 @@ interface SessionRow {
   owner_since: number | null;
   owner_token: string | null;
   last_turn: string | null;
+  search_pending_from: number | null;
 }
 
 interface EventRow {
@@ -94,6 +95,8 @@ export class SqliteSessionStore implements SessionStore {
   private readonly readTx: Database.Transaction<(sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) => void>;
   /** Catches the FTS index up in its own write transaction (before a search). */
   private readonly indexTx: Database.Transaction<() => void>;
+  /** One pass of deferred search documents (see {@link indexPendingSearch}). */
+  private readonly pendingSearchTx: Database.Transaction<(maxEvents: number) => boolean>;
   /** Documents written since the index last caught up (this connection), and since when. */
   private pendingDocs = 0;
   private pendingSince: number | undefined;
@@ -126,6 +129,7 @@ export class SqliteSessionStore implements SessionStore {
       this.appendInTransaction(sessionId, events, ownerToken),
     );
     this.indexTx = this.db.transaction(() => this.catchUpIndex());
+    this.pendingSearchTx = this.db.transaction((maxEvents: number) => this.indexPendingInTransaction(maxEvents));
     this.readTx = this.db.transaction((sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) =>
       this.readInTransaction(sessionId, fromSeq, toSeq, out),
     );
@@ -255,8 +259,9 @@ export class SqliteSessionStore implements SessionStore {
         prefix_from: options.prefixFrom ?? null,
         event_count: firstSeq + events.length,
         origin: header.origin !== undefined ? JSON.stringify(header.origin) : null,
+        search_pending_from: options.deferSearch ? firstSeq : null,
       });
-      this.insertEvents(header.id, events);
+      this.insertEvents(header.id, events, !options.deferSearch);
       const lastTurn = lastTurnAfter(undefined, events);
       if (lastTurn !== undefined) this.stmt('setLastTurn').run(lastTurn, header.id);
     });
@@ -270,18 +275,22 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   private appendInTransaction(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined): void {
-    const row = this.stmt('sessionEventCount').get(sessionId) as Pick<SessionRow, 'event_count' | 'owner_token' | 'owner_pid' | 'owner_host'> | undefined;
+    const row = this.stmt('sessionEventCount').get(sessionId) as Pick<SessionRow, 'event_count' | 'owner_token' | 'owner_pid' | 'owner_host' | 'search_pending_from'> | undefined;
     if (!row) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
     if (ownerToken !== undefined && row.owner_token !== ownerToken) throw lostClaim(sessionId, row.owner_pid, row.owner_host);
     checkContiguous(sessionId, events, row.event_count);
-    this.insertEvents(sessionId, events);
+    this.insertEvents(sessionId, events, row.search_pending_from === null);
     this.stmt('updateEventCount').run(row.event_count + events.length, this.now(), sessionId);
     const lastTurn = lastTurnAfter(undefined, events);
     if (lastTurn !== undefined) this.stmt('setLastTurn').run(lastTurn, sessionId);
   }
 
-  /** Inserts event rows (packing chunk runs) and indexes their searchable text, inside the caller's transaction. */
-  private insertEvents(sessionId: string, events: readonly SessionEvent[]): void {
+  /**
+   * Inserts event rows (packing chunk runs) and, with `withDocs`, their search documents, inside
+   * the caller's transaction. A session whose documents are deferred gets them from
+   * {@link indexPendingSearch}.
+   */
+  private insertEvents(sessionId: string, events: readonly SessionEvent[], withDocs: boolean): void {
     const insert = this.stmt('insertEvent');
     const rows = this.packChunks ? packEvents(events) : events;
     let rowIndex = 0;
@@ -303,7 +312,7 @@ export class SqliteSessionStore implements SessionStore {
           row.ignorable ? 1 : null,
         );
         this.onRowWritten?.({ sessionId, seq: row.seq, lastSeq: row.seq, type: row.type, rowIndex: rowIndex++ });
-        const doc = searchableText(row);
+        const doc = withDocs ? searchableText(row) : undefined;
         if (doc) {
           this.stmt('insertSearchDoc').run(sessionId, row.seq, doc.kind, doc.text);
           this.pendingDocs++;
@@ -329,9 +338,48 @@ export class SqliteSessionStore implements SessionStore {
     this.pendingSince = undefined;
   }
 
+  indexPendingSearch(maxEvents: number): boolean {
+    this.assertOpen();
+    return this.pendingSearchTx.immediate(Math.max(1, Math.floor(maxEvents)));
+  }
+
+  /**
+   * One pass of {@link indexPendingSearch}, inside its write transaction: the next `maxEvents`
+   * seqs of one session with deferred documents. The range is read and advanced in the same
+   * transaction, so two connections never write a document twice.
+   */
+  private indexPendingInTransaction(maxEvents: number): boolean {
+    const pending = this.stmt('searchPendingSession').get() as { id: string; pendingFrom: number; eventCount: number } | undefined;
+    if (!pending) return false;
+    const to = Math.min(pending.eventCount, pending.pendingFrom + maxEvents);
+    const insertDoc = this.stmt('insertSearchDoc');
+    // `all`, not `iterate`: better-sqlite3 cannot write while a statement iterates (the pass is bounded).
+    for (const row of this.stmt('searchPendingSource').all(pending.id, pending.pendingFrom, to) as Pick<EventRow, 'seq' | 'type' | 'data'>[]) {
+      let data: unknown;
+      try {
+        data = JSON.parse(row.data);
+      } catch {
+        continue; // a damaged row is reported by reads, never by the indexer
+      }
+      const doc = searchableText({ seq: row.seq, type: row.type, time: 0, data } as SessionEvent);
+      if (doc) {
+        insertDoc.run(pending.id, row.seq, doc.kind, doc.text);
+        this.pendingDocs++;
+        this.pendingSince ??= this.now();
+      }
+    }
+    this.stmt('setSearchPending').run(to, pending.id);
+    if (this.pendingDocs >= INDEX_BATCH_DOCS) this.catchUpIndex();
+    return to < pending.eventCount || this.stmt('searchPendingSession').get() !== undefined;
+  }
+
   search(query: StoreSearchQuery): StoreSearchHit[] {
     this.assertOpen();
     if (query.terms.length === 0 || query.limit <= 0) return [];
+    // Sessions stored with deferred documents (imports) get them first, so no stored event is missed.
+    while (this.indexPendingSearch(SEARCH_PENDING_PASS_EVENTS)) {
+      // one short transaction per pass: a live session's appends can interleave
+    }
     // Documents written since the last batch (here or by another process) are indexed first.
     const { upto, latest } = this.stmt('searchProgress').get() as { upto: number; latest: number | null };
     if (latest !== null && latest > upto) this.indexTx.immediate();
@@ -451,7 +499,7 @@ export class SqliteSessionStore implements SessionStore {
       for (const child of this.stmt('listChildren').all(sessionId) as SessionRow[]) {
         const prefix: SessionEvent[] = [];
         this.collectRange(row, 0, child.seed_length ?? 0, prefix);
-        this.insertEvents(child.id, prefix);
+        this.insertEvents(child.id, prefix, child.search_pending_from === null);
         this.stmt('clearPrefix').run(child.id);
       }
       this.stmt('deleteSession').run(sessionId);
@@ -480,6 +528,9 @@ export class SqliteSessionStore implements SessionStore {
 export function ftsMatchExpression(terms: readonly string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
 }
+
+/** Events per pass when a search writes deferred documents before it answers. */
+const SEARCH_PENDING_PASS_EVENTS = 20_000;
 
 /** The FTS index catches up after this many new documents … */
 const INDEX_BATCH_DOCS = 64;

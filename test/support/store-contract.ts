@@ -95,6 +95,9 @@ export class InstrumentedStore implements SessionStore {
   lastEventOfType(id: string, type: string, before: number) {
     return this.inner.lastEventOfType(id, type, before);
   }
+  indexPendingSearch(maxEvents: number): boolean {
+    return this.inner.indexPendingSearch(maxEvents);
+  }
   search(query: Parameters<SessionStore['search']>[0]) {
     return this.inner.search(query);
   }
@@ -626,6 +629,19 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
         expect(hits(['contents of src/3'])).toEqual([]);
         expect(hits(['contents of src/2']).map((h) => h.split('#')[0])).toEqual(['alpha-kid']);
         expect(hits(['contents of src/1'], { sessionId: 'beta' })).toHaveLength(1);
+      });
+
+      it('finds the events of a session written with deferred documents (imports): a search writes what is pending first', () => {
+        const a = buildSession('deferred', 3, 4);
+        store.createSession(a.header, a.events.slice(0, 5), { deferSearch: true });
+        store.append('deferred', a.events.slice(5));
+        const live = buildSession('inline', 1, 4);
+        store.createSession(live.header, live.events);
+        expect(hits(['contents of src/'], { sessionId: 'deferred' })).toHaveLength(3);
+        expect(hits(['contents of src/'])).toHaveLength(4);
+        // Nothing is left pending after a search, and nothing is indexed twice.
+        expect(store.indexPendingSearch(1_000)).toBe(false);
+        expect(hits(['contents of src/'])).toHaveLength(4);
       });
 
       it('finds the latest event of a type before a seq, through a fork prefix', async () => {

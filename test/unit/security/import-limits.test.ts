@@ -31,6 +31,10 @@ describe('import limits', () => {
     expect(checkSeq(3, 3, 0, small)).toBe(0);
     expect(limitOf(() => checkNesting('[[[[[[1]]]]]]', 'line 2', small))).toBe('maxNestingDepth');
     expect(limitOf(() => checkNesting('{"a":"[[[[[[[[[[[[[[[[\\"[[[[["}', 'line 2', small))).toBeUndefined();
+    // A string ending in escaped backslashes closes at its quote: the brackets after it count.
+    expect(limitOf(() => checkNesting('["a\\\\",[[[[[[1]]]]]]]', 'line 2', small))).toBe('maxNestingDepth');
+    expect(limitOf(() => checkNesting('["a\\\\\\"[[[[[[[[", 1]', 'line 2', small))).toBeUndefined();
+    expect(limitOf(() => checkNesting('["unterminated [[[[[[[[', 'line 2', small))).toBeUndefined();
     expect(new ImportLimitError('maxEvents', 'x').code).toBe('IMPORT_LIMIT_EXCEEDED');
   });
 

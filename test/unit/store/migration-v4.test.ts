@@ -38,8 +38,8 @@ describe('schema 4 migration from a real schema-2 file', () => {
     }
   }
 
-  it('walks every version contiguously (3: ownership, 4: search)', () => {
-    expect(SCHEMA_VERSION).toBe(4);
+  it('walks every version contiguously (3: ownership, 4: search, 5: deferred search documents)', () => {
+    expect(SCHEMA_VERSION).toBe(5);
     for (let v = 1; v <= SCHEMA_VERSION; v++) expect(typeof MIGRATIONS[v], `migration ${v}`).toBe('string');
   });
 
@@ -50,7 +50,7 @@ describe('schema 4 migration from a real schema-2 file', () => {
     const store = new SqliteSessionStore(file);
     try {
       expect(rawRows(file).events).toEqual(before.events);
-      expect(rawRows(file).user_version).toBe(4);
+      expect(rawRows(file).user_version).toBe(SCHEMA_VERSION);
       // The bash result of session 1 held the TypeError; the fork child reads that event by reference, so it is the parent's hit.
       const hits = store.search({ terms: ['typeerror'], limit: 10 });
       expect(hits.map((h) => [h.sessionId, h.kind])).toEqual([['v2-session-1', 'tool']]);
