@@ -24,8 +24,13 @@ export interface ImportSink {
   exists(sessionId: string): boolean;
   /** Creates the session row with its first events (one transaction). */
   create(header: SessionHeader, events: readonly SessionEvent[]): void;
-  /** Appends a contiguous batch (one transaction). */
+  /**
+   * Appends a contiguous batch (one transaction). It may be written later, on another thread: a
+   * failure may surface at a later call, at `finish` at the latest.
+   */
   append(sessionId: string, events: readonly SessionEvent[]): void;
+  /** Returns once every batch is stored. @throws what writing any of them met. */
+  finish(): void;
   /** Stored events with `from <= seq < to`. */
   readRange(sessionId: string, from: number, to: number): readonly SessionEvent[];
   setTitle(sessionId: string, title: string): void;
@@ -206,6 +211,7 @@ export class ImportedLogWriter {
   /** Flushes, sets a title for an untitled session, and returns the final header. */
   finish(): SessionHeader {
     this.flush();
+    this.sink.finish();
     const header = this.header!;
     if (header.title === undefined && this.titleCandidate !== undefined) {
       this.sink.setTitle(header.id, this.titleCandidate);

@@ -30,7 +30,7 @@ import { exportJsonl } from '../session/jsonl.js';
 import { closeInterruptedTurn, unansweredToolProcesses, type UnansweredToolProcess } from '../session/repair.js';
 import { Session, type IllFormedTextMode, type InvariantMode } from '../session/session.js';
 import { ownerState, selfIdentity, sessionLiveError, SYSTEM_PROCESS_PROBE, type OwnerState, type ProcessProbe } from './session-ownership.js';
-import type { SessionOwner, SessionRecord, SessionStore } from './session-store.js';
+import type { BackgroundAppender, SessionOwner, SessionRecord, SessionStore } from './session-store.js';
 import { SessionWriteBehind, type WriteFailure } from './write-behind.js';
 
 export interface RepositoryOptions {
@@ -576,6 +576,10 @@ export class SessionRepository implements IDisposable {
    * Sessions being imported are hidden from listings until they end ({@link importing}).
    */
   beginImport(fileName?: string): SessionImport {
+    // Batches after the first are written on a worker thread (when the store can), so parsing and
+    // mapping the next records overlaps with storing the last ones. Any other access drains it first.
+    let appender: BackgroundAppender | undefined;
+    const settled = (): void => appender?.drain();
     const sink: ImportSink = {
       exists: (id) => this.store.get(id) !== undefined || this.liveSessions.has(id),
       create: (header, events) => {
@@ -583,10 +587,27 @@ export class SessionRepository implements IDisposable {
         this.store.createSession(header, events, { deferSearch: true });
         this.importingIds.add(header.id);
       },
-      append: (id, events) => this.store.append(id, events),
-      readRange: (id, from, to) => this.store.readRange(id, from, to),
-      setTitle: (id, title) => this.store.setTitle(id, title),
+      append: (id, events) => {
+        appender ??= this.store.backgroundAppender?.(id);
+        if (appender) appender.append(events);
+        else this.store.append(id, events);
+      },
+      finish: () => {
+        settled();
+        appender?.close();
+        appender = undefined;
+      },
+      readRange: (id, from, to) => {
+        settled();
+        return this.store.readRange(id, from, to);
+      },
+      setTitle: (id, title) => {
+        settled();
+        this.store.setTitle(id, title);
+      },
       remove: (id) => {
+        appender?.close();
+        appender = undefined;
         this.importingIds.delete(id);
         if (this.store.get(id)) this.store.delete(id);
       },

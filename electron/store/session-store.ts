@@ -82,6 +82,20 @@ export interface CreateSessionOptions {
   readonly deferSearch?: boolean;
 }
 
+/**
+ * Appends one session's events off the calling thread (a large import): `append` posts a batch and
+ * returns (blocking only while a bounded number of batches wait), `drain` waits until all are
+ * stored, `close` stops it. Errors of a batch are thrown by a later `append` or by `drain`.
+ */
+export interface BackgroundAppender {
+  /** @throws StoreError STALE_APPEND (a gap), or what an earlier batch met. */
+  append(events: readonly SessionEvent[]): void;
+  /** @throws what any batch met. */
+  drain(): void;
+  /** Waits for the posted batches (dropping their errors) and stops. Idempotent. */
+  close(): void;
+}
+
 export interface SessionStore {
   /**
    * Creates the session row and its first events in one transaction. `events` must start at seq
@@ -147,6 +161,14 @@ export interface SessionStore {
    * Safe to call from several connections (each pass claims its range inside its transaction).
    */
   indexPendingSearch(maxEvents: number): boolean;
+
+  /**
+   * An appender for a session created with `deferSearch` that writes on another thread with its
+   * own connection, starting at the session's stored next seq; undefined when this store cannot
+   * (in memory). The caller must `close` it before writing the session any other way.
+   * @throws StoreError SESSION_NOT_FOUND
+   */
+  backgroundAppender?(sessionId: string): BackgroundAppender | undefined;
 
   /**
    * Deletes a session. Children that read their prefix from it first get their own copy, in the

@@ -18,7 +18,8 @@ import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type
 import { prepareDatabaseFile } from './database-file.js';
 import { lastTurnAfter, lastTurnOfRow, searchableText } from './search-text.js';
 import { lostClaim } from './session-ownership.js';
-import type { AppendOptions, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
+import { ROW_STRIDE, ThreadedAppender } from './threaded-appender.js';
+import type { AppendOptions, BackgroundAppender, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
 
 interface SessionRow {
@@ -89,6 +90,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly now: () => number;
   private readonly packChunks: boolean;
   private readonly onRowWritten: ((row: RowWritten) => void) | undefined;
+  private readonly nativeBinding: string | undefined;
   /** Transactions built once: the write path runs one per flushed batch, reads one per range. */
   private readonly appendTx: Database.Transaction<(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined) => void>;
   /** One read transaction, so a range spanning a fork prefix and the child's rows is one snapshot. */
@@ -112,6 +114,7 @@ export class SqliteSessionStore implements SessionStore {
     this.now = options.now ?? Date.now;
     this.packChunks = options.packChunks ?? true;
     this.onRowWritten = options.onRowWritten;
+    this.nativeBinding = options.nativeBinding;
     prepareDatabaseFile(file);
     this.db = new Database(file, options.nativeBinding !== undefined ? { nativeBinding: options.nativeBinding } : {});
     try {
@@ -292,32 +295,18 @@ export class SqliteSessionStore implements SessionStore {
    */
   private insertEvents(sessionId: string, events: readonly SessionEvent[], withDocs: boolean): void {
     const insert = this.stmt('insertEvent');
-    const rows = this.packChunks ? packEvents(events) : events;
-    let rowIndex = 0;
-    for (const row of rows) {
-      if ('seq0' in row) {
-        const members = (row.data.texts ?? row.data.args)!.length;
-        insert.run(sessionId, row.seq0, row.seq0 + members - 1, row.type, row.time0, JSON.stringify(row.data), null, null, null);
-        this.onRowWritten?.({ sessionId, seq: row.seq0, lastSeq: row.seq0 + members - 1, type: row.type, rowIndex: rowIndex++ });
-      } else {
-        insert.run(
-          sessionId,
-          row.seq,
-          row.seq,
-          row.type,
-          row.time,
-          JSON.stringify(row.data),
-          row.surfaceOp === undefined ? null : JSON.stringify(row.surfaceOp),
-          row.sourceEventSeqs === undefined ? null : JSON.stringify(row.sourceEventSeqs),
-          row.ignorable ? 1 : null,
-        );
-        this.onRowWritten?.({ sessionId, seq: row.seq, lastSeq: row.seq, type: row.type, rowIndex: rowIndex++ });
-        const doc = withDocs ? searchableText(row) : undefined;
-        if (doc) {
-          this.stmt('insertSearchDoc').run(sessionId, row.seq, doc.kind, doc.text);
-          this.pendingDocs++;
-          this.pendingSince ??= this.now();
-        }
+    const sources: (SessionEvent | PackedRow)[] = [];
+    const p = encodeEventRows(events, this.packChunks, sources);
+    for (let i = 0, rowIndex = 0; i < p.length; i += ROW_STRIDE, rowIndex++) {
+      insert.run(sessionId, p[i], p[i + 1], p[i + 2], p[i + 3], p[i + 4], p[i + 5], p[i + 6], p[i + 7]);
+      this.onRowWritten?.({ sessionId, seq: p[i] as number, lastSeq: p[i + 1] as number, type: p[i + 2] as string, rowIndex });
+      const source = sources[rowIndex]!;
+      if (!withDocs || 'seq0' in source) continue;
+      const doc = searchableText(source);
+      if (doc) {
+        this.stmt('insertSearchDoc').run(sessionId, source.seq, doc.kind, doc.text);
+        this.pendingDocs++;
+        this.pendingSince ??= this.now();
       }
     }
     // The FTS index catches up in batches: one segment per batch instead of one per small commit.
@@ -336,6 +325,15 @@ export class SqliteSessionStore implements SessionStore {
     }
     this.pendingDocs = 0;
     this.pendingSince = undefined;
+  }
+
+  /** A {@link ThreadedAppender} on this file; undefined for `:memory:`. See {@link SessionStore.backgroundAppender}. */
+  backgroundAppender(sessionId: string): BackgroundAppender | undefined {
+    this.assertOpen();
+    if (this.file === ':memory:' || this.file === '') return undefined;
+    const row = this.requireRow(sessionId);
+    if (row.search_pending_from === null) throw new StoreError('WRITE_FAILED', `session ${sessionId} indexes as it is written; only a session with deferred search documents is appended on a thread`);
+    return new ThreadedAppender(this.file, sessionId, row.event_count, (events) => encodeEventRows(events, this.packChunks), this.now, this.nativeBinding);
   }
 
   indexPendingSearch(maxEvents: number): boolean {
@@ -527,6 +525,34 @@ export class SqliteSessionStore implements SessionStore {
  */
 export function ftsMatchExpression(terms: readonly string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
+}
+
+/**
+ * The `events` rows of `events` as flat parameters, {@link ROW_STRIDE} per row (seq, last_seq,
+ * type, time, data, surface_op, source_event_seqs, ignorable; runs of delta chunks packed into one
+ * row when `packChunks`). `sources`, when given, receives each row's event or packed run.
+ */
+function encodeEventRows(events: readonly SessionEvent[], packChunks: boolean, sources?: (SessionEvent | PackedRow)[]): (string | number | null)[] {
+  const out: (string | number | null)[] = [];
+  for (const row of packChunks ? packEvents(events) : events) {
+    sources?.push(row);
+    if ('seq0' in row) {
+      const members = (row.data.texts ?? row.data.args)!.length;
+      out.push(row.seq0, row.seq0 + members - 1, row.type, row.time0, JSON.stringify(row.data), null, null, null);
+    } else {
+      out.push(
+        row.seq,
+        row.seq,
+        row.type,
+        row.time,
+        JSON.stringify(row.data),
+        row.surfaceOp === undefined ? null : JSON.stringify(row.surfaceOp),
+        row.sourceEventSeqs === undefined ? null : JSON.stringify(row.sourceEventSeqs),
+        row.ignorable ? 1 : null,
+      );
+    }
+  }
+  return out;
 }
 
 /** Events per pass when a search writes deferred documents before it answers. */

@@ -12,6 +12,10 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../shared/events.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
+import { IMPORT_BATCH_EVENTS } from '../../../electron/import/log-writer.js';
+import { MemorySessionStore } from '../../../electron/store/memory-session-store.js';
+import { SessionRepository } from '../../../electron/store/session-repository.js';
+import { claudeCodeTranscript } from '../../support/claude-code-log.js';
 import { AGENT_LOGS } from '../../support/import-fixtures.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -70,6 +74,32 @@ describe('forkline import / show / fork on other agents\' logs', () => {
     expect(r.stdout.match(/^session \S+/gm)).toHaveLength(4);
     const ls = await forkline(['ls']);
     expect(ls.stdout.trim().split('\n')).toHaveLength(4);
+  });
+
+  it('a log of many store batches is written on the writer thread by the bundled CLI: the same events as an import without it, searchable at once', async () => {
+    const file = join(work, 'large-transcript.jsonl');
+    writeFileSync(file, `${[...claudeCodeTranscript(900)].join('\n')}\n`);
+    const r = await forkline(['import', file]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const id = /^session (\S+)/m.exec(r.stdout)![1]!;
+    // The reference: the same pipeline in this process on a memory store, which has no writer thread.
+    const memory = new MemorySessionStore();
+    const reference = new SessionRepository(memory, { newId: () => 'unused' }).importText(readFileSync(file, 'utf8'), 'large-transcript.jsonl');
+    expect(reference.events).toBeGreaterThan(3 * IMPORT_BATCH_EVENTS);
+    expect(r.stdout).toContain(`${reference.events.toLocaleString('en-US')} events`);
+    const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));
+    try {
+      const stored = store.readAll(id);
+      expect(stored).toHaveLength(reference.events);
+      expect(stored).toEqual(memory.readAll(reference.sessionId));
+      // Search documents were deferred by the import; the search writes them before it answers.
+      const prompt = stored.find((e): e is SessionEvent<'user/message'> => e.type === 'user/message' && e.seq > 2 * IMPORT_BATCH_EVENTS)!;
+      const text = prompt.data.content.map((b) => (b.type === 'text' ? b.text : '')).join('').slice(0, 40);
+      expect(store.search({ terms: [text], limit: 50, sessionId: id }).map((h) => h.seq)).toContain(prompt.seq);
+    } finally {
+      store.close();
+    }
   });
 
   it('show never prints a negative or impossible duration for a log whose clock jumps', async () => {
