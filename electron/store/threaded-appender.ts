@@ -18,7 +18,9 @@
  * runs the same way from TypeScript (tests, tsx), the CLI bundle and the Electron main bundle
  * without a separate entry file in each build.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import { createRequire } from 'node:module';
+import type * as WorkerThreads from 'node:worker_threads';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { StoreError } from '../../shared/errors.js';
 import type { SessionEvent } from '../../shared/events.js';
@@ -72,7 +74,7 @@ interface AppenderInit {
  * may wrap named functions in `__name`, which the prelude defines.
  */
 function appenderThread(load: NodeJS.Require): void {
-  const { workerData } = load('node:worker_threads') as typeof import('node:worker_threads');
+  const { workerData } = load('node:worker_threads') as typeof WorkerThreads;
   const init = workerData as AppenderInit;
   const state = new Int32Array(init.state);
   const describe = (error: unknown): AppendReply['error'] => {
@@ -84,9 +86,9 @@ function appenderThread(load: NodeJS.Require): void {
     Atomics.add(state, 0, 1);
     Atomics.notify(state, 0);
   };
-  let db: import('better-sqlite3').Database;
+  let db: BetterSqlite3.Database;
   try {
-    const Database = load(init.sqliteModule) as typeof import('better-sqlite3');
+    const Database = load(init.sqliteModule) as typeof BetterSqlite3;
     db = new Database(init.file, init.nativeBinding !== undefined ? { nativeBinding: init.nativeBinding } : {});
     for (const pragma of init.pragmas) db.pragma(pragma);
   } catch (error) {
