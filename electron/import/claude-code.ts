@@ -35,6 +35,7 @@ import type { AssistantBlock, TextBlock, UserMessageSource } from '../../shared/
 import { ConversationBuilder } from './conversation-builder.js';
 import type { ImportedLogWriter } from './log-writer.js';
 import { isoTime, type HeaderFacts, type RecordImporter } from './record-importer.js';
+import { RecordIdIndex } from './record-id-index.js';
 
 type Rec = JsonObject;
 
@@ -77,8 +78,8 @@ export class ClaudeCodeImporter implements RecordImporter {
   private readonly b: ConversationBuilder;
   private readonly fact: { id?: string; createdAt?: number; cwd?: string; formatVersion?: string; title?: string } = {};
   private response: BufferedResponse | undefined;
-  /** Main-chain record uuid → surface length right after it (for rewinds). */
-  private readonly surfaceAfter = new Map<string, number>();
+  /** Main-chain record uuid → surface length right after it (for rewinds); compact, it holds every record of the log. */
+  private readonly surfaceAfter = new RecordIdIndex();
   private lastMainUuid: string | undefined;
   /** What the open turn's last model-side event was, for its end reason. */
   private turnTail: 'input' | 'answer' | 'calls' | 'error' = 'input';

@@ -65,7 +65,7 @@ export interface ImportCounts {
 }
 
 /** Events per store transaction. */
-export const IMPORT_BATCH_EVENTS = 2000;
+export const IMPORT_BATCH_EVENTS = 500;
 
 /** A first user prompt of at most this many characters becomes the title of an untitled import. */
 const TITLE_CHARS = 60;
