@@ -11,6 +11,8 @@ import { commonHistoryLabel, compareFigures, turnsBefore } from '../../../shared
 import { branchTree } from '../../../shared/branch-tree.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { describeError } from '../../host/host-client.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
 import { SessionScope, useApp, useClient, useOpenSession, useTimeline } from '../context.js';
 import { CompareFiles } from './CompareFiles.js';
@@ -52,6 +54,8 @@ function SidePicker({ side, value, other, sessions }: { readonly side: 'a' | 'b'
           if (next === other) openCompare(side === 'a' ? other : value, side === 'a' ? value : other);
           else if (side === 'a') openCompare(next, other);
           else openCompare(other, next);
+          // A new pair is a new view: the same picker in it keeps focus.
+          focusAfterRender(byTestId(`compare-pick-${side}`));
         }}
       >
         {options.map((o) => (
@@ -124,6 +128,15 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
   const [nonce, setNonce] = useState(0);
   const [load, setLoad] = useState<LoadState>({ loading: true });
 
+  // The view replaces the session view (whose control may have held focus) and is replaced by it on close.
+  useEffect(() => {
+    const cancel = focusAfterRender(regionTarget('compare'));
+    return () => {
+      cancel();
+      focusAfterRender(mainTarget);
+    };
+  }, []);
+
   useEffect(() => {
     let live = true;
     setLoad((prev) => ({ ...prev, loading: true }));
@@ -145,18 +158,39 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
   const titleB = displayTitle(summaryB ?? { id: b, ...(result?.b.title !== undefined ? { title: result.b.title } : {}) }, undefined, sessions);
 
   return (
-    <div className="compare-view" data-testid="compare-view" data-a={a} data-b={b} data-state={result ? 'ready' : error ? 'error' : 'loading'}>
+    <div className="compare-view" data-testid="compare-view" data-region="compare" data-a={a} data-b={b} data-state={result ? 'ready' : error ? 'error' : 'loading'}>
       <header className="compare-header">
         <span className="compare-title">Compare</span>
         <SidePicker side="a" value={a} other={b} sessions={sessions} />
-        <button type="button" className="icon-button" data-testid="compare-swap" title="Swap A and B" aria-label="Swap A and B" onClick={() => openCompare(b, a)}>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="compare-swap"
+          title="Swap A and B"
+          aria-label="Swap A and B"
+          onClick={() => {
+            openCompare(b, a);
+            // A new pair is a new view: the swap button in it keeps focus.
+            focusAfterRender(byTestId('compare-swap'));
+          }}
+        >
           ⇄
         </button>
         <SidePicker side="b" value={b} other={a} sessions={sessions} />
         <span className="compare-actions">
           {loading && result && <span className="muted">refreshing…</span>}
           <BranchesToggle />
-          <button type="button" className="small" data-testid="compare-refresh" disabled={loading} onClick={() => setNonce((n) => n + 1)}>
+          <button
+            type="button"
+            className="small"
+            data-testid="compare-refresh"
+            disabled={loading}
+            onClick={() => {
+              setNonce((n) => n + 1);
+              // Disabled until the answer is in.
+              focusAfterRender(byTestId('compare-refresh'), { timeoutMs: 30_000 });
+            }}
+          >
             Refresh
           </button>
           <button type="button" className="small" data-testid="compare-close" title="Back to the open session" onClick={closeCompare}>

@@ -5,6 +5,8 @@
  * When the session was opened at its tail, it offers to load the earlier events too.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
+import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
 import { useApp, useRequiredSession, useSession } from '../context.js';
 
 export interface FindBarProps {
@@ -26,6 +28,8 @@ export function FindBar({ matches, current }: FindBarProps): ReactNode {
   useEffect(() => {
     if (open) input.current?.focus();
   }, [open]);
+  // Closed (Esc, ✕): back to the timeline, where the current match is.
+  useEffect(() => () => void focusAfterRender(firstOf(regionTarget('timeline'), mainTarget)), []);
   if (!find) return null;
   const query = find.query.trim();
   return (

@@ -3,7 +3,9 @@
  * long it took), with compactions and resume / fork boundaries between them; click to jump there.
  * The turn in view is marked.
  */
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { mainTarget } from '../../keyboard/focus-regions.js';
 import { formatDuration } from '../../../shared/format.js';
 import { turnOutline } from '../../../shared/timeline-find.js';
 import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
@@ -18,6 +20,8 @@ export function TurnOutline(): ReactNode {
   const jumpSeq = useApp((s) => s.jump?.seq);
   const startSeq = useSession((s) => s.startSeq);
   const session = useRequiredSession();
+  // Closed: the toggle in the header takes focus back from the panel's close button.
+  useEffect(() => () => void focusAfterRender(firstOf(byTestId('outline-button'), mainTarget)), []);
   const currentKey = useMemo(() => {
     if (jumpSeq === undefined) return undefined;
     let key: string | undefined;
