@@ -5,7 +5,7 @@
  * files each branch ended with. Figures and files come from `compareSessions`, asked again when
  * either session changes; transcripts are live projections of the two sessions' logs.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { CompareResult, SessionSummary } from '../../../shared/api.js';
 import { commonHistoryLabel, compareFigures, turnsBefore } from '../../../shared/branch-compare.js';
 import { branchTree } from '../../../shared/branch-tree.js';
@@ -15,6 +15,7 @@ import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js
 import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
 import { SessionScope, useApp, useClient, useOpenSession, useTimeline } from '../context.js';
+import { useFocusInside } from '../common/use-focus-inside.js';
 import { CompareFiles } from './CompareFiles.js';
 import { CompareTranscript } from './CompareTranscript.js';
 
@@ -128,14 +129,16 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
   const [nonce, setNonce] = useState(0);
   const [load, setLoad] = useState<LoadState>({ loading: true });
 
-  // The view replaces the session view (whose control may have held focus) and is replaced by it on close.
+  // The view replaces the session view (whose control may have held focus) and, closed with focus in it, is replaced by it.
+  const viewRef = useRef<HTMLDivElement>(null);
+  const focusInside = useFocusInside(viewRef);
   useEffect(() => {
     const cancel = focusAfterRender(regionTarget('compare'));
     return () => {
       cancel();
-      focusAfterRender(mainTarget);
+      if (focusInside.current) focusAfterRender(mainTarget);
     };
-  }, []);
+  }, [focusInside]);
 
   useEffect(() => {
     let live = true;
@@ -158,7 +161,7 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
   const titleB = displayTitle(summaryB ?? { id: b, ...(result?.b.title !== undefined ? { title: result.b.title } : {}) }, undefined, sessions);
 
   return (
-    <div className="compare-view" data-testid="compare-view" data-region="compare" data-a={a} data-b={b} data-state={result ? 'ready' : error ? 'error' : 'loading'}>
+    <div ref={viewRef} className="compare-view" data-testid="compare-view" data-region="compare" data-a={a} data-b={b} data-state={result ? 'ready' : error ? 'error' : 'loading'}>
       <header className="compare-header">
         <span className="compare-title">Compare</span>
         <SidePicker side="a" value={a} other={b} sessions={sessions} />

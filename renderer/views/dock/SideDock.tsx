@@ -9,6 +9,7 @@ import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js'
 import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
 import type { DockTab } from '../../state/app-store.js';
 import { BranchPicker } from '../branches/BranchPicker.js';
+import { useFocusInside } from '../common/use-focus-inside.js';
 import { useApp, useOpenSession } from '../context.js';
 import { RawInspector } from '../inspector/RawInspector.js';
 import { RequestInspector } from '../inspector/RequestInspector.js';
@@ -33,13 +34,15 @@ export function SideDock(): ReactNode {
   const dockTab = useApp((s) => s.dockTab);
   const setDockTab = useApp((s) => s.setDockTab);
   const inspectorKey = useApp((s) => (s.inspector ? (s.inspector.kind === 'row' ? `row:${s.inspector.rowKey}` : `seq:${s.inspector.seq}`) : ''));
-  // A panel that closes takes its close button with it: the panel left in front, else the timeline row.
+  // A panel that closes with focus in it takes its close button along: the panel left in front, else the timeline row.
+  const dockRef = useRef<HTMLDivElement>(null);
+  const focusInside = useFocusInside(dockRef);
   const openCount = useRef(tabs.length);
   useEffect(() => {
     const closed = tabs.length < openCount.current;
     openCount.current = tabs.length;
-    if (closed) return focusAfterRender(firstOf(regionTarget('dock'), regionTarget('timeline'), mainTarget));
-  }, [tabs.length]);
+    if (closed && focusInside.current) return focusAfterRender(firstOf(regionTarget('dock'), regionTarget('timeline'), mainTarget));
+  }, [tabs.length, focusInside]);
   if (tabs.length === 0) return null;
   const active = tabs.includes(dockTab) ? dockTab : tabs[tabs.length - 1]!;
 
@@ -53,7 +56,7 @@ export function SideDock(): ReactNode {
   };
 
   return (
-    <div className="side-dock" data-testid="side-dock" data-region="dock" data-tab={active}>
+    <div ref={dockRef} className="side-dock" data-testid="side-dock" data-region="dock" data-tab={active}>
       {tabs.length > 1 && (
         <div className="dock-tabs" role="tablist" aria-label="Side panels" onKeyDown={onKeyDown}>
           {tabs.map((tab) => (
