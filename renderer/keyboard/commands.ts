@@ -8,7 +8,7 @@ import type { AppState } from '../state/app-store.js';
 import type { Shortcut } from './shortcut.js';
 
 /** Areas of the window the keyboard can jump to (F6 cycles through the present ones). */
-export type Region = 'sessions' | 'timeline' | 'approvals' | 'composer' | 'dock';
+export type Region = 'sessions' | 'compare' | 'timeline' | 'approvals' | 'composer' | 'dock';
 
 export interface Command {
   readonly id: string;

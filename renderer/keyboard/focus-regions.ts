@@ -5,9 +5,10 @@
  * focusable, else its first focusable control. DOM-only.
  */
 import type { Region } from './commands.js';
+import { firstOf, focusable, type FocusTarget } from './focus-after-render.js';
 
-/** Cycle order for F6 / Shift+F6 (areas that are not on screen are skipped). */
-export const REGION_ORDER: readonly Region[] = ['sessions', 'timeline', 'approvals', 'composer', 'dock'];
+/** Cycle order for F6 / Shift+F6 (areas that are not on screen are skipped; the compare view replaces the timeline, approvals and composer). */
+export const REGION_ORDER: readonly Region[] = ['sessions', 'compare', 'timeline', 'approvals', 'composer', 'dock'];
 
 const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -19,16 +20,38 @@ function visible(el: HTMLElement): boolean {
   return el.getClientRects().length > 0;
 }
 
+/** The element focusing `region` would focus now (undefined when the area is not on screen or has nothing to focus). */
+export function regionDefault(region: Region): HTMLElement | undefined {
+  const root = regionElement(region);
+  if (!root || !visible(root)) return undefined;
+  const preferred = root.querySelector<HTMLElement>('[data-focus-default]');
+  if (preferred && focusable(preferred)) return preferred;
+  if (root.tabIndex >= 0) return root;
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].find(visible);
+}
+
 /** Focuses `region`'s default element. Returns false when the area is not on screen. */
 export function focusRegion(region: Region): boolean {
-  const root = regionElement(region);
-  if (!root || !visible(root)) return false;
-  const preferred = root.querySelector<HTMLElement>('[data-focus-default]');
-  const target = preferred && visible(preferred) ? preferred : root.tabIndex >= 0 ? root : [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].find(visible);
+  const target = regionDefault(region);
   if (!target) return false;
   target.focus();
   return document.activeElement === target;
 }
+
+/** A focus target (see focus-after-render.ts): the default element of `region`. */
+export function regionTarget(region: Region): FocusTarget {
+  return () => regionDefault(region);
+}
+
+/**
+ * Where focus goes in the main area after its view changed: the composer when a message can be
+ * typed, else the timeline's active row (a read-only session), else the compare view.
+ */
+export const mainTarget: FocusTarget = firstOf(
+  () => document.querySelector<HTMLElement>('[data-testid="composer-input"]'),
+  regionTarget('timeline'),
+  regionTarget('compare'),
+);
 
 /** Focuses the next (or previous) area on screen after the one holding focus. */
 export function cycleRegion(direction: 1 | -1): void {

@@ -52,7 +52,7 @@ export class AppActions {
     try {
       const summary = await this.runtime.client.createSession({ cwd });
       await this.runtime.refreshSessions();
-      this.app.select(summary.id, { focusComposer: true });
+      this.app.select(summary.id, { focusSession: true });
       return summary.id;
     } catch (error) {
       this.runtime.reportError('New session', error);
@@ -138,7 +138,7 @@ export class AppActions {
     try {
       const child = await this.runtime.client.forkSession({ sessionId, ...(options.atSeq !== undefined ? { atSeq: options.atSeq } : {}), ...(options.worktree ? { worktree: true } : {}) });
       await this.runtime.refreshSessions();
-      this.app.select(child.id, { focusComposer: true });
+      this.app.select(child.id, { focusSession: true });
       return child.id;
     } catch (error) {
       this.runtime.reportError(options.worktree ? 'Fork in its own folder' : 'Fork', error);

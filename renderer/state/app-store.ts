@@ -33,8 +33,11 @@ export interface FindState {
 
 export interface SelectionSlice {
   readonly selectedId?: string;
-  /** A session whose composer should take focus once it is ready (a new session, a fork); cleared by the composer. */
-  readonly focusComposerFor?: string;
+  /**
+   * A session that should take focus once it is ready (opened from the list, a new session, a fork):
+   * its composer, or its timeline when it is read-only; cleared by the session view.
+   */
+  readonly focusSessionFor?: string;
   readonly inspector?: InspectorTarget;
   readonly requestTarget?: RequestTarget;
   /** A seq the timeline should scroll to (set by "jump to"), with a nonce so repeats scroll again. */
@@ -42,8 +45,9 @@ export interface SelectionSlice {
   /**
    * Opens a session (undefined: the start screen). Closes the compare view, the inspectors, find and
    * the branch picker — the picker belongs to one lineage — unless `keepBranches` (navigating the tree).
+   * `focusSession`: focus moves into the session once it is ready (see `focusSessionFor`).
    */
-  select(sessionId: string | undefined, options?: { readonly keepBranches?: boolean; readonly focusComposer?: boolean }): void;
+  select(sessionId: string | undefined, options?: { readonly keepBranches?: boolean; readonly focusSession?: boolean }): void;
   /** Opens a session scrolled to the row of `seq` (a search hit). */
   openAt(sessionId: string, seq: number): void;
   inspect(target: InspectorTarget | undefined): void;
@@ -52,7 +56,7 @@ export interface SelectionSlice {
   jumpTo(seq: number): void;
   /** Scrolls the timeline to the row of `seq` (marked as the current row) without opening an inspector. */
   scrollTo(seq: number): void;
-  composerFocused(): void;
+  sessionFocused(): void;
 }
 
 /** Finding things inside the open session: the find bar and the turn outline (actions keyboard shortcuts bind to). */
@@ -205,14 +209,14 @@ const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
       compare: undefined,
       find: undefined,
       ...(options.keepBranches ? {} : { branchesOpen: false }),
-      focusComposerFor: options.focusComposer ? selectedId : undefined,
+      focusSessionFor: options.focusSession ? selectedId : undefined,
     })),
   openAt: (selectedId, seq) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined, find: undefined, branchesOpen: false }),
   inspect: (inspector) => set(inspector ? { inspector, dockTab: 'events' } : { inspector }),
   inspectRequest: (requestTarget) => set(requestTarget ? { requestTarget, dockTab: 'request' } : { requestTarget }),
   jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq }, dockTab: 'events' }),
   scrollTo: (seq) => set({ jump: { seq, nonce: ++counters.jump } }),
-  composerFocused: () => set({ focusComposerFor: undefined }),
+  sessionFocused: () => set({ focusSessionFor: undefined }),
 });
 
 const settingsSlice = (set: Set): SettingsSlice => ({

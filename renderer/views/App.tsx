@@ -4,6 +4,7 @@
  * (folder browser, provider setup, settings), toasts.
  */
 import type { ReactNode } from 'react';
+import { byTestId, focusAfterRender } from '../keyboard/focus-after-render.js';
 import { CompareView } from './compare/CompareView.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { SessionScope, useApp, useOpenSession, useRuntime } from './context.js';
@@ -56,7 +57,7 @@ function SetupDialog(): ReactNode {
         <ProviderSetup
           onConfigured={() => {
             void runtime.actions.providerConfigured();
-            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus());
+            focusAfterRender(byTestId('composer-input'));
           }}
         />
       </div>
@@ -88,7 +89,16 @@ export function App(): ReactNode {
         </div>
         <KeyboardLayer />
       </SessionScope>
-      {folderBrowserOpen && <FolderBrowser onChoose={(path) => void runtime.actions.createSession(path)} onCancel={() => openFolderBrowser(false)} />}
+      {folderBrowserOpen && (
+        <FolderBrowser
+          onChoose={(path) => void runtime.actions.createSession(path)}
+          onCancel={() => {
+            openFolderBrowser(false);
+            // The button that opened it was disabled meanwhile, so the dialog may have nothing to hand focus back to.
+            focusAfterRender(byTestId('new-session-button', 'rail-new-session'));
+          }}
+        />
+      )}
       {setupOpen && !onStartScreen && <SetupDialog />}
       {settingsOpen && <SettingsDialog />}
       <ImportDropZone />

@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
+import { focused as focusedElement, runCommand, waitForFocus as waitFocus } from './support/keyboard-focus.js';
 
 let app: E2eApp;
 let page: Page;
@@ -24,26 +25,8 @@ let forkId: string;
 const byTestId = (id: string) => page.getByTestId(id);
 const press = (key: string) => page.keyboard.press(key);
 
-/** The focused element: its test id (or tag), session id / row kind when it has one, and whether a focus ring shows. */
-async function focused(): Promise<{ testId: string; sessionId?: string; kind?: string; key?: string; ring: boolean }> {
-  return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { testId: 'body', ring: false };
-    const style = getComputedStyle(el);
-    const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1;
-    return {
-      testId: el.dataset['testid'] ?? el.tagName.toLowerCase(),
-      ...(el.dataset['sessionId'] ? { sessionId: el.dataset['sessionId'] } : {}),
-      ...(el.dataset['kind'] ? { kind: el.dataset['kind'] } : {}),
-      ...(el.dataset['key'] ? { key: el.dataset['key'] } : {}),
-      ring,
-    };
-  });
-}
-
-async function waitForFocus(testId: string, timeout = 10_000): Promise<void> {
-  await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset['testid'] === id, testId, { timeout });
-}
+const focused = () => focusedElement(page);
+const waitForFocus = (testId: string, timeout?: number) => waitFocus(page, testId, timeout);
 
 /** Presses an arrow key in the timeline and waits until focus has moved to another row. */
 async function moveInTimeline(key: 'ArrowUp' | 'ArrowDown'): Promise<void> {
@@ -55,15 +38,7 @@ async function moveInTimeline(key: 'ArrowUp' | 'ArrowDown'): Promise<void> {
   }, before);
 }
 
-/** Runs a palette command by typing its words. */
-async function command(words: string): Promise<void> {
-  await press('Control+k');
-  await byTestId('command-palette').waitFor();
-  await page.keyboard.type(words);
-  await page.locator('[data-testid="command-palette-item"][aria-selected="true"]').waitFor();
-  await press('Enter');
-  await byTestId('command-palette').waitFor({ state: 'detached' });
-}
+const command = (words: string) => runCommand(page, words);
 
 /** Visible, enabled controls the keyboard cannot reach: not in the Tab order and not in an arrow-key group. */
 async function unreachableControls(): Promise<string[]> {

@@ -138,7 +138,7 @@ export function CompareTranscript({ side, branch, title, fromSeq }: CompareTrans
         <span className="compare-column-title clip" title={title}>
           {title}
         </span>
-        <button type="button" className="link-button" data-testid={`compare-open-${side}`} title="Open this session" onClick={() => select(branch.sessionId)}>
+        <button type="button" className="link-button" data-testid={`compare-open-${side}`} title="Open this session" onClick={() => select(branch.sessionId, { focusSession: true })}>
           open
         </button>
       </div>

@@ -5,14 +5,17 @@
  * files each branch ended with. Figures and files come from `compareSessions`, asked again when
  * either session changes; transcripts are live projections of the two sessions' logs.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { CompareResult, SessionSummary } from '../../../shared/api.js';
 import { commonHistoryLabel, compareFigures, turnsBefore } from '../../../shared/branch-compare.js';
 import { branchTree } from '../../../shared/branch-tree.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { describeError } from '../../host/host-client.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
 import { SessionScope, useApp, useClient, useOpenSession, useTimeline } from '../context.js';
+import { useFocusInside } from '../common/use-focus-inside.js';
 import { CompareFiles } from './CompareFiles.js';
 import { CompareTranscript } from './CompareTranscript.js';
 
@@ -52,6 +55,8 @@ function SidePicker({ side, value, other, sessions }: { readonly side: 'a' | 'b'
           if (next === other) openCompare(side === 'a' ? other : value, side === 'a' ? value : other);
           else if (side === 'a') openCompare(next, other);
           else openCompare(other, next);
+          // A new pair is a new view: the same picker in it keeps focus.
+          focusAfterRender(byTestId(`compare-pick-${side}`));
         }}
       >
         {options.map((o) => (
@@ -124,6 +129,17 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
   const [nonce, setNonce] = useState(0);
   const [load, setLoad] = useState<LoadState>({ loading: true });
 
+  // The view replaces the session view (whose control may have held focus) and, closed with focus in it, is replaced by it.
+  const viewRef = useRef<HTMLDivElement>(null);
+  const focusInside = useFocusInside(viewRef);
+  useEffect(() => {
+    const cancel = focusAfterRender(regionTarget('compare'));
+    return () => {
+      cancel();
+      if (focusInside.current) focusAfterRender(mainTarget);
+    };
+  }, [focusInside]);
+
   useEffect(() => {
     let live = true;
     setLoad((prev) => ({ ...prev, loading: true }));
@@ -145,18 +161,39 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
   const titleB = displayTitle(summaryB ?? { id: b, ...(result?.b.title !== undefined ? { title: result.b.title } : {}) }, undefined, sessions);
 
   return (
-    <div className="compare-view" data-testid="compare-view" data-a={a} data-b={b} data-state={result ? 'ready' : error ? 'error' : 'loading'}>
+    <div ref={viewRef} className="compare-view" data-testid="compare-view" data-region="compare" data-a={a} data-b={b} data-state={result ? 'ready' : error ? 'error' : 'loading'}>
       <header className="compare-header">
         <span className="compare-title">Compare</span>
         <SidePicker side="a" value={a} other={b} sessions={sessions} />
-        <button type="button" className="icon-button" data-testid="compare-swap" title="Swap A and B" aria-label="Swap A and B" onClick={() => openCompare(b, a)}>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="compare-swap"
+          title="Swap A and B"
+          aria-label="Swap A and B"
+          onClick={() => {
+            openCompare(b, a);
+            // A new pair is a new view: the swap button in it keeps focus.
+            focusAfterRender(byTestId('compare-swap'));
+          }}
+        >
           ⇄
         </button>
         <SidePicker side="b" value={b} other={a} sessions={sessions} />
         <span className="compare-actions">
           {loading && result && <span className="muted">refreshing…</span>}
           <BranchesToggle />
-          <button type="button" className="small" data-testid="compare-refresh" disabled={loading} onClick={() => setNonce((n) => n + 1)}>
+          <button
+            type="button"
+            className="small"
+            data-testid="compare-refresh"
+            disabled={loading}
+            onClick={() => {
+              setNonce((n) => n + 1);
+              // Disabled until the answer is in.
+              focusAfterRender(byTestId('compare-refresh'), { timeoutMs: 30_000 });
+            }}
+          >
             Refresh
           </button>
           <button type="button" className="small" data-testid="compare-close" title="Back to the open session" onClick={closeCompare}>

@@ -4,9 +4,12 @@
  * never squeezes the timeline or covers a control, whatever the window width; the dock itself is
  * one F6 area. Tabs follow the WAI-ARIA APG tabs pattern (←/→ move between them).
  */
-import type { KeyboardEvent, ReactNode } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
 import type { DockTab } from '../../state/app-store.js';
 import { BranchPicker } from '../branches/BranchPicker.js';
+import { useFocusInside } from '../common/use-focus-inside.js';
 import { useApp, useOpenSession } from '../context.js';
 import { RawInspector } from '../inspector/RawInspector.js';
 import { RequestInspector } from '../inspector/RequestInspector.js';
@@ -31,6 +34,15 @@ export function SideDock(): ReactNode {
   const dockTab = useApp((s) => s.dockTab);
   const setDockTab = useApp((s) => s.setDockTab);
   const inspectorKey = useApp((s) => (s.inspector ? (s.inspector.kind === 'row' ? `row:${s.inspector.rowKey}` : `seq:${s.inspector.seq}`) : ''));
+  // A panel that closes with focus in it takes its close button along: the panel left in front, else the timeline row.
+  const dockRef = useRef<HTMLDivElement>(null);
+  const focusInside = useFocusInside(dockRef);
+  const openCount = useRef(tabs.length);
+  useEffect(() => {
+    const closed = tabs.length < openCount.current;
+    openCount.current = tabs.length;
+    if (closed && focusInside.current) return focusAfterRender(firstOf(regionTarget('dock'), regionTarget('timeline'), mainTarget));
+  }, [tabs.length, focusInside]);
   if (tabs.length === 0) return null;
   const active = tabs.includes(dockTab) ? dockTab : tabs[tabs.length - 1]!;
 
@@ -40,11 +52,11 @@ export function SideDock(): ReactNode {
     const i = tabs.indexOf(active);
     const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
     setDockTab(next);
-    requestAnimationFrame(() => document.getElementById(`dock-tab-${next}`)?.focus());
+    focusAfterRender(() => document.getElementById(`dock-tab-${next}`), { from: e.currentTarget });
   };
 
   return (
-    <div className="side-dock" data-testid="side-dock" data-region="dock" data-tab={active}>
+    <div ref={dockRef} className="side-dock" data-testid="side-dock" data-region="dock" data-tab={active}>
       {tabs.length > 1 && (
         <div className="dock-tabs" role="tablist" aria-label="Side panels" onKeyDown={onKeyDown}>
           {tabs.map((tab) => (

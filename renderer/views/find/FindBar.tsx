@@ -5,6 +5,9 @@
  * When the session was opened at its tail, it offers to load the earlier events too.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
+import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
+import { useFocusInside } from '../common/use-focus-inside.js';
 import { useApp, useRequiredSession, useSession } from '../context.js';
 
 export interface FindBarProps {
@@ -26,10 +29,19 @@ export function FindBar({ matches, current }: FindBarProps): ReactNode {
   useEffect(() => {
     if (open) input.current?.focus();
   }, [open]);
+  // Closed (Esc, ✕) with focus in it: back to the timeline, where the current match is.
+  const barRef = useRef<HTMLDivElement>(null);
+  const focusInside = useFocusInside(barRef);
+  useEffect(
+    () => () => {
+      if (focusInside.current) focusAfterRender(firstOf(regionTarget('timeline'), mainTarget));
+    },
+    [focusInside],
+  );
   if (!find) return null;
   const query = find.query.trim();
   return (
-    <div className="find-bar" data-testid="find-bar" role="search">
+    <div ref={barRef} className="find-bar" data-testid="find-bar" role="search">
       <input
         ref={input}
         type="search"

@@ -16,6 +16,7 @@ import type { SessionEvent } from '../../../shared/events.js';
 import { formatDuration, formatTokens, isoTime } from '../../../shared/format.js';
 import type { WireMessageSummary } from '../../../shared/request-diff.js';
 import { describeError } from '../../host/host-client.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import type { RequestTarget } from '../../state/app-store.js';
 import { CopyButton } from '../common/CopyButton.js';
 import { useApp, useClient, useSession } from '../context.js';
@@ -407,13 +408,34 @@ export function RequestInspector(): ReactNode {
         <span className="spacer" />
         {inspection && (
           <span className="request-nav">
-            <button type="button" className="icon-button" data-testid="request-prev" aria-label="Previous request" disabled={inspection.request.index === 0} onClick={() => go(inspection.request.index - 1)}>
+            <button
+              type="button"
+              className="icon-button"
+              data-testid="request-prev"
+              aria-label="Previous request"
+              disabled={inspection.request.index === 0}
+              onClick={() => {
+                go(inspection.request.index - 1);
+                // Disabled at the first request: the other way takes focus.
+                focusAfterRender(byTestId('request-prev', 'request-next'));
+              }}
+            >
               ‹
             </button>
             <span className="muted mono" data-testid="request-position">
               {inspection.request.index + 1}/{inspection.requestCount}
             </span>
-            <button type="button" className="icon-button" data-testid="request-next" aria-label="Next request" disabled={inspection.request.index + 1 >= inspection.requestCount} onClick={() => go(inspection.request.index + 1)}>
+            <button
+              type="button"
+              className="icon-button"
+              data-testid="request-next"
+              aria-label="Next request"
+              disabled={inspection.request.index + 1 >= inspection.requestCount}
+              onClick={() => {
+                go(inspection.request.index + 1);
+                focusAfterRender(byTestId('request-next', 'request-prev'));
+              }}
+            >
               ›
             </button>
           </span>

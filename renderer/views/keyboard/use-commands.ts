@@ -4,7 +4,8 @@
  */
 import { useCallback, useMemo } from 'react';
 import { buildCommands, type Command, type CommandEffects } from '../../keyboard/commands.js';
-import { cycleRegion, focusRegion } from '../../keyboard/focus-regions.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { cycleRegion, regionTarget } from '../../keyboard/focus-regions.js';
 import { platformOf, type Platform } from '../../keyboard/shortcut.js';
 import { useOpenSession, useRuntime } from '../context.js';
 import { download } from '../download.js';
@@ -28,10 +29,10 @@ export function useCommands(): () => Command[] {
       focus: (region) => {
         if (region === 'sessions' && runtime.app.getState().sidebarCollapsed) runtime.app.getState().setSidebarCollapsed(false);
         // After React has rendered what the command may have opened.
-        requestAnimationFrame(() => focusRegion(region));
+        focusAfterRender(regionTarget(region), { from: document.activeElement });
       },
       cycle: (direction) => cycleRegion(direction),
-      focusFind: () => requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="find-input"]')?.focus()),
+      focusFind: () => focusAfterRender(byTestId('find-input'), { from: document.activeElement }),
     }),
     [runtime],
   );

@@ -3,9 +3,12 @@
  * long it took), with compactions and resume / fork boundaries between them; click to jump there.
  * The turn in view is marked.
  */
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { mainTarget } from '../../keyboard/focus-regions.js';
 import { formatDuration } from '../../../shared/format.js';
 import { turnOutline } from '../../../shared/timeline-find.js';
+import { useFocusInside } from '../common/use-focus-inside.js';
 import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
 
 const END_TONE: Record<string, string> = { completed: 'ok', 'max-tokens': 'warn', blocked: 'warn', aborted: 'warn', error: 'bad', interrupted: 'bad' };
@@ -18,6 +21,15 @@ export function TurnOutline(): ReactNode {
   const jumpSeq = useApp((s) => s.jump?.seq);
   const startSeq = useSession((s) => s.startSeq);
   const session = useRequiredSession();
+  // Closed with focus in it: the toggle in the header takes focus back from the panel's close button.
+  const panelRef = useRef<HTMLElement>(null);
+  const focusInside = useFocusInside(panelRef);
+  useEffect(
+    () => () => {
+      if (focusInside.current) focusAfterRender(firstOf(byTestId('outline-button'), mainTarget));
+    },
+    [focusInside],
+  );
   const currentKey = useMemo(() => {
     if (jumpSeq === undefined) return undefined;
     let key: string | undefined;
@@ -25,7 +37,7 @@ export function TurnOutline(): ReactNode {
     return key;
   }, [items, jumpSeq]);
   return (
-    <nav className="side-panel outline-panel" data-testid="turn-outline" aria-label="Turn outline">
+    <nav ref={panelRef} className="side-panel outline-panel" data-testid="turn-outline" aria-label="Turn outline">
       <header className="panel-head">
         <span className="panel-title">Outline</span>
         <span className="muted">{items.filter((i) => i.kind === 'turn').length} turns</span>

@@ -9,6 +9,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { messageText } from '../../../shared/messages.js';
 import { SHORTCUTS } from '../../keyboard/commands.js';
+import { focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { matchesShortcut, shortcutLabel } from '../../keyboard/shortcut.js';
 import type { SendMode } from '../../state/app-actions.js';
 import { useApp, useRuntime, useSession } from '../context.js';
@@ -22,8 +23,6 @@ export function Composer(): ReactNode {
   const imported = useSession((s) => s.imported);
   const ready = useSession((s) => s.phase === 'ready');
   const inbox = useSession((s) => s.inbox);
-  const focusRequested = useApp((s) => s.focusComposerFor === sessionId);
-  const composerFocused = useApp((s) => s.composerFocused);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const dropped = useSession((s) => s.dropped);
@@ -43,12 +42,6 @@ export function Composer(): ReactNode {
     toast(`${texts.length === 1 ? 'A queued message was' : `${texts.length} queued messages were`} not sent (the turn was cancelled); the text is back in the message box.`, 'info');
   }, [dropped, toast]);
 
-  useEffect(() => {
-    if (!focusRequested || disabled) return;
-    inputRef.current?.focus();
-    composerFocused();
-  }, [focusRequested, disabled, composerFocused]);
-
   const send = async (mode: SendMode): Promise<void> => {
     const body = text.trim();
     if (!body || disabled || busy) return;
@@ -58,7 +51,15 @@ export function Composer(): ReactNode {
       if ((await runtime.actions.send(sessionId, body, mode)) === 'sent') setText('');
     } finally {
       setBusy(false);
+      // A Send / Queue / Steer button disables itself once the text is gone: typing goes on in the box.
+      focusAfterRender(() => inputRef.current);
     }
+  };
+  const cancel = async (): Promise<void> => {
+    const from = document.activeElement;
+    await runtime.actions.cancel(sessionId);
+    // The running turn's buttons go away with it.
+    focusAfterRender(() => inputRef.current, { from });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -127,7 +128,7 @@ export function Composer(): ReactNode {
               <button type="button" data-testid="composer-steer" disabled={disabled || busy || !text.trim()} title={`Steer the running turn: it reads this at its next step (${steerKeys})`} onClick={() => void send('steer')}>
                 Steer <kbd className="kbd">{steerKeys}</kbd>
               </button>
-              <button type="button" className="danger" data-testid="composer-cancel" disabled={readOnly} title="Cancel the running turn (Esc)" onClick={() => void runtime.actions.cancel(sessionId)}>
+              <button type="button" className="danger" data-testid="composer-cancel" disabled={readOnly} title="Cancel the running turn (Esc)" onClick={() => void cancel()}>
                 Cancel <kbd className="kbd">Esc</kbd>
               </button>
             </>

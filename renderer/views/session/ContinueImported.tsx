@@ -6,6 +6,7 @@
  * whatever provider is set.
  */
 import { useState, type ReactNode } from 'react';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient, useRuntime, useSession } from '../context.js';
 import { FolderBrowser } from '../sidebar/FolderBrowser.js';
 
@@ -39,10 +40,12 @@ export function ImportedBanner(): ReactNode {
     try {
       const child = await client.forkSession({ sessionId, cwd, ...(limit !== undefined && limit >= 0 ? { atSeq: limit } : {}) });
       await runtime.refreshSessions();
-      select(child.id);
+      // The banner goes with the imported session: the fork's composer takes focus.
+      select(child.id, { focusSession: true });
       toast(`Continued in Forkline: a live session in ${child.cwd ?? cwd}. Its history is the imported conversation; send the next message.`, 'info');
     } catch (error) {
       runtime.reportError('Continue in Forkline', error);
+      focusAfterRender(byTestId('continue-in-forkline'));
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,9 @@
  * windows), banners (read-only, notices from opening), the find bar, the timeline or terminal, the
  * approval panel and composer. The inspectors live in the side dock (dock/SideDock.tsx).
  */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { mainTarget } from '../../keyboard/focus-regions.js';
 import { useClient, useOpenSession, useRuntime } from '../context.js';
 import { ConfirmDialog } from '../Dialog.js';
 import { displayTitle } from '../../../shared/session-tree.js';
@@ -32,8 +34,11 @@ function ReadOnlyBanner(): ReactNode {
       await client.takeOverSession({ sessionId });
       await open?.controller.resubscribe();
       await runtime.refreshSessions();
+      // The banner is gone and the session is writable now.
+      focusAfterRender(mainTarget);
     } catch (error) {
       runtime.reportError('Take over', error);
+      focusAfterRender(byTestId('take-over'));
     } finally {
       setBusy(false);
     }
@@ -73,7 +78,17 @@ function Notices(): ReactNode {
       {visible.map((n) => (
         <div key={n} className="banner info" data-testid="notice">
           <span>{n}</span>
-          <button type="button" className="icon-button" data-testid="notice-dismiss" aria-label="Dismiss" onClick={() => dismiss(`${sessionId}:${n}`)}>
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="notice-dismiss"
+            aria-label="Dismiss"
+            onClick={() => {
+              dismiss(`${sessionId}:${n}`);
+              // The notice is gone: the next one's button, else the session.
+              focusAfterRender(firstOf(byTestId('notice-dismiss'), mainTarget));
+            }}
+          >
             ✕
           </button>
         </div>
@@ -109,6 +124,8 @@ function Header(): ReactNode {
       await runtime.actions.compact(sessionId);
     } finally {
       setCompacting(false);
+      // The button was disabled while the summary was written (and stays so if a turn started).
+      focusAfterRender(firstOf(byTestId('compact-button'), mainTarget));
     }
   };
   const timeline = useTimeline();
@@ -187,7 +204,27 @@ function Header(): ReactNode {
   );
 }
 
+/**
+ * Focus asked for with `select(id, { focusSession: true })` (opened from the list, created, forked,
+ * continued): once the session is loaded, its composer — or its timeline when it is read-only.
+ */
+function useFocusRequest(): void {
+  const sessionId = useSession((s) => s.sessionId);
+  const ready = useSession((s) => s.phase !== 'loading');
+  const requested = useApp((s) => s.focusSessionFor === sessionId);
+  const sessionFocused = useApp((s) => s.sessionFocused);
+  const cancel = useRef<() => void>(undefined);
+  useEffect(() => {
+    if (!requested || !ready) return;
+    // The session row (or the button) that opened it may still hold focus; the session takes it.
+    cancel.current = focusAfterRender(mainTarget, { from: document.activeElement });
+    sessionFocused();
+  }, [requested, ready, sessionFocused]);
+  useEffect(() => () => cancel.current?.(), []);
+}
+
 export function SessionView(): ReactNode {
+  useFocusRequest();
   const tab = useApp((s) => s.tab);
   const outlineOpen = useApp((s) => s.outlineOpen);
   // The terminal stays mounted once opened, so switching tabs keeps its shell.

@@ -8,6 +8,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { HostResult, ProviderPresetView, SettingsView } from '../../../shared/api.js';
 import { describeError } from '../../host/host-client.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient } from '../context.js';
 
 type ModelList = HostResult<'listModels'>;
@@ -15,6 +16,12 @@ type TestState = { readonly state: 'idle' } | { readonly state: 'running' } | { 
 
 /** What was tested: a new choice needs a new test. */
 const choiceKey = (provider: string, baseUrl: string, model: string): string => `${provider}\n${baseUrl.trim()}\n${model.trim()}`;
+
+/**
+ * After a test or a failed save (both buttons were disabled meanwhile): "Use this provider" when the
+ * test passed, else "Connect and test" again.
+ */
+const nextStep = byTestId('setup-save', 'setup-connect');
 
 function SetupForm({ view, onConfigured }: { readonly view: SettingsView; readonly onConfigured: () => void }): ReactNode {
   const client = useClient();
@@ -83,6 +90,8 @@ function SetupForm({ view, onConfigured }: { readonly view: SettingsView; readon
     } catch (e) {
       setTest({ state: 'idle' });
       setError(describeError(e));
+    } finally {
+      focusAfterRender(nextStep);
     }
   };
 
@@ -96,6 +105,7 @@ function SetupForm({ view, onConfigured }: { readonly view: SettingsView; readon
       onConfigured();
     } catch (e) {
       setError(describeError(e));
+      focusAfterRender(nextStep);
     } finally {
       setSaving(false);
     }
@@ -119,7 +129,16 @@ function SetupForm({ view, onConfigured }: { readonly view: SettingsView; readon
           <span>
             A local Ollama answers with {ollama.models.length} model{ollama.models.length === 1 ? '' : 's'} — no key needed.
           </span>
-          <button type="button" className="small" data-testid="setup-use-ollama" onClick={() => choose('ollama', ollama)}>
+          <button
+            type="button"
+            className="small"
+            data-testid="setup-use-ollama"
+            onClick={() => {
+              choose('ollama', ollama);
+              // This offer goes away once Ollama is chosen; testing it is next.
+              focusAfterRender(byTestId('setup-connect'));
+            }}
+          >
             Use Ollama
           </button>
         </div>

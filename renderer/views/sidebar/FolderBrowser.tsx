@@ -10,6 +10,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import type { FolderListing } from '../../../shared/api.js';
 import { recentWorkspaces } from '../../../shared/recent-workspaces.js';
 import { describeError } from '../../host/host-client.js';
+import { byTestId, bySelector, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
 
@@ -45,6 +46,8 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
         setError(describeError(e));
       } finally {
         setLoading(false);
+        // The entry (or "up") that was pressed is gone with the old listing: the new one's first entry.
+        focusAfterRender(firstOf(bySelector('[data-testid="folder-list"] [data-testid="folder-entry"]'), byTestId('folder-up', 'folder-path')));
       }
     },
     [client],

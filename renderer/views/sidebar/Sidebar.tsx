@@ -12,6 +12,7 @@ import { memo, useEffect, useMemo, useRef, useState, type FocusEvent, type Keybo
 import { useShallow } from 'zustand/react/shallow';
 import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/session-tree.js';
 import { SHORTCUTS } from '../../keyboard/commands.js';
+import { bySelector, byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { shortcutLabel } from '../../keyboard/shortcut.js';
 import { useApp, useClient, useOpenSession, useRuntime, useSession, useTimeline } from '../context.js';
 import { ownFirstPrompt } from '../session/own-prompt.js';
@@ -23,11 +24,18 @@ import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
 import { SessionActivityBadge } from './SessionActivityBadge.js';
 
-/** The selected session's own first prompt (title fallback; a fork's is the first after its fork point); only inside a session scope. */
-function SelectedFirstMessage({ onText }: { readonly onText: (text: string | undefined) => ReactNode }): ReactNode {
+/**
+ * Reports the selected session's own first prompt (title fallback; a fork's is the first after its
+ * fork point); only inside a session scope. It renders nothing, so the list beside it keeps its place
+ * in the tree (and its focus) while a session opens.
+ */
+function SelectedFirstMessage({ onText }: { readonly onText: (text: string | undefined) => void }): ReactNode {
   const timeline = useTimeline();
   const seedLength = useSession((s) => s.header?.seedLength);
-  return onText(ownFirstPrompt(timeline, seedLength));
+  const text = ownFirstPrompt(timeline, seedLength);
+  useEffect(() => onText(text), [onText, text]);
+  useEffect(() => () => onText(undefined), [onText]);
+  return null;
 }
 
 interface RowProps {
@@ -55,7 +63,8 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
 
   const endEdit = (): void => {
     editSession(undefined);
-    requestAnimationFrame(() => openRef.current?.focus());
+    // The rename field gives way to the row's button again.
+    focusAfterRender(() => openRef.current);
   };
   const rename = async (): Promise<void> => {
     const t = draft.trim();
@@ -77,6 +86,8 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
     } catch (error) {
       runtime.reportError('Delete', error);
     }
+    // The row is gone: the list's Tab stop (another session), else New session.
+    focusAfterRender(bySelector('[data-testid="session-open"][data-focus-default]', '[data-testid="new-session-button"]'));
   };
   const tab = active ? 0 : -1;
 
@@ -121,7 +132,7 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
           aria-current={selected ? 'true' : undefined}
           {...(active ? { 'data-focus-default': '' } : {})}
           title={`${title}\n${session.cwd ?? ''}\n${session.eventCount} events`}
-          onClick={() => select(session.id)}
+          onClick={() => select(session.id, { focusSession: true })}
         >
           {depth > 0 && (
             <span className="lineage" aria-hidden="true">
@@ -298,18 +309,29 @@ export function Sidebar(): ReactNode {
   const setTheme = useApp((s) => s.setTheme);
   const toggleTheme = (): void => setTheme(theme === 'dark' ? 'light' : 'dark');
 
+  const [firstMessage, setFirstMessage] = useState<string | undefined>();
+
   const newSession = async (): Promise<void> => {
     setCreating(true);
     try {
       await runtime.actions.newSession();
     } finally {
       setCreating(false);
+      // The button was disabled meanwhile; unless a dialog or the new session took focus, it gets it back.
+      focusAfterRender(byTestId('new-session-button'));
     }
   };
 
+  // Hiding or showing the sidebar removes the button that did it: the one that undoes it takes focus.
+  const wasCollapsed = useRef(collapsed);
+  useEffect(() => {
+    if (wasCollapsed.current === collapsed) return;
+    wasCollapsed.current = collapsed;
+    return focusAfterRender(byTestId(collapsed ? 'sidebar-expand' : 'sidebar-collapse'));
+  }, [collapsed]);
+
   const importFiles = useImportFiles();
 
-  const list = (firstMessage: string | undefined): ReactNode => <SessionList firstMessage={firstMessage} />;
   const importInput = (
     <input
       ref={fileRef}
@@ -383,7 +405,8 @@ export function Sidebar(): ReactNode {
         />
       </div>
       <div className="sidebar-scroll">
-        {open ? <SelectedFirstMessage onText={list} /> : list(undefined)}
+        {open && <SelectedFirstMessage onText={setFirstMessage} />}
+        <SessionList firstMessage={open ? firstMessage : undefined} />
         <SearchHits query={search} />
       </div>
       <p className="sr-only" id="session-list-keys">

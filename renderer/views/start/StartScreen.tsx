@@ -6,6 +6,7 @@
  */
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { SHORTCUTS } from '../../keyboard/commands.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { shortcutLabel } from '../../keyboard/shortcut.js';
 import { providerReadiness } from '../../state/provider-readiness.js';
 import { useApp, useRuntime } from '../context.js';
@@ -39,7 +40,10 @@ export function StartScreen(): ReactNode {
     setBusy(true);
     try {
       // A held prompt stays visible until the setup card starts it (this screen then gives way to the session).
-      if ((await runtime.actions.startSession(folder, text)) === 'sent') setText('');
+      const outcome = await runtime.actions.startSession(folder, text);
+      if (outcome === 'sent') setText('');
+      // Held: the setup card opened above, and it comes first; failed: the prompt is still here.
+      else focusAfterRender(byTestId(outcome === 'held' ? 'setup-provider' : 'start-input'));
     } finally {
       setBusy(false);
     }
@@ -66,7 +70,13 @@ export function StartScreen(): ReactNode {
                   ? 'Choose the provider and model new turns use.'
                   : `No provider is ready yet (the saved one: ${readiness.message}). Pick a provider, give its key if it needs one (or use a local Ollama), and test it.`}
             </p>
-            <ProviderSetup onConfigured={() => void runtime.actions.providerConfigured()} />
+            <ProviderSetup
+              onConfigured={() => {
+                void runtime.actions.providerConfigured();
+                // The card goes away; the first prompt is next (a held one opens its session, which takes focus).
+                focusAfterRender(byTestId('start-input'));
+              }}
+            />
           </section>
         )}
         <section className="card start-composer" data-testid="start-composer" aria-labelledby="start-title">
@@ -130,7 +140,8 @@ export function StartScreen(): ReactNode {
           onChoose={(path) => {
             setChosen(path);
             setBrowsing(false);
-            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="start-input"]')?.focus());
+            // The closing browser hands focus back to what opened it; the prompt is next.
+            focusAfterRender(byTestId('start-input'), { from: document.querySelector('[data-testid="start-composer"]') });
           }}
           onCancel={() => setBrowsing(false)}
         />

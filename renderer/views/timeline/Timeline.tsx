@@ -16,6 +16,8 @@ import { findRows } from '../../../shared/timeline-find.js';
 import { rowIndexOfSeq, type TimelineRow } from '../../../shared/timeline.js';
 import { EARLIER_PAGE_EVENTS } from '../../state/session-controller.js';
 import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
+import { firstOf, byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { regionTarget } from '../../keyboard/focus-regions.js';
 import { FindBar } from '../find/FindBar.js';
 import { visibleRows } from './row-filter.js';
 import { TimelineRowView } from './TimelineRowView.js';
@@ -266,16 +268,21 @@ export function Timeline(): ReactNode {
     return i >= 0 ? timeline.rows[i]!.key : undefined;
   }, [inspector, jump, timeline]);
 
+  // The bar goes away once everything is loaded: the timeline takes focus.
+  const loadEarlier = async (fromSeq?: number): Promise<void> => {
+    await session.controller.loadEarlier(fromSeq);
+    focusAfterRender(firstOf(byTestId(fromSeq === 0 ? 'load-all' : 'load-earlier'), regionTarget('timeline')));
+  };
   const earlier =
     startSeq > 0 ? (
       <div className="earlier-bar" data-testid="earlier-bar">
         <span>
           ⋯ {startSeq.toLocaleString('en-US')} earlier event{startSeq === 1 ? '' : 's'} not loaded (the newest are shown first)
         </span>
-        <button type="button" className="small" data-testid="load-earlier" onClick={() => void session.controller.loadEarlier()}>
+        <button type="button" className="small" data-testid="load-earlier" onClick={() => void loadEarlier()}>
           Load {Math.min(startSeq, EARLIER_PAGE_EVENTS).toLocaleString('en-US')} more
         </button>
-        <button type="button" className="link-button" data-testid="load-all" onClick={() => void session.controller.loadEarlier(0)}>
+        <button type="button" className="link-button" data-testid="load-all" onClick={() => void loadEarlier(0)}>
           load all
         </button>
       </div>

@@ -135,12 +135,16 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
       <span className="step-label">
         step {row.turn}.{row.step}
       </span>
-      {row.model && <span className="muted mono">{row.model}</span>}
-      <span className="muted" data-testid="step-duration">
+      {row.model && (
+        <span className="muted mono step-model" title={row.model}>
+          {row.model}
+        </span>
+      )}
+      <span className="muted step-duration" data-testid="step-duration">
         {row.durationMs !== undefined ? formatDuration(row.durationMs) : row.open && live ? 'running…' : ''}
       </span>
       {showsTtft(row) && (
-        <span className="muted" title="time to the first streamed chunk">
+        <span className="muted step-ttft" title="time to the first streamed chunk">
           ttft {measured(row.ttftMs!)}
         </span>
       )}
@@ -150,7 +154,7 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
       <ContextMeter {...(row.usage ? { usage: row.usage } : {})} {...(row.contextWindow !== undefined ? { window: row.contextWindow } : {})} />
       {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
       {finish && <Badge tone={row.finish!.startsWith('error') ? 'bad' : 'warn'}>{finish}</Badge>}
-      <span className="muted">
+      <span className="muted step-chunks">
         {formatTokens(row.chunkCount)} chunk{row.chunkCount === 1 ? '' : 's'}
       </span>
       <span className="spacer" />

@@ -1,0 +1,55 @@
+/**
+ * Reading and driving keyboard focus in the browser tests: what holds focus (test id, session id,
+ * row kind, F6 area, whether a focus ring shows), waiting for focus to land on a test id, and running
+ * a command-palette command by typing its words. Keyboard only: no mouse events.
+ */
+import type { Page } from 'playwright-core';
+
+export interface Focused {
+  /** The focused element's `data-testid` (else its tag name); `body` when focus is lost. */
+  readonly testId: string;
+  readonly sessionId?: string;
+  readonly kind?: string;
+  readonly key?: string;
+  /** The F6 area (`data-region`) holding focus. */
+  readonly region?: string;
+  /** A focus ring shows (an outline of at least 1 px). */
+  readonly ring: boolean;
+}
+
+export function focused(page: Page): Promise<Focused> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { testId: 'body', ring: false };
+    const style = getComputedStyle(el);
+    const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1;
+    const region = el.closest<HTMLElement>('[data-region]')?.dataset['region'];
+    return {
+      testId: el.dataset['testid'] ?? el.tagName.toLowerCase(),
+      ...(el.dataset['sessionId'] ? { sessionId: el.dataset['sessionId'] } : {}),
+      ...(el.dataset['kind'] ? { kind: el.dataset['kind'] } : {}),
+      ...(el.dataset['key'] ? { key: el.dataset['key'] } : {}),
+      ...(region ? { region } : {}),
+      ring,
+    };
+  });
+}
+
+/** Waits until the element with `testId` holds focus; on time-out the error names what holds it instead. */
+export async function waitForFocus(page: Page, testId: string, timeout = 10_000): Promise<void> {
+  try {
+    await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset['testid'] === id, testId, { timeout });
+  } catch {
+    throw new Error(`focus did not reach ${testId}: it is on ${JSON.stringify(await focused(page))}`);
+  }
+}
+
+/** Runs a palette command by typing its words (Ctrl+K, words, Enter). */
+export async function runCommand(page: Page, words: string): Promise<void> {
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('command-palette').waitFor();
+  await page.keyboard.type(words);
+  await page.locator('[data-testid="command-palette-item"][aria-selected="true"]').waitFor();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('command-palette').waitFor({ state: 'detached' });
+}
