@@ -1,7 +1,8 @@
 /**
  * Import throughput of a 100 MB Claude Code transcript (DESIGN §13, issue 12): the whole streaming
  * pipeline — file stream, line splitting, `JSON.parse`, detection, mapping onto our events, the
- * invariant and surface checks, batched writes to a real SQLite file — against the baseline of a
+ * invariant and surface checks, batched writes to a real SQLite file (on the import's writer thread; search documents written
+ * after the import, see schema 5) — against the baseline of a
  * raw line-by-line `JSON.parse` of the same file in the same run (same stream, same chunk size).
  * Goal: ≥ 0.5× the baseline's MB/s, in constant memory (the peak heap growth is reported; it must
  * stay far below the file size).
