@@ -47,7 +47,8 @@ export class LineSplitter {
       onRecord({ text: text.slice(start, end), line: this.lineNo, torn: false });
       start = nl + 1;
     }
-    text = start === 0 ? text : text.slice(start);
+    // A copy, not a slice: a slice would keep this whole chunk alive until the next one (V8 sliced strings).
+    text = start === 0 ? text : start === text.length ? '' : Buffer.from(text.slice(start), 'utf16le').toString('utf16le');
     if (text.length > MAX_IMPORT_RECORD_CHARS) throw new RecordTooLongError(this.lineNo + 1);
     this.carry = text;
   }

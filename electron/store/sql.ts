@@ -15,6 +15,16 @@ export const CONNECTION_PRAGMAS = [
   'trusted_schema = OFF',
 ] as const;
 
+/**
+ * The pragmas of an import's writer thread (ThreadedAppender): as {@link CONNECTION_PRAGMAS} but
+ * `synchronous = NORMAL` — in WAL mode a commit then skips its fsync while the database stays
+ * consistent (https://www.sqlite.org/pragma.html#pragma_synchronous). The writer ends with one
+ * `synchronous = FULL` commit, whose WAL fsync makes every earlier commit durable too.
+ */
+export const IMPORT_WRITER_PRAGMAS: readonly string[] = CONNECTION_PRAGMAS.map((p) => (p.startsWith('synchronous') ? 'synchronous = NORMAL' : p));
+/** The pragma of the writer thread's last, durable commit. */
+export const DURABLE_COMMIT_PRAGMA = 'synchronous = FULL';
+
 /** The schema version this build writes (`PRAGMA user_version`). */
 export const SCHEMA_VERSION = 5;
 /** `PRAGMA application_id` marking a Forkline store ('FKLN'). */
@@ -110,6 +120,8 @@ export const SQL = {
   listChildren: 'SELECT * FROM sessions WHERE prefix_from = ?',
   sessionEventCount: 'SELECT event_count, owner_token, owner_pid, owner_host, search_pending_from FROM sessions WHERE id = ?',
   updateEventCount: 'UPDATE sessions SET event_count = ?, updated_at = ? WHERE id = ?',
+  /** A commit that changes nothing but the activity time (the writer thread's durable last commit). Params: updated_at, id. */
+  touchSession: 'UPDATE sessions SET updated_at = ? WHERE id = ?',
   setTitle: 'UPDATE sessions SET title = ? WHERE id = ?',
   setOwner: `UPDATE sessions SET owner_pid = @pid, owner_start = @start, owner_host = @host, owner_since = @since, owner_token = @token
     WHERE id = @id`,

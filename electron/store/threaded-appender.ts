@@ -13,6 +13,8 @@
  *   writes events, never search documents (those are written afterwards, see schema 5).
  * - A write the worker refused (a stale seq, a full disk) is thrown by the next `append` or by
  *   `drain`; nothing after it is written.
+ * - Batches commit with `synchronous = NORMAL` (no fsync; the database stays consistent) and
+ *   `drain` ends with one fsync'ed commit, so what `drain` returned from is durable.
  *
  * The worker's code is {@link appenderThread}, evaluated in the worker from its source text, so it
  * runs the same way from TypeScript (tests, tsx), the CLI bundle and the Electron main bundle
@@ -26,7 +28,7 @@ import { StoreError } from '../../shared/errors.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { BackgroundAppender } from './session-store.js';
 import { lastTurnAfter } from './search-text.js';
-import { CONNECTION_PRAGMAS, SQL } from './sql.js';
+import { DURABLE_COMMIT_PRAGMA, IMPORT_WRITER_PRAGMAS, SQL } from './sql.js';
 
 /** Batches posted but not yet written, at most (each is one store batch of an import). */
 export const MAX_BATCHES_IN_FLIGHT = 2;
@@ -61,7 +63,8 @@ interface AppenderInit {
   readonly sqliteModule: string;
   readonly nativeBinding?: string;
   readonly pragmas: readonly string[];
-  readonly sql: { readonly count: string; readonly insert: string; readonly update: string; readonly lastTurn: string };
+  readonly durablePragma: string;
+  readonly sql: { readonly count: string; readonly insert: string; readonly update: string; readonly lastTurn: string; readonly touch: string };
   readonly port: MessagePort;
   /** Int32 [0] = batches done, [1] = 1 when the worker could not start. */
   readonly state: SharedArrayBuffer;
@@ -114,14 +117,19 @@ function appenderThread(load: NodeJS.Require): void {
     update.run(batch.to, batch.now, batch.sessionId);
     if (batch.lastTurn !== null) setLastTurn.run(batch.lastTurn, batch.sessionId);
   });
-  init.port.on('message', (message: AppendBatch | { close: true }) => {
+  const touch = db.prepare(init.sql.touch);
+  init.port.on('message', (message: AppendBatch | { close: true } | { durable: true; sessionId: string; now: number }) => {
     if ('close' in message) {
       db.close();
       init.port.close();
       return;
     }
     try {
-      write.immediate(message);
+      if ('durable' in message) {
+        // One fsync'ed commit makes every earlier commit of this connection durable (WAL).
+        db.pragma(init.durablePragma);
+        touch.run(message.now, message.sessionId);
+      } else write.immediate(message);
       answer({});
     } catch (error) {
       answer({ error: describe(error) });
@@ -160,8 +168,9 @@ export class ThreadedAppender implements BackgroundAppender {
       file,
       sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3'),
       ...(nativeBinding !== undefined ? { nativeBinding } : {}),
-      pragmas: CONNECTION_PRAGMAS,
-      sql: { count: SQL.sessionEventCount, insert: SQL.insertEvent, update: SQL.updateEventCount, lastTurn: SQL.setLastTurn },
+      pragmas: IMPORT_WRITER_PRAGMAS,
+      durablePragma: DURABLE_COMMIT_PRAGMA,
+      sql: { count: SQL.sessionEventCount, insert: SQL.insertEvent, update: SQL.updateEventCount, lastTurn: SQL.setLastTurn, touch: SQL.touchSession },
       port: channel.port2,
       state: this.state.buffer as SharedArrayBuffer,
     };
@@ -197,11 +206,22 @@ export class ThreadedAppender implements BackgroundAppender {
     this.throwIfFailed();
   }
 
-  /** Waits until every posted batch is written. @throws what the worker met. */
+  /**
+   * Waits until every posted batch is written and durable (batches commit without an fsync; this
+   * ends with one that has it). @throws what the worker met.
+   */
   drain(): void {
+    this.throwIfFailed();
+    if (this.posted > this.durableUpTo) {
+      this.port.postMessage({ durable: true, sessionId: this.sessionId, now: this.now() });
+      this.posted++;
+      this.durableUpTo = this.posted;
+    }
     this.waitFor(this.posted);
     this.throwIfFailed();
   }
+  /** Batches (counted as posted) covered by the last durable commit. */
+  private durableUpTo = 0;
 
   /** Waits for the posted batches (their errors are dropped) and stops the worker. Idempotent. */
   close(): void {
