@@ -44,6 +44,15 @@ describe('LineSplitter', () => {
     ]);
   });
 
+  it('keeps every UTF-16 code unit across chunk boundaries: pairs cut in half, lone surrogates, non-Latin text', () => {
+    const text = '{"e":"😀 é 中文"}\n{"lone":"\ud800x\udfff"}\n{"pair":"𝄞𝄞𝄞"}\nlast 😀';
+    const whole = splitLines(text, []);
+    expect(whole.map((r) => r.text)).toEqual(text.split('\n'));
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 12 }), (cuts) => {
+      expect(splitLines(text, cuts)).toEqual(whole);
+    }));
+  });
+
   it('gives the same records for any chunking', () => {
     const text = '{"x":"a\\nb"}\n{"y":[1,2]}\r\n\n{"z":{}}\nlast';
     const whole = splitLines(text, []);
