@@ -86,7 +86,16 @@ export interface HostOptions {
   readonly userInstructionsFile?: string;
   /** MCP servers per workspace; absent = no MCP tools. The host closes it. */
   readonly mcp?: McpHub;
+  /**
+   * How often the host looks for sessions written by another process (the CLI, another window's
+   * host, an import's writer thread) to tell windows to refresh their session list (ms; default
+   * {@link STORE_WATCH_MS}; 0 = never).
+   */
+  readonly storeWatchMs?: number;
 }
+
+/** Default of {@link HostOptions.storeWatchMs}: a cheap `PRAGMA data_version` every 2 s. */
+export const STORE_WATCH_MS = 2_000;
 
 interface AgentHandle {
   readonly agent: Agent;
@@ -116,6 +125,7 @@ export class Host implements IDisposable {
   private readonly published: PublishedLimits;
 
   private readonly claimLostSubscription: IDisposable;
+  private readonly storeWatch: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly options: HostOptions) {
     // Another Forkline took a session over: stop our agent on it (its events are no longer stored).
@@ -134,6 +144,22 @@ export class Host implements IDisposable {
       this.terminalOwners.get(terminalId)?.push({ kind: 'terminal/exit', terminalId, exitCode });
       this.terminalOwners.delete(terminalId);
     });
+    // Sessions another process wrote (e.g. `forkline import` or `forkline run` beside an open window).
+    const watchMs = options.storeWatchMs ?? STORE_WATCH_MS;
+    if (watchMs > 0) {
+      let seen: number | undefined;
+      this.storeWatch = setInterval(() => {
+        if (this.connections.size === 0) return;
+        let version: number;
+        try {
+          version = options.repository.store.externalVersion();
+        } catch {
+          return; // a closed store: the host is closing
+        }
+        if (seen !== undefined && version !== seen) this.broadcast({ kind: 'sessions/changed' });
+        seen = version;
+      }, watchMs).unref();
+    }
   }
 
   get repository(): SessionRepository {
@@ -506,6 +532,7 @@ export class Host implements IDisposable {
   async close(cause?: CancelCause): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.storeWatch);
     for (const connection of [...this.connections]) connection.dispose();
     await Promise.all([...this.agents.keys()].map((id) => this.stopAgent(id, cause)));
     await this.options.mcp?.close();

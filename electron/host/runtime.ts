@@ -44,6 +44,8 @@ export interface RuntimeOptions {
   readonly store?: SessionStore;
   readonly invariants?: InvariantMode;
   readonly writeWindowMs?: number;
+  /** See HostOptions.storeWatchMs (tests shorten it). */
+  readonly storeWatchMs?: number;
   /** `--mcp-config` files: MCP servers for every workspace, over Settings and workspace files. */
   readonly mcpConfigFiles?: readonly string[];
 }
@@ -121,6 +123,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),
     ...(options.chooseWorkspace ? { chooseWorkspace: options.chooseWorkspace } : {}),
+    ...(options.storeWatchMs !== undefined ? { storeWatchMs: options.storeWatchMs } : {}),
     ...(options.approvalAnswerer ? { approvalAnswerer: options.approvalAnswerer } : {}),
     supervisor,
     spill: (sessionId, callId, text) => {

@@ -135,6 +135,11 @@ export class MemorySessionStore implements SessionStore {
     return hits;
   }
 
+  /** No other connection can write a memory store. */
+  externalVersion(): number {
+    return 0;
+  }
+
   /** Memory sessions are indexed as they are written (`deferSearch` is ignored): nothing is ever pending. */
   indexPendingSearch(): boolean {
     return false;

@@ -163,6 +163,13 @@ export interface SessionStore {
   indexPendingSearch(maxEvents: number): boolean;
 
   /**
+   * A number that changes when another connection — another Forkline process (the CLI), an
+   * import's writer thread — has committed to the store since this connection last looked (SQLite
+   * `PRAGMA data_version`). Constant for a store no one else can write (in memory).
+   */
+  externalVersion(): number;
+
+  /**
    * An appender for a session created with `deferSearch` that writes on another thread with its
    * own connection, starting at the session's stored next seq; undefined when this store cannot
    * (in memory). The caller must `close` it before writing the session any other way.

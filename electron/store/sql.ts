@@ -167,6 +167,8 @@ export const SQL = {
   /** The latest unpacked event of a type before a seq (the route in effect for a tail view). Params: session_id, before seq, type. */
   lastOfTypeBefore: `SELECT seq, last_seq, type, time, data, surface_op, source_event_seqs, ignorable FROM events
     WHERE session_id = ? AND seq < ? AND type = ? ORDER BY seq DESC LIMIT 1`,
+  /** Changes when another connection commits (https://www.sqlite.org/pragma.html#pragma_data_version). */
+  dataVersion: 'PRAGMA data_version',
   userVersion: 'PRAGMA user_version',
   applicationId: 'PRAGMA application_id',
   tableCount: "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'",

@@ -327,6 +327,10 @@ export class SqliteSessionStore implements SessionStore {
     this.pendingSince = undefined;
   }
 
+  externalVersion(): number {
+    return (this.stmt('dataVersion').get() as { data_version: number }).data_version;
+  }
+
   /** A {@link ThreadedAppender} on this file; undefined for `:memory:`. See {@link SessionStore.backgroundAppender}. */
   backgroundAppender(sessionId: string): BackgroundAppender | undefined {
     this.assertOpen();

@@ -98,6 +98,9 @@ export class InstrumentedStore implements SessionStore {
   indexPendingSearch(maxEvents: number): boolean {
     return this.inner.indexPendingSearch(maxEvents);
   }
+  externalVersion(): number {
+    return this.inner.externalVersion();
+  }
   search(query: Parameters<SessionStore['search']>[0]) {
     return this.inner.search(query);
   }
