@@ -18,7 +18,7 @@ import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type
 import { prepareDatabaseFile } from './database-file.js';
 import { lastTurnAfter, lastTurnOfRow, searchableText } from './search-text.js';
 import { lostClaim } from './session-ownership.js';
-import { ROW_STRIDE, ThreadedAppender } from './threaded-appender.js';
+import { ThreadedAppender } from './threaded-appender.js';
 import type { AppendOptions, BackgroundAppender, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
 
@@ -295,20 +295,18 @@ export class SqliteSessionStore implements SessionStore {
    */
   private insertEvents(sessionId: string, events: readonly SessionEvent[], withDocs: boolean): void {
     const insert = this.stmt('insertEvent');
-    const sources: (SessionEvent | PackedRow)[] = [];
-    const p = encodeEventRows(events, this.packChunks, sources);
-    for (let i = 0, rowIndex = 0; i < p.length; i += ROW_STRIDE, rowIndex++) {
-      insert.run(sessionId, p[i], p[i + 1], p[i + 2], p[i + 3], p[i + 4], p[i + 5], p[i + 6], p[i + 7]);
-      this.onRowWritten?.({ sessionId, seq: p[i] as number, lastSeq: p[i + 1] as number, type: p[i + 2] as string, rowIndex });
-      const source = sources[rowIndex]!;
-      if (!withDocs || 'seq0' in source) continue;
+    let rowIndex = 0;
+    forEachEventRow(events, this.packChunks, (seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable, source) => {
+      insert.run(sessionId, seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable);
+      this.onRowWritten?.({ sessionId, seq, lastSeq, type, rowIndex: rowIndex++ });
+      if (!withDocs || 'seq0' in source) return;
       const doc = searchableText(source);
       if (doc) {
-        this.stmt('insertSearchDoc').run(sessionId, source.seq, doc.kind, doc.text);
+        this.stmt('insertSearchDoc').run(sessionId, seq, doc.kind, doc.text);
         this.pendingDocs++;
         this.pendingSince ??= this.now();
       }
-    }
+    });
     // The FTS index catches up in batches: one segment per batch instead of one per small commit.
     if (this.pendingDocs >= INDEX_BATCH_DOCS || (this.pendingSince !== undefined && this.now() - this.pendingSince >= INDEX_BATCH_MS)) this.catchUpIndex();
   }
@@ -531,20 +529,31 @@ export function ftsMatchExpression(terms: readonly string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
 }
 
+/** One `events` row's parameters, and the event (or packed chunk run) it holds. */
+type EventRowVisitor = (
+  seq: number,
+  lastSeq: number,
+  type: string,
+  time: number,
+  data: string,
+  surfaceOp: string | null,
+  sourceEventSeqs: string | null,
+  ignorable: 1 | null,
+  source: SessionEvent | PackedRow,
+) => void;
+
 /**
- * The `events` rows of `events` as flat parameters, {@link ROW_STRIDE} per row (seq, last_seq,
- * type, time, data, surface_op, source_event_seqs, ignorable; runs of delta chunks packed into one
- * row when `packChunks`). `sources`, when given, receives each row's event or packed run.
+ * Visits the `events` rows of `events` in order (runs of delta chunks packed into one row when
+ * `packChunks`): the one place that turns events into row parameters, for the write path and the
+ * import's writer thread alike. No per-row allocation beyond the serialised JSON.
  */
-function encodeEventRows(events: readonly SessionEvent[], packChunks: boolean, sources?: (SessionEvent | PackedRow)[]): (string | number | null)[] {
-  const out: (string | number | null)[] = [];
+function forEachEventRow(events: readonly SessionEvent[], packChunks: boolean, visit: EventRowVisitor): void {
   for (const row of packChunks ? packEvents(events) : events) {
-    sources?.push(row);
     if ('seq0' in row) {
       const members = (row.data.texts ?? row.data.args)!.length;
-      out.push(row.seq0, row.seq0 + members - 1, row.type, row.time0, JSON.stringify(row.data), null, null, null);
+      visit(row.seq0, row.seq0 + members - 1, row.type, row.time0, JSON.stringify(row.data), null, null, null, row);
     } else {
-      out.push(
+      visit(
         row.seq,
         row.seq,
         row.type,
@@ -553,9 +562,18 @@ function encodeEventRows(events: readonly SessionEvent[], packChunks: boolean, s
         row.surfaceOp === undefined ? null : JSON.stringify(row.surfaceOp),
         row.sourceEventSeqs === undefined ? null : JSON.stringify(row.sourceEventSeqs),
         row.ignorable ? 1 : null,
+        row,
       );
     }
   }
+}
+
+/** The rows of `events` as flat parameters, 8 per row (ThreadedAppender's ROW_STRIDE): what the writer thread inserts. */
+function encodeEventRows(events: readonly SessionEvent[], packChunks: boolean): (string | number | null)[] {
+  const out: (string | number | null)[] = [];
+  forEachEventRow(events, packChunks, (seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable) =>
+    out.push(seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable),
+  );
   return out;
 }
 
