@@ -24,12 +24,13 @@ export type SurfacePlan =
   | { readonly kind: 'replace'; readonly seq: number; readonly from: number; readonly to: number; readonly shadowed: readonly number[] };
 
 /**
- * Mutable surface state for one session. Positions are indexes into `nodes`; a position index map
- * is kept for O(1) lookups and rebuilt after a replacement (replacements are rare).
+ * Mutable surface state for one session. Positions are indexes into `nodes`. Only a replacement
+ * (rare: a compaction, a rewind, a tool-result rewrite) looks positions up, by a linear search —
+ * no per-node index is kept, so a surface costs 8 bytes a node (it lives as long as its session,
+ * and an import of a long log holds one).
  */
 export class Surface {
   private readonly nodeSeqs: number[] = [];
-  private readonly position = new Map<number, number>();
   private readonly replacementList: SurfaceReplacement[] = [];
   private generation = 0;
 
@@ -45,7 +46,7 @@ export class Surface {
     return this.replacementList;
   }
   has(seq: number): boolean {
-    return this.position.has(seq);
+    return this.nodeSeqs.includes(seq);
   }
 
   /**
@@ -75,13 +76,10 @@ export class Surface {
     if (typeof op !== 'object' || op === null || op.op !== 'replace' || !Number.isSafeInteger(op.start) || !Number.isSafeInteger(op.end)) {
       throw new SessionError('INVALID_SURFACE_OP', `${event.type} at seq ${event.seq} has a malformed surfaceOp`);
     }
-    const from = this.position.get(op.start);
-    const to = this.position.get(op.end);
-    if (from === undefined || to === undefined) {
-      throw new SessionError(
-        'INVALID_SURFACE_OP',
-        `replace at seq ${event.seq}: ${from === undefined ? `start ${op.start}` : `end ${op.end}`} is not a current surface node`,
-      );
+    const from = this.nodeSeqs.indexOf(op.start);
+    const to = this.nodeSeqs.indexOf(op.end);
+    if (from < 0 || to < 0) {
+      throw new SessionError('INVALID_SURFACE_OP', `replace at seq ${event.seq}: ${from < 0 ? `start ${op.start}` : `end ${op.end}`} is not a current surface node`);
     }
     if (from > to) {
       throw new SessionError('INVALID_SURFACE_OP', `replace at seq ${event.seq}: start ${op.start} comes after end ${op.end} on the surface`);
@@ -111,13 +109,10 @@ export class Surface {
   apply(plan: SurfacePlan): void {
     if (plan.kind === 'none') return;
     if (plan.kind === 'append') {
-      this.position.set(plan.seq, this.nodeSeqs.length);
       this.nodeSeqs.push(plan.seq);
       return;
     }
     this.nodeSeqs.splice(plan.from, plan.to - plan.from + 1, plan.seq);
-    this.position.clear();
-    this.nodeSeqs.forEach((seq, i) => this.position.set(seq, i));
     this.generation++;
     const first = plan.shadowed[0]!;
     const last = plan.shadowed[plan.shadowed.length - 1]!;
