@@ -287,6 +287,8 @@ export class HostConnection implements HostHandlers, IDisposable {
     if (terms.length === 0) return { terms, ignored, hits: [], more: false };
     // Recent appends of running sessions wait in write-behind for up to one window: land them first.
     await this.repo.flushAll();
+    // Documents an import deferred are written first, in passes that let other work through.
+    await this.repo.catchUpSearch();
     const rows = this.repo.store.search({ terms, limit: limit + 1, ...(params.sessionId !== undefined ? { sessionId: params.sessionId } : {}) });
     const hits = rows.slice(0, limit).map((row) => ({ sessionId: row.sessionId, seq: row.seq, kind: row.kind, snippet: searchSnippet(row.text, terms) }));
     return { terms, ignored, hits, more: rows.length > limit };

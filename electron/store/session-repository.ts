@@ -650,6 +650,16 @@ export class SessionRepository implements IDisposable {
   private searchPass: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
 
+  /**
+   * Writes every deferred search document now, in the same short passes as
+   * {@link indexSearchInBackground} but yielding to the event loop between them (so a host stays
+   * responsive while a search waits for a large import's documents). Call before a search that
+   * must see every stored event; the store's own `search` would do the same in one blocking go.
+   */
+  async catchUpSearch(): Promise<void> {
+    while (!this.disposed && this.store.indexPendingSearch(SEARCH_PASS_EVENTS)) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
   /** Ids of sessions whose import has not ended yet (not to be listed or opened). */
   importing(id: string): boolean {
     return this.importingIds.has(id);

@@ -15,6 +15,7 @@ import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { AgentLogWriter, header } from '../../support/store-fixtures.js';
 import { waitFor } from '../../support/agent-harness.js';
+import { claudeCodeTranscript } from '../../support/claude-code-log.js';
 
 let llm: ScriptedLlm;
 let dir: string;
@@ -97,6 +98,21 @@ describe('full-text search from the host', () => {
     await runtime.host.agentFor(created.id)!.whenIdle();
     const result = await connection.searchSessions({ query: '"flux capacitor" gigawatts' });
     expect(result.hits.map((h) => [h.sessionId, h.kind])).toEqual([[created.id, 'assistant']]);
+  });
+
+  it('finds text of a large import at once: its deferred documents are written first, in passes that let other work run', async () => {
+    const lines = [...claudeCodeTranscript(150, 7)];
+    const summary = runtime.host.repository.importText(`${lines.join('\n')}\n`, 'large.jsonl');
+    expect(summary.events).toBeGreaterThan(3_000);
+    // The last prompt of the log: its document is among the last ones written.
+    const prompt = JSON.parse(lines.filter((l) => l.includes('"type":"user"') && !l.includes('tool_result')).at(-1)!) as { message: { content: string } };
+    const words = prompt.message.content.split(' ').slice(0, 4).join(' ');
+    let ticked = false;
+    setImmediate(() => (ticked = true));
+    const result = await connection.searchSessions({ query: `"${words}"`, limit: 200 });
+    expect(result.hits.some((h) => h.sessionId === summary.sessionId && h.kind === 'user')).toBe(true);
+    // The search answered only after other work had a turn (it did not hold the host for the whole catch-up).
+    expect(ticked).toBe(true);
   });
 });
 
