@@ -120,8 +120,7 @@ function appenderThread(load: NodeJS.Require): void {
   const touch = db.prepare(init.sql.touch);
   init.port.on('message', (message: AppendBatch | { close: true } | { durable: true; sessionId: string; now: number }) => {
     if ('close' in message) {
-      db.close();
-      init.port.close();
+      init.port.close(); // 'close' below closes the connection
       return;
     }
     try {
@@ -134,6 +133,10 @@ function appenderThread(load: NodeJS.Require): void {
     } catch (error) {
       answer({ error: describe(error) });
     }
+  });
+  // The caller closed its end (after asking to stop, or without asking): nothing more will come.
+  init.port.on('close', () => {
+    if (db.open) db.close();
   });
 }
 
@@ -177,7 +180,11 @@ export class ThreadedAppender implements BackgroundAppender {
     this.worker = new Worker(`var __name = (target) => target;\n(${appenderThread.toString()})(require);`, { eval: true, workerData: init, transferList: [channel.port2] });
     // The worker never keeps the process alive; `drain` is what waits for it.
     this.worker.unref();
+    this.stopped = new Promise((resolve) => this.worker.once('exit', () => resolve()));
   }
+
+  /** Settles when the worker thread has ended (after {@link close}, or if it could not start). */
+  readonly stopped: Promise<void>;
 
   /**
    * Posts `events` (contiguous from the session's next seq) to be written; blocks while

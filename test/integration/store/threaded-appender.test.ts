@@ -28,7 +28,7 @@ describe('ThreadedAppender (writer thread of large imports)', () => {
     }
   }
 
-  it('writes the same rows as the synchronous path given the same batches (chunk runs packed alike)', () => {
+  it('writes the same rows as the synchronous path given the same batches (chunk runs packed alike), and its thread ends when closed', async () => {
     const session = buildSession('threaded', 12, 9);
     const events = session.events;
     const file = tmp.file('same-rows.db');
@@ -39,6 +39,7 @@ describe('ThreadedAppender (writer thread of large imports)', () => {
     for (let from = 10; from < events.length; from += 17) appender.append(events.slice(from, from + 17));
     appender.drain();
     appender.close();
+    await (appender as ThreadedAppender).stopped; // the thread ends with it
     expect(store.readAll('threaded')).toEqual(events);
     expect(store.get('threaded')!.eventCount).toBe(events.length);
     expect(store.get('threaded')!.lastTurn).toBe('completed');
