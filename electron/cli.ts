@@ -567,6 +567,8 @@ async function main(argv: string[]): Promise<number> {
       }
       // Importing needs only the store: none of the agent, model client, tools or MCP is loaded.
       const runtime = openStoredSessions(dataDirOf(cli.values));
+      // An import an earlier process did not finish (killed mid-way) is removed; the file can be imported again.
+      runtime.repository.removeAbandonedImports();
       let failed = 0;
       let badInput = 0;
       try {

@@ -60,10 +60,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   listSessions(): SessionSummary[] {
-    return this.repo
-      .list()
-      .filter((r) => !this.repo.importing(r.header.id))
-      .map((r) => this.host.summary(r));
+    // The repository's list leaves out imports that have not finished.
+    return this.repo.list().map((r) => this.host.summary(r));
   }
 
   createSession(params: { cwd: string; title?: string }): SessionSummary {

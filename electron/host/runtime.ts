@@ -85,7 +85,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     illFormedText: env['FORKLINE_INVARIANTS'] === 'enforce' ? 'reject' : 'repair',
     ...(options.writeWindowMs !== undefined ? { writeWindowMs: options.writeWindowMs } : {}),
   });
-  // Search documents an earlier import (this app's or the CLI's) left for later.
+  // What an earlier import left: a half-written session if its process died, search documents for later.
+  repository.removeAbandonedImports();
   repository.indexSearchInBackground();
   const settings = new SettingsStore({
     file: join(options.dataDir, 'settings.json'),

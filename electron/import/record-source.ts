@@ -47,8 +47,9 @@ export class LineSplitter {
       onRecord({ text: text.slice(start, end), line: this.lineNo, torn: false });
       start = nl + 1;
     }
-    // A copy, not a slice: a slice would keep this whole chunk alive until the next one (V8 sliced strings).
-    text = start === 0 ? text : start === text.length ? '' : Buffer.from(text.slice(start), 'utf16le').toString('utf16le');
+    // A copy, not a slice: a slice would keep this whole chunk alive until the next one (V8 sliced
+    // strings). The JSON round trip gives a fresh string with every code unit, lone surrogates included.
+    text = start === 0 ? text : start === text.length ? '' : (JSON.parse(JSON.stringify(text.slice(start))) as string);
     if (text.length > MAX_IMPORT_RECORD_CHARS) throw new RecordTooLongError(this.lineNo + 1);
     this.carry = text;
   }

@@ -183,8 +183,9 @@ export class SessionRepository implements IDisposable {
     return this.ownerState(record).kind === 'live' && !this.liveSessions.has(record.header.id);
   }
 
+  /** Stored sessions, newest activity first, without imports that have not finished (see {@link importing}). */
   list(): SessionRecord[] {
-    return this.store.list();
+    return this.store.list().filter((record) => !this.importUnfinished(record));
   }
 
   get(id: string): SessionRecord | undefined {
@@ -583,8 +584,13 @@ export class SessionRepository implements IDisposable {
     const sink: ImportSink = {
       exists: (id) => this.store.get(id) !== undefined || this.liveSessions.has(id),
       create: (header, events) => {
+        // The owner record marks the import as unfinished for every process until it ends, and
+        // lets a later run tell an import that died (SIGKILL, power loss) from one still running.
         // Search documents are written after the import (indexSearchInBackground, or the next search).
-        this.store.createSession(header, events, { deferSearch: true });
+        this.store.atomically(() => {
+          this.store.createSession(header, events, { deferSearch: true });
+          this.store.setOwner(header.id, this.importOwner());
+        });
         this.importingIds.add(header.id);
       },
       append: (id, events) => {
@@ -616,6 +622,7 @@ export class SessionRepository implements IDisposable {
     const end = job.end.bind(job);
     job.end = (): ImportSummary => {
       const summary = end();
+      this.store.setOwner(summary.sessionId, undefined);
       this.importingIds.delete(summary.sessionId);
       this.indexSearchInBackground();
       return summary;
@@ -660,9 +667,49 @@ export class SessionRepository implements IDisposable {
     while (!this.disposed && this.store.indexPendingSearch(SEARCH_PASS_EVENTS)) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
-  /** Ids of sessions whose import has not ended yet (not to be listed or opened). */
+  /**
+   * True while a session's import has not ended (not to be listed or opened): one running in this
+   * process, one running in another (an imported session keeps an owner record only while it is
+   * being written), or one whose importing process died — {@link removeAbandonedImports} deletes those.
+   */
   importing(id: string): boolean {
-    return this.importingIds.has(id);
+    if (this.importingIds.has(id)) return true;
+    const record = this.store.get(id);
+    return record !== undefined && this.importUnfinished(record);
+  }
+
+  private importUnfinished(record: SessionRecord): boolean {
+    return this.importingIds.has(record.header.id) || (isImportedSession(record.header) && record.owner !== undefined);
+  }
+
+  /**
+   * Deletes imports whose importing process ended before they finished (killed, crashed): an import
+   * is all or nothing, and the file can be imported again. Imports still running elsewhere are
+   * left alone. Returns the deleted ids.
+   */
+  removeAbandonedImports(): string[] {
+    const removed: string[] = [];
+    for (const record of this.store.list()) {
+      if (!isImportedSession(record.header) || record.owner === undefined || this.importingIds.has(record.header.id)) continue;
+      if (this.ownerState(record).kind !== 'dead') continue;
+      try {
+        this.store.delete(record.header.id);
+        removed.push(record.header.id);
+      } catch {
+        // another process removed it first
+      }
+    }
+    return removed;
+  }
+
+  private importOwner(): SessionOwner {
+    return {
+      pid: this.identity.pid,
+      host: this.identity.host,
+      since: this.now(),
+      token: this.newToken(),
+      ...(this.identity.start !== undefined ? { start: this.identity.start } : {}),
+    };
   }
   private readonly importingIds = new Set<string>();
 

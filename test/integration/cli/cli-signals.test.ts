@@ -13,6 +13,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPidAlive } from '../../../electron/platform/process-identity.js';
+import { SessionRepository } from '../../../electron/store/session-repository.js';
+import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
+import { claudeCodeTranscript } from '../../support/claude-code-log.js';
 import { spawnTsx, waitForLine } from '../../support/crash-harness.js';
 import { LEFT_BEHIND_PID_FILES, LEFT_BEHIND_SCRIPT } from '../../support/left-behind.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
@@ -117,6 +120,45 @@ describe('forkline under signals', () => {
       expect(append.code).toBe('STALE_APPEND');
     } finally {
       if (holder.child.exitCode === null) holder.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('SIGKILL during a large import: other processes never list the half-written session, and the next run removes it so the file imports again', async () => {
+    const dataDir = join(root, 'import-killed');
+    mkdirSync(dataDir);
+    const file = join(root, 'large-transcript.jsonl');
+    writeFileSync(file, `${[...claudeCodeTranscript(2_500)].join('\n')}\n`);
+    const importer = forkline(['import', file], dataDir);
+    const db = join(dataDir, 'sessions.db');
+    let watcher: SqliteSessionStore | undefined;
+    try {
+      // Another process (this test) watches the store: once rows are there, the import is mid-way.
+      await until(() => existsSync(db), 20_000, 'the store file');
+      watcher = new SqliteSessionStore(db);
+      const watching = new SessionRepository(watcher, { newId: () => 'unused' });
+      await until(() => watcher!.list().some((r) => r.eventCount > 2_000), 20_000, 'the import to be mid-way');
+      expect(importer.child.exitCode).toBeNull();
+      const partial = watcher.list()[0]!;
+      // While it is written, no other process lists or opens it.
+      expect(watching.list()).toEqual([]);
+      expect(watching.importing(partial.header.id)).toBe(true);
+      importer.child.kill('SIGKILL');
+      expect((await importer.exited).signal).toBe('SIGKILL');
+      // Its importer is gone: still hidden, and removed by the next run (here `forkline import` of the same file).
+      expect(watching.list()).toEqual([]);
+      watching.dispose();
+      watcher.close();
+      watcher = undefined;
+      const again = forkline(['import', file], dataDir);
+      expect((await again.exited).code).toBe(0);
+      expect(again.stdout()).not.toContain('imported copy');
+      const ls = forkline(['ls', '--json'], dataDir);
+      await ls.exited;
+      const sessions = JSON.parse(ls.stdout()) as { id: string }[];
+      expect(sessions.map((x) => x.id)).toEqual([partial.header.id]);
+    } finally {
+      watcher?.close();
+      if (importer.child.exitCode === null && importer.child.signalCode === null) importer.child.kill('SIGKILL');
     }
   }, 120_000);
 });

@@ -180,8 +180,10 @@ describe('fork boundaries (property)', () => {
       }),
       { numRuns: 400 },
     );
-    expect(exact).toBeGreaterThan(50);
-    expect(refusedOpen).toBeGreaterThan(50);
+    // Both interesting branches were exercised (random data: about 80 each per 400 runs; a run
+    // once drew 47, so the floor is set well below the mean to keep this from flaking).
+    expect(exact).toBeGreaterThan(20);
+    expect(refusedOpen).toBeGreaterThan(20);
 
   });
 });
