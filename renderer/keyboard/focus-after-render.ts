@@ -18,6 +18,10 @@ export interface FocusAfterRenderOptions {
   readonly timeoutMs?: number;
 }
 
+/** Controls that take focus (hidden inputs, disabled controls and `tabindex="-1"` excluded). */
+export const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /** True when `el` can take focus now: in the document, laid out, not disabled. */
 export function focusable(el: HTMLElement | null | undefined): el is HTMLElement {
   return el !== null && el !== undefined && el.isConnected && el.getClientRects().length > 0 && !(el as HTMLButtonElement).disabled && !el.closest('[inert]');
@@ -83,4 +87,35 @@ export function firstOf(...targets: readonly FocusTarget[]): FocusTarget {
     }
     return undefined;
   };
+}
+
+/** The first control inside `root` (or `root` itself, when it is one) that can take focus now, in document order. */
+export function firstFocusableIn(root: Element | null | undefined): HTMLElement | undefined {
+  if (!root) return undefined;
+  const selector = `${FOCUSABLE}, summary`;
+  if (root instanceof HTMLElement && root.matches(selector) && focusable(root)) return root;
+  return [...root.querySelectorAll<HTMLElement>(selector)].find(focusable);
+}
+
+/**
+ * A target: the first control inside `root()` that comes after `marker` in document order, outside
+ * it — after "show more" appends items below the last one shown (`marker`), the first new one.
+ */
+export function firstFocusableAfter(root: () => Element | null | undefined, marker: Element | null | undefined): FocusTarget {
+  return () => {
+    const container = root();
+    if (!container || !marker) return undefined;
+    return [...container.querySelectorAll<HTMLElement>(`${FOCUSABLE}, summary`)].find(
+      (el) => !marker.contains(el) && (marker.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 && focusable(el),
+    );
+  };
+}
+
+/**
+ * A target that resolves only once `control` has left the document: for an action whose control
+ * goes away when its outcome is rendered (a "load the earlier ones" button), so a target that
+ * already exists is not taken before the new items are in.
+ */
+export function onceGone(control: Element, target: FocusTarget): FocusTarget {
+  return () => (control.isConnected ? undefined : target());
 }

@@ -5,12 +5,10 @@
  * focusable, else its first focusable control. DOM-only.
  */
 import type { Region } from './commands.js';
-import { firstOf, focusable, type FocusTarget } from './focus-after-render.js';
+import { FOCUSABLE, firstOf, focusable, type FocusTarget } from './focus-after-render.js';
 
 /** Cycle order for F6 / Shift+F6 (areas that are not on screen are skipped; the compare view replaces the timeline, approvals and composer). */
 export const REGION_ORDER: readonly Region[] = ['sessions', 'compare', 'timeline', 'approvals', 'composer', 'dock'];
-
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function regionElement(region: Region): HTMLElement | null {
   return document.querySelector<HTMLElement>(`[data-region="${region}"]`);

@@ -5,11 +5,12 @@
  * the session is opened through the shared session controller, and rows offer no fork or request
  * actions. Tool rows reuse the timeline's tool row (expand for arguments, result, diff).
  */
-import { memo, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { CompareBranch } from '../../../shared/api.js';
 import { transcriptAfter } from '../../../shared/branch-compare.js';
 import { clockTime, formatDuration, usageLabel } from '../../../shared/format.js';
 import type { TimelineRow, ToolRow } from '../../../shared/timeline.js';
+import { firstFocusableAfter, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useOpenSession, useSession, useTimeline } from '../context.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { ToolRowView } from '../timeline/ToolRowView.js';
@@ -85,6 +86,7 @@ function TranscriptRows({ fromSeq, limit, onShowAll }: { readonly fromSeq: numbe
   const error = useSession((s) => s.error);
   const live = useSession((s) => s.status === 'running');
   const rows = useMemo(() => transcriptAfter(timeline.rows, fromSeq), [timeline.rows, fromSeq]);
+  const rowsRef = useRef<HTMLDivElement>(null);
   if (phase === 'error') {
     return (
       <div className="compare-state error" data-testid="compare-transcript-error">
@@ -105,12 +107,23 @@ function TranscriptRows({ fromSeq, limit, onShowAll }: { readonly fromSeq: numbe
   }
   const shown = rows.length > limit ? rows.slice(0, limit) : rows;
   return (
-    <div className="compare-rows" data-testid="compare-rows" data-count={rows.length}>
+    <div ref={rowsRef} className="compare-rows" data-testid="compare-rows" data-count={rows.length}>
       {shown.map((row) => (
         <CompareRow key={row.key} row={row} sessionId={sessionId} live={live} />
       ))}
       {shown.length < rows.length && (
-        <button type="button" className="link-button" data-testid="compare-transcript-more" onClick={onShowAll}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid="compare-transcript-more"
+          onClick={(e) => {
+            // The button goes away: the first control of the rows it adds (after the last row shown) takes focus, else the column.
+            const lastShown = e.currentTarget.previousElementSibling;
+            const column = e.currentTarget.closest<HTMLElement>('.compare-column-body');
+            onShowAll();
+            focusAfterRender(firstOf(firstFocusableAfter(() => rowsRef.current, lastShown), () => column), { from: e.currentTarget });
+          }}
+        >
           show all {rows.length} rows
         </button>
       )}

@@ -11,7 +11,7 @@ import { commonHistoryLabel, compareFigures, turnsBefore } from '../../../shared
 import { branchTree } from '../../../shared/branch-tree.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { describeError } from '../../host/host-client.js';
-import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
 import { SessionScope, useApp, useClient, useOpenSession, useTimeline } from '../context.js';
@@ -204,12 +204,22 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
       {error && (
         <div className="banner error" data-testid="compare-error">
           <span>Could not compare these sessions: {error}</span>
-          <button type="button" className="small" data-testid="compare-retry" onClick={() => setNonce((n) => n + 1)}>
+          <button
+            type="button"
+            className="small"
+            data-testid="compare-retry"
+            onClick={(e) => {
+              setNonce((n) => n + 1);
+              // Answered, the error (and this button) goes away: the view's content takes focus. Failing again, the button stays.
+              const content = firstOf(byTestId('compare-body'), regionTarget('compare'));
+              focusAfterRender(() => (document.querySelector('[data-testid="compare-error"]') ? undefined : content()), { from: e.currentTarget, timeoutMs: 30_000 });
+            }}
+          >
             Retry
           </button>
         </div>
       )}
-      <div className="compare-body" data-testid="compare-body">
+      <div className="compare-body" data-testid="compare-body" tabIndex={-1}>
         {!result ? (
           !error && (
             <div className="timeline-state" data-testid="compare-loading">

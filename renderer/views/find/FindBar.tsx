@@ -71,7 +71,17 @@ export function FindBar({ matches, current }: FindBarProps): ReactNode {
         ↓
       </button>
       {startSeq > 0 && query !== '' && (
-        <button type="button" className="link-button" data-testid="find-load-all" title="Search the earlier events of this session too" onClick={() => void session.controller.loadEarlier(0)}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid="find-load-all"
+          title="Search the earlier events of this session too"
+          onClick={(e) => {
+            void session.controller.loadEarlier(0).catch(() => undefined);
+            // The button goes away once they are loaded: the search goes on in the input.
+            focusAfterRender(() => input.current, { from: e.currentTarget });
+          }}
+        >
           search all {startSeq.toLocaleString('en-US')} earlier events too
         </button>
       )}

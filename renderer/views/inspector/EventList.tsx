@@ -3,10 +3,11 @@
  * surfaceOp, provenance links, payload JSON), with runs of streamed chunks folded into one
  * expandable line. Each card can jump to its row in the timeline.
  */
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SessionEvent } from '../../../shared/events.js';
 import { eventTypeLabel, foldChunkRuns, type EventItem } from '../../../shared/event-runs.js';
 import { isoTime } from '../../../shared/format.js';
+import { firstFocusableIn, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp } from '../context.js';
 
 const SOURCE_SEQ_LIMIT = 200;
@@ -15,15 +16,24 @@ function SourceSeqs({ seqs }: { readonly seqs: readonly number[] }): ReactNode {
   const jumpTo = useApp((s) => s.jumpTo);
   const [all, setAll] = useState(false);
   const shown = all ? seqs : seqs.slice(0, SOURCE_SEQ_LIMIT);
+  const listRef = useRef<HTMLSpanElement>(null);
   return (
-    <span className="seq-list">
+    <span ref={listRef} className="seq-list">
       {shown.map((seq) => (
         <button key={seq} type="button" className="seq-link" data-testid="raw-event-source-seq" data-seq={seq} onClick={() => jumpTo(seq)}>
           #{seq}
         </button>
       ))}
       {!all && seqs.length > SOURCE_SEQ_LIMIT && (
-        <button type="button" className="link-button" onClick={() => setAll(true)}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={(e) => {
+            setAll(true);
+            // The button goes away: the first seq it revealed takes focus.
+            focusAfterRender(() => listRef.current?.querySelectorAll<HTMLElement>('[data-testid="raw-event-source-seq"]')[SOURCE_SEQ_LIMIT], { from: e.currentTarget });
+          }}
+        >
           +{seqs.length - SOURCE_SEQ_LIMIT} more
         </button>
       )}
@@ -98,6 +108,18 @@ function RunItem({ item, focusSeq }: { readonly item: Extract<EventItem, { kind:
       )}
     </div>
   );
+}
+
+/**
+ * The first control of the item showing event `seq` inside `root` (its card, or the toggle of the
+ * folded run holding it), for handing focus to an event that was just listed.
+ */
+export function eventItemControl(root: Element | null | undefined, seq: number): HTMLElement | undefined {
+  if (!root) return undefined;
+  const card = root.querySelector(`[data-testid="raw-event"][data-seq="${seq}"]`);
+  if (card) return firstFocusableIn(card);
+  const run = [...root.querySelectorAll<HTMLElement>('[data-testid="raw-run"]')].find((r) => Number(r.dataset['first']) <= seq && seq <= Number(r.dataset['last']));
+  return run ? firstFocusableIn(run) : undefined;
 }
 
 /** `events` (ascending) with chunk runs folded. */

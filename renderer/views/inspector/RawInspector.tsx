@@ -4,12 +4,13 @@
  * runs of streamed chunks folded into one expandable line. Every event links back to its row in the
  * timeline; clicking a row (or a seq link anywhere) opens its events here.
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SessionEvent } from '../../../shared/events.js';
 import { filterEvents, seqQuery, typeCounts } from '../../../shared/event-runs.js';
 import { rowEventSeqs, rowIndexOfKey, rowIndexOfSeq } from '../../../shared/timeline.js';
+import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
-import { EventList } from './EventList.js';
+import { EventList, eventItemControl } from './EventList.js';
 
 /** Events listed at a time (more on request). */
 const PAGE = 200;
@@ -30,6 +31,7 @@ export function RawInspector(): ReactNode {
   const [types, setTypes] = useState<ReadonlySet<string>>(new Set());
   const [text, setText] = useState('');
   const [shown, setShown] = useState(PAGE);
+  const bodyRef = useRef<HTMLDivElement>(null);
 
   const rowIndex = target ? (target.kind === 'row' ? rowIndexOfKey(timeline, target.rowKey) : rowIndexOfSeq(timeline, target.seq)) : -1;
   const row = rowIndex >= 0 ? timeline.rows[rowIndex] : undefined;
@@ -108,11 +110,22 @@ export function RawInspector(): ReactNode {
           </button>
         ))}
       </div>
-      <div className="panel-body">
+      <div ref={bodyRef} className="panel-body">
         {notLoaded && (
           <div className="banner info" data-testid="raw-not-loaded">
             #{focusSeq} is before the loaded part of this session.
-            <button type="button" className="link-button" onClick={() => void session.controller.loadEarlier(focusSeq)}>
+            <button
+              type="button"
+              className="link-button"
+              data-testid="raw-load-it"
+              onClick={() => {
+                // The banner goes away once it is loaded: the sought event takes focus.
+                session.controller.loadEarlier(focusSeq).then(
+                  () => focusAfterRender(firstOf(() => eventItemControl(bodyRef.current, focusSeq), byTestId('raw-search'))),
+                  () => undefined,
+                );
+              }}
+            >
               load it
             </button>
           </div>
@@ -123,7 +136,17 @@ export function RawInspector(): ReactNode {
         </div>
         {filtered.length === 0 ? <div className="muted">No event matches.</div> : <EventList events={filtered.slice(0, shown)} {...(focusSeq !== undefined ? { focusSeq } : {})} />}
         {filtered.length > shown && (
-          <button type="button" className="link-button" data-testid="raw-inspector-more" onClick={() => setShown((n) => n + PAGE)}>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="raw-inspector-more"
+            onClick={(e) => {
+              const first = filtered[shown]!.seq;
+              setShown((n) => n + PAGE);
+              // The first event it adds takes focus (the button goes away after the last page).
+              focusAfterRender(() => eventItemControl(bodyRef.current, first), { from: e.currentTarget });
+            }}
+          >
             show {Math.min(PAGE, filtered.length - shown)} more of {filtered.length - shown}
           </button>
         )}

@@ -10,7 +10,7 @@
  *   the cached prefix held.
  * Previous / next walk every request of the session (retries and compaction summaries included).
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RequestInspection } from '../../../shared/api.js';
 import type { SessionEvent } from '../../../shared/events.js';
 import { formatDuration, formatTokens, isoTime } from '../../../shared/format.js';
@@ -49,6 +49,7 @@ function prettyJson(text: string): string {
 function BodyView({ body }: { readonly body: string }): ReactNode {
   const [mode, setMode] = useState<'pretty' | 'raw'>('pretty');
   const [all, setAll] = useState(body.length <= BODY_PREVIEW_CHARS);
+  const bodyRef = useRef<HTMLPreElement>(null);
   const text = useMemo(() => {
     const shown = mode === 'pretty' ? prettyJson(body) : body;
     return all ? shown : shown.slice(0, BODY_PREVIEW_CHARS);
@@ -66,11 +67,20 @@ function BodyView({ body }: { readonly body: string }): ReactNode {
           </button>
         </span>
       </div>
-      <pre tabIndex={0} className={`json request-body-text${mode === 'raw' ? ' wrap' : ''}`} data-testid="request-body">
+      <pre ref={bodyRef} tabIndex={0} className={`json request-body-text${mode === 'raw' ? ' wrap' : ''}`} data-testid="request-body">
         {text}
       </pre>
       {!all && (
-        <button type="button" className="link-button" onClick={() => setAll(true)}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid="request-body-show-all"
+          onClick={(e) => {
+            setAll(true);
+            // The button goes away: the whole body takes focus.
+            focusAfterRender(() => bodyRef.current, { from: e.currentTarget });
+          }}
+        >
           show the whole body ({formatTokens(body.length)} characters)
         </button>
       )}
@@ -188,33 +198,39 @@ function MessagesTab({ inspection }: { readonly inspection: RequestInspection })
 function RawStream({ sessionId, index }: { readonly sessionId: string; readonly index: number }): ReactNode {
   const client = useClient();
   const [state, setState] = useState<{ events?: readonly SessionEvent[]; total?: number; error?: string; loading: boolean }>({ loading: false });
-  if (!state.events && !state.loading) {
-    return (
-      <button
-        type="button"
-        className="small"
-        data-testid="request-show-stream"
-        onClick={() => {
-          setState({ loading: true });
-          client.readRequestStream({ sessionId, index }).then(
-            (r) => setState({ events: r.events, total: r.total, loading: false }),
-            (error: unknown) => setState({ error: describeError(error), loading: false }),
-          );
-        }}
-      >
-        Show raw stream
-      </button>
-    );
-  }
-  if (state.loading) return <div className="muted">Loading the stream…</div>;
-  if (state.error) return <div className="error-text">{state.error}</div>;
+  // The button gives way to the loading line, then the stream (or the error and the button again):
+  // this area, which stays, holds focus meanwhile.
+  const areaRef = useRef<HTMLDivElement>(null);
   return (
-    <div data-testid="request-stream">
-      <div className="muted">
-        {state.total} logged chunk{state.total === 1 ? '' : 's'}
-        {state.total !== state.events?.length ? ` (first ${state.events?.length} shown)` : ''}
-      </div>
-      {state.events && state.events.length === 0 ? <div className="muted">No chunks are logged for this request (compaction summaries log only their outcome).</div> : <EventList events={state.events ?? []} />}
+    <div ref={areaRef} className="request-stream-area" data-testid="request-stream-area" tabIndex={-1} aria-busy={state.loading}>
+      {!state.events && !state.loading && (
+        <button
+          type="button"
+          className="small"
+          data-testid="request-show-stream"
+          onClick={(e) => {
+            setState({ loading: true });
+            focusAfterRender(() => areaRef.current, { from: e.currentTarget });
+            client.readRequestStream({ sessionId, index }).then(
+              (r) => setState({ events: r.events, total: r.total, loading: false }),
+              (error: unknown) => setState({ error: describeError(error), loading: false }),
+            );
+          }}
+        >
+          Show raw stream
+        </button>
+      )}
+      {state.loading && <div className="muted">Loading the stream…</div>}
+      {state.error && <div className="error-text">{state.error}</div>}
+      {state.events && (
+        <div data-testid="request-stream">
+          <div className="muted">
+            {state.total} logged chunk{state.total === 1 ? '' : 's'}
+            {state.total !== state.events.length ? ` (first ${state.events.length} shown)` : ''}
+          </div>
+          {state.events.length === 0 ? <div className="muted">No chunks are logged for this request (compaction summaries log only their outcome).</div> : <EventList events={state.events} />}
+        </div>
+      )}
     </div>
   );
 }

@@ -4,10 +4,11 @@
  * request inspector and the compaction view. Tool results are labelled by the call they answer,
  * never as "user" messages.
  */
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useRef, useState, type ReactNode } from 'react';
 import type { ContentBlock, Message } from '../../../shared/messages.js';
 import { headPreview } from '../../../shared/preview.js';
 import { prettyArgs } from '../../../shared/tool-view.js';
+import { focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { Markdown } from '../markdown/Markdown.js';
 
 /** What a message is, in words (`You`, `Assistant`, `tool result · read_file`, `compaction summary`, …). */
@@ -45,13 +46,31 @@ export function toolNamesOf(messages: readonly Message[]): Map<string, string> {
 const FOLD_CHARS = 1_500;
 
 function FoldedText({ text, markdown }: { readonly text: string; readonly markdown: boolean }): ReactNode {
-  const [open, setOpen] = useState(text.length <= FOLD_CHARS);
+  const folds = text.length > FOLD_CHARS;
+  const [open, setOpen] = useState(!folds);
   const shown = open ? text : headPreview(text, FOLD_CHARS);
+  const textRef = useRef<HTMLDivElement>(null);
+  const body = markdown ? <Markdown text={shown} /> : <pre className="plain">{shown}</pre>;
   return (
     <>
-      {markdown ? <Markdown text={shown} /> : <pre className="plain">{shown}</pre>}
+      {/* A text that was folded can take focus: "show all" goes away and hands focus to the whole text. */}
+      {folds ? (
+        <div ref={textRef} className="folded-text" data-testid="message-text" tabIndex={-1}>
+          {body}
+        </div>
+      ) : (
+        body
+      )}
       {!open && (
-        <button type="button" className="link-button" data-testid="message-show-all" onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid="message-show-all"
+          onClick={(e) => {
+            setOpen(true);
+            focusAfterRender(() => textRef.current, { from: e.currentTarget });
+          }}
+        >
           show all {text.length.toLocaleString('en-US')} characters
         </button>
       )}

@@ -4,7 +4,7 @@
  * The turn in view is marked.
  */
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { byTestId, firstOf, focusAfterRender, onceGone } from '../../keyboard/focus-after-render.js';
 import { mainTarget } from '../../keyboard/focus-regions.js';
 import { formatDuration } from '../../../shared/format.js';
 import { turnOutline } from '../../../shared/timeline-find.js';
@@ -49,7 +49,19 @@ export function TurnOutline(): ReactNode {
       <ol className="panel-body outline-list">
         {startSeq > 0 && (
           <li className="outline-item muted">
-            <button type="button" className="link-button" data-testid="outline-load-earlier" onClick={() => void session.controller.loadEarlier(0)}>
+            <button
+              type="button"
+              className="link-button"
+              data-testid="outline-load-earlier"
+              onClick={(e) => {
+                const from = e.currentTarget;
+                // The button goes away once they are loaded: the first turn (the first of those it brought in) takes focus.
+                session.controller.loadEarlier(0).then(
+                  () => focusAfterRender(onceGone(from, () => panelRef.current?.querySelector<HTMLElement>('[data-testid="outline-item"] .outline-button')), { from }),
+                  () => undefined,
+                );
+              }}
+            >
               load the earlier turns ({startSeq.toLocaleString('en-US')} events)
             </button>
           </li>

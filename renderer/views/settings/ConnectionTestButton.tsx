@@ -2,9 +2,10 @@
  * "Test connection": one tiny request to the endpoint as the form describes it (HostApi
  * `testConnection`), showing the provider's exact error when it fails.
  */
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { ConnectionTestResult } from '../../../shared/api.js';
 import { describeError } from '../../host/host-client.js';
+import { focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useClient } from '../context.js';
 
 export interface ConnectionTestButtonProps {
@@ -20,6 +21,8 @@ export function ConnectionTestButton({ provider, baseUrl, model, apiKey }: Conne
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ConnectionTestResult | { ok: false; code: 'HOST'; message: string } | undefined>();
 
+  const buttonRef = useRef<HTMLButtonElement>(null);
+
   const run = async (): Promise<void> => {
     setBusy(true);
     setResult(undefined);
@@ -29,6 +32,8 @@ export function ConnectionTestButton({ provider, baseUrl, model, apiKey }: Conne
       setResult({ ok: false, code: 'HOST', message: describeError(e) });
     } finally {
       setBusy(false);
+      // Disabled while it ran (focus fell to the page): the button takes focus back, the result beside it.
+      focusAfterRender(() => buttonRef.current, { from: buttonRef.current });
     }
   };
 
@@ -36,7 +41,7 @@ export function ConnectionTestButton({ provider, baseUrl, model, apiKey }: Conne
     <div className="field">
       <span>Connection</span>
       <div className="inline">
-        <button type="button" data-testid="settings-test-connection" disabled={busy || !model.trim() || !baseUrl.trim()} onClick={() => void run()}>
+        <button ref={buttonRef} type="button" data-testid="settings-test-connection" disabled={busy || !model.trim() || !baseUrl.trim()} onClick={() => void run()}>
           {busy ? 'Testing…' : 'Test connection'}
         </button>
       </div>

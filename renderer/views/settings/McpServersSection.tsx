@@ -5,10 +5,11 @@
  * `updateSettings` (running servers restart when their configuration changed). Live: refetches on
  * the host's `mcp/changed` push.
  */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { McpServerStatus } from '../../../shared/api.js';
 import type { JsonValue } from '../../../shared/json.js';
 import { describeError } from '../../host/host-client.js';
+import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient } from '../context.js';
 import { Badge, type BadgeTone } from '../timeline/badges.js';
 
@@ -24,10 +25,17 @@ const STATE_TONE: Readonly<Record<McpServerStatus['state'], BadgeTone>> = {
 
 const EXAMPLE = '{\n  "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] }\n}';
 
-function ServerRow({ server, onTrust }: { readonly server: McpServerStatus; readonly onTrust: (s: McpServerStatus) => void }): ReactNode {
+function ServerRow({ server, onTrust }: { readonly server: McpServerStatus; readonly onTrust: (s: McpServerStatus) => Promise<boolean> }): ReactNode {
   const [open, setOpen] = useState(false);
+  // Trusted, the row loses its Trust button: its next control (the tools, once listed) or the row itself takes focus.
+  const rowRef = useRef<HTMLLIElement>(null);
+  const trust = (from: HTMLElement): void => {
+    void onTrust(server).then((ok) => {
+      if (ok) focusAfterRender(firstOf(() => rowRef.current?.querySelector<HTMLElement>('[data-testid="mcp-server-tools-toggle"]'), () => rowRef.current), { from });
+    });
+  };
   return (
-    <li className="mcp-server" data-testid="mcp-server" data-name={server.name} data-state={server.state}>
+    <li ref={rowRef} className="mcp-server" data-testid="mcp-server" data-name={server.name} data-state={server.state} tabIndex={-1}>
       <div className="mcp-server-head">
         <Badge tone={STATE_TONE[server.state]} testId="mcp-server-state">
           {server.state}
@@ -44,7 +52,7 @@ function ServerRow({ server, onTrust }: { readonly server: McpServerStatus; read
           </button>
         )}
         {server.state === 'untrusted' && server.sha256 && (
-          <button type="button" data-testid="mcp-server-trust" onClick={() => onTrust(server)} title={`Start the servers of ${server.file ?? 'this file'} (this exact content)`}>
+          <button type="button" data-testid="mcp-server-trust" onClick={(e) => trust(e.currentTarget)} title={`Start the servers of ${server.file ?? 'this file'} (this exact content)`}>
             Trust
           </button>
         )}
@@ -90,9 +98,15 @@ export function McpServersSection(): ReactNode {
     });
   }, [client, refresh]);
 
-  const trust = (server: McpServerStatus): void => {
-    if (!server.file || !server.sha256) return;
-    client.trustMcpConfig({ file: server.file, sha256: server.sha256 }).then(setServers, (e: unknown) => setError(describeError(e)));
+  const trust = async (server: McpServerStatus): Promise<boolean> => {
+    if (!server.file || !server.sha256) return false;
+    try {
+      setServers(await client.trustMcpConfig({ file: server.file, sha256: server.sha256 }));
+      return true;
+    } catch (e) {
+      setError(describeError(e));
+      return false;
+    }
   };
 
   const save = async (): Promise<void> => {

@@ -3,10 +3,11 @@
  * asks the host for the endpoint's models and their known context windows (HostApi `listModels`)
  * and says where the numbers came from.
  */
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { ModelListing, ProviderPresetView } from '../../../shared/api.js';
 import { formatTokens } from '../../../shared/format.js';
 import { describeError } from '../../host/host-client.js';
+import { focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useClient } from '../context.js';
 
 export interface ModelListFieldProps {
@@ -26,6 +27,8 @@ export function ModelListField({ provider, baseUrl, model, preset, onModel, onLi
   const [error, setError] = useState<string | undefined>();
   const choices = listing?.models ?? preset?.models.map((m) => ({ id: m.id, ...(m.contextWindow !== undefined ? { contextWindow: m.contextWindow } : {}) })) ?? [];
 
+  const buttonRef = useRef<HTMLButtonElement>(null);
+
   const load = async (): Promise<void> => {
     setBusy(true);
     setError(undefined);
@@ -36,6 +39,8 @@ export function ModelListField({ provider, baseUrl, model, preset, onModel, onLi
       setError(describeError(e));
     } finally {
       setBusy(false);
+      // Disabled while it listed (focus fell to the page): the button takes focus back.
+      focusAfterRender(() => buttonRef.current, { from: buttonRef.current });
     }
   };
 
@@ -52,7 +57,7 @@ export function ModelListField({ provider, baseUrl, model, preset, onModel, onLi
           onChange={(e) => onModel(e.target.value)}
           spellCheck={false}
         />
-        <button type="button" data-testid="settings-list-models" disabled={busy || !baseUrl.trim()} onClick={() => void load()}>
+        <button ref={buttonRef} type="button" data-testid="settings-list-models" disabled={busy || !baseUrl.trim()} onClick={() => void load()}>
           {busy ? 'Listing…' : 'List models'}
         </button>
       </div>

@@ -4,10 +4,11 @@
  * preset has values), API key (write-only; only whether one is set is shown), a connection test,
  * approval policy, and where sessions are stored; below, the MCP servers (McpServersSection).
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ModelListing, ModelLimitSetting, ProviderChoice, SettingsView } from '../../../shared/api.js';
 import type { ApprovalPolicyName } from '../../../shared/events.js';
 import { describeError } from '../../host/host-client.js';
+import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
 import { ConnectionTestButton } from './ConnectionTestButton.js';
@@ -79,6 +80,11 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
   const outputValue = parseTokens(maxOutput);
   const limitsInvalid = windowValue === undefined || outputValue === undefined || (typeof windowValue === 'number' && typeof outputValue === 'number' && outputValue >= windowValue);
 
+  // Busy buttons are disabled while their call runs, which drops focus to the page: each names where it goes back.
+  const saveKeyRef = useRef<HTMLButtonElement>(null);
+  const keyStatusRef = useRef<HTMLSpanElement>(null);
+  const saveRef = useRef<HTMLButtonElement>(null);
+
   const saveKey = async (): Promise<void> => {
     if (!apiKey) return;
     setBusy(true);
@@ -93,6 +99,8 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
       setError(describeError(e));
     } finally {
       setBusy(false);
+      // Saved, the field is empty and "Save key" stays disabled: the line saying so takes focus. Failed, the button does.
+      focusAfterRender(firstOf(() => saveKeyRef.current, () => keyStatusRef.current), { from: saveKeyRef.current });
     }
   };
 
@@ -112,6 +120,8 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
       onClose();
     } catch (e) {
       setError(describeError(e));
+      // The dialog stays open: Save takes focus back when it is enabled again.
+      focusAfterRender(() => saveRef.current, { from: saveRef.current });
     } finally {
       setBusy(false);
     }
@@ -177,11 +187,11 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
             value={apiKey}
             onChange={(e) => setApiKey(e.target.value)}
           />
-          <button type="button" data-testid="settings-api-key-save" disabled={busy || !apiKey} onClick={() => void saveKey()}>
+          <button ref={saveKeyRef} type="button" data-testid="settings-api-key-save" disabled={busy || !apiKey} onClick={() => void saveKey()}>
             Save key
           </button>
         </div>
-        <span className={`hint ${hasKey ? 'ok' : preset?.needsKey ? 'warn' : ''}`} data-testid="settings-key-status" data-has-key={hasKey ? 'true' : 'false'}>
+        <span ref={keyStatusRef} tabIndex={-1} role="status" className={`hint ${hasKey ? 'ok' : preset?.needsKey ? 'warn' : ''}`} data-testid="settings-key-status" data-has-key={hasKey ? 'true' : 'false'}>
           {hasKey ? 'A key is set for this provider.' : preset?.needsKey === false ? 'This provider needs no key.' : 'No key set.'}
           {preset?.apiKeyEnv ? ` In browser/CLI mode the key can also come from $${preset.apiKeyEnv}.` : ''}
           {keyMessage ? ` ${keyMessage}` : ''}
@@ -212,7 +222,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
         <button type="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="primary" data-testid="settings-save" disabled={busy || !model.trim() || !baseUrl.trim() || limitsInvalid}>
+        <button ref={saveRef} type="submit" className="primary" data-testid="settings-save" disabled={busy || !model.trim() || !baseUrl.trim() || limitsInvalid}>
           Save
         </button>
       </div>

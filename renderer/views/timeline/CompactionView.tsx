@@ -4,11 +4,12 @@
  * beside the shadowed originals rendered as the messages they were (each links to its row). A
  * failed attempt shows its error and any summary it rejected instead of a summary.
  */
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import { eventMessage } from '../../../shared/event-message.js';
 import { formatDuration, formatTokens } from '../../../shared/format.js';
 import type { Message } from '../../../shared/messages.js';
 import type { CompactionRow } from '../../../shared/timeline.js';
+import { focusAfterRender, onceGone } from '../../keyboard/focus-after-render.js';
 import { useApp, useRequiredSession, useSession } from '../context.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { MessageCard, toolNamesOf } from '../messages/MessageCard.js';
@@ -37,6 +38,10 @@ function Originals({ row }: { readonly row: CompactionRow }): ReactNode {
   const session = useRequiredSession();
   const jumpTo = useApp((s) => s.jumpTo);
   const [shown, setShown] = useState(ORIGINALS_PAGE);
+  const listRef = useRef<HTMLDivElement>(null);
+  /** The seq link of original `seq` (each card's first control). */
+  const seqLink = (seq?: number) => (): HTMLElement | null | undefined =>
+    listRef.current?.querySelector<HTMLElement>(seq === undefined ? '[data-testid="compaction-shadowed-seq"]' : `[data-testid="compaction-shadowed-seq"][data-seq="${seq}"]`);
   const originals = useMemo(() => {
     const out: { seq: number; message: Message }[] = [];
     for (const seq of row.shadowedSeqs) {
@@ -50,11 +55,23 @@ function Originals({ row }: { readonly row: CompactionRow }): ReactNode {
   const missing = row.shadowedSeqs.filter((s) => s < startSeq).length;
   if (row.shadowedSeqs.length === 0) return <div className="muted">This compaction did not record which events it would replace.</div>;
   return (
-    <div className="compaction-originals" data-testid="compaction-originals">
+    <div ref={listRef} className="compaction-originals" data-testid="compaction-originals">
       {missing > 0 && (
         <div className="banner info">
           {missing} of them are before the loaded part of this session.{' '}
-          <button type="button" className="link-button" onClick={() => void session.controller.loadEarlier(Math.min(...row.shadowedSeqs))}>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="compaction-load-originals"
+            onClick={(e) => {
+              const from = e.currentTarget;
+              // The banner goes away once they are loaded: the first original takes focus.
+              session.controller.loadEarlier(Math.min(...row.shadowedSeqs)).then(
+                () => focusAfterRender(onceGone(from, seqLink()), { from }),
+                () => undefined,
+              );
+            }}
+          >
             load them
           </button>
         </div>
@@ -72,7 +89,17 @@ function Originals({ row }: { readonly row: CompactionRow }): ReactNode {
         />
       ))}
       {originals.length > shown && (
-        <button type="button" className="link-button" data-testid="compaction-originals-more" onClick={() => setShown((n) => n + ORIGINALS_PAGE)}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid="compaction-originals-more"
+          onClick={(e) => {
+            const first = originals[shown]!.seq;
+            setShown((n) => n + ORIGINALS_PAGE);
+            // The first original it adds takes focus (the button goes away after the last page).
+            focusAfterRender(seqLink(first), { from: e.currentTarget });
+          }}
+        >
           show {Math.min(ORIGINALS_PAGE, originals.length - shown)} more of {originals.length - shown}
         </button>
       )}
