@@ -11,7 +11,18 @@ import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 
 const REMARK_PLUGINS = [remarkGfm];
-const REHYPE_PLUGINS = [[rehypeHighlight, { detect: false }] as [typeof rehypeHighlight, { detect: boolean }]];
+
+/**
+ * rehype-highlight (7.x) builds its highlighter — registering its ~37 common grammars — every time a
+ * processor attaches it, and react-markdown makes a processor per render: every Markdown render paid
+ * for it (tens of ms when a streamed answer lands). Built once here and shared; its transformer
+ * keeps no per-document state (node_modules/rehype-highlight/lib/index.js).
+ */
+let sharedHighlight: ReturnType<typeof rehypeHighlight> | undefined;
+function rehypeHighlightShared(): ReturnType<typeof rehypeHighlight> {
+  return (sharedHighlight ??= rehypeHighlight({ detect: false }));
+}
+const REHYPE_PLUGINS = [rehypeHighlightShared];
 
 const COMPONENTS: Components = {
   a: ({ href, children }) => (
