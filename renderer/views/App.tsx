@@ -20,6 +20,7 @@ import { ImportDropZone } from './import/ImportDropZone.js';
 import { StartScreen } from './start/StartScreen.js';
 import { Toasts } from './Toasts.js';
 import { TokenPage } from './TokenPage.js';
+import { MarkdownWarmup } from './markdown/Markdown.js';
 
 function Main(): ReactNode {
   const session = useOpenSession();
@@ -103,6 +104,7 @@ export function App(): ReactNode {
       {settingsOpen && <SettingsDialog />}
       <ImportDropZone />
       <Toasts />
+      <MarkdownWarmup />
     </div>
   );
 }

@@ -5,7 +5,7 @@
  * raw HTML (`skipHtml`); links open outside the app; images are not loaded (a model's text must
  * not make the app fetch anything) but shown as links.
  */
-import { memo, type ReactNode } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
@@ -59,3 +59,31 @@ export const Markdown = memo(function Markdown({ text, className, testId }: Mark
     </div>
   );
 });
+
+/** A small document that touches every part of the pipeline once: GFM, a table, highlighted code. */
+const WARMUP_TEXT = '# warm-up\n\n- [x] **item** with `code` and a https://example.com link\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```ts\nconst x: number = 1;\n```\n';
+
+/**
+ * Renders one hidden Markdown document when the browser is first idle, then nothing. The first
+ * Markdown render of a page pays for cold parsers and for building the highlighter (~40 ms on a
+ * 2-core machine); without this it lands on the frame where the first answer of a session
+ * finishes streaming, and shows as a stall there.
+ */
+export function MarkdownWarmup(): ReactNode {
+  const [phase, setPhase] = useState<'waiting' | 'rendering' | 'done'>('waiting');
+  useEffect(() => {
+    if (phase === 'waiting') {
+      const idle = globalThis.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 200));
+      const handle = idle(() => setPhase('rendering'));
+      return () => (globalThis.cancelIdleCallback ?? clearTimeout)(handle as number);
+    }
+    if (phase === 'rendering') setPhase('done');
+    return undefined;
+  }, [phase]);
+  if (phase !== 'rendering') return null;
+  return (
+    <div hidden aria-hidden="true">
+      <Markdown text={WARMUP_TEXT} />
+    </div>
+  );
+}
