@@ -19,6 +19,7 @@ import type { HostBridge, HostPush, RpcResponse } from '../../shared/api.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { CLIENT_ERROR_CODES } from './host-client.js';
+import { unpackSeqRuns } from '../../shared/wire-seq-runs.js';
 
 /** The part of the DOM WebSocket the bridge uses. */
 export interface WebSocketLike {
@@ -105,7 +106,7 @@ export function parseFrame(data: unknown): { response: RpcResponse } | { push: H
   if (value === null || typeof value !== 'object') return undefined;
   const o = value as Record<string, unknown>;
   if (o['push'] !== null && typeof o['push'] === 'object' && typeof (o['push'] as Record<string, unknown>)['kind'] === 'string') {
-    return { push: o['push'] as HostPush };
+    return { push: unpackSeqRuns(o['push'] as HostPush) };
   }
   if (typeof o['id'] === 'number' && typeof o['ok'] === 'boolean') return { response: o as unknown as RpcResponse };
   return undefined;

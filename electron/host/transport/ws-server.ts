@@ -13,6 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { HostPush, RpcPushMessage, RpcRequest } from '../../../shared/api.js';
 import type { IDisposable } from '../../../shared/lifecycle.js';
 import { dispatch, type HostHandlers } from '../dispatch.js';
+import { packSeqRuns } from '../../../shared/wire-seq-runs.js';
 
 /** One client connection's view of the host (subscriptions and terminals are per connection). */
 export interface HostConnectionFactory {
@@ -122,7 +123,8 @@ function onConnection(ws: WebSocket, factory: HostConnectionFactory): void {
   const send = (payload: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(payload));
   };
-  const connection = factory.connect((push) => send({ push } satisfies RpcPushMessage));
+  // Long runs of cited seqs travel packed (shared/wire-seq-runs.ts); the page expands them.
+  const connection = factory.connect((push) => send({ push: packSeqRuns(push) } satisfies RpcPushMessage));
   ws.on('message', (raw) => {
     let request: RpcRequest;
     try {
