@@ -168,6 +168,20 @@ describe('focus after actions, keyboard only at 1000×700', () => {
     childId = (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
     expect(app.runtime.repository.get(childId)!.header.parentSession).toBe(importedId);
     await waitForFocus(page, 'composer-input', 5_000);
+    // Its toast (and the import summary's) are still up: a modal dialog opened now is on top of them.
+    await runCommand(page, 'settings');
+    await byTestId('settings-dialog').waitFor();
+    const covered = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[data-testid="toast"]')].map((toast) => {
+        const r = toast.getBoundingClientRect();
+        return toast.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+      }),
+    );
+    expect(covered.length).toBeGreaterThan(0);
+    expect(covered).not.toContain(true);
+    await press('Escape');
+    await byTestId('settings-dialog').waitFor({ state: 'detached' });
+    await waitForFocus(page, 'composer-input', 5_000);
   });
 
   it('the compare view takes focus when it opens, is an F6 area, and hands focus back when it closes', async () => {
