@@ -329,13 +329,22 @@ export class SqliteSessionStore implements SessionStore {
     return (this.stmt('dataVersion').get() as { data_version: number }).data_version;
   }
 
-  /** A {@link ThreadedAppender} on this file; undefined for `:memory:`. See {@link SessionStore.backgroundAppender}. */
+  /**
+   * A {@link ThreadedAppender} on this file; undefined for `:memory:` or when the worker cannot open
+   * the store (a warning is printed; the caller then writes here). See {@link SessionStore.backgroundAppender}.
+   */
   backgroundAppender(sessionId: string): BackgroundAppender | undefined {
     this.assertOpen();
     if (this.file === ':memory:' || this.file === '') return undefined;
     const row = this.requireRow(sessionId);
     if (row.search_pending_from === null) throw new StoreError('WRITE_FAILED', `session ${sessionId} indexes as it is written; only a session with deferred search documents is appended on a thread`);
-    return new ThreadedAppender(this.file, sessionId, row.event_count, (events) => encodeEventRows(events, this.packChunks), this.now, this.nativeBinding);
+    try {
+      return new ThreadedAppender(this.file, sessionId, row.event_count, (events) => encodeEventRows(events, this.packChunks), this.now, this.nativeBinding);
+    } catch (error) {
+      // No writer thread here (e.g. the addon cannot load in a worker): the caller writes on its own thread.
+      console.warn(`forkline: ${(error as Error).message}; writing on the main thread instead`);
+      return undefined;
+    }
   }
 
   indexPendingSearch(maxEvents: number): boolean {

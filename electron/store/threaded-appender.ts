@@ -33,6 +33,9 @@ import { DURABLE_COMMIT_PRAGMA, IMPORT_WRITER_PRAGMAS, SQL } from './sql.js';
 /** Batches posted but not yet written, at most (each is one store batch of an import). */
 export const MAX_BATCHES_IN_FLIGHT = 2;
 
+/** How long the constructor waits for the worker to open the store (ms). */
+const START_TIMEOUT_MS = 10_000;
+
 /** How long the caller waits for the worker to finish one batch before giving up (ms). */
 const BATCH_TIMEOUT_MS = 120_000;
 
@@ -66,7 +69,7 @@ interface AppenderInit {
   readonly durablePragma: string;
   readonly sql: { readonly count: string; readonly insert: string; readonly update: string; readonly lastTurn: string; readonly touch: string };
   readonly port: MessagePort;
-  /** Int32 [0] = batches done, [1] = 1 when the worker could not start. */
+  /** Int32 [0] = batches done, [1] = 1 when the worker could not start, [2] = 1 once it has opened the store. */
   readonly state: SharedArrayBuffer;
 }
 
@@ -98,9 +101,13 @@ function appenderThread(load: NodeJS.Require): void {
     init.port.postMessage({ error: describe(error) });
     Atomics.store(state, 1, 1);
     Atomics.notify(state, 0);
+    Atomics.notify(state, 2);
     init.port.close();
     return;
   }
+  // Ready: the caller's constructor waits for this (or for the failure flag) before returning.
+  Atomics.store(state, 2, 1);
+  Atomics.notify(state, 2);
   const count = db.prepare(init.sql.count);
   const insert = db.prepare(init.sql.insert);
   const update = db.prepare(init.sql.update);
@@ -146,7 +153,7 @@ export type RowEncoder = (events: readonly SessionEvent[]) => (string | number |
 export class ThreadedAppender implements BackgroundAppender {
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  private readonly state = new Int32Array(new SharedArrayBuffer(8));
+  private readonly state = new Int32Array(new SharedArrayBuffer(12));
   private posted = 0;
   private failure: Error | undefined;
   private closed = false;
@@ -154,8 +161,10 @@ export class ThreadedAppender implements BackgroundAppender {
   private stuck = false;
 
   /**
-   * Starts the worker (it opens `file` itself). `nextSeq` is the session's stored next seq.
+   * Starts the worker (it opens `file` itself) and waits until it has. `nextSeq` is the session's
+   * stored next seq.
    * @param encode builds the rows exactly as the synchronous write path would.
+   * @throws StoreError WRITE_FAILED when the worker cannot open the store (nothing was posted).
    */
   constructor(
     file: string,
@@ -181,6 +190,18 @@ export class ThreadedAppender implements BackgroundAppender {
     // The worker never keeps the process alive; `drain` is what waits for it.
     this.worker.unref();
     this.stopped = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    // Started means started: wait (tens of ms) until it has opened the store, so a store it cannot
+    // open is refused here — before any batch is posted — and the caller can write another way.
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (Atomics.load(this.state, 2) === 0 && Atomics.load(this.state, 1) === 0 && Date.now() < deadline) Atomics.wait(this.state, 2, 0, 100);
+    if (Atomics.load(this.state, 2) === 0) {
+      this.collectReplies();
+      const why = this.failure?.message ?? `it did not start in ${START_TIMEOUT_MS / 1000} s`;
+      void this.worker.terminate();
+      this.closed = true;
+      this.port.close();
+      throw new StoreError('WRITE_FAILED', `the import's writer thread could not open ${file}: ${why}`);
+    }
   }
 
   /** Settles when the worker thread has ended (after {@link close}, or if it could not start). */
