@@ -154,6 +154,30 @@ describe('Forkline in the browser', () => {
     expect(await row.getByTestId('tool-result').textContent()).toContain('tick-3');
   });
 
+  it('keeps following the tail when content grows under it, and stops only when the view moves up', async () => {
+    const timeline = byTestId('timeline');
+    await byTestId('follow-tail-button').waitFor({ state: 'detached' }).catch(() => undefined);
+    if (await byTestId('follow-tail-button').isVisible()) await byTestId('follow-tail-button').click();
+    await byTestId('follow-tail-button').waitFor({ state: 'detached' });
+    // Content grows below the view and a scroll event fires before the tail is caught up (what a
+    // row measured taller does): the view must keep following.
+    await timeline.evaluate((el) => {
+      const inner = el.querySelector<HTMLElement>('.timeline-inner')!;
+      inner.style.height = `${inner.offsetHeight + 600}px`;
+      el.dispatchEvent(new Event('scroll'));
+    });
+    await page.waitForTimeout(100);
+    expect(await byTestId('follow-tail-button').count()).toBe(0);
+    // The person scrolls up: following stops (the button to go back to the latest rows appears).
+    await timeline.evaluate((el) => {
+      el.scrollTop = Math.max(0, el.scrollTop - 400);
+      el.dispatchEvent(new Event('scroll'));
+    });
+    await byTestId('follow-tail-button').waitFor();
+    await byTestId('follow-tail-button').click();
+    await byTestId('follow-tail-button').waitFor({ state: 'detached' });
+  });
+
   it('opens the request inspector for a step', async () => {
     const marker = page.locator('[data-testid="step-marker"][data-turn="4"][data-step="1"]');
     await marker.scrollIntoViewIfNeeded();

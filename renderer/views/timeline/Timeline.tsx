@@ -138,11 +138,19 @@ export function Timeline(): ReactNode {
     el.scrollTop = el.scrollHeight;
   }, [rows, totalSize]);
 
+  // Following stops only when the view moved up (the person scrolled, a jump or a keyboard move),
+  // never because content grew below it: a row measured taller, or new rows, can fire a scroll
+  // event before the layout effect above has caught up, and that must not lose the tail.
+  const lastScrollTop = useRef(0);
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= TAIL_SLACK;
-    if (atBottom !== followRef.current) setFollow(atBottom);
+    const movedUp = el.scrollTop < lastScrollTop.current - 1;
+    lastScrollTop.current = el.scrollTop;
+    if (atBottom) {
+      if (!followRef.current) setFollow(true);
+    } else if (movedUp && followRef.current) setFollow(false);
   }, []);
 
   const onWheel = useCallback((e: WheelEvent) => {
