@@ -113,6 +113,8 @@ export interface UiSlice {
   readonly modelView: boolean;
   /** Expanded rows, by `${sessionId}:${rowKey}`. */
   readonly expanded: Readonly<Record<string, true>>;
+  /** Unsent message-box text per session, kept while another session is open (this window only). */
+  readonly drafts: Readonly<Record<string, string>>;
   readonly tab: MainTab;
   /** Dark first; light on request (persisted by the view layer). */
   readonly theme: Theme;
@@ -126,6 +128,8 @@ export interface UiSlice {
   toggleModelView(): void;
   toggleExpanded(key: string): void;
   setExpanded(key: string, expanded: boolean): void;
+  /** Keeps (or, when empty, forgets) a session's unsent text. */
+  setDraft(sessionId: string, text: string): void;
   setTab(tab: MainTab): void;
   setTheme(theme: Theme): void;
   dismissNotice(key: string): void;
@@ -235,6 +239,7 @@ const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme, showLogEv
   showLogEvents,
   modelView: false,
   expanded: {},
+  drafts: {},
   tab: 'timeline',
   theme,
   dismissedNotices: {},
@@ -251,6 +256,14 @@ const uiSlice = (set: Set, get: Get, counters: Counters, theme: Theme, showLogEv
       if (expanded) next[key] = true;
       else delete next[key];
       return { expanded: next };
+    }),
+  setDraft: (sessionId, text) =>
+    set((s) => {
+      if ((s.drafts[sessionId] ?? '') === text) return {};
+      const next: Record<string, string> = { ...s.drafts };
+      if (text === '') delete next[sessionId];
+      else next[sessionId] = text;
+      return { drafts: next };
     }),
   setTab: (tab) => set({ tab }),
   setTheme: (next) => set({ theme: next }),

@@ -184,6 +184,22 @@ describe('focus after actions, keyboard only at 1000×700', () => {
     await waitForFocus(page, 'composer-input', 5_000);
   });
 
+  it('text typed in the message box stays with its session while others are opened (an import opens one by itself)', async () => {
+    await byTestId('composer-input').focus();
+    await page.keyboard.type('a draft for later');
+    await openFromList(importedId);
+    await byTestId('imported-banner').waitFor();
+    await openFromList(olderId);
+    await waitForFocus(page, 'composer-input', 5_000);
+    expect(await byTestId('composer-input').inputValue()).toBe('');
+    await openFromList(childId);
+    await waitForFocus(page, 'composer-input', 5_000);
+    expect(await byTestId('composer-input').inputValue()).toBe('a draft for later');
+    // Sending would clear it; here it is cleared by hand, and stays cleared.
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
+  });
+
   it('the compare view takes focus when it opens, is an F6 area, and hands focus back when it closes', async () => {
     await runCommand(page, 'compare with the parent');
     await page.locator(`[data-testid="compare-view"][data-a="${importedId}"][data-b="${childId}"][data-state="ready"]`).waitFor({ timeout: 10_000 });

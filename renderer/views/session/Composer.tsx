@@ -23,7 +23,12 @@ export function Composer(): ReactNode {
   const imported = useSession((s) => s.imported);
   const ready = useSession((s) => s.phase === 'ready');
   const inbox = useSession((s) => s.inbox);
-  const [text, setText] = useState('');
+  // The text lives in the app store per session, so opening another session (or an import that
+  // opens one by itself) and coming back keeps what was typed.
+  const text = useApp((s) => s.drafts[sessionId] ?? '');
+  const setDraft = useApp((s) => s.setDraft);
+  const setText = (next: string | ((current: string) => string)): void =>
+    setDraft(sessionId, typeof next === 'function' ? next(runtime.app.getState().drafts[sessionId] ?? '') : next);
   const [busy, setBusy] = useState(false);
   const dropped = useSession((s) => s.dropped);
   const toast = useApp((s) => s.toast);

@@ -16,7 +16,7 @@ import { findRows } from '../../../shared/timeline-find.js';
 import { rowIndexOfSeq, type TimelineRow } from '../../../shared/timeline.js';
 import { EARLIER_PAGE_EVENTS } from '../../state/session-controller.js';
 import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
-import { firstOf, byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { firstOf, byTestId, focusAfterRender, focusLost } from '../../keyboard/focus-after-render.js';
 import { regionTarget } from '../../keyboard/focus-regions.js';
 import { FindBar } from '../find/FindBar.js';
 import { visibleRows } from './row-filter.js';
@@ -137,6 +137,21 @@ export function Timeline(): ReactNode {
     if (!el || !followRef.current || rows.length === 0) return;
     el.scrollTop = el.scrollHeight;
   }, [rows, totalSize]);
+
+  // A focused row can be replaced under the person (the rest of a session arriving after its tail,
+  // a row's key changing): focus then falls to <body>. Put it back on the active row (or the
+  // timeline itself) after such a render, without scrolling.
+  const hadFocus = useRef(false);
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    if (el.contains(document.activeElement)) {
+      hadFocus.current = true;
+      return;
+    }
+    if (hadFocus.current && focusLost()) (el.querySelector<HTMLElement>('[data-focus-default]') ?? el).focus({ preventScroll: true });
+    else hadFocus.current = false;
+  });
 
   // Following stops only when the view moved up (the person scrolled, a jump or a keyboard move),
   // never because content grew below it: a row measured taller, or new rows, can fire a scroll
