@@ -251,6 +251,9 @@ describe('focus after actions, keyboard only at 1000×700', () => {
     await shot('step-header-with-dock');
     const docked = await lines();
     expect(Math.abs(docked.link - docked.label)).toBeLessThan(4);
+    // Figures shorten with an ellipsis, but the context meter is never clipped (a cut "15.2k" reads "15.2").
+    const meter = marker.getByTestId('context-meter');
+    expect(await meter.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     // Closing the inspector from its own button: focus goes back to the timeline.
     await byTestId('request-inspector-close').focus();
     await press('Enter');
