@@ -390,13 +390,7 @@ export class SessionRepository implements IDisposable {
       if (!record) throw new StoreError('SESSION_NOT_FOUND', `session ${id} does not exist`);
       const state = this.ownerState(record);
       if (state.kind === 'live' && !options.takeOver) throw sessionLiveError(id, state.owner);
-      const owner: SessionOwner = {
-        pid: this.identity.pid,
-        host: this.identity.host,
-        since: this.now(),
-        token: this.newToken(),
-        ...(this.identity.start !== undefined ? { start: this.identity.start } : {}),
-      };
+      const owner = this.newOwner();
       this.store.setOwner(id, owner);
       if (state.kind === 'dead') return { owner, previous: { owner: state.owner, reason: state.reason } };
       if (state.kind === 'live') return { owner, previous: { owner: state.owner, reason: 'forced' } };
@@ -589,7 +583,7 @@ export class SessionRepository implements IDisposable {
         // Search documents are written after the import (indexSearchInBackground, or the next search).
         this.store.atomically(() => {
           this.store.createSession(header, events, { deferSearch: true });
-          this.store.setOwner(header.id, this.importOwner());
+          this.store.setOwner(header.id, this.newOwner());
         });
         this.importingIds.add(header.id);
       },
@@ -702,7 +696,8 @@ export class SessionRepository implements IDisposable {
     return removed;
   }
 
-  private importOwner(): SessionOwner {
+  /** An owner record for this process, claimed now with a fresh token (resume, and imports while they run). */
+  private newOwner(): SessionOwner {
     return {
       pid: this.identity.pid,
       host: this.identity.host,
