@@ -16,6 +16,7 @@ import { Session } from '../electron/session/session.js';
 import { frame, framesResponse, wireChunk } from '../test/support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp } from '../test/e2e/support/e2e-harness.js';
 import { report } from './report.js';
+import { findChromium } from '../scripts/chromium-path.js';
 
 const CHUNKS = 100_000;
 const PER_FRAME = 128;
@@ -93,8 +94,9 @@ async function timeToFirstRows(app: E2eApp, id: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium') || !existsSync(join(import.meta.dirname, '../dist/renderer/index.html'))) {
-    console.error('ui-streaming bench skipped: needs /usr/bin/chromium and a built renderer (npx vite build)');
+  const chromiumFound = findChromium();
+  if (chromiumFound.path === undefined || !existsSync(join(import.meta.dirname, '../dist/renderer/index.html'))) {
+    console.error(`ui-streaming bench skipped: ${chromiumFound.path === undefined ? chromiumFound.reason : 'needs a built renderer (npx vite build)'}`);
     return;
   }
   const app = await startE2eApp({ approvalPolicy: 'allow' });

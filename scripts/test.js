@@ -5,6 +5,7 @@
 // `N passed, N failed` (typecheck, lint and the CLI build count as one check each).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { findChromium } from './chromium-path.js';
 
 let passed = 0;
 let failed = 0;
@@ -58,7 +59,13 @@ if (!only || only === 'unit') {
   vitest('unit + integration', 'vitest.config.ts', '.vitest-unit.json');
 }
 if (!only || only === 'e2e') {
-  if (existsSync('test/e2e') && run('build renderer', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
+  const chromium = findChromium();
+  if (existsSync('test/e2e') && chromium.path === undefined) {
+    // One line instead of a playwright launch error per browser test.
+    console.log(`\n=== e2e (chromium): not run — ${chromium.reason}`);
+    failed++;
+    failures.push(`e2e (chromium): ${chromium.reason}`);
+  } else if (existsSync('test/e2e') && run('build renderer', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
     vitest('e2e (chromium)', 'vitest.e2e.config.ts', '.vitest-e2e.json');
   } else if (existsSync('test/e2e')) {
     failed++;

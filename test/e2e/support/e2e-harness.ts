@@ -10,6 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../support/scripted-llm/index.js';
+import { findChromium } from '../../../scripts/chromium-path.js';
 
 export const ROOT = join(import.meta.dirname, '../../..');
 export const SCREENSHOTS = join(ROOT, 'test-results');
@@ -28,10 +29,16 @@ export interface E2eApp {
   close(): Promise<void>;
 }
 
-/** Launches Chromium the way STACK.md §5 verified on this machine. */
+/**
+ * Launches Chromium the way STACK.md §5 verified on this machine: `CHROMIUM_PATH`, else the usual
+ * Linux and macOS locations (scripts/chromium-path.js). Throws one line naming what to install when
+ * there is none, instead of playwright's launch error.
+ */
 export function launchChromium(): Promise<Browser> {
+  const found = findChromium();
+  if (found.path === undefined) return Promise.reject(new Error(found.reason));
   return chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    executablePath: found.path,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
