@@ -287,8 +287,8 @@ export class CodexImporter implements RecordImporter {
     this.flushAnswer();
     const last = this.b.time(undefined);
     if (this.b.inTurn) {
-      if (this.explicitTurns) this.warnings.push('the rollout ends inside a task (no task_complete); its turn was closed as interrupted');
-      this.b.endTurn(last, this.explicitTurns || this.b.pendingCalls.length > 0 || !this.answered ? { kind: 'interrupted' } : { kind: 'completed' });
+      if (this.explicitTurns) this.warnings.push('the rollout ends inside a task (no task_complete); its turn was closed as ending with the source log');
+      this.b.endTurn(last, this.explicitTurns || this.b.pendingCalls.length > 0 || !this.answered ? { kind: 'source-ended' } : { kind: 'completed' });
     }
     void this.lastUsage;
     const raw = this.b.rawRowsWarning();

@@ -324,8 +324,8 @@ export class ConversationBuilder {
     });
   }
 
-  /** Closes whatever is open at the end of the source (a turn still open ends as `interrupted`). */
+  /** Closes whatever is open at the end of the source (a turn still open ends with it: `source-ended`). */
   finish(time: number | undefined): void {
-    this.endTurn(time, { kind: 'interrupted' });
+    this.endTurn(time, { kind: 'source-ended' });
   }
 }

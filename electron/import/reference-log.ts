@@ -25,6 +25,7 @@ import { checkSeq } from '../session/import-limits.js';
 import { decodeEnvelopes, readHeader } from '../session/jsonl.js';
 import { normalizeLegacyEvent } from '../session/legacy-events.js';
 import { classifyForeignType, DSH_RENAMED_TYPES } from './dsh-vocabulary.js';
+import { unansweredCallText } from './conversation-builder.js';
 import type { DraftEvent, ImportedLogWriter } from './log-writer.js';
 import { RawRowCounter, type HeaderFacts, type RecordImporter } from './record-importer.js';
 
@@ -308,8 +309,14 @@ export class ReferenceLogImporter implements RecordImporter {
     const before = this.writer.nextSeq;
     // A Forkline log that ends inside a turn is closed exactly as crash recovery closes it (one
     // recovery path, DESIGN §8); other formats' closers say they were synthesized here.
-    this.writer.closeOpenTurn(this.lastTime, this.format === 'forkline' ? undefined : this.marks('the log ends inside this turn'));
-    if (this.writer.nextSeq > before) this.warnings.push(`the log ends inside turn ${this.writer.state.lastTurn}; closed it as interrupted (${this.writer.nextSeq - before} closing events)`);
+    // The reference runtime's log simply stops there: the turn ends with the source, and its open calls
+    // say the log holds no outcome (no crash of ours).
+    if (this.format === 'forkline') this.writer.closeOpenTurn(this.lastTime);
+    else this.writer.closeOpenTurn(this.lastTime, this.marks('the log ends inside this turn'), { resultText: unansweredCallText(this.format) });
+    if (this.writer.nextSeq > before) {
+      const as = this.format === 'forkline' ? 'interrupted' : 'ending with the source log';
+      this.warnings.push(`the log ends inside turn ${this.writer.state.lastTurn}; closed it as ${as} (${this.writer.nextSeq - before} closing events)`);
+    }
     if (this.repairs > LISTED_REPAIRS) this.warnings.push(`${this.repairs} structure events were written in all (turns and steps the log names but never opened or closed)`);
     if (this.demoted > LISTED_REPAIRS) this.warnings.push(`${this.demoted} out-of-place events were kept as raw rows in all`);
     const raw = this.foreignTypes.warning();
