@@ -132,7 +132,7 @@ export class ReferenceLogImporter implements RecordImporter {
       return;
     }
 
-    const event = this.remap(normalizeLegacyEvent(this.olderTurnEnd({ ...raw, type } as SessionEvent), id));
+    const event = this.remap(this.textOnly(normalizeLegacyEvent(this.olderTurnEnd({ ...raw, type } as SessionEvent), id)));
     const draft = toDraft(event);
     this.repairStructure(draft, lineNo);
     const violation = this.writer.violation(draft);
@@ -155,6 +155,49 @@ export class ReferenceLogImporter implements RecordImporter {
     const failure = isObject(error) ? { code: typeof error['code'] === 'string' ? error['code'] : 'UNKNOWN', message: typeof error['message'] === 'string' ? error['message'] : '' } : { code: 'UNKNOWN', message: String(error) };
     const turn = typeof d['turn'] === 'number' ? d['turn'] : this.writer.state.openTurn;
     return { ...event, data: { turn, reason: { kind: 'error', failure }, foreign: { format: this.format, original: d as JsonObject } } } as unknown as SessionEvent;
+  }
+
+  /**
+   * A message whose content holds parts we cannot send back (images, files): the message keeps its
+   * text and stays in the conversation; the other parts are kept in its `source.foreign` facts
+   * (user messages) or the event's `foreign` facts (tool results), and the summary notes that they
+   * are not replayed — as the Claude Code and Codex importers do. Without this the whole message
+   * would be out of place, and the session could not be continued.
+   */
+  private textOnly(event: SessionEvent): SessionEvent {
+    if (event.type !== 'user/message' && event.type !== 'tool/result') return event;
+    const split = (content: unknown): { text: JsonValue[]; other: JsonValue[] } | undefined => {
+      if (!Array.isArray(content)) return undefined;
+      const text: JsonValue[] = [];
+      const other: JsonValue[] = [];
+      for (const part of content as JsonValue[]) (isObject(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? text : other).push(part);
+      return other.length > 0 ? { text, other } : undefined;
+    };
+    const kinds = (parts: readonly JsonValue[]): string => [...new Set(parts.map((p) => (isObject(p) && typeof p['type'] === 'string' ? p['type'] : 'non-text')))].join(', ');
+    if (event.type === 'user/message') {
+      const d = event.data as unknown as JsonObject;
+      const parts = split(d['content']);
+      if (!parts) return event;
+      const source = isObject(d['source']) ? d['source'] : { kind: 'user' };
+      this.notes.add(`${kinds(parts.other)} parts of messages are not replayed when continuing (the text is; the parts are kept in the event's foreign facts)`);
+      const data = { ...d, content: parts.text, source: { ...source, foreign: { format: this.format, parts: parts.other } } };
+      return { ...event, data } as unknown as SessionEvent;
+    }
+    const d = event.data as unknown as JsonObject;
+    const message = isObject(d['message']) ? d['message'] : undefined;
+    const blocks = message && Array.isArray(message['content']) ? message['content'] : undefined;
+    if (!message || !blocks) return event;
+    const dropped: JsonValue[] = [];
+    const content = blocks.map((b) => {
+      const parts = isObject(b) ? split(b['content']) : undefined;
+      if (!isObject(b) || !parts) return b;
+      dropped.push(...parts.other);
+      return { ...b, content: parts.text };
+    });
+    if (dropped.length === 0) return event;
+    this.notes.add(`${kinds(dropped)} parts of tool results are not replayed when continuing (the text is; the parts are kept in the event's foreign facts)`);
+    const foreign = isObject(d['foreign']) ? d['foreign'] : {};
+    return { ...event, data: { ...d, message: { ...message, content }, foreign: { format: this.format, ...foreign, parts: dropped } } } as unknown as SessionEvent;
   }
 
   /** Keeps an event that breaks the invariant as a raw row. */
