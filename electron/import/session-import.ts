@@ -87,8 +87,10 @@ function formatsWeRead(): string {
   return `Formats we read: ${importFormatList()}`;
 }
 
+/** `a Claude Code transcript`, `an OpenHands trajectory or event stream`. */
 function labelOf(id: ImportFormatId): string {
-  return `a ${IMPORT_FORMATS.find((f) => f.id === id)?.label ?? id}`;
+  const label = IMPORT_FORMATS.find((f) => f.id === id)?.label ?? id;
+  return `${/^[AEIOU]/i.test(label) ? 'an' : 'a'} ${label}`;
 }
 
 export class SessionImport {
@@ -304,7 +306,7 @@ export class SessionImport {
     const other = verdict.kind === 'unread' || !sameFamily(verdict.id, format);
     const secondHeader = !other && verdict.rule.role === 'header' && this.fed > 0;
     if (!other && !secondHeader) return;
-    const what = secondHeader ? `starts a second ${labelOf(format).slice(2)} (another session header)` : `is ${verdictName(verdict, labelOf)} record`;
+    const what = secondHeader ? `starts a second ${labelOf(format).replace(/^an? /, '')} (another session header)` : `is ${verdictName(verdict, labelOf)} record`;
     throw new SessionCorruptionError(
       this.writer?.sessionId ?? '(file)',
       undefined,
