@@ -220,7 +220,7 @@ function reasonWords(reason: TurnEndReason): string {
     case 'interrupted':
       return 'interrupted (the app closed or crashed during the turn)';
     case 'source-ended':
-      return 'the imported log ends inside this turn (the source stops here; nothing crashed)';
+      return 'the source log ends inside this turn (the imported file stops here)';
     case 'aborted':
       return reason.cause.kind === 'signal' ? `cancelled (${reason.cause.signal})` : reason.cause.kind === 'hook' ? `cancelled (${reason.cause.reason})` : `cancelled (${reason.cause.kind})`;
     case 'error':
