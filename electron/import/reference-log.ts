@@ -165,6 +165,19 @@ export class ReferenceLogImporter implements RecordImporter {
    * would be out of place, and the session could not be continued.
    */
   private textOnly(event: SessionEvent): SessionEvent {
+    if (event.type === 'agent/inbox/spliced') {
+      // Queued messages (the prompt before its turn claims it) carry the same parts.
+      const d = event.data as unknown as JsonObject;
+      if (!Array.isArray(d['inserted'])) return event;
+      let changed = false;
+      const inserted = d['inserted'].map((entry) => {
+        if (!isObject(entry)) return entry;
+        const adapted = this.textOnly({ ...event, type: 'user/message', data: entry } as unknown as SessionEvent);
+        changed ||= adapted.data !== (entry as unknown);
+        return adapted.data as unknown as JsonValue;
+      });
+      return changed ? ({ ...event, data: { ...d, inserted } } as unknown as SessionEvent) : event;
+    }
     if (event.type !== 'user/message' && event.type !== 'tool/result') return event;
     const split = (content: unknown): { text: JsonValue[]; other: JsonValue[] } | undefined => {
       if (!Array.isArray(content)) return undefined;
@@ -178,9 +191,9 @@ export class ReferenceLogImporter implements RecordImporter {
       const d = event.data as unknown as JsonObject;
       const parts = split(d['content']);
       if (!parts) return event;
-      const source = isObject(d['source']) ? d['source'] : { kind: 'user' };
       this.notes.add(`${kinds(parts.other)} parts of messages are not replayed when continuing (the text is; the parts are kept in the event's foreign facts)`);
-      const data = { ...d, content: parts.text, source: { ...source, foreign: { format: this.format, parts: parts.other } } };
+      const foreign = { format: this.format, parts: parts.other };
+      const data = isObject(d['source']) ? { ...d, content: parts.text, source: { ...d['source'], foreign } } : { ...d, content: parts.text, foreign };
       return { ...event, data } as unknown as SessionEvent;
     }
     const d = event.data as unknown as JsonObject;
