@@ -130,11 +130,14 @@ export class ClaudeCodeImporter implements RecordImporter {
     const own = this.subAgent.sessionId;
     // Its records carry the parent's session id, or (older layouts) an `agent-<id>` of their own.
     const parent = own !== undefined && !own.startsWith('agent-') ? own : fromPath?.[1];
-    const id = agentId !== undefined ? `agent-${agentId}` : own !== undefined && own.startsWith('agent-') ? own : this.fact.id;
+    // Never the parent's id (that would make the child a copy of its parent): with no id of its own, the import makes one.
+    const id = agentId !== undefined ? `agent-${agentId}` : own !== undefined && own.startsWith('agent-') ? own : this.fact.id !== parent ? this.fact.id : undefined;
     const prompt = this.writer.titleCandidate;
     const title = this.fact.title ?? `Sub-agent${this.subAgent.agentType ? ` (${this.subAgent.agentType})` : ''}${prompt ? `: ${prompt}` : ''}`;
+    const { id: _sourceId, ...rest } = this.fact;
+    void _sourceId;
     return {
-      ...this.fact,
+      ...rest,
       ...(id !== undefined ? { id } : {}),
       title,
       ...(parent !== undefined && parent !== id ? { spawnedBy: { sessionId: parent, ...(agentId !== undefined ? { agentId } : {}) } } : {}),

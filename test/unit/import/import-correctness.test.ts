@@ -184,6 +184,18 @@ describe('a Claude Code sub-agent file', () => {
     expect(summary.warnings.join('\n')).not.toContain('already exists');
     expect(header.origin).toMatchObject({ spawnedBy: { sessionId: parentId } });
   });
+
+  it('with neither an agentId nor a subagents/ path, still never takes the parent\'s id', () => {
+    const { repo, store } = setup();
+    repo.importText(parentText, `${parentId}.jsonl`);
+    const bare = childText.replaceAll('"sessionId":"agent-a0ad4f44468bdf20d"', `"sessionId":"${parentId}"`).replaceAll('"agentId":"a0ad4f44468bdf20d",', '');
+    expect(bare).not.toContain('agentId');
+    const { summary, header } = importChecked(repo, store, bare, 'sub.jsonl');
+    expect(summary.sessionId).not.toBe(parentId);
+    expect(summary.title).toBe('Sub-agent (general-purpose): Search the repo for TODO comments');
+    expect(summary.warnings.join('\n')).not.toContain('already exists');
+    expect(header.origin).toMatchObject({ spawnedBy: { sessionId: parentId } });
+  });
 });
 
 describe('a log that ends inside a turn', () => {
