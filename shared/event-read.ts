@@ -215,6 +215,9 @@ export function turnEndLabel(facts: TurnEndFacts): string {
     }
     case 'error':
       return `error ${facts.failure?.code ?? 'UNKNOWN'}`;
+    case 'source-ended':
+      // An import whose source log stops inside the turn: no crash, the file just ends there.
+      return 'source log ends';
     default:
       return facts.kind;
   }

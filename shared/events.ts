@@ -34,14 +34,19 @@ export type CancelCause =
   | { readonly kind: 'signal'; readonly signal: 'SIGTERM' | 'SIGHUP' | 'SIGINT' }
   | { readonly kind: 'legacy' };
 
-/** How a turn ended. `interrupted` is written only by crash recovery, never by the loop. */
+/**
+ * How a turn ended. `interrupted` is written only by crash recovery, never by the loop.
+ * `source-ended` is written only by an import: the other agent's log simply ends inside the turn
+ * (it was still running when the file was copied, or the file stops there) — no crash of ours.
+ */
 export type TurnEndReason =
   | { readonly kind: 'completed' }
   | { readonly kind: 'max-tokens' }
   | { readonly kind: 'blocked' }
   | { readonly kind: 'aborted'; readonly cause: CancelCause }
   | { readonly kind: 'error'; readonly failure: LlmFailure }
-  | { readonly kind: 'interrupted' };
+  | { readonly kind: 'interrupted' }
+  | { readonly kind: 'source-ended' };
 
 /** Codes written into `tool/result.error.code` (DESIGN §6, §8). */
 export type ToolErrorCode =
@@ -463,6 +468,12 @@ export type SessionOrigin =
       readonly file?: string;
       /** Epoch ms of the import. */
       readonly importedAt: number;
+      /**
+       * The session whose agent started this one (a Claude Code sub-agent's parent), by the id the
+       * source gives it — the id its own import gets. A provenance link, not a fork: this log holds
+       * none of the parent's events. The parent may be imported before or after the child.
+       */
+      readonly spawnedBy?: { readonly sessionId: string; readonly agentId?: string };
     };
 
 /** True when the session's log came from a file rather than being recorded here. */

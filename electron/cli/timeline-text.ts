@@ -193,6 +193,7 @@ export function describeFacts(facts: TurnEndFacts): string {
     case 'max-tokens':
     case 'blocked':
     case 'interrupted':
+    case 'source-ended':
       return describeReason({ kind: facts.kind });
     case 'aborted':
       return describeReason({ kind: 'aborted', cause: facts.cause ?? { kind: 'legacy' } });
@@ -218,6 +219,8 @@ function reasonWords(reason: TurnEndReason): string {
       return 'blocked';
     case 'interrupted':
       return 'interrupted (the app closed or crashed during the turn)';
+    case 'source-ended':
+      return 'the source log ends inside this turn (the imported file stops here)';
     case 'aborted':
       return reason.cause.kind === 'signal' ? `cancelled (${reason.cause.signal})` : reason.cause.kind === 'hook' ? `cancelled (${reason.cause.reason})` : `cancelled (${reason.cause.kind})`;
     case 'error':

@@ -22,7 +22,12 @@
  * - a prompt whose `parentUuid` points back before the latest messages (a rewind or an edited
  *   prompt) replaces the abandoned messages on the surface — they stay in the log, shadowed;
  * - a compaction boundary plus its summary become a compaction transaction;
- * - sub-agent (`isSidechain`) records and every other record are kept whole as raw rows;
+ * - sub-agent (`isSidechain`) records inside a parent's log and every other record are kept whole
+ *   as raw rows; a sub-agent's own file (Claude Code ≥ 2.1: `<parent-session-id>/subagents/agent-<id>.jsonl`,
+ *   every message a sidechain, often sharing the parent's `sessionId`) is imported as its own
+ *   session `agent-<id>`, titled "Sub-agent: …", linked to its parent (`origin.spawnedBy`) by the
+ *   parent's session id (its records' `sessionId` when that is not the agent's own, else the
+ *   file's folder name);
  * - usage → tokens (`input_tokens` uncached input, `cache_read_input_tokens`,
  *   `cache_creation_input_tokens`, `output_tokens`), `message.model` → the model;
  * - every field of a record with no place of its own is kept in the event's `foreign` facts.
@@ -57,6 +62,9 @@ function without(record: Rec, ...keys: string[]): { [key: string]: JsonValue } {
 }
 
 const INTERRUPT = /^\[Request interrupted by user[^\]]*\]$/;
+
+/** `…/<parent-session-id>/subagents/agent-<agentId>.jsonl` (either slash). */
+const SUBAGENT_PATH = /([^/\\]+)[/\\]subagents[/\\]agent-([^/\\]+?)\.jsonl$/;
 
 interface BufferedResponse {
   readonly messageId: string;
@@ -94,8 +102,16 @@ export class ClaudeCodeImporter implements RecordImporter {
    * message record.
    */
   private subAgentFile: boolean | undefined;
+  /** A sub-agent file's own facts: its `agentId`, its kind (`attributionAgent`), the `sessionId` its records carry. */
+  private readonly subAgent: { agentId?: string; agentType?: string; sessionId?: string } = {};
+  /** Calls answered by results that named no `tool_use_id` (paired in order). */
+  private readonly idlessAnswered = new Set<string>();
 
-  constructor(private readonly writer: ImportedLogWriter) {
+  /** @param fileName the file's name as given (a sub-agent file's folder names its parent session). */
+  constructor(
+    private readonly writer: ImportedLogWriter,
+    private readonly fileName?: string,
+  ) {
     this.b = new ConversationBuilder(writer, 'claude-code', 'claude-code');
   }
 
@@ -108,7 +124,24 @@ export class ClaudeCodeImporter implements RecordImporter {
   }
 
   facts(): HeaderFacts {
-    return { ...this.fact };
+    if (!this.subAgentFile) return { ...this.fact };
+    const fromPath = SUBAGENT_PATH.exec(this.fileName ?? '');
+    const agentId = this.subAgent.agentId ?? fromPath?.[2];
+    const own = this.subAgent.sessionId;
+    // Its records carry the parent's session id, or (older layouts) an `agent-<id>` of their own.
+    const parent = own !== undefined && !own.startsWith('agent-') ? own : fromPath?.[1];
+    // Never the parent's id (that would make the child a copy of its parent): with no id of its own, the import makes one.
+    const id = agentId !== undefined ? `agent-${agentId}` : own !== undefined && own.startsWith('agent-') ? own : this.fact.id !== parent ? this.fact.id : undefined;
+    const prompt = this.writer.titleCandidate;
+    const title = this.fact.title ?? `Sub-agent${this.subAgent.agentType ? ` (${this.subAgent.agentType})` : ''}${prompt ? `: ${prompt}` : ''}`;
+    const { id: _sourceId, ...rest } = this.fact;
+    void _sourceId;
+    return {
+      ...rest,
+      ...(id !== undefined ? { id } : {}),
+      title,
+      ...(parent !== undefined && parent !== id ? { spawnedBy: { sessionId: parent, ...(agentId !== undefined ? { agentId } : {}) } } : {}),
+    };
   }
 
   record(value: JsonValue, line: number): void {
@@ -120,6 +153,11 @@ export class ClaudeCodeImporter implements RecordImporter {
     const time = isoTime(r['timestamp']);
     this.noteFacts(r, time);
     if (this.subAgentFile === undefined && (r['type'] === 'user' || r['type'] === 'assistant')) this.subAgentFile = r['isSidechain'] === true;
+    if (this.subAgentFile && r['isSidechain'] === true) {
+      this.subAgent.agentId ??= str(r['agentId']);
+      this.subAgent.agentType ??= str(r['attributionAgent']);
+      this.subAgent.sessionId ??= str(r['sessionId']);
+    }
     if (r['isSidechain'] === true && !this.subAgentFile) {
       // A sub-agent's own conversation: the parent sees only its Task result.
       this.sidechainRecords++;
@@ -330,8 +368,22 @@ export class ClaudeCodeImporter implements RecordImporter {
     this.markSurface(r);
   }
 
+  /**
+   * The call a `tool_result` answers: its `tool_use_id`, or — for a result that names none — the
+   * first open call of the response no earlier id-less result took (results come in call order).
+   */
+  private answeredCall(result: JsonObject): string {
+    const id = str(result['tool_use_id']);
+    if (id !== undefined) return id;
+    const open = this.response ? this.response.toolUses : this.b.pendingCalls;
+    const next = open.find((c) => !this.idlessAnswered.has(c));
+    if (next === undefined) return '';
+    this.idlessAnswered.add(next);
+    return next;
+  }
+
   private onToolResult(r: Rec, result: JsonObject, time: number | undefined, facts: ForeignFacts): void {
-    const callId = str(result['tool_use_id']) ?? '';
+    const callId = this.answeredCall(result);
     const { text, images } = userContent(Array.isArray(result['content']) ? result['content'] : typeof result['content'] === 'string' ? [{ type: 'text', text: result['content'] }] : []);
     if (images > 0) this.b.noteModelView('images in tool results are not replayed when continuing (kept in the event\'s foreign facts)');
     const isError = result['is_error'] === true;
@@ -353,14 +405,15 @@ export class ClaudeCodeImporter implements RecordImporter {
     if (uuid) this.surfaceAfter.set(uuid, this.writer.surfaceNodes.length);
   }
 
-  private turnEnd(): TurnEndReason {
+  /** @param atEnd the source ends here: a turn without its answer ends with the log (`source-ended`), not in a crash. */
+  private turnEnd(atEnd = false): TurnEndReason {
     switch (this.turnTail) {
       case 'answer':
         return { kind: 'completed' };
       case 'error':
         return { kind: 'error', failure: { code: 'UNKNOWN', message: this.lastError ?? 'the request failed' } };
       default:
-        return { kind: 'interrupted' };
+        return atEnd ? { kind: 'source-ended' } : { kind: 'interrupted' };
     }
   }
 
@@ -368,7 +421,8 @@ export class ClaudeCodeImporter implements RecordImporter {
     this.flush();
     if (this.compactionBoundary) this.warnings.push('the log ends after a compaction boundary without its summary');
     const last = this.b.time(undefined);
-    this.b.endTurn(last, this.turnEnd());
+    if (this.b.inTurn && this.turnEnd(true).kind === 'source-ended') this.warnings.push('the log ends inside a turn (no answer after its last input); the turn is closed as ending with the source log');
+    this.b.endTurn(last, this.turnEnd(true));
     const summary = [...this.summaries].reverse().find((s) => this.surfaceAfter.has(s.leafUuid));
     if (summary && this.fact.title === undefined) {
       this.writer.append({ type: 'session/title', time: last, data: { title: summary.summary, source: { kind: 'claude-code-summary', leafUuid: summary.leafUuid } } });

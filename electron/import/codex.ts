@@ -75,6 +75,17 @@ export class CodexImporter implements RecordImporter {
   /** Shell facts per call id from `exec_command_end`, used by the matching output. */
   private readonly execFacts = new Map<string, JsonObject>();
   private lastUsage: TokenUsage | undefined;
+  /**
+   * `event_msg` `user_message` / `agent_message` not (yet) matched by a `response_item` message of
+   * the same text. Rollouts write both for one message, in either order; some write only the event.
+   * An event is held until a matching item makes it a duplicate, or until a record after which no
+   * item for it can come (see {@link flushEventMessages}) makes it the message.
+   */
+  private eventMessages: { readonly role: 'user' | 'assistant'; readonly text: string; readonly time: number | undefined; readonly line: JsonObject }[] = [];
+  /** Text of the typed prompts and answers items gave since the last prompt (events repeating them are duplicates). */
+  private itemTexts = { user: new Set<string>(), assistant: new Set<string>() };
+  /** Text of the messages made from events since the last prompt (a late item repeating one is a duplicate). */
+  private fromEvents = { user: new Set<string>(), assistant: new Set<string>() };
 
   constructor(private readonly writer: ImportedLogWriter) {
     this.b = new ConversationBuilder(writer, 'codex', 'codex');
@@ -96,6 +107,7 @@ export class CodexImporter implements RecordImporter {
     if (this.fact.createdAt === undefined && time !== undefined) this.fact.createdAt = time;
     const type = str(value['type']) ?? '';
     const payload = isObject(value['payload']) ? value['payload'] : {};
+    if (this.eventMessages.length > 0 && !this.keepsEventMessages(type, payload)) this.flushEventMessages();
     switch (type) {
       case 'session_meta':
         return this.onSessionMeta(value, payload, time);
@@ -155,8 +167,56 @@ export class CodexImporter implements RecordImporter {
     this.headerLogged = key;
   }
 
+  /** Whether a record may still be followed by the item an unmatched event message repeats. */
+  private keepsEventMessages(type: string, p: JsonObject): boolean {
+    if (type === 'event_msg') return !['task_started', 'task_complete', 'turn_aborted', 'user_message'].includes(str(p['type']) ?? '');
+    if (type === 'response_item') return isMessageItem(p) || str(p['type']) === 'reasoning';
+    return type === 'turn_context';
+  }
+
+  /** Unmatched event messages become the conversation's messages (the rollout has no item for them). */
+  private flushEventMessages(): void {
+    const pending = this.eventMessages;
+    this.eventMessages = [];
+    for (const m of pending) {
+      this.fromEvents[m.role].add(m.text.trim());
+      const content = [{ type: m.role === 'user' ? 'input_text' : 'output_text', text: m.text }];
+      if (m.role === 'user') this.onInput(m.line, { type: 'message', role: 'user', content }, m.time);
+      else this.addOutput(m.line, {}, m.time, [{ type: 'text', text: m.text }]);
+    }
+  }
+
+  /** `event_msg` `user_message` / `agent_message`: a duplicate of an item, or the only record of the message. */
+  private onEventMessage(line: JsonObject, p: JsonObject, time: number | undefined, role: 'user' | 'assistant'): void {
+    this.raw(time, `event_msg/${str(p['type'])}`, line);
+    const text = str(p['message']) ?? '';
+    if (text.trim() === '' || this.itemTexts[role].has(text.trim())) return;
+    this.eventMessages.push({ role, text, time, line });
+  }
+
+  /** An item message arrived: an event message with its text was its duplicate. */
+  private matchEventMessage(role: string, text: string): void {
+    if (role !== 'user' && role !== 'assistant') return;
+    const key = text.trim();
+    this.itemTexts[role].add(key);
+    const i = this.eventMessages.findIndex((m) => m.role === role && m.text.trim() === key);
+    if (i >= 0) this.eventMessages.splice(i, 1);
+  }
+
   private onItem(line: JsonObject, p: JsonObject, time: number | undefined): void {
+    // Older rollouts write user messages as `{role, content}` with no `type`.
+    if (isMessageItem(p) && p['type'] === undefined) p = { ...p, type: 'message' };
     const type = str(p['type']) ?? '';
+    if (type === 'message') {
+      const role = str(p['role']) ?? '';
+      const text = itemText(p['content']).trim();
+      if ((role === 'user' || role === 'assistant') && this.fromEvents[role].has(text)) {
+        // The event gave this message already (the item came after what made the event the message).
+        this.fromEvents[role].delete(text);
+        return this.raw(time, `response_item/message`, line, false, 'a repeat of a message the rollout\'s event_msg already gave');
+      }
+      this.matchEventMessage(role, text);
+    }
     if (type === 'message' && p['role'] === 'assistant') return this.addOutput(line, p, time, [{ type: 'text', text: itemText(p['content']) }]);
     if (OUTPUT_ITEMS.has(type)) {
       if (type === 'reasoning') {
@@ -231,6 +291,8 @@ export class CodexImporter implements RecordImporter {
       this.b.userMessage(time, blocks, { kind: 'plugin', plugin: 'codex', form: role === 'user' ? 'context' : role, foreign: facts });
       return;
     }
+    this.itemTexts = { user: new Set([text.trim()]), assistant: new Set() };
+    if (!this.fromEvents.user.has(text.trim())) this.fromEvents = { user: new Set(), assistant: new Set() };
     if (!this.explicitTurns && this.b.inTurn && (this.answered || this.b.pendingCalls.length > 0 || this.b.stepHasAssistant)) {
       // A typed prompt after the model answered (or while calls were still open) starts the next turn.
       this.b.endTurn(this.b.time(undefined), this.b.pendingCalls.length > 0 ? { kind: 'interrupted' } : { kind: 'completed' });
@@ -271,6 +333,10 @@ export class CodexImporter implements RecordImporter {
         this.raw(time, 'event_msg/token_count', line);
         return;
       }
+      case 'user_message':
+        return this.onEventMessage(line, p, time, 'user');
+      case 'agent_message':
+        return this.onEventMessage(line, p, time, 'assistant');
       case 'exec_command_end': {
         const callId = str(p['call_id']);
         if (callId) this.execFacts.set(callId, p);
@@ -284,16 +350,22 @@ export class CodexImporter implements RecordImporter {
   }
 
   finish(): void {
+    this.flushEventMessages();
     this.flushAnswer();
     const last = this.b.time(undefined);
     if (this.b.inTurn) {
-      if (this.explicitTurns) this.warnings.push('the rollout ends inside a task (no task_complete); its turn was closed as interrupted');
-      this.b.endTurn(last, this.explicitTurns || this.b.pendingCalls.length > 0 || !this.answered ? { kind: 'interrupted' } : { kind: 'completed' });
+      if (this.explicitTurns) this.warnings.push('the rollout ends inside a task (no task_complete); its turn was closed as ending with the source log');
+      this.b.endTurn(last, this.explicitTurns || this.b.pendingCalls.length > 0 || !this.answered ? { kind: 'source-ended' } : { kind: 'completed' });
     }
     void this.lastUsage;
     const raw = this.b.rawRowsWarning();
     if (raw !== undefined) this.warnings.push(raw);
   }
+}
+
+/** A message item: `type:"message"`, or (older rollouts) a `role` and `content` with no `type`. */
+function isMessageItem(p: JsonObject): boolean {
+  return p['type'] === 'message' || (p['type'] === undefined && typeof p['role'] === 'string' && (Array.isArray(p['content']) || typeof p['content'] === 'string'));
 }
 
 /** Text of a message item's content (`input_text` / `output_text` parts, or a plain string). */

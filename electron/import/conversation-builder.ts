@@ -23,7 +23,10 @@ export function unansweredCallText(format: string): string {
 }
 
 interface OpenCall {
+  /** Our id: the source's, or `<source id>~<n>` when the source used that id before (see {@link ConversationBuilder.assistantMessage}). */
   readonly callId: string;
+  /** The id the source gives it (what its results name). */
+  readonly sourceId: string;
   readonly name: string;
   readonly arguments: string;
   toolCallSeq?: number;
@@ -44,6 +47,9 @@ export class ConversationBuilder {
   private lastTime = 0;
   private messageCounter = 0;
   private readonly notes = new Set<string>();
+  /** Every call id this import used (a repeated source id gets a suffix, so each call is answered once). */
+  private readonly usedCallIds = new Set<string>();
+  private renamedCalls = 0;
 
   constructor(
     readonly writer: ImportedLogWriter,
@@ -70,10 +76,14 @@ export class ConversationBuilder {
   }
   /** Calls of the open step still without a result. */
   get pendingCalls(): readonly string[] {
-    return this.calls.filter((c) => !c.answered).map((c) => c.callId);
+    return this.calls.filter((c) => !c.answered).map((c) => c.sourceId);
   }
   isPending(callId: string): boolean {
-    return this.calls.some((c) => c.callId === callId && !c.answered);
+    return this.calls.some((c) => c.sourceId === callId && !c.answered);
+  }
+  /** Calls whose source id was used before and got a suffix (for the importer's warning). */
+  get renamedCallCount(): number {
+    return this.renamedCalls;
   }
   /** Notes for the summary's model-view list (each once). */
   get modelViewNotes(): readonly string[] {
@@ -155,7 +165,19 @@ export class ConversationBuilder {
   ): void {
     if (!this.stepOpen || this.stepAnswered) this.startStep(time);
     this.stepAnswered = true;
-    for (const block of content) if (block.type === 'tool-call') this.calls.push({ callId: block.id, name: block.name, arguments: block.arguments, answered: false });
+    // A source may give two calls the same id (Codex `call_id`s repeat): each gets an id of its own
+    // (`<id>~2`, …), else one result would answer both and a provider would refuse the history.
+    // Results naming the source id answer its calls in order.
+    content = content.map((block) => {
+      if (block.type !== 'tool-call') return block;
+      let id = block.id;
+      for (let n = 2; this.usedCallIds.has(id); n++) id = `${block.id}~${n}`;
+      this.usedCallIds.add(id);
+      this.calls.push({ callId: id, sourceId: block.id, name: block.name, arguments: block.arguments, answered: false });
+      if (id === block.id) return block;
+      this.renamedCalls++;
+      return { ...block, id };
+    });
     this.writer.append({
       type: 'assistant/message',
       time: this.time(time),
@@ -172,12 +194,12 @@ export class ConversationBuilder {
 
   /** Logs that a call of the open step's assistant message started. Returns false for an unknown call. */
   toolCall(time: number | undefined, callId: string, foreign?: ForeignFacts): boolean {
-    const call = this.calls.find((c) => c.callId === callId && c.toolCallSeq === undefined);
+    const call = this.calls.find((c) => c.sourceId === callId && c.toolCallSeq === undefined);
     if (!call) return false;
     const event = this.writer.append({
       type: 'tool/call',
       time: this.time(time),
-      data: { turn: this.turn, step: this.step, callId, name: call.name, arguments: call.arguments, ...(foreign ? { foreign } : {}) },
+      data: { turn: this.turn, step: this.step, callId: call.callId, name: call.name, arguments: call.arguments, ...(foreign ? { foreign } : {}) },
     });
     call.toolCallSeq = event.seq;
     return true;
@@ -188,7 +210,7 @@ export class ConversationBuilder {
    * pending (the importer keeps the record raw instead).
    */
   toolResult(time: number | undefined, callId: string, content: readonly TextBlock[], isError: boolean, meta?: JsonValue, foreign?: ForeignFacts): boolean {
-    const call = this.calls.find((c) => c.callId === callId && !c.answered);
+    const call = this.calls.find((c) => c.sourceId === callId && !c.answered);
     if (!call || !this.stepOpen) return false;
     this.writeResult(this.time(time), call, content, isError, meta, foreign, undefined);
     return true;
@@ -324,8 +346,8 @@ export class ConversationBuilder {
     });
   }
 
-  /** Closes whatever is open at the end of the source (a turn still open ends as `interrupted`). */
+  /** Closes whatever is open at the end of the source (a turn still open ends with it: `source-ended`). */
   finish(time: number | undefined): void {
-    this.endTurn(time, { kind: 'interrupted' });
+    this.endTurn(time, { kind: 'source-ended' });
   }
 }

@@ -70,6 +70,14 @@ export const IMPORT_BATCH_EVENTS = 500;
 /** A first user prompt of at most this many characters becomes the title of an untitled import. */
 const TITLE_CHARS = 60;
 
+/**
+ * How closers read when an imported log ends inside a turn: `turn/end{source-ended}`, and results
+ * for its open calls that say the source log holds no outcome (not that this app crashed).
+ */
+export interface SourceEnding {
+  readonly resultText: string;
+}
+
 /** Marks a synthetic tool result an importer wrote for a call its source never answered. */
 export const UNANSWERED_CALL_ERROR = { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' } as const;
 
@@ -177,8 +185,8 @@ export class ImportedLogWriter {
    * outcome-unknown result per unanswered call, `step/end`, `turn/end{interrupted}`, all stamped
    * with `time` (the source's last time). Returns how many events it wrote.
    */
-  closeOpenTurn(time: number, mark?: ForeignFacts): number {
-    return this.writeClosers(closersFor(this.open.state, this.seq), time, mark);
+  closeOpenTurn(time: number, mark?: ForeignFacts, ending?: SourceEnding): number {
+    return this.writeClosers(closersFor(this.open.state, this.seq), time, mark, ending);
   }
 
   /** Like {@link closeOpenTurn} but stops before `turn/end` (the turn stays open). */
@@ -186,11 +194,20 @@ export class ImportedLogWriter {
     return this.writeClosers(closersFor(this.open.state, this.seq).filter((c) => c.type !== 'turn/end'), time, mark);
   }
 
-  /** Writes closers; `mark` (e.g. `{format, synthesized: true}`) goes on their `step/end` and `turn/end`. */
-  private writeClosers(closers: readonly EventInput[], time: number, mark: ForeignFacts | undefined): number {
+  /**
+   * Writes closers; `mark` (e.g. `{format, synthesized: true}`) goes on their `step/end` and
+   * `turn/end`; `ending` makes them say the source log ends here (not that the app crashed).
+   */
+  private writeClosers(closers: readonly EventInput[], time: number, mark: ForeignFacts | undefined, ending?: SourceEnding): number {
     for (const closer of closers) {
-      const marked = mark && (closer.type === 'step/end' || closer.type === 'turn/end') ? { ...closer, data: { ...closer.data, foreign: mark } } : closer;
-      this.append({ ...marked, time } as DraftEvent);
+      let out: EventInput = mark && (closer.type === 'step/end' || closer.type === 'turn/end') ? ({ ...closer, data: { ...closer.data, foreign: mark } } as EventInput) : closer;
+      if (ending && out.type === 'turn/end') out = { ...out, data: { ...out.data, reason: { kind: 'source-ended' } } };
+      if (ending && out.type === 'tool/result') {
+        const message = out.data.message;
+        const [block] = message.content;
+        out = { ...out, data: { ...out.data, message: { ...message, content: [{ ...block, content: [{ type: 'text', text: ending.resultText }] }] } } };
+      }
+      this.append({ ...out, time } as DraftEvent);
     }
     return closers.length;
   }

@@ -294,7 +294,7 @@ export class OpenHandsImporter implements RecordImporter {
 
   finish(): void {
     const last = this.b.time(undefined);
-    if (this.b.inTurn) this.b.endTurn(last, this.answered ? { kind: 'completed' } : { kind: 'interrupted' });
+    if (this.b.inTurn) this.b.endTurn(last, this.answered ? { kind: 'completed' } : { kind: 'source-ended' });
     if (this.untooled > 0) this.warnings.push(`${this.untooled} agent action(s) without tool-call metadata kept as raw rows`);
     const raw = this.b.rawRowsWarning();
     if (raw !== undefined) this.warnings.push(raw);

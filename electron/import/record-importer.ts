@@ -19,6 +19,8 @@ export interface HeaderFacts {
   readonly formatVersion?: string;
   readonly parentSession?: string;
   readonly seedLength?: number;
+  /** The session whose agent started this one (see `SessionOrigin.spawnedBy`). */
+  readonly spawnedBy?: { readonly sessionId: string; readonly agentId?: string };
 }
 
 export interface RecordImporter {

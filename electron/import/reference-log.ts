@@ -25,6 +25,7 @@ import { checkSeq } from '../session/import-limits.js';
 import { decodeEnvelopes, readHeader } from '../session/jsonl.js';
 import { normalizeLegacyEvent } from '../session/legacy-events.js';
 import { classifyForeignType, DSH_RENAMED_TYPES } from './dsh-vocabulary.js';
+import { unansweredCallText } from './conversation-builder.js';
 import type { DraftEvent, ImportedLogWriter } from './log-writer.js';
 import { RawRowCounter, type HeaderFacts, type RecordImporter } from './record-importer.js';
 
@@ -131,7 +132,7 @@ export class ReferenceLogImporter implements RecordImporter {
       return;
     }
 
-    const event = this.remap(normalizeLegacyEvent(this.olderTurnEnd({ ...raw, type } as SessionEvent), id));
+    const event = this.remap(this.textOnly(normalizeLegacyEvent(this.olderTurnEnd({ ...raw, type } as SessionEvent), id)));
     const draft = toDraft(event);
     this.repairStructure(draft, lineNo);
     const violation = this.writer.violation(draft);
@@ -154,6 +155,62 @@ export class ReferenceLogImporter implements RecordImporter {
     const failure = isObject(error) ? { code: typeof error['code'] === 'string' ? error['code'] : 'UNKNOWN', message: typeof error['message'] === 'string' ? error['message'] : '' } : { code: 'UNKNOWN', message: String(error) };
     const turn = typeof d['turn'] === 'number' ? d['turn'] : this.writer.state.openTurn;
     return { ...event, data: { turn, reason: { kind: 'error', failure }, foreign: { format: this.format, original: d as JsonObject } } } as unknown as SessionEvent;
+  }
+
+  /**
+   * A message whose content holds parts we cannot send back (images, files): the message keeps its
+   * text and stays in the conversation; the other parts are kept in its `source.foreign` facts
+   * (user messages) or the event's `foreign` facts (tool results), and the summary notes that they
+   * are not replayed — as the Claude Code and Codex importers do. Without this the whole message
+   * would be out of place, and the session could not be continued.
+   */
+  private textOnly(event: SessionEvent): SessionEvent {
+    if (event.type === 'agent/inbox/spliced') {
+      // Queued messages (the prompt before its turn claims it) carry the same parts.
+      const d = event.data as unknown as JsonObject;
+      if (!Array.isArray(d['inserted'])) return event;
+      let changed = false;
+      const inserted = d['inserted'].map((entry) => {
+        if (!isObject(entry)) return entry;
+        const adapted = this.textOnly({ ...event, type: 'user/message', data: entry } as unknown as SessionEvent);
+        changed ||= adapted.data !== (entry as unknown);
+        return adapted.data as unknown as JsonValue;
+      });
+      return changed ? ({ ...event, data: { ...d, inserted } } as unknown as SessionEvent) : event;
+    }
+    if (event.type !== 'user/message' && event.type !== 'tool/result') return event;
+    const split = (content: unknown): { text: JsonValue[]; other: JsonValue[] } | undefined => {
+      if (!Array.isArray(content)) return undefined;
+      const text: JsonValue[] = [];
+      const other: JsonValue[] = [];
+      for (const part of content as JsonValue[]) (isObject(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? text : other).push(part);
+      return other.length > 0 ? { text, other } : undefined;
+    };
+    const kinds = (parts: readonly JsonValue[]): string => [...new Set(parts.map((p) => (isObject(p) && typeof p['type'] === 'string' ? p['type'] : 'non-text')))].join(', ');
+    if (event.type === 'user/message') {
+      const d = event.data as unknown as JsonObject;
+      const parts = split(d['content']);
+      if (!parts) return event;
+      this.notes.add(`${kinds(parts.other)} parts of messages are not replayed when continuing (the text is; the parts are kept in the event's foreign facts)`);
+      const foreign = { format: this.format, parts: parts.other };
+      const data = isObject(d['source']) ? { ...d, content: parts.text, source: { ...d['source'], foreign } } : { ...d, content: parts.text, foreign };
+      return { ...event, data } as unknown as SessionEvent;
+    }
+    const d = event.data as unknown as JsonObject;
+    const message = isObject(d['message']) ? d['message'] : undefined;
+    const blocks = message && Array.isArray(message['content']) ? message['content'] : undefined;
+    if (!message || !blocks) return event;
+    const dropped: JsonValue[] = [];
+    const content = blocks.map((b) => {
+      const parts = isObject(b) ? split(b['content']) : undefined;
+      if (!isObject(b) || !parts) return b;
+      dropped.push(...parts.other);
+      return { ...b, content: parts.text };
+    });
+    if (dropped.length === 0) return event;
+    this.notes.add(`${kinds(dropped)} parts of tool results are not replayed when continuing (the text is; the parts are kept in the event's foreign facts)`);
+    const foreign = isObject(d['foreign']) ? d['foreign'] : {};
+    return { ...event, data: { ...d, message: { ...message, content }, foreign: { format: this.format, ...foreign, parts: dropped } } } as unknown as SessionEvent;
   }
 
   /** Keeps an event that breaks the invariant as a raw row. */
@@ -308,8 +365,14 @@ export class ReferenceLogImporter implements RecordImporter {
     const before = this.writer.nextSeq;
     // A Forkline log that ends inside a turn is closed exactly as crash recovery closes it (one
     // recovery path, DESIGN §8); other formats' closers say they were synthesized here.
-    this.writer.closeOpenTurn(this.lastTime, this.format === 'forkline' ? undefined : this.marks('the log ends inside this turn'));
-    if (this.writer.nextSeq > before) this.warnings.push(`the log ends inside turn ${this.writer.state.lastTurn}; closed it as interrupted (${this.writer.nextSeq - before} closing events)`);
+    // The reference runtime's log simply stops there: the turn ends with the source, and its open calls
+    // say the log holds no outcome (no crash of ours).
+    if (this.format === 'forkline') this.writer.closeOpenTurn(this.lastTime);
+    else this.writer.closeOpenTurn(this.lastTime, this.marks('the log ends inside this turn'), { resultText: unansweredCallText(this.format) });
+    if (this.writer.nextSeq > before) {
+      const as = this.format === 'forkline' ? 'interrupted' : 'ending with the source log';
+      this.warnings.push(`the log ends inside turn ${this.writer.state.lastTurn}; closed it as ${as} (${this.writer.nextSeq - before} closing events)`);
+    }
     if (this.repairs > LISTED_REPAIRS) this.warnings.push(`${this.repairs} structure events were written in all (turns and steps the log names but never opened or closed)`);
     if (this.demoted > LISTED_REPAIRS) this.warnings.push(`${this.demoted} out-of-place events were kept as raw rows in all`);
     const raw = this.foreignTypes.warning();

@@ -6,6 +6,16 @@
  * format's importer writes our events through an {@link ImportedLogWriter} in batches. Memory
  * stays bounded by one record, one batch and the importer's small state, whatever the file size.
  *
+ * Three shapes of file: JSONL (one record per line), a top-level JSON array (one record per
+ * element), and one JSON document (a file that starts with `{` whose first line is not a whole
+ * record — a pretty-printed object — is read whole, up to MAX_IMPORT_RECORD_CHARS, and detected as
+ * a document; when it does not parse either, its lines are read as JSONL after all).
+ *
+ * Detection says what it saw: a file that matches no format is "a JSON document / a JSON array /
+ * a JSONL file that matches no format we read"; one that looks like a known agent's log we do not
+ * read names that agent; after detection every record is checked again, and a record of another
+ * format (two logs concatenated) refuses the import naming its line.
+ *
  * Damage rules (DESIGN §7, issue 12):
  * - a last line cut off mid-record (no newline, not JSON) is skipped with a warning — the import
  *   goes on with everything before it;
@@ -28,10 +38,10 @@ import {
 } from '../../shared/import-summary.js';
 import { ClaudeCodeImporter } from './claude-code.js';
 import { CodexImporter } from './codex.js';
-import { DETECTION_RECORD_LIMIT, formatOfRecord } from './detect-format.js';
+import { DETECTION_RECORD_LIMIT, formatOfDocument, formatOfRecord, sameFamily, verdictName, type FormatVerdict, type RecordShape } from './detect-format.js';
 import { ImportedLogWriter, type ImportSink } from './log-writer.js';
 import { OpenHandsImporter } from './openhands.js';
-import { JsonArraySplitter, LineSplitter, type RawRecord } from './record-source.js';
+import { JsonArraySplitter, LineSplitter, MAX_IMPORT_RECORD_CHARS, type RawRecord } from './record-source.js';
 import type { RecordImporter } from './record-importer.js';
 import { ReferenceLogImporter } from './reference-log.js';
 import { checkNesting } from '../session/import-limits.js';
@@ -54,8 +64,47 @@ interface Pending {
   readonly value: JsonValue;
 }
 
+/** What an importer is made from (one entry per format in {@link IMPORTERS}). */
+export interface ImporterContext {
+  readonly writer: ImportedLogWriter;
+  /** Id for a session whose source id is unusable. */
+  readonly fallbackId: string;
+  /** The file's name as given (a fact, e.g. a sub-agent file's folder names its parent; never a path to act on). */
+  readonly fileName: string | undefined;
+}
+
+/** One importer factory per format we read (the other half of `detect-format.ts`'s table). */
+export const IMPORTERS: { readonly [K in ImportFormatId]: (ctx: ImporterContext) => RecordImporter } = {
+  forkline: (ctx) => new ReferenceLogImporter('forkline', ctx.writer, ctx.fallbackId),
+  'deepseek-harness': (ctx) => new ReferenceLogImporter('deepseek-harness', ctx.writer, ctx.fallbackId),
+  'claude-code': (ctx) => new ClaudeCodeImporter(ctx.writer, ctx.fileName),
+  codex: (ctx) => new CodexImporter(ctx.writer),
+  openhands: (ctx) => new OpenHandsImporter(ctx.writer),
+};
+
+/** `the formats we read` tail of every refusal. */
+function formatsWeRead(): string {
+  return `Formats we read: ${importFormatList()}`;
+}
+
+/** `a Claude Code transcript`, `an OpenHands trajectory or event stream`. */
+function labelOf(id: ImportFormatId): string {
+  const label = IMPORT_FORMATS.find((f) => f.id === id)?.label ?? id;
+  return `${/^[AEIOU]/i.test(label) ? 'an' : 'a'} ${label}`;
+}
+
 export class SessionImport {
-  private mode: 'start' | 'lines' | 'array' = 'start';
+  private mode: 'start' | 'lines' | 'array' | 'document' = 'start';
+  /** The first character of the text is `{`: a first line that is not JSON may be a pretty-printed document. */
+  private startsWithBrace = false;
+  /** The lines of a file read as one JSON document (see the module comment). */
+  private doc: { readonly records: RawRecord[]; chars: number } | undefined;
+  /** Why the file did not parse as one JSON document (after which it was read as JSONL). */
+  private docError: string | undefined;
+  /** Records handed to the importer so far (a header rule matters only at the first). */
+  private fed = 0;
+  /** The line of the first decisive record (named in a format-change error). */
+  private decisiveLine = 0;
   private lines = new LineSplitter();
   private array = new JsonArraySplitter();
   private detecting: Pending[] = [];
@@ -101,6 +150,7 @@ export class SessionImport {
         const first = /\S/.exec(text);
         if (!first) return;
         this.mode = first[0] === '[' ? 'array' : 'lines';
+        this.startsWithBrace = first[0] === '{';
         chunk = text;
       }
       const onRecord = (r: RawRecord) => this.onRecord(r);
@@ -120,8 +170,9 @@ export class SessionImport {
       if (this.mode === 'array') {
         this.array.end(onRecord);
         if (!this.array.complete) this.warnings.push('the JSON array is not closed: the file was cut off; everything before the cut was imported');
-      } else if (this.mode === 'lines') {
+      } else if (this.mode === 'lines' || this.mode === 'document') {
         this.lines.end(onRecord);
+        if (this.mode === 'document') this.endDocument();
       }
       if (!this.importer) this.detect(true);
       const importer = this.importer!;
@@ -171,6 +222,10 @@ export class SessionImport {
   }
 
   private onRecord(record: RawRecord): void {
+    if (this.mode === 'document') {
+      this.documentLine(record);
+      return;
+    }
     this.recordsRead++;
     if (record.text.trim() === '') {
       this.skip(record.line, 'empty line');
@@ -183,6 +238,13 @@ export class SessionImport {
       value = JSON.parse(record.text) as JsonValue;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      if (this.mode === 'lines' && this.startsWithBrace && this.docError === undefined && !this.importer && this.detecting.length === 0) {
+        // A first line that is not a whole record in a file that starts with `{`: maybe one pretty-printed JSON document.
+        this.recordsRead--;
+        this.mode = 'document';
+        this.doc = { records: [record], chars: record.text.length };
+        return;
+      }
       if (record.torn) {
         this.skip(record.line, `torn last line (the file ends mid-record: ${reason})`);
         this.warnings.push(`the last line (${record.line}) is torn — the file ends mid-record; it was skipped and everything before it imported`);
@@ -225,32 +287,78 @@ export class SessionImport {
   }
 
   private feed(value: JsonValue, line: number): void {
+    this.checkSameFormat(value, line);
     if (this.firstTime === undefined) this.firstTime = timeOf(value);
+    this.fed++;
     this.importer!.record(value, line);
   }
 
+  /** The shape records have in this file (for the detection table). */
+  private get shape(): RecordShape {
+    return this.mode === 'array' ? 'element' : this.mode === 'document' ? 'element' : 'line';
+  }
+
+  /** A record that proves another format than the file's: two logs in one file. */
+  private checkSameFormat(value: JsonValue, line: number): void {
+    const verdict = formatOfRecord(value, this.shape, false);
+    if (!verdict) return;
+    const format = this.format!;
+    const other = verdict.kind === 'unread' || !sameFamily(verdict.id, format);
+    const secondHeader = !other && verdict.rule.role === 'header' && this.fed > 0;
+    if (!other && !secondHeader) return;
+    const what = secondHeader ? `starts a second ${labelOf(format).replace(/^an? /, '')} (another session header)` : `is ${verdictName(verdict, labelOf)} record`;
+    throw new SessionCorruptionError(
+      this.writer?.sessionId ?? '(file)',
+      undefined,
+      `line ${line} ${what}, but the file began as ${labelOf(format)} (line ${this.decisiveLine}): the format changes inside the file (two logs joined into one?); import each log from its own file`,
+      { line },
+    );
+  }
+
+  private refuse(what: string): never {
+    throw new UnsupportedFormatError(`this is not a session log we can read (${what}). ${formatsWeRead()}`, IMPORT_FORMATS.map((f) => f.id));
+  }
+
+  private refuseUnread(verdict: Extract<FormatVerdict, { kind: 'unread' }>, line: number | undefined): never {
+    const where = line === undefined ? '' : ` (line ${line})`;
+    this.refuse(`it looks like ${verdict.rule.name}${where}: ${verdict.rule.evidence}; Forkline does not read that format`);
+  }
+
   private detect(atEnd: boolean): void {
-    let format: ImportFormatId | undefined;
+    let verdict: FormatVerdict | undefined;
+    let decisive: Pending | undefined;
     for (const p of this.detecting) {
-      format = formatOfRecord(p.value, this.mode === 'array');
-      if (format) break;
+      verdict = formatOfRecord(p.value, this.shape, true);
+      if (verdict) {
+        decisive = p;
+        break;
+      }
     }
-    if (!format) {
+    if (verdict?.kind === 'unread') this.refuseUnread(verdict, decisive!.line);
+    if (!verdict) {
       if (atEnd || this.detecting.length >= DETECTION_RECORD_LIMIT) {
         const damaged = this.detecting.find((p) => isDamagedMarker(p.value));
+        const n = this.detecting.length;
+        const file = this.mode === 'array' ? 'a JSON array' : 'a JSONL file';
+        const records = this.mode === 'array' ? 'elements' : 'records';
         const what =
-          this.detecting.length === 0
-            ? 'the file is empty'
+          n === 0
+            ? this.mode === 'array'
+              ? 'the JSON array is empty'
+              : 'the file is empty'
             : damaged && damaged.line === this.detecting[0]!.line
-              ? `line ${damaged.line} is not JSON`
-              : this.detecting.length === 1
-                ? 'its first record matches no session-log format'
-                : `none of its first ${this.detecting.length} records matches a session-log format`;
-        throw new UnsupportedFormatError(`this is not a session log we can read (${what}). Formats we read: ${importFormatList()}`, IMPORT_FORMATS.map((f) => f.id));
+              ? this.docError !== undefined
+                ? `line ${damaged.line} is not JSON, and the file is not one JSON document either: ${this.docError}`
+                : `line ${damaged.line} is not JSON`
+              : n === 1
+                ? `${file} whose only record matches no format we read`
+                : `${file} that matches no format we read: none of its first ${n} ${records} carries the fields of one`;
+        this.refuse(what);
       }
       return;
     }
-    this.start(format);
+    this.decisiveLine = decisive!.line;
+    this.start(verdict.id);
     const pending = this.detecting;
     this.detecting = [];
     for (const p of pending) {
@@ -258,6 +366,49 @@ export class SessionImport {
       else if (this.damage) this.onParsedAfterDamage(p);
       else this.feed(p.value, p.line);
     }
+  }
+
+  /** One more line of a file read as one JSON document; past the record limit it is read as JSONL after all. */
+  private documentLine(record: RawRecord): void {
+    const doc = this.doc!;
+    doc.records.push(record);
+    doc.chars += record.text.length + 1;
+    if (doc.chars > MAX_IMPORT_RECORD_CHARS) this.documentAsLines(`it is longer than ${MAX_IMPORT_RECORD_CHARS} characters`);
+  }
+
+  /** Gives up reading the file as one document: its lines go through as JSONL records. */
+  private documentAsLines(why: string): void {
+    const records = this.doc!.records;
+    this.doc = undefined;
+    this.docError = why;
+    this.mode = 'lines';
+    for (const r of records) this.onRecord(r);
+  }
+
+  /** The whole file was read as one JSON document: detect it and feed its records. */
+  private endDocument(): void {
+    const text = this.doc!.records.map((r) => r.text).join('\n');
+    checkNesting(text, 'the JSON document');
+    let value: JsonValue;
+    try {
+      value = JSON.parse(text) as JsonValue;
+    } catch (error) {
+      this.documentAsLines(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    this.doc = undefined;
+    // Blank lines before the document were noted as skipped lines; they are no records of it.
+    this.skipped.length = 0;
+    this.skippedCount = 0;
+    const found = formatOfDocument(value);
+    if (!found) this.refuse('a JSON document that matches no format we read');
+    if (found.verdict.kind === 'unread') this.refuseUnread(found.verdict, undefined);
+    this.decisiveLine = 1;
+    this.start(found.verdict.id);
+    found.records.forEach((record, i) => {
+      this.recordsRead++;
+      this.feed(record, i + 1);
+    });
   }
 
   private onParsedAfterDamage(p: Pending): void {
@@ -271,21 +422,7 @@ export class SessionImport {
     this.format = format;
     const writer = new ImportedLogWriter(this.options.sink, () => this.header());
     this.writer = writer;
-    switch (format) {
-      case 'forkline':
-      case 'deepseek-harness':
-        this.importer = new ReferenceLogImporter(format, writer, this.fallbackId);
-        break;
-      case 'claude-code':
-        this.importer = new ClaudeCodeImporter(writer);
-        break;
-      case 'codex':
-        this.importer = new CodexImporter(writer);
-        break;
-      case 'openhands':
-        this.importer = new OpenHandsImporter(writer);
-        break;
-    }
+    this.importer = IMPORTERS[format]({ writer, fallbackId: this.fallbackId, fileName: this.options.fileName });
   }
 
   /** The session header from the importer's facts (called once, at the first batch). */
@@ -318,6 +455,7 @@ export class SessionImport {
         ...(facts.formatVersion !== undefined ? { formatVersion: facts.formatVersion } : {}),
         ...(file ? { file } : {}),
         importedAt: this.options.now(),
+        ...(facts.spawnedBy !== undefined ? { spawnedBy: facts.spawnedBy } : {}),
       },
     };
   }
@@ -333,6 +471,14 @@ export class SessionImport {
     }
     const c = writer.counts;
     const origin = header.origin?.kind === 'imported' ? header.origin : undefined;
+    if (origin?.spawnedBy !== undefined) {
+      const parent = origin.spawnedBy.sessionId;
+      this.warnings.push(
+        this.options.sink.exists(parent)
+          ? `a sub-agent's own log: linked to its parent session ${parent}, imported already`
+          : `a sub-agent's own log: linked to its parent session ${parent}, not imported yet (import the parent's log to see both)`,
+      );
+    }
     return {
       sessionId: header.id,
       ...(title !== undefined ? { title } : {}),

@@ -49,6 +49,7 @@ const turnEndReason = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('max-tokens') }),
   z.looseObject({ kind: z.literal('blocked') }),
   z.looseObject({ kind: z.literal('interrupted') }),
+  z.looseObject({ kind: z.literal('source-ended') }),
   z.looseObject({ kind: z.literal('aborted'), cause: z.looseObject({ kind: text }) }),
   z.looseObject({ kind: z.literal('error'), failure }),
 ]);

@@ -44,6 +44,9 @@ export interface SourcePairs {
   readonly answered: readonly string[];
 }
 
+/** Prefix of the ids {@link sourcePairs} gives calls the source names without one (no id to look up in the log). */
+export const NO_ID = '(no id) #';
+
 /** The tool calls and answered calls of a source file, by its own format's rules. */
 export function sourcePairs(folder: string, records: readonly JsonObject[]): SourcePairs {
   const calls: string[] = [];
@@ -52,8 +55,9 @@ export function sourcePairs(folder: string, records: readonly JsonObject[]): Sou
     if (folder === 'claude-code') {
       const content = isObject(r['message']) ? r['message']['content'] : undefined;
       for (const b of Array.isArray(content) ? content : []) {
-        if (isObject(b) && b['type'] === 'tool_use') calls.push(String(b['id']));
-        if (isObject(b) && b['type'] === 'tool_result') answered.push(String(b['tool_use_id']));
+        // A call or result without an id (hand-written logs): results answer the open calls in order.
+        if (isObject(b) && b['type'] === 'tool_use') calls.push(typeof b['id'] === 'string' ? b['id'] : `${NO_ID}${calls.length}`);
+        if (isObject(b) && b['type'] === 'tool_result') answered.push(typeof b['tool_use_id'] === 'string' ? b['tool_use_id'] : (calls.find((c) => c.startsWith(NO_ID) && !answered.includes(c)) ?? 'none'));
       }
     } else if (folder === 'codex') {
       const p = isObject(r['payload']) ? r['payload'] : {};

@@ -5,7 +5,7 @@
  * shape without crashing and never prints a negative or impossible duration; an imported session is
  * continued only by a fork into a folder of yours.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -148,5 +148,74 @@ describe('forkline import / show / fork on other agents\' logs', () => {
     expect(show.stdout).toContain(`forked from ${id}`);
     expect(show.stdout).toContain('> Read src/main.py and add a docstring to the top. Then stop.');
     expect(readFileSync(join(dataDir, 'sessions.db')).length).toBeGreaterThan(0);
+  });
+
+  it('detection says what it saw: known logs we do not read are named, JSON documents are not "not JSON", a format change names its line', async () => {
+    const joined = join(work, 'two-logs.jsonl');
+    const claude = readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8').trimEnd();
+    writeFileSync(joined, `${claude}\n${readFileSync(join(AGENT_LOGS, 'codex', 'codex_real-exec-session_redacted_no-tools.rollout.jsonl'), 'utf8')}`);
+    const before = (await forkline(['ls'])).stdout.trim().split('\n').length;
+    const qwen = join(AGENT_LOGS, 'other', 'agentsessions_qwen_0004.jsonl');
+    const pi = join(AGENT_LOGS, 'other', 'agentsessions_pi_small.jsonl');
+    const gemini = join(AGENT_LOGS, 'gemini-cli', 'agentsessions_gemini_small.json');
+    const r = await forkline(['import', qwen, pi, gemini, joined]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).not.toMatch(/^session /m);
+    expect(r.stderr).toContain(`${qwen}: this is not a session log we can read (it looks like a Qwen Code chat log (line 1)`);
+    expect(r.stderr).toContain(`${pi}: this is not a session log we can read (it looks like a Pi agent session (line 1)`);
+    expect(r.stderr).not.toContain('upgrade Forkline');
+    expect(r.stderr).toContain(`${gemini}: this is not a session log we can read (it looks like a Gemini CLI chat`);
+    expect(r.stderr).not.toContain('is not JSON');
+    const line = claude.split('\n').length + 1;
+    expect(r.stderr).toContain(`line ${line} is a Codex CLI rollout record, but the file began as a Claude Code transcript (line 1)`);
+    expect((await forkline(['ls'])).stdout.trim().split('\n')).toHaveLength(before);
+  });
+
+  it('a sub-agent file links to its parent, a log ending inside a turn is not "crashed", and an image prompt can be continued', async () => {
+    const parentId = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
+    const folder = join(work, 'claude-projects', parentId, 'subagents');
+    mkdirSync(folder, { recursive: true });
+    const child = join(folder, 'agent-a0ad4f44468bdf20d.jsonl');
+    writeFileSync(child, readFileSync(join(AGENT_LOGS, 'claude-code', 'agentsessions_claude_subagent-child.jsonl')));
+    const r = await forkline(['import', join(AGENT_LOGS, 'claude-code', 'agentsessions_claude_subagent-parent.jsonl'), child]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`session ${parentId} — Delegate a repo search to a subagent`);
+    expect(r.stdout).toContain('session agent-a0ad4f44468bdf20d — Sub-agent (general-purpose): Search the repo for TODO comments');
+    expect(r.stdout).toContain(`warning: a sub-agent's own log: linked to its parent session ${parentId}, imported already`);
+    expect(r.stdout).not.toContain('imported copy');
+    const show = await forkline(['show', parentId]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('Turn 1 ended: the source log ends inside this turn');
+    expect(show.stdout).not.toMatch(/crash|app closed/);
+    const ls = await forkline(['ls']);
+    expect(ls.stdout.split('\n').find((l) => l.includes(parentId.slice(0, 8)))).not.toMatch(/crash/);
+
+    const image = await forkline(['import', join(AGENT_LOGS, 'deepseek-harness', 'dsh_inline-image-prompt.session.jsonl')]);
+    expect(image.code).toBe(0);
+    expect(image.stdout).toContain('model view: image parts of messages are not replayed when continuing');
+    const id = /^session (\S+)/m.exec(image.stdout)![1]!;
+    const fork = await forkline(['fork', id, '--cwd', work]);
+    expect(fork.stderr).not.toContain('MODEL_VIEW_INCOMPLETE');
+    expect(fork.code).toBe(0);
+  });
+
+  it('a Codex rollout that repeats a call_id imports (exit 0, no INVARIANT_VIOLATION)', async () => {
+    const at = (s: number) => new Date(Date.parse('2026-02-01T00:00:00Z') + s * 1000).toISOString();
+    const rollout = [
+      { timestamp: at(0), type: 'session_meta', payload: { id: 'cx-repeated-call', cwd: '/r', cli_version: '0.50.0' } },
+      { timestamp: at(1), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list' }] } },
+      { timestamp: at(2), type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{"command":["ls","a"]}', call_id: 'call_0' } },
+      { timestamp: at(2), type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{"command":["ls","b"]}', call_id: 'call_0' } },
+      { timestamp: at(3), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_0', output: 'a' } },
+      { timestamp: at(3), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_0', output: 'b' } },
+      { timestamp: at(4), type: 'event_msg', payload: { type: 'agent_message', message: 'both listed' } },
+    ];
+    const file = join(work, 'repeated-call.jsonl');
+    writeFileSync(file, rollout.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await forkline(['import', file]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('1 turn · 2 steps · 1 user message · 2 assistant messages · 2 tool calls / 2 results');
   });
 });

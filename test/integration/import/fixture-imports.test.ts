@@ -13,14 +13,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SessionCorruptionError } from '../../../shared/errors.js';
+import { SessionCorruptionError, UnsupportedFormatError } from '../../../shared/errors.js';
 import { eventsOfType } from '../../../shared/events.js';
 import { formatImportSummary, type ImportFormatId } from '../../../shared/import-summary.js';
 import { InvariantChecker } from '../../../electron/session/invariant.js';
 import { Session } from '../../../electron/session/session.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
-import { agentLogFixtures, historyProblems, isSynthesized, sourcePairs, sourceRecords } from '../../support/import-fixtures.js';
+import { NO_ID, agentLogFixtures, historyProblems, isSynthesized, sourcePairs, sourceRecords } from '../../support/import-fixtures.js';
 import { serializeAll, tempDir } from '../../support/store-fixtures.js';
 
 interface Expected {
@@ -61,6 +61,23 @@ const EXPECTED: Record<string, Expected> = {
   'oh_basic_gui_mode.trajectory.json': { format: 'openhands', turns: 1, user: 1, assistant: 5, calls: 4, results: 4, unanswered: 0 },
   // 3 prompts; two text answers and a finish call (no observation).
   'oh_basic_interactions.trajectory.json': { format: 'openhands', turns: 3, user: 3, assistant: 3, calls: 1, results: 0, unanswered: 1 },
+  // prompt; one answer whose Task call the file never answers (its sub-agent has a file of its own).
+  'agentsessions_claude_subagent-parent.jsonl': { format: 'claude-code', turns: 1, user: 1, assistant: 1, calls: 1, results: 0, unanswered: 1 },
+  // the sub-agent's own transcript: its task prompt, one answer with a bash call, the call's result (no tool_use ids: paired in order).
+  'agentsessions_claude_subagent-child.jsonl': { format: 'claude-code', turns: 1, user: 1, assistant: 1, calls: 1, results: 1, unanswered: 0 },
+  // a prompt with an image between two text parts, plus the runtime-context snapshot; one answer.
+  'dsh_inline-image-prompt.session.jsonl': { format: 'deepseek-harness', turns: 1, user: 2, assistant: 1, calls: 0, results: 0, unanswered: 0 },
+};
+
+/**
+ * Known agents' logs we do not read: refused with UNSUPPORTED_FORMAT naming what they are (never
+ * "not JSON", never imported empty). An importer added for one moves its files to EXPECTED.
+ */
+const REFUSED: Record<string, string> = {
+  'agentsessions_qwen_0004.jsonl': 'it looks like a Qwen Code chat log (line 1)',
+  'agentsessions_pi_small.jsonl': 'it looks like a Pi agent session (line 1)',
+  'agentsessions_gemini_small.json': 'it looks like a Gemini CLI chat',
+  'agentsessions_gemini_jsonl_v040.jsonl': 'it looks like a Gemini CLI chat (line 1)',
 };
 
 const tmp = tempDir('forkline-import-');
@@ -85,10 +102,22 @@ const FIXTURES = agentLogFixtures().filter((f) => !f.file.endsWith('.md'));
 
 describe('agent-session-log fixtures import', () => {
   it('covers every fixture file', () => {
-    expect(FIXTURES.map((f) => f.file).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(FIXTURES.map((f) => f.file).sort()).toEqual([...Object.keys(EXPECTED), ...Object.keys(REFUSED)].sort());
   });
 
-  for (const { folder, file, path } of FIXTURES) {
+  for (const { file, path } of FIXTURES.filter((f) => REFUSED[f.file] !== undefined)) {
+    it(`${file} is refused, naming what it is, leaving nothing behind`, () => {
+      const before = repo.list().length;
+      const error = catchError(() => repo.importText(readFileSync(path, 'utf8'), file));
+      expect(error).toBeInstanceOf(UnsupportedFormatError);
+      expect((error as Error).message).toContain(REFUSED[file]);
+      expect((error as Error).message).toContain('Forkline does not read that format');
+      expect((error as Error).message).not.toMatch(/not JSON/);
+      expect(repo.list()).toHaveLength(before);
+    });
+  }
+
+  for (const { folder, file, path } of FIXTURES.filter((f) => EXPECTED[f.file] !== undefined)) {
     describe(file, () => {
       const text = readFileSync(path, 'utf8');
       const expected = EXPECTED[file]!;
@@ -126,7 +155,7 @@ describe('agent-session-log fixtures import', () => {
         expect(pairs.answered).toHaveLength(expected.results);
 
         // Every call the source answers is answered in the log: same turn and step, after the call.
-        for (const id of pairs.answered) {
+        for (const id of pairs.answered.filter((a) => !a.startsWith(NO_ID))) {
           const call = eventsOfType(events, 'tool/call').find((e) => e.data.callId === id);
           const result = results.find((e) => e.data.message.content[0].toolCallId === id);
           expect(call, `tool/call ${id}`).toBeDefined();

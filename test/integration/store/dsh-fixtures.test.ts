@@ -2,8 +2,10 @@
  * Reference-runtime session files (shared/fixtures/agent-session-logs/deepseek-harness) through the
  * real import path into a real SQLite file: each imports, derives the messages the file implies
  * (computed here independently from the raw JSON lines), re-exports and re-imports identically; the
- * three well-formed files re-export every event line (packed rows included) byte for byte, and the
- * importer names the seq ranges that dsh_cordis-tool-round elides.
+ * well-formed files re-export every event line (packed rows included) byte for byte — except the
+ * lines of messages with parts we cannot send back (an image: dsh_inline-image-prompt), which keep
+ * their text and hold the other parts in `source.foreign` — and the importer names the seq ranges
+ * that dsh_cordis-tool-round elides.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +54,7 @@ function impliedMessages(rows: readonly JsonObject[], sessionId: string): JsonVa
     let message: JsonValue | undefined;
     if (type === 'user/message') {
       message = typeof data['id'] === 'string' ? data : { ...data, id: legacyId, role: 'user' };
+      message = textOnly(message as JsonObject);
     } else if (type === 'assistant/message') {
       const m = (data['message'] as JsonObject | undefined) ?? {
         id: legacyId,
@@ -83,6 +86,34 @@ function impliedMessages(rows: readonly JsonObject[], sessionId: string): JsonVa
   return nodes.map((n) => n.message).filter((m) => m !== undefined);
 }
 
+/**
+ * A user message's parts other than text move to `source.foreign` (or the message's `foreign` when it
+ * has no source): they are not replayed when continuing.
+ */
+function textOnly(message: JsonObject): JsonObject {
+  const content = message['content'] as JsonValue[];
+  const isText = (p: JsonValue) => (p as JsonObject)['type'] === 'text';
+  if (content.every(isText)) return message;
+  const foreign = { format: 'deepseek-harness', parts: content.filter((p) => !isText(p)) };
+  const source = message['source'] as JsonObject | undefined;
+  return source ? { ...message, content: content.filter(isText), source: { ...source, foreign } } : { ...message, content: content.filter(isText), foreign };
+}
+
+/** A line's data as the importer keeps it (user messages, queued ones included, text only). */
+function adaptedData(row: JsonObject): JsonObject {
+  const data = row['data'] as JsonObject;
+  if (row['type'] === 'user/message') return textOnly(data);
+  if (row['type'] === 'agent/inbox/spliced') return { ...data, inserted: (data['inserted'] as JsonObject[]).map(textOnly) };
+  return data;
+}
+
+/** A line of a message with non-text parts (its re-export differs from it, see the module comment). */
+function hasNonTextParts(line: string): boolean {
+  if (line.trim() === '') return false;
+  const row = JSON.parse(line) as JsonObject;
+  return JSON.stringify(adaptedData(row)) !== JSON.stringify(row['data']);
+}
+
 /** An event the importer wrote that the file does not have (structure it rebuilt, closers of calls it left open). */
 function isSynthesized(e: SessionEvent): boolean {
   if ((e.data as { foreign?: { synthesized?: boolean } }).foreign?.synthesized === true) return true;
@@ -104,9 +135,9 @@ function missingRanges(rows: readonly JsonObject[]): string[] {
 }
 
 describe('deepseek-harness session fixtures through SQLite', () => {
-  it('finds the four fixture files', () => {
-    expect(FILES).toHaveLength(4);
-    expect(WELL_FORMED).toHaveLength(3);
+  it('finds the five fixture files', () => {
+    expect(FILES).toHaveLength(5);
+    expect(WELL_FORMED).toHaveLength(4);
   });
 
   for (const file of FILES) {
@@ -146,8 +177,15 @@ describe('deepseek-harness session fixtures through SQLite', () => {
           expect(imported.warnings.filter((w) => !/header id|already exists/.test(w))).toEqual([]);
           const original = text.split('\n').slice(1);
           const exported = repo.exportJsonl(imported.id).split('\n').slice(1);
-          expect(original.some((l) => l.includes('"seq0"'))).toBe(file !== 'dsh_compaction-recovery.session.jsonl');
-          expect(exported).toEqual(original);
+          expect(original.some((l) => l.includes('"seq0"'))).toBe(file !== 'dsh_compaction-recovery.session.jsonl' && file !== 'dsh_inline-image-prompt.session.jsonl');
+          const adapted = original.map((l, i) => (hasNonTextParts(l) ? i : -1)).filter((i) => i >= 0);
+          expect(adapted.length > 0).toBe(file === 'dsh_inline-image-prompt.session.jsonl');
+          expect(exported.filter((_, i) => !adapted.includes(i))).toEqual(original.filter((_, i) => !adapted.includes(i)));
+          for (const i of adapted) {
+            const before = JSON.parse(original[i]!) as JsonObject;
+            const after = JSON.parse(exported[i]!) as JsonObject;
+            expect(after).toEqual({ ...before, data: adaptedData(before) });
+          }
         });
       } else {
         it('warns with the exact missing seq ranges (elided recording) and keeps placeholders', () => {

@@ -50,12 +50,13 @@ function foldInBatches(events: readonly SessionEvent[], seed: number): Timeline 
 describe('timeline over the DSH fixtures', () => {
   const names = dshFixtureNames();
 
-  it('finds the four fixtures', () => {
+  it('finds the five fixtures', () => {
     expect(names).toEqual([
       'dsh_compaction-recovery.session.jsonl',
       'dsh_cordis-tool-round.session.jsonl',
       'dsh_escalation-rejected.session.jsonl',
       'dsh_fs-edit.session.jsonl',
+      'dsh_inline-image-prompt.session.jsonl',
     ]);
   });
 
