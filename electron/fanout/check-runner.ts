@@ -198,7 +198,7 @@ export function assertCheckRunnable(command: string, cwd: string, path: string =
   let program = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
   if (program === undefined || command.trim() === '') throw new ForklineError('CHECK_NOT_FOUND', 'the check command is empty: pass --check "CMD" (e.g. --check "npm test")');
   program = program.replace(/^['"]|['"]$/g, '');
-  const builtins = new Set(['cd', 'test', '[', 'true', 'false', 'exit', 'echo', 'export', 'set', ':', '.', 'source', 'exec', 'env', 'sh', 'bash', '(', '{']);
+  const builtins = new Set(['cd', 'test', '[', 'true', 'false', 'exit', 'echo', 'export', 'set', ':', '.', 'source', 'exec', 'env', 'sh', 'bash', '(', '{', 'if', 'for', 'while', 'until', 'case', '!', 'time']);
   if (builtins.has(program)) return;
   const executable = (file: string) => {
     try {
