@@ -96,8 +96,11 @@ export function runCheck(options: RunCheckOptions): Promise<CheckResultData> {
   });
 }
 
+/** Terminal colour and cursor sequences (ESC [ … letter), which runners print even with NO_COLOR sometimes. */
+const ANSI_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
 function tail(text: string): string {
-  const clean = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+  const clean = text.replace(ANSI_SEQUENCE, '');
   return clean.length <= TAIL_CHARS ? clean : `…${clean.slice(-TAIL_CHARS)}`;
 }
 
@@ -106,7 +109,7 @@ function tail(text: string): string {
  * pytest, go test, cargo test. The last summary in the output wins. Pure.
  */
 export function parseTestCounts(output: string): TestCounts | undefined {
-  const text = output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+  const text = output.replace(ANSI_SEQUENCE, '');
   const num = (re: RegExp): number | undefined => {
     const all = [...text.matchAll(re)];
     const last = all.at(-1);

@@ -7,7 +7,7 @@
  * hunks are returned. Changes made only in the folder are never touched.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { diff3Merge } from 'node-diff3';
 import { ForklineError } from '../../shared/errors.js';
 import type { WorkspaceCheckpoints } from './checkpoints.js';
@@ -135,7 +135,3 @@ export function mergeText(ours: string, base: string, theirs: string): { text: s
   return { text, conflicts };
 }
 
-/** `path` relative to `folder`, with forward slashes (for messages). */
-export function displayPath(folder: string, path: string): string {
-  return relative(folder, resolve(folder, path)).split(sep).join('/');
-}
