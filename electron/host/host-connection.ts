@@ -467,15 +467,18 @@ export function titleFromPrompt(text: string): string {
 
 /**
  * The workspace snapshot of the turn that ends at `boundary`: the `workspace/checkpoint` logged for
- * that turn right after its end (before the next turn starts), else the latest one before it. Only
+ * that turn after its end (before the next turn starts; the last such), else the latest one before it. Only
  * events this installation recorded (`seq >= recordedFrom`) with a full hex object id count: a
  * checkpoint id from an imported log is never given to git.
  */
 function checkpointOfTurn(events: readonly SessionEvent[], boundary: number, turn: number, recordedFrom: number): { turn: number; commit: string } | undefined {
+  // The last one of that turn wins: a later snapshot between the same turns (e.g. the final files of a line abandoned by a rewind) is the newer state.
+  let found: { turn: number; commit: string } | undefined | null = null;
   for (let seq = Math.max(boundary + 1, recordedFrom); seq < events.length && events[seq]!.type !== 'turn/start'; seq++) {
     const e = events[seq]!;
-    if (e.type === 'workspace/checkpoint' && e.data.turn === turn) return isCheckpointId(e.data.commit) ? { turn, commit: e.data.commit } : undefined;
+    if (e.type === 'workspace/checkpoint' && e.data.turn === turn) found = isCheckpointId(e.data.commit) ? { turn, commit: e.data.commit } : undefined;
   }
+  if (found !== null) return found;
   for (let seq = boundary; seq >= recordedFrom && seq >= 0; seq--) {
     const e = events[seq]!;
     if (e.type === 'workspace/checkpoint') return isCheckpointId(e.data.commit) ? { turn: e.data.turn, commit: e.data.commit } : undefined;

@@ -199,6 +199,8 @@ describe('forkline fanout / apply / rewind (issue 21)', () => {
     // The seq of turn 1's end, from the log itself.
     const jsonl = (await forkline(['export', parentId])).stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { type?: string; seq?: number; data?: { turn?: number } });
     const turn1End = jsonl.find((e) => e.type === 'turn/end' && e.data?.turn === 1)!.seq!;
+    // Edited after the last turn: the abandoned line's final files are not any turn's checkpoint.
+    writeFileSync(join(work, 'late.txt'), 'written after the last turn\n');
     const abandonedFiles = tree(work);
     const rewind = await forkline(['rewind', parentId, '--to', String(turn1End)]);
     expect(rewind.code, rewind.stderr).toBe(0);
