@@ -71,7 +71,7 @@ function forkline(args: string[], onStderr?: (text: string, child: ReturnType<ty
 const route = () => ['--base-url', llm.baseUrl, '--model', 'model-a', '--approval', 'allow'];
 
 interface Ranked {
-  branches: { session: string; variant: { model: string }; turnEnd?: string; turnEndDetail?: string; check?: { passed: boolean; timedOut: boolean; exitCode: number | null } }[];
+  branches: { session: string; variant: { model: string; prompt?: string }; turnEnd?: string; turnEndDetail?: string; check?: { passed: boolean; timedOut: boolean; exitCode: number | null } }[];
 }
 
 function eventsOf(jsonl: string): { type?: string; data?: Record<string, unknown> }[] {
@@ -87,11 +87,15 @@ describe('fanout failures (issue 21)', () => {
 
   it('a provider error ends only its branch; a hanging check is killed at its limit and ranks as failed; setup runs with the branch env', async () => {
     const check = 'if [ -f hang.txt ]; then sleep 60; fi; node -e "process.exit(require(\'fs\').existsSync(\'fixed.txt\') ? 0 : 1)"';
-    const res = await forkline(['fanout', parentId, ...route(), '--variant', 'model=model-err', '--variant', 'model=model-c', '--variant', 'model=model-b', '--check', check, '--check-timeout', '3', '--json', 'fix it']);
+    const promptFile = join(dataDir, 'prompt.txt');
+    writeFileSync(promptFile, 'fix it, as this file says');
+    const res = await forkline(['fanout', parentId, ...route(), '--variant', 'model=model-err', '--variant', 'model=model-c', '--variant', `model=model-b,prompt=@${promptFile}`, '--check', check, '--check-timeout', '3', '--json', 'fix it']);
     expect(res.code, res.stderr).toBe(0);
     const doc = JSON.parse(res.stdout) as Ranked;
     expect(doc.branches.map((b) => b.variant.model)).toEqual(['model-b', 'model-c', 'model-err']);
     expect(doc.branches[0]!.check).toMatchObject({ passed: true, timedOut: false });
+    expect(doc.branches[0]!.variant).toMatchObject({ model: 'model-b', prompt: 'fix it, as this file says' });
+    expect(doc.branches[1]!.variant).toMatchObject({ model: 'model-c', prompt: 'fix it' });
     expect(doc.branches[1]!.check).toMatchObject({ passed: false, timedOut: true, exitCode: null });
     expect(doc.branches[2]).toMatchObject({ turnEnd: 'error' });
     expect(doc.branches[2]!.turnEndDetail).toContain('this model refuses');
@@ -108,7 +112,7 @@ describe('fanout failures (issue 21)', () => {
 
   it('Ctrl+C cancels every branch; each logs its closers', async () => {
     let sent = false;
-    const res = await forkline(['fanout', parentId, ...route(), '--variant', 'model=model-stall', '--variant', 'model=model-stall', '--check', 'true', '--json', 'fix it'], (stderr, child) => {
+    const res = await forkline(['fanout', parentId, ...route(), '--variant', 'model=model-stall,system=Answer in haiku.', '--variant', 'model=model-stall', '--check', 'true', '--json', 'fix it'], (stderr, child) => {
       if (!sent && (stderr.match(/started/g) ?? []).length === 2) {
         sent = true;
         setTimeout(() => child.kill('SIGINT'), 1500);
@@ -118,6 +122,10 @@ describe('fanout failures (issue 21)', () => {
     expect(res.code).toBe(130);
     const doc = JSON.parse(res.stdout) as Ranked;
     expect(doc.branches).toHaveLength(2);
+    // The system-prompt addendum reached the model and is logged in that branch's request header only.
+    const headers = await Promise.all(doc.branches.map(async (b) => JSON.stringify(eventsOf((await forkline(['export', b.session])).stdout).filter((e) => e.type === 'request/header'))));
+    expect(headers.filter((h) => h.includes('Answer in haiku.'))).toHaveLength(1);
+    expect(llm.requests.some((r) => JSON.stringify((r.body.messages as Message[])[0]).includes('Answer in haiku.'))).toBe(true);
     for (const b of doc.branches) {
       expect(b.turnEnd).toBe('aborted');
       const events = eventsOf((await forkline(['export', b.session])).stdout);
