@@ -4,44 +4,14 @@
  * the fork point, its tokens and time; and the ranked document over several branches.
  */
 import { branchStats } from '../../shared/branch-stats.js';
-import type { CheckResultData, SessionEvent } from '../../shared/events.js';
+import type { BranchReport, RankedReport } from '../../shared/branch-ranking.js';
+import type { SessionEvent } from '../../shared/events.js';
 import { isCheckpointId, type WorkspaceCheckpoints } from '../workspace/checkpoints.js';
-import { rankBranches, type RankFigures } from './ranking.js';
+import type { SessionRepository } from '../store/session-repository.js';
+import { recordedHereFrom } from '../store/session-provenance.js';
+import { rankBranches } from './ranking.js';
 
-/** What a branch ran with, as its own log says (first request after the fork, first prompt). */
-export interface BranchVariant {
-  /** The `--variant` text given to fanout, when known. */
-  readonly label?: string;
-  readonly provider?: string;
-  readonly model?: string;
-  readonly reasoningEffort?: string;
-  readonly prompt?: string;
-}
-
-export interface BranchReport extends RankFigures {
-  readonly parent?: string;
-  readonly cwd?: string;
-  readonly variant: BranchVariant;
-  /** How the branch's last turn ended (`completed`, `error`, `aborted`, …) and why, when not completed. */
-  readonly turnEnd?: string;
-  readonly turnEndDetail?: string;
-  readonly check?: {
-    readonly passed: boolean;
-    readonly exitCode: number | null;
-    readonly timedOut: boolean;
-    readonly command: string;
-    readonly durationMs: number;
-    readonly counts?: CheckResultData['counts'];
-  };
-  /** Checkpoints: the fork point's (merge base) and the branch's last. */
-  readonly forkCheckpoint?: string;
-  readonly lastCheckpoint?: string;
-}
-
-/** The ranked document: `branches` in rank order, each with `rank` and `reasons`. */
-export interface RankedReport {
-  readonly branches: readonly (BranchReport & { readonly rank: number; readonly reasons: readonly string[] })[];
-}
+export type { BranchReport, BranchVariant, RankedReport } from '../../shared/branch-ranking.js';
 
 /**
  * A branch's figures from its log. `recordedFrom`: the first seq this installation recorded
@@ -92,6 +62,24 @@ export async function branchReport(
     ...(forkCheckpoint ? { forkCheckpoint } : {}),
     ...(lastCheckpoint ? { lastCheckpoint } : {}),
   };
+}
+
+/** A stored session's figures (loaded, so recovered, through the repository). */
+export async function storedBranchReport(repository: SessionRepository, checkpoints: WorkspaceCheckpoints | undefined, id: string, label?: string): Promise<BranchReport> {
+  const loaded = repository.load(id);
+  const h = loaded.record.header;
+  return branchReport(
+    {
+      id,
+      events: loaded.events,
+      recordedFrom: recordedHereFrom(repository, id),
+      ...(h.parentSession !== undefined ? { parent: h.parentSession } : {}),
+      ...(h.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
+      ...(h.cwd !== undefined ? { cwd: h.cwd } : {}),
+      ...(label !== undefined ? { label } : {}),
+    },
+    checkpoints,
+  );
 }
 
 /** The ranked document of several branch reports. Pure. */

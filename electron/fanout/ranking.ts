@@ -4,18 +4,9 @@
  * model judges. Pure.
  */
 
-/** The figures a branch is ranked by. */
-export interface RankFigures {
-  readonly session: string;
-  /** undefined = no check ran (ranks below a failed check). */
-  readonly checkPassed: boolean | undefined;
-  /** Failures the runner counted; a failed check without counts counts 1; no check: undefined. */
-  readonly failures: number | undefined;
-  /** Lines added + removed since the fork point. */
-  readonly diffLines: number;
-  readonly tokens: number;
-  readonly durationMs: number;
-}
+import type { RankFigures } from '../../shared/branch-ranking.js';
+
+export type { RankFigures };
 
 export interface RankedBranch<T extends RankFigures> {
   readonly rank: number;

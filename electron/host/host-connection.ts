@@ -22,6 +22,8 @@ import type { Host } from './host.js';
 import { inspectSessionRequest, listRequests, requestStream } from './request-inspector.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { isCheckpointId } from '../workspace/checkpoints.js';
+import { rankedReport, storedBranchReport } from '../fanout/branch-report.js';
+import type { RankedReport } from '../../shared/branch-ranking.js';
 import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
 import { cutHead } from '../../shared/text-cut.js';
 
@@ -184,6 +186,13 @@ export class HostConnection implements HostHandlers, IDisposable {
       }
     }
     return { commonLength: common, a: left, b: right, files, diff, ...(diffNote !== undefined ? { diffNote } : {}) };
+  }
+
+  /** Branches ranked with their figures (issue 21; electron/fanout/branch-report.ts). */
+  async rankBranches(params: { sessionIds: readonly string[] }): Promise<RankedReport> {
+    for (const id of params.sessionIds) if (!this.repo.get(id)) throw new ForklineError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+    const reports = await Promise.all(params.sessionIds.map((id) => storedBranchReport(this.repo, this.host.options.checkpoints, id)));
+    return rankedReport(reports);
   }
 
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string } {

@@ -11,7 +11,7 @@ import { ForklineError } from '../../../shared/errors.js';
 import type { SessionEvent } from '../../../shared/events.js';
 import { visibleInline, visibleText } from '../../../shared/visible-text.js';
 import { assertCheckRunnable, DEFAULT_CHECK_TIMEOUT_MS, proposeCheck } from '../../fanout/check-runner.js';
-import { branchReport, rankedReport, type BranchReport, type RankedReport } from '../../fanout/branch-report.js';
+import { rankedReport, storedBranchReport, type BranchReport, type RankedReport } from '../../fanout/branch-report.js';
 import { checkVariants, Fanout, parseVariant, variantRoute } from '../../fanout/fanout.js';
 import type { Runtime } from '../../host/runtime.js';
 import { checkForkBoundary, forkBoundaryAt } from '../../session/fork-boundary.js';
@@ -31,21 +31,8 @@ export interface CommandContext {
 }
 
 /** Figures of one stored session for the ranked document. */
-async function reportOf(ctx: CommandContext, id: string, label?: string): Promise<BranchReport> {
-  const loaded = ctx.runtime.repository.load(id);
-  const h = loaded.record.header;
-  return branchReport(
-    {
-      id,
-      events: loaded.events,
-      recordedFrom: recordedHereFrom(ctx.runtime.repository, id),
-      ...(h.parentSession !== undefined ? { parent: h.parentSession } : {}),
-      ...(h.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
-      ...(h.cwd !== undefined ? { cwd: h.cwd } : {}),
-      ...(label !== undefined ? { label } : {}),
-    },
-    ctx.runtime.host.options.checkpoints,
-  );
+function reportOf(ctx: CommandContext, id: string, label?: string): Promise<BranchReport> {
+  return storedBranchReport(ctx.runtime.repository, ctx.runtime.host.options.checkpoints, id, label);
 }
 
 /** Prints the ranked document as text (one block per branch). */

@@ -13,6 +13,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatch } from '../../../electron/host/dispatch.js';
+import { createRuntime } from '../../../electron/host/runtime.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -152,6 +154,17 @@ describe('forkline fanout / apply / rewind (issue 21)', () => {
     const ranked = JSON.parse(cmp.stdout) as Ranked;
     expect(ranked.branches.map((b) => b.session)).toEqual([winner, ...losers].map((b) => b.session));
     expect(ranked.branches[0]!.check).toMatchObject({ passed: true, exitCode: 0 });
+    // The host API method (for a board view) answers the same, through the real dispatch and schemas.
+    const runtime = createRuntime({ dataDir });
+    try {
+      const connection = runtime.host.connect(() => undefined);
+      const answer = await dispatch(connection, { id: 1, method: 'rankBranches', params: { sessionIds: ranked.branches.map((b) => b.session).reverse() } });
+      expect(answer.ok && (answer.result as Ranked).branches.map((b) => b.session)).toEqual(ranked.branches.map((b) => b.session));
+      expect(await dispatch(connection, { id: 2, method: 'rankBranches', params: { sessionIds: [] } })).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      connection.dispose();
+    } finally {
+      await runtime.close();
+    }
   }, REPEATS * 60_000);
 
   it('apply: a conflicting edit in the parent folder is reported, not overwritten', async () => {
