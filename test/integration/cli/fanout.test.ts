@@ -241,4 +241,15 @@ describe('forkline fanout / apply / rewind (issue 21)', () => {
     expect(existsSync(work)).toBe(true);
     expect(existsSync(join(work, 'sum.js'))).toBe(true);
   });
+
+  it('apply onto a folder that no longer exists is refused, naming the fix', async () => {
+    const gone = mkdtempSync(join(tmpdir(), 'forkline-fanout-gone-'));
+    const middle = (await forkline(['fork', parentId, '--cwd', gone])).stdout.trim();
+    const branch = await forkline(['fork', middle, '--worktree']);
+    expect(branch.code, branch.stderr).toBe(0);
+    rmSync(gone, { recursive: true, force: true });
+    const res = await forkline(['apply', branch.stdout.trim()]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`the parent's folder ${gone} no longer exists: restore or recreate it first`);
+  }, 60_000);
 });
