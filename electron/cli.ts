@@ -22,6 +22,7 @@ import { visibleInline, visibleText } from '../shared/visible-text.js';
 import type { ApprovalAnswerer, ApprovalDecision } from './agent/approval-gate.js';
 import { approvalPromptText, parseApprovalAnswer } from './cli/approval-prompt.js';
 import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
+import type { CommandContext } from './cli/commands/fanout.js';
 import { EXIT_USAGE, isInputError } from './cli/exit-codes.js';
 import { resolveSessionPrefix, SessionIdError } from './cli/id-prefix.js';
 import { jsonLine, sessionListEntry, sessionShowJson } from './cli/json-output.js';
@@ -55,6 +56,17 @@ Usage:
                                                folder restored to the workspace as it was then; --cwd: in
                                                DIR — needed to continue an imported session)
   forkline compare A B                         compare two branches: turns, tokens, time, file diff
+                                               (A B C … or --json: the branches ranked, as fanout ranks them)
+  forkline fanout ID [--at SEQ] --variant K=V[,K=V…] --variant … [--check CMD] [--json] "prompt"
+                                               2–8 branches from a turn end, each in its own folder, run at
+                                               once and ranked by the check (K: model, provider, base-url,
+                                               effort, prompt, system; prompt=@FILE reads a file);
+                                               --check-timeout S, --concurrency N; --cleanup: remove ID's
+                                               branch folders (--keep BRANCH)
+  forkline apply BRANCH [--json]               merge a branch's file changes into its parent's folder
+                                               (three-way; conflicts are listed and nothing is written)
+  forkline rewind ID --to SEQ                  restore the session's folder to that turn and continue from
+                                               there as a new fork; the abandoned line stays restorable
   forkline export ID [--out FILE]              write a session as JSONL (stdout by default)
   forkline import FILE…                        import session logs: Forkline or DeepSeek Harness JSONL,
                                                Claude Code transcripts, Codex rollouts, OpenHands
@@ -84,7 +96,7 @@ Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY fro
 
 class UsageError extends Error {}
 
-const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'export', 'import', 'models', 'help'] as const;
+const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'fanout', 'apply', 'rewind', 'export', 'import', 'models', 'help'] as const;
 
 interface ParsedCli {
   readonly command: string;
@@ -111,6 +123,13 @@ const OPTIONS = {
   'no-color': { type: 'boolean' },
   json: { type: 'boolean' },
   'mcp-config': { type: 'string', multiple: true },
+  variant: { type: 'string', multiple: true },
+  check: { type: 'string' },
+  'check-timeout': { type: 'string' },
+  concurrency: { type: 'string' },
+  cleanup: { type: 'boolean' },
+  keep: { type: 'string', multiple: true },
+  to: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -506,6 +525,7 @@ async function main(argv: string[]): Promise<number> {
       if (!a || !b) throw new UsageError('compare needs two session ids');
       const runtime = await open(cli.values);
       try {
+        if (cli.values['json'] || cli.positionals.length > 2) return await (await import('./cli/commands/fanout.js')).compareRankedCommand(commandContext(runtime), cli.positionals, cli.values['json'] === true);
         const connection = runtime.host.connect(() => undefined);
         const result = await connection.compareSessions({ a: resolveSessionId(runtime, a), b: resolveSessionId(runtime, b) });
         connection.dispose();
@@ -522,6 +542,10 @@ async function main(argv: string[]): Promise<number> {
         await runtime.close();
       }
     }
+    case 'fanout':
+    case 'apply':
+    case 'rewind':
+      return issue21Command(cli, color);
     case 'export': {
       const [id] = cli.positionals;
       if (!id) throw new UsageError('export needs a session id');
@@ -592,6 +616,76 @@ async function main(argv: string[]): Promise<number> {
     }
     default:
       throw new UsageError(unknownCommandMessage(cli.command, COMMANDS));
+  }
+}
+
+/** What the commands in cli/commands/ need from here. */
+function commandContext(runtime: Runtime): CommandContext {
+  return { runtime, resolveId: (id) => resolveSessionId(runtime, id), out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+}
+
+/** A whole number of at least `min` from a flag, or undefined when absent. @throws UsageError */
+function intFlag(values: ParsedCli['values'], flag: string, min: number): number | undefined {
+  const raw = values[flag] as string | undefined;
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} must be a whole number of at least ${min} (got ${raw})`);
+  return n;
+}
+
+/** fanout, apply, rewind (issue 21; their work is in cli/commands/fanout.ts). */
+async function issue21Command(cli: ParsedCli, color: boolean): Promise<number> {
+  const [id, ...rest] = cli.positionals;
+  if (!id) throw new UsageError(`${cli.command} needs a session id`);
+  const { applyCommand, cleanupCommand, fanoutCommand, rewindCommand } = await import('./cli/commands/fanout.js');
+  if (cli.command === 'apply') {
+    const runtime = await open(cli.values);
+    try {
+      return await applyCommand(commandContext(runtime), id, cli.values['json'] === true);
+    } finally {
+      await runtime.close();
+    }
+  }
+  if (cli.command === 'rewind') {
+    const to = intFlag(cli.values, 'to', 0);
+    if (to === undefined) throw new UsageError('rewind needs --to SEQ (the seq of a turn end, as forkline show prints it)');
+    const runtime = await open(cli.values);
+    try {
+      return await rewindCommand(commandContext(runtime), id, to);
+    } finally {
+      await runtime.close();
+    }
+  }
+  if (cli.values['cleanup']) {
+    const runtime = await open(cli.values);
+    try {
+      return await cleanupCommand(commandContext(runtime), id, (cli.values['keep'] as unknown as string[] | undefined) ?? []);
+    } finally {
+      await runtime.close();
+    }
+  }
+  const prompt = rest.join(' ').trim();
+  const variants = (cli.values['variant'] as unknown as string[] | undefined) ?? [];
+  if (!prompt && variants.some((v) => !/(^|,)prompt=/.test(v))) throw new UsageError('fanout needs a prompt (or prompt=… in every --variant), e.g. forkline fanout ID --variant model=A --variant model=B "fix the failing test"');
+  const at = intFlag(cli.values, 'at', 0);
+  const timeout = intFlag(cli.values, 'check-timeout', 1);
+  const concurrency = intFlag(cli.values, 'concurrency', 1);
+  const printer = new TimelineText({ live: false, color });
+  const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
+  try {
+    checkModelReady(runtime);
+    return await fanoutCommand(commandContext(runtime), {
+      id,
+      prompt,
+      variants,
+      json: cli.values['json'] === true,
+      ...(at !== undefined ? { atSeq: at } : {}),
+      ...(cli.values['check'] !== undefined ? { check: cli.values['check'] as string } : {}),
+      ...(timeout !== undefined ? { checkTimeoutMs: timeout * 1000 } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+    });
+  } finally {
+    await runtime.close();
   }
 }
 

@@ -10,6 +10,7 @@
  * `lastSeq + 1` on a hole. Agent status, inbox snapshots, approval requests and live tool output
  * are pushed per session.
  */
+import type { RankedReport } from './branch-ranking.js';
 import type { ApprovalPreview } from './approval.js';
 import type { ErrorRecord } from './errors.js';
 import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader, SessionOrigin } from './events.js';
@@ -330,6 +331,11 @@ export interface HostMethods {
    * false, which makes it cheap) the file diff between their latest workspace checkpoints.
    */
   compareSessions(params: { a: string; b: string; files?: boolean }): CompareResult;
+  /**
+   * Branches ranked as a fan-out ranks them (issue 21: check passed > fewer failures > smaller
+   * diff > fewer tokens > shorter time), each with its figures and the reasons; for a board view.
+   */
+  rankBranches(params: { sessionIds: readonly string[] }): RankedReport;
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string };
   /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
@@ -422,6 +428,7 @@ export const HOST_METHODS = [
   'deleteSession',
   'forkSession',
   'compareSessions',
+  'rankBranches',
   'exportSession',
   'importSession',
   'importBegin',

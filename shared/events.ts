@@ -314,6 +314,23 @@ export interface SessionEventMap {
     readonly shadowedTokenCount: number;
   };
   'workspace/checkpoint': { readonly turn: number; readonly commit: string };
+  /**
+   * A command run in the session's folder after a turn (issue 21, not model-visible): a fan-out's
+   * check (`purpose: 'check'`, what ranks the branches) or the folder's `.forkline/setup` script.
+   * `counts` are what the test runner printed, when it prints them.
+   */
+  'check/result': CheckResultData;
+  /**
+   * Another branch's file changes brought into this session's folder (`forkline apply`) as a
+   * three-way merge against the fork point. `before` is the folder's checkpoint taken first (undo).
+   * With `conflicts`, nothing was written. Not model-visible; the model is told by an injected message.
+   */
+  'workspace/apply': WorkspaceApplyData;
+  /**
+   * This session's folder was restored to `restored` (the checkpoint of the turn it was forked at)
+   * by `forkline rewind`; the abandoned line `from` keeps its final files as checkpoint `abandoned`.
+   */
+  'workspace/rewind': { readonly from: SessionId; readonly atSeq: number; readonly restored: string; readonly abandoned: string };
   'session/end-seed': Record<string, never>;
   /**
    * This process took the session over from a previous owner (DESIGN §7): one whose process is gone
@@ -424,6 +441,9 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'compaction/end',
   'compaction/prune',
   'workspace/checkpoint',
+  'check/result',
+  'workspace/apply',
+  'workspace/rewind',
   'session/end-seed',
   'session/takeover',
   'session/title',
@@ -432,6 +452,42 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'import/elided',
   'import/foreign',
 ]);
+
+/** Pass/fail figures a test runner printed (vitest, jest, node:test, pytest, go test, cargo). */
+export interface TestCounts {
+  readonly runner: string;
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped?: number;
+}
+
+/** Data of `check/result`. `exitCode` null: killed by a signal (e.g. at the time limit). */
+export interface CheckResultData {
+  readonly purpose: 'check' | 'setup';
+  readonly turn: number;
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal?: string;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  readonly passed: boolean;
+  /** The last lines of stdout+stderr (a few KB). */
+  readonly outputTail: string;
+  readonly counts?: TestCounts;
+}
+
+/** Data of `workspace/apply`. */
+export interface WorkspaceApplyData {
+  readonly branch: SessionId;
+  /** The fork point's checkpoint (the merge base) and the branch's final one. */
+  readonly base: string;
+  readonly theirs: string;
+  /** The folder before the apply (restorable: the undo). */
+  readonly before: string;
+  readonly applied: boolean;
+  readonly files: readonly { readonly path: string; readonly status: string }[];
+  readonly conflicts?: readonly { readonly path: string; readonly hunks: readonly string[] }[];
+}
 
 /**
  * Metadata that travels beside the log (not an event, never model-visible). `seedLength` is the

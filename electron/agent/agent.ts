@@ -128,6 +128,8 @@ export interface AgentOptions {
   readonly checkpoint?: (label: string) => Promise<string | undefined>;
   /** Compaction thresholds; `false` disables automatic compaction. */
   readonly compaction?: Partial<CompactionConfig> | false;
+  /** Text appended to the system prompt (a fan-out variant's addendum); logged with the header like the rest. */
+  readonly systemAddendum?: string;
   /** Overrides the system prompt renderer (tests). */
   readonly systemPrompt?: (config: AgentModelConfig, toolNames: readonly string[]) => string;
   /** Supervises tool processes (none outlives Forkline; each is logged as `tool/process`). */
@@ -447,7 +449,7 @@ export class Agent {
   private buildHeader(config: AgentModelConfig): RequestHeader {
     const tools = this.options.tools.schemas();
     const toolNames = tools.map((t) => t.name);
-    const system = this.options.systemPrompt
+    const rendered = this.options.systemPrompt
       ? this.options.systemPrompt(config, toolNames)
       : renderSystemPrompt({
           cwd: this.options.cwd,
@@ -457,6 +459,8 @@ export class Agent {
           toolNames,
           instructions: this.loadSystemInstructions(),
         });
+    const addendum = this.options.systemAddendum?.trim();
+    const system = addendum ? (rendered === '' ? addendum : `${rendered}\n\n${addendum}`) : rendered;
     const callConfig: LlmCallConfig = {
       provider: config.provider,
       model: config.model,

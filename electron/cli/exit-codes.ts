@@ -25,6 +25,11 @@ const INPUT_ERROR_CODES: ReadonlySet<string> = new Set([
   'WORKSPACE_MISSING',
   'UNSUPPORTED_REASONING_EFFORT',
   'MISSING_CREDENTIAL',
+  // fanout / apply / rewind refusing before anything starts (issue 21)
+  'FANOUT_INVALID',
+  'CHECK_NOT_FOUND',
+  'APPLY_UNAVAILABLE',
+  'WORKTREE_UNAVAILABLE',
 ]);
 
 /**

@@ -32,6 +32,7 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   deleteSession: z.object({ sessionId: id }).strict(),
   forkSession: z.object({ sessionId: id, atSeq: z.number().int().min(0).optional(), worktree: z.boolean().optional(), cwd: z.string().min(1).max(4096).optional() }).strict(),
   compareSessions: z.object({ a: id, b: id, files: z.boolean().optional() }).strict(),
+  rankBranches: z.object({ sessionIds: z.array(id).min(1).max(64) }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
   importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024), fileName: z.string().max(1000).optional() }).strict(),
   importBegin: z.object({ fileName: z.string().max(1000), size: z.number().int().min(0).optional() }).strict(),

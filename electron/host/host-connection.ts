@@ -22,6 +22,8 @@ import type { Host } from './host.js';
 import { inspectSessionRequest, listRequests, requestStream } from './request-inspector.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { isCheckpointId } from '../workspace/checkpoints.js';
+import { rankedReport, storedBranchReport } from '../fanout/branch-report.js';
+import type { RankedReport } from '../../shared/branch-ranking.js';
 import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
 import { cutHead } from '../../shared/text-cut.js';
 
@@ -184,6 +186,13 @@ export class HostConnection implements HostHandlers, IDisposable {
       }
     }
     return { commonLength: common, a: left, b: right, files, diff, ...(diffNote !== undefined ? { diffNote } : {}) };
+  }
+
+  /** Branches ranked with their figures (issue 21; electron/fanout/branch-report.ts). */
+  async rankBranches(params: { sessionIds: readonly string[] }): Promise<RankedReport> {
+    for (const id of params.sessionIds) if (!this.repo.get(id)) throw new ForklineError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+    const reports = await Promise.all(params.sessionIds.map((id) => storedBranchReport(this.repo, this.host.options.checkpoints, id)));
+    return rankedReport(reports);
   }
 
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string } {
@@ -467,15 +476,18 @@ export function titleFromPrompt(text: string): string {
 
 /**
  * The workspace snapshot of the turn that ends at `boundary`: the `workspace/checkpoint` logged for
- * that turn right after its end (before the next turn starts), else the latest one before it. Only
+ * that turn after its end (before the next turn starts; the last such), else the latest one before it. Only
  * events this installation recorded (`seq >= recordedFrom`) with a full hex object id count: a
  * checkpoint id from an imported log is never given to git.
  */
 function checkpointOfTurn(events: readonly SessionEvent[], boundary: number, turn: number, recordedFrom: number): { turn: number; commit: string } | undefined {
+  // The last one of that turn wins: a later snapshot between the same turns (e.g. the final files of a line abandoned by a rewind) is the newer state.
+  let found: { turn: number; commit: string } | undefined | null = null;
   for (let seq = Math.max(boundary + 1, recordedFrom); seq < events.length && events[seq]!.type !== 'turn/start'; seq++) {
     const e = events[seq]!;
-    if (e.type === 'workspace/checkpoint' && e.data.turn === turn) return isCheckpointId(e.data.commit) ? { turn, commit: e.data.commit } : undefined;
+    if (e.type === 'workspace/checkpoint' && e.data.turn === turn) found = isCheckpointId(e.data.commit) ? { turn, commit: e.data.commit } : undefined;
   }
+  if (found !== null) return found;
   for (let seq = boundary; seq >= recordedFrom && seq >= 0; seq--) {
     const e = events[seq]!;
     if (e.type === 'workspace/checkpoint') return isCheckpointId(e.data.commit) ? { turn: e.data.turn, commit: e.data.commit } : undefined;

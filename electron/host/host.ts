@@ -13,6 +13,7 @@ import type {
   ConnectionTestResult,
   HostPush,
   ModelListing,
+  ProviderChoice,
   InboxSnapshot,
   SessionSummary,
   SettingsView,
@@ -50,13 +51,24 @@ import { ModelLimitStore } from './model-limit-store.js';
 import { PublishedLimits } from './published-limits.js';
 import { TerminalManager } from './terminal-manager.js';
 
+/**
+ * What one agent runs with instead of the shared settings (a fan-out branch, issue 21): its own
+ * route (provider, endpoint, model, effort), a system-prompt addendum (logged in its
+ * `request/header`), and variables for its tool processes (`FORKLINE_BRANCH`, a port offset).
+ */
+export interface AgentRunOverrides {
+  readonly route?: Partial<ProviderChoice>;
+  readonly systemAddendum?: string;
+  readonly toolEnv?: Readonly<Record<string, string>>;
+}
+
 export interface HostOptions {
   readonly repository: SessionRepository;
   readonly settings: SettingsStore;
-  /** Builds a model client for the current provider settings (the real one: OpenAiCompatibleClient). */
+  /** Builds a model client for the given provider settings (the real one: OpenAiCompatibleClient). */
   readonly createModelClient: (settings: ProviderSettings) => ModelClient;
-  /** The tools every agent gets (the built-ins). */
-  readonly createTools: () => ToolDefinition[];
+  /** The tools every agent gets (the built-ins); `env`: variables added to tool processes' environment (e.g. a fan-out branch's). */
+  readonly createTools: (env?: Readonly<Record<string, string>>) => ToolDefinition[];
   readonly newId: () => string;
   readonly now?: () => number;
   /** Native folder dialog (desktop app). Absent in browser mode. */
@@ -236,7 +248,7 @@ export class Host implements IDisposable {
    * a session that another running Forkline holds is taken over (the user confirmed it).
    * @throws ForklineError SESSION_READ_ONLY (imported session), WORKSPACE_UNTRUSTED, WORKSPACE_MISSING; StoreError SESSION_LIVE.
    */
-  ensureAgent(sessionId: string, options: { readonly takeOver?: boolean } = {}): Agent {
+  ensureAgent(sessionId: string, options: { readonly takeOver?: boolean; readonly run?: AgentRunOverrides } = {}): Agent {
     const existing = this.agents.get(sessionId);
     if (existing) return existing.agent;
     if (this.closed) throw new ForklineError('HOST_CLOSED', 'the host is shutting down');
@@ -250,15 +262,17 @@ export class Host implements IDisposable {
       );
     }
     const cwd = sessionWorkspace(record.header);
-    const live = this.repository.resume(sessionId, options);
+    const { settings } = this.options;
+    const live = this.repository.resume(sessionId, options.takeOver ? { takeOver: true } : {});
+    const run = options.run ?? {};
+    const route = (): ProviderChoice => ({ ...settings.active, ...run.route });
     const files = new InMemoryFileReadTracker();
     const recordedFrom = Math.min(recordedHereFrom(this.repository, sessionId), live.session.length);
     recordFileReadsFromLog(live.session.eventsFrom(recordedFrom), cwd, files);
-    const { settings } = this.options;
     const model: ModelClient = {
-      stream: (request: ModelRequest, signal: AbortSignal) => this.options.createModelClient(settings.providerSettings()).stream(request, signal),
+      stream: (request: ModelRequest, signal: AbortSignal) => this.options.createModelClient(settings.providerSettings(route())).stream(request, signal),
     };
-    const tools = new ToolRegistry(this.options.createTools());
+    const tools = new ToolRegistry(this.options.createTools(run.toolEnv));
     const mcp = this.options.mcp?.acquire(cwd);
     const agent = new Agent({
       session: live.session,
@@ -268,7 +282,8 @@ export class Host implements IDisposable {
       files,
       cwd,
       recordedFromSeq: recordedFrom,
-      config: () => this.modelConfig(),
+      config: () => this.modelConfig(run.route ? route() : undefined),
+      ...(run.systemAddendum !== undefined ? { systemAddendum: run.systemAddendum } : {}),
       onLimitsLearned: (learned) => {
         if (learned.baseUrl !== undefined) this.limitStore.learn(learned.baseUrl, learned.model, learned.contextWindow, learned.how);
       },
@@ -423,10 +438,10 @@ export class Host implements IDisposable {
    * `resolveModelLimits`). The endpoint's published limits are looked up only when neither the
    * person nor our preset table knows the window.
    */
-  async modelConfig(): Promise<AgentModelConfig> {
+  async modelConfig(choice?: ProviderChoice): Promise<AgentModelConfig> {
     const { settings } = this.options;
-    const base = settings.modelConfig();
-    const route = settings.providerSettings();
+    const base = settings.modelConfig(choice);
+    const route = settings.providerSettings(choice);
     const setting = settings.limitSetting(route.baseUrl, route.model);
     const preset = modelPreset(route.provider, route.model);
     const learned = this.limitStore.get(route.baseUrl, route.model);

@@ -115,7 +115,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     repository,
     settings,
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
-    createTools: () => createBuiltinTools({ bash: { secrets: toolSecrets } }),
+    createTools: (toolEnv) => createBuiltinTools({ bash: { secrets: toolSecrets, ...(toolEnv ? { environment: () => ({ ...process.env, ...toolEnv }) } : {}) } }),
     toolSecrets,
     newId: randomUUID,
     limitStore: new ModelLimitStore(join(options.dataDir, 'model-limits.json')),

@@ -207,9 +207,12 @@ export class SettingsStore {
     return [...keys];
   }
 
-  /** Everything a model client needs for the active choice (the key only for an endpoint configured for it). */
-  providerSettings(): ProviderSettings {
-    const { provider, baseUrl, model, reasoningEffort } = this.settings.active;
+  /**
+   * Everything a model client needs for the active choice, or for `choice` (e.g. a fan-out
+   * variant's route); the key only for an endpoint configured for it.
+   */
+  providerSettings(choice: ProviderChoice = this.settings.active): ProviderSettings {
+    const { provider, baseUrl, model, reasoningEffort } = choice;
     const key = this.keyMaySendTo(provider, baseUrl) ? this.apiKey(provider) : undefined;
     return { provider, baseUrl, model, ...(key ? { apiKey: key } : {}), ...(reasoningEffort ? { reasoningEffort } : {}) };
   }
@@ -232,8 +235,8 @@ export class SettingsStore {
    * `setting`) or the preset's (source `preset`), and `maxTokens` when the person set a max output.
    * The host adds published and learned limits (see `resolveModelLimits`).
    */
-  modelConfig(): AgentModelConfig {
-    const settings = this.providerSettings();
+  modelConfig(choice?: ProviderChoice): AgentModelConfig {
+    const settings = this.providerSettings(choice);
     const effort = settings.reasoningEffort ?? defaultReasoningEffort(settings);
     const setting = this.limitSetting(settings.baseUrl, settings.model);
     const preset = modelPreset(settings.provider, settings.model);

@@ -162,6 +162,54 @@ export class WorkspaceCheckpoints {
     await this.run(['checkout-index', '--all', '--force'], env, target);
   }
 
+  /**
+   * Restores `workTree` in place to `commit` (a rewind): files the snapshot tracks are written as
+   * they were, tracked files added since are removed; files git ignores are left alone. The current
+   * state should be snapshotted first (see `snapshot`), so nothing is lost.
+   * @throws ForklineError INVALID_CHECKPOINT / CHECKPOINT_FAILED
+   */
+  async restoreInPlace(commit: string, workTree: string): Promise<void> {
+    requireCheckpointId(commit, 'checkpoint');
+    await this.init();
+    const env = { GIT_WORK_TREE: workTree, GIT_INDEX_FILE: this.indexFor(workTree) };
+    // The index first matches the folder, so `read-tree -u` knows which files to remove.
+    await this.run(['add', '--all', '--', '.'], env, workTree);
+    await this.run(['read-tree', '-u', '--reset', '--end-of-options', commit], env, workTree);
+    await this.run(['checkout-index', '--all', '--force'], env, workTree);
+  }
+
+  /**
+   * The bytes of `path` in snapshot `commit`, or undefined when the snapshot has no such file.
+   * @throws ForklineError INVALID_CHECKPOINT
+   */
+  async readBlob(commit: string, path: string): Promise<Buffer | undefined> {
+    requireCheckpointId(commit, 'checkpoint');
+    await this.init();
+    return new Promise((resolve) => {
+      execFile(
+        this.git,
+        ['cat-file', 'blob', `${commit}:${path}`],
+        { env: { ...process.env, GIT_DIR: this.gitDir }, timeout: this.timeoutMs, maxBuffer: 256 * 1024 * 1024, encoding: 'buffer' },
+        (error, stdout) => resolve(error ? undefined : stdout),
+      );
+    });
+  }
+
+  /** Lines added plus removed between two snapshots (binary files count 1 each). @throws ForklineError INVALID_CHECKPOINT / CHECKPOINT_FAILED */
+  async changedLines(from: string, to: string): Promise<number> {
+    requireCheckpointId(from, 'checkpoint');
+    requireCheckpointId(to, 'checkpoint');
+    await this.init();
+    const out = await this.run(['diff', '--numstat', '--no-renames', '--end-of-options', from, to]);
+    let total = 0;
+    for (const line of out.split('\n')) {
+      const [added, removed] = line.split('\t');
+      if (added === undefined || removed === undefined) continue;
+      total += added === '-' ? 1 : Number(added) + Number(removed);
+    }
+    return total;
+  }
+
   /** Paths that differ between two snapshots. @throws ForklineError INVALID_CHECKPOINT / CHECKPOINT_FAILED */
   async changedFiles(from: string, to: string): Promise<ChangedFile[]> {
     requireCheckpointId(from, 'checkpoint');

@@ -44,6 +44,20 @@ export function eventLabel(type: string, d: Loose): string {
       const done = todos.filter((t) => asObject(t)?.['status'] === 'completed').length;
       return `todos ${done}/${todos.length} done`;
     }
+    case 'check/result': {
+      const counts = asObject(d['counts']);
+      const figures = counts ? ` · ${asNumber(counts['passed']) ?? 0} passed, ${asNumber(counts['failed']) ?? 0} failed` : '';
+      const verdict = d['timedOut'] === true ? 'timed out' : d['passed'] === true ? 'passed' : `failed (exit ${String(d['exitCode'] ?? asString(d['signal']) ?? '?')})`;
+      return `${asString(d['purpose']) === 'setup' ? 'setup' : 'check'} \`${headPreview(asString(d['command']) ?? '', 60, { oneLine: true })}\` ${verdict}${figures}`;
+    }
+    case 'workspace/apply': {
+      const conflicts = asArray(d['conflicts']);
+      return d['applied'] === true
+        ? `applied ${asArray(d['files']).length} file(s) from branch ${(asString(d['branch']) ?? '').slice(0, 8)}`
+        : `apply of branch ${(asString(d['branch']) ?? '').slice(0, 8)} refused: ${conflicts.length} conflicting file(s)`;
+    }
+    case 'workspace/rewind':
+      return `folder rewound to ${(asString(d['restored']) ?? '').slice(0, 10)}; the abandoned line ${(asString(d['from']) ?? '').slice(0, 8)} kept as ${(asString(d['abandoned']) ?? '').slice(0, 10)}`;
     case 'workspace/checkpoint':
       return `workspace checkpoint ${(asString(d['commit']) ?? '').slice(0, 10)} (turn ${asNumber(d['turn']) ?? '?'})`;
     case 'approval/policy':

@@ -252,6 +252,9 @@ export function everyEventTypeLog(id = 'every'): Session {
   session.append({ type: 'session/title', data: { title: 'Every type', messageSeqs: [4] } });
   session.append({ type: 'approval/policy', data: { policy: 'ask' } });
   session.append({ type: 'workspace/checkpoint', data: { turn: 1, commit: 'abc123' } });
+  session.append({ type: 'check/result', data: { purpose: 'check', turn: 1, command: 'npm test', exitCode: 1, timedOut: false, durationMs: 812, passed: false, outputTail: 'Tests  1 failed | 2 passed (3)\n', counts: { runner: 'vitest', passed: 2, failed: 1 } } });
+  session.append({ type: 'workspace/apply', data: { branch: 'b-1', base: 'abc123', theirs: 'def456', before: 'abc124', applied: false, files: [], conflicts: [{ path: 'a.js', hunks: ['<<<<<<< folder\nx\n=======\ny\n>>>>>>> branch\n'] }] } });
+  session.append({ type: 'workspace/rewind', data: { from: 'p-1', atSeq: 3, restored: 'abc123', abandoned: 'abc125' } });
   w.inboxInsert('second');
   w.turnStart();
   w.claim();

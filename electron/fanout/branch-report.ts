@@ -1,0 +1,88 @@
+/**
+ * The figures of a branch as `forkline fanout --json` and `forkline compare A B C … --json` print
+ * them (issue 21): its variant (route and prompt, as its log says), its last check, its diff since
+ * the fork point, its tokens and time; and the ranked document over several branches.
+ */
+import { branchStats } from '../../shared/branch-stats.js';
+import type { BranchReport, RankedReport } from '../../shared/branch-ranking.js';
+import type { SessionEvent } from '../../shared/events.js';
+import { isCheckpointId, type WorkspaceCheckpoints } from '../workspace/checkpoints.js';
+import type { SessionRepository } from '../store/session-repository.js';
+import { recordedHereFrom } from '../store/session-provenance.js';
+import { rankBranches } from './ranking.js';
+
+export type { BranchReport, BranchVariant, RankedReport } from '../../shared/branch-ranking.js';
+
+/**
+ * A branch's figures from its log. `recordedFrom`: the first seq this installation recorded
+ * (checkpoint ids before it are never given to git).
+ */
+export async function branchReport(
+  params: { readonly id: string; readonly events: readonly SessionEvent[]; readonly parent?: string; readonly seedLength?: number; readonly cwd?: string; readonly recordedFrom: number; readonly label?: string },
+  checkpoints: WorkspaceCheckpoints | undefined,
+): Promise<BranchReport> {
+  const { events } = params;
+  const from = params.parent !== undefined ? (params.seedLength ?? 0) : 0;
+  const stats = branchStats(events, from);
+  // The fork point's checkpoint: the last one logged at or before the child's own seeded copy of it.
+  let forkCheckpoint: string | undefined;
+  let lastCheckpoint: string | undefined;
+  for (const e of events) {
+    if (e.type !== 'workspace/checkpoint' || e.seq < params.recordedFrom || !isCheckpointId(e.data.commit)) continue;
+    if (e.seq <= from + 1) forkCheckpoint = e.data.commit;
+    lastCheckpoint = e.data.commit;
+  }
+  const own = events.slice(from);
+  const check = own.findLast((e): e is SessionEvent<'check/result'> => e.type === 'check/result' && e.data.purpose === 'check')?.data;
+  const header = own.find((e): e is SessionEvent<'request/header'> => e.type === 'request/header')?.data.header;
+  const end = own.findLast((e): e is SessionEvent<'turn/end'> => e.type === 'turn/end')?.data.reason;
+  let diffLines = 0;
+  if (checkpoints && forkCheckpoint && lastCheckpoint && forkCheckpoint !== lastCheckpoint) diffLines = await checkpoints.changedLines(forkCheckpoint, lastCheckpoint);
+  const detail = end === undefined ? undefined : end.kind === 'error' ? `${end.failure.code}: ${end.failure.message}` : end.kind === 'aborted' ? `cancelled (${end.cause.kind})` : undefined;
+  return {
+    session: params.id,
+    ...(params.parent !== undefined ? { parent: params.parent } : {}),
+    ...(params.cwd !== undefined ? { cwd: params.cwd } : {}),
+    variant: {
+      ...(params.label !== undefined ? { label: params.label } : {}),
+      ...(header ? { provider: header.config.provider, model: header.config.model } : {}),
+      ...(header?.config.reasoningEffort !== undefined ? { reasoningEffort: header.config.reasoningEffort } : {}),
+      ...(stats.firstPrompt !== undefined ? { prompt: stats.firstPrompt } : {}),
+    },
+    ...(end ? { turnEnd: end.kind } : {}),
+    ...(detail !== undefined ? { turnEndDetail: detail } : {}),
+    ...(check
+      ? { check: { passed: check.passed, exitCode: check.exitCode, timedOut: check.timedOut, command: check.command, durationMs: check.durationMs, ...(check.counts ? { counts: check.counts } : {}) } }
+      : {}),
+    checkPassed: check?.passed,
+    failures: check === undefined ? undefined : (check.counts?.failed ?? (check.passed ? 0 : 1)),
+    diffLines,
+    tokens: stats.inputTokens + stats.cacheReadTokens + stats.outputTokens,
+    durationMs: stats.durationMs,
+    ...(forkCheckpoint ? { forkCheckpoint } : {}),
+    ...(lastCheckpoint ? { lastCheckpoint } : {}),
+  };
+}
+
+/** A stored session's figures (loaded, so recovered, through the repository). */
+export async function storedBranchReport(repository: SessionRepository, checkpoints: WorkspaceCheckpoints | undefined, id: string, label?: string): Promise<BranchReport> {
+  const loaded = repository.load(id);
+  const h = loaded.record.header;
+  return branchReport(
+    {
+      id,
+      events: loaded.events,
+      recordedFrom: recordedHereFrom(repository, id),
+      ...(h.parentSession !== undefined ? { parent: h.parentSession } : {}),
+      ...(h.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
+      ...(h.cwd !== undefined ? { cwd: h.cwd } : {}),
+      ...(label !== undefined ? { label } : {}),
+    },
+    checkpoints,
+  );
+}
+
+/** The ranked document of several branch reports. Pure. */
+export function rankedReport(reports: readonly BranchReport[]): RankedReport {
+  return { branches: rankBranches(reports).map((r) => ({ ...r.branch, rank: r.rank, reasons: r.reasons })) };
+}

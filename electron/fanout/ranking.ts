@@ -1,0 +1,72 @@
+/**
+ * Deterministic, explained ranking of branches (issue 21): check passed > fewer failures > smaller
+ * diff > lower cost (tokens for now) > shorter time, then the session id so ties never flip. No
+ * model judges. Pure.
+ */
+
+import type { RankFigures } from '../../shared/branch-ranking.js';
+
+export type { RankFigures };
+
+export interface RankedBranch<T extends RankFigures> {
+  readonly rank: number;
+  readonly branch: T;
+  /** Why this branch is where it is: the first criterion that separates it from the next one. */
+  readonly reasons: readonly string[];
+}
+
+const checkOrder = (f: RankFigures) => (f.checkPassed === true ? 0 : f.checkPassed === false ? 1 : 2);
+const failuresOf = (f: RankFigures) => f.failures ?? Number.MAX_SAFE_INTEGER;
+
+/** Criteria in order: a name, a comparator (negative = `a` better) and how to say it. */
+const CRITERIA: readonly { readonly compare: (a: RankFigures, b: RankFigures) => number; readonly say: (a: RankFigures, b: RankFigures) => string }[] = [
+  {
+    compare: (a, b) => checkOrder(a) - checkOrder(b),
+    say: (a, b) => `check ${verdict(a)} (vs ${verdict(b)} in ${short(b.session)})`,
+  },
+  {
+    compare: (a, b) => failuresOf(a) - failuresOf(b),
+    say: (a, b) => `fewer failures: ${a.failures ?? 'n/a'} vs ${b.failures ?? 'n/a'} in ${short(b.session)}`,
+  },
+  { compare: (a, b) => a.diffLines - b.diffLines, say: (a, b) => `smaller diff: ${a.diffLines} vs ${b.diffLines} changed lines in ${short(b.session)}` },
+  { compare: (a, b) => a.tokens - b.tokens, say: (a, b) => `lower cost: ${a.tokens} vs ${b.tokens} tokens in ${short(b.session)}` },
+  { compare: (a, b) => a.durationMs - b.durationMs, say: (a, b) => `shorter time: ${seconds(a.durationMs)} vs ${seconds(b.durationMs)} in ${short(b.session)}` },
+];
+
+function verdict(f: RankFigures): string {
+  return f.checkPassed === true ? 'passed' : f.checkPassed === false ? 'failed' : 'not run';
+}
+
+function short(id: string): string {
+  return id.slice(0, 8);
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Compares two branches by the criteria in order (negative = `a` ranks first). */
+export function compareBranches(a: RankFigures, b: RankFigures): number {
+  for (const c of CRITERIA) {
+    const d = c.compare(a, b);
+    if (d !== 0) return d;
+  }
+  return a.session < b.session ? -1 : a.session > b.session ? 1 : 0;
+}
+
+/**
+ * Branches in rank order (1 = best), each with its reasons: its own figures, and the criterion
+ * that put it ahead of the next branch (or "tie … by session id" when none did).
+ */
+export function rankBranches<T extends RankFigures>(branches: readonly T[]): RankedBranch<T>[] {
+  const sorted = [...branches].sort(compareBranches);
+  return sorted.map((branch, i) => {
+    const reasons = [`check ${verdict(branch)}, ${branch.failures ?? 'n/a'} failure(s), ${branch.diffLines} changed line(s), ${branch.tokens} tokens, ${seconds(branch.durationMs)}`];
+    const next = sorted[i + 1];
+    if (next) {
+      const decisive = CRITERIA.find((c) => c.compare(branch, next) !== 0);
+      reasons.push(decisive ? `ranked above ${short(next.session)}: ${decisive.say(branch, next)}` : `tied with ${short(next.session)} on every criterion; ordered by session id`);
+    }
+    return { rank: i + 1, branch, reasons };
+  });
+}

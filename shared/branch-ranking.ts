@@ -1,0 +1,54 @@
+/**
+ * The figures by which fan-out branches are ranked and reported (issue 21): what
+ * `forkline fanout --json`, `forkline compare A B C … --json` and HostApi `rankBranches` return.
+ */
+import type { CheckResultData } from './events.js';
+
+/** The figures a branch is ranked by. */
+export interface RankFigures {
+  readonly session: string;
+  /** undefined = no check ran (ranks below a failed check). */
+  readonly checkPassed: boolean | undefined;
+  /** Failures the runner counted; a failed check without counts counts 1; no check: undefined. */
+  readonly failures: number | undefined;
+  /** Lines added + removed since the fork point. */
+  readonly diffLines: number;
+  readonly tokens: number;
+  readonly durationMs: number;
+}
+
+/** What a branch ran with, as its own log says (first request after the fork, first prompt). */
+export interface BranchVariant {
+  /** The `--variant` text given to fanout, when known. */
+  readonly label?: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly reasoningEffort?: string;
+  readonly prompt?: string;
+}
+
+export interface BranchReport extends RankFigures {
+  readonly parent?: string;
+  readonly cwd?: string;
+  readonly variant: BranchVariant;
+  /** How the branch's last turn ended (`completed`, `error`, `aborted`, …) and why, when not completed. */
+  readonly turnEnd?: string;
+  readonly turnEndDetail?: string;
+  readonly check?: {
+    readonly passed: boolean;
+    readonly exitCode: number | null;
+    readonly timedOut: boolean;
+    readonly command: string;
+    readonly durationMs: number;
+    readonly counts?: CheckResultData['counts'];
+  };
+  /** Checkpoints: the fork point's (merge base) and the branch's last. */
+  readonly forkCheckpoint?: string;
+  readonly lastCheckpoint?: string;
+}
+
+/** The ranked document: `branches` in rank order, each with `rank` and `reasons`. */
+export interface RankedReport {
+  readonly branches: readonly (BranchReport & { readonly rank: number; readonly reasons: readonly string[] })[];
+}
+

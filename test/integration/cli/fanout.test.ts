@@ -1,0 +1,255 @@
+/**
+ * Issue 21 end to end, as a user runs it (the bundled CLI in child processes, real SQLite, real
+ * git checkpoints, the real openai client against the scripted server): a fixture project with a
+ * failing test, three variants keyed by model name of which exactly one fixes it. `fanout --json`
+ * ranks the fixing branch first (repeated), `apply` brings only its change into the parent folder,
+ * a conflicting edit made in the parent folder is reported and not overwritten, the parent's model
+ * is told which files changed; `rewind` restores the folder byte for byte and the abandoned line's
+ * files can be restored exactly. Bad input is refused before anything starts.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatch } from '../../../electron/host/dispatch.js';
+import { createRuntime } from '../../../electron/host/runtime.js';
+import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+/** Fan-outs in the ranking loop: 3, not 10 — each one is a CLI process running three branches with their checks (~3 s on this 2-core box). */
+const REPEATS = 3;
+let llm: ScriptedLlm;
+let dataDir: string;
+let work: string;
+let parentId: string;
+
+interface Message {
+  role: string;
+  content?: unknown;
+}
+
+/** Model-keyed replies: model-b fixes sum.js, model-a breaks it differently, model-c writes notes. */
+function reply(model: string, messages: readonly Message[]) {
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  const userText = JSON.stringify(messages[lastUser]?.content ?? '');
+  if (!userText.includes('fix')) return textResponse(`hello from ${model}`);
+  const toolsSince = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
+  const id = (n: number) => `call_${model}_${messages.length}_${n}`;
+  if (toolsSince === 0) return toolCallResponse([{ id: id(0), name: 'read_file', arguments: '{"path":"sum.js"}' }]);
+  if (toolsSince === 1) {
+    if (model === 'model-b') return toolCallResponse([{ id: id(1), name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: 'let total;', new_string: 'let total = 0;' }) }]);
+    if (model === 'model-a') return toolCallResponse([{ id: id(1), name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: 'let total;', new_string: 'let total = null;' }) }]);
+    return toolCallResponse([{ id: id(1), name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'I looked at it.\nNot sure.\n' }) }]);
+  }
+  return textResponse(`done (${model})`);
+}
+
+beforeAll(async () => {
+  llm = await startScriptedLlm({ models: ['model-a', 'model-b', 'model-c'] });
+  llm.setHandler((request) => reply(String(request.body.model), request.body.messages as Message[]));
+  dataDir = mkdtempSync(join(tmpdir(), 'forkline-fanout-'));
+  work = mkdtempSync(join(tmpdir(), 'forkline-fanout-work-'));
+  cpSync(join(ROOT, 'examples/fix-sum'), work, { recursive: true });
+});
+afterAll(async () => {
+  await llm.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const route = ['--base-url', '', '--approval', 'allow'];
+const withRoute = (args: string[]) => [...args, ...route.map((r) => (r === '' ? llm.baseUrl : r))];
+const testPasses = (dir: string) => spawnSync(process.execPath, ['test.js'], { cwd: dir }).status === 0;
+
+/** path → sha256 of every file under `dir`. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+interface Ranked {
+  parent: string;
+  branches: { session: string; rank: number; cwd: string; variant: { label: string; model: string }; check?: { passed: boolean; exitCode: number | null; counts?: unknown }; reasons: string[]; diffLines: number }[];
+}
+
+describe('forkline fanout / apply / rewind (issue 21)', () => {
+  it('a base session: one turn, checkpointed', async () => {
+    const run = await forkline(withRoute(['run', '--cwd', work, '--model', 'model-a', 'say hello']));
+    expect(run.code, run.stderr).toBe(0);
+    parentId = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)![1]!;
+    expect(testPasses(work)).toBe(false);
+  });
+
+  it('bad input is refused before anything starts, with the fix named', async () => {
+    const count = () => readdirSync(join(dataDir, 'worktrees')).length;
+    const before = existsSync(join(dataDir, 'worktrees')) ? count() : 0;
+    const unknown = await forkline(withRoute(['fanout', parentId, '--model', 'model-a', '--variant', 'model=model-b', '--variant', 'model=nope', '--check', 'node test.js', 'fix it']));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('does not offer model "nope"');
+    expect(unknown.stderr).toContain('model-a, model-b, model-c');
+    const provider = await forkline(withRoute(['fanout', parentId, '--model', 'model-a', '--variant', 'model=model-b', '--variant', 'provider=acme', '--check', 'node test.js', 'fix it']));
+    expect(provider.code).toBe(2);
+    expect(provider.stderr).toContain('unknown provider "acme"; use one of');
+    const check = await forkline(withRoute(['fanout', parentId, '--model', 'model-a', '--variant', 'model=model-a', '--variant', 'model=model-b', '--check', 'no-such-runner-xyz --all', 'fix it']));
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain('"no-such-runner-xyz" is not found on PATH');
+    const open = await forkline(withRoute(['fanout', parentId, '--model', 'model-a', '--at', '3', '--variant', 'model=model-a', '--variant', 'model=model-b', '--check', 'node test.js', 'fix it']));
+    expect(open.code).toBe(2);
+    expect(open.stderr).toMatch(/OPEN_TURN|inside turn|no turn/);
+    const one = await forkline(withRoute(['fanout', parentId, '--model', 'model-a', '--variant', 'model=model-a', '--check', 'node test.js', 'fix it']));
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('2 to 8 branches');
+    expect(existsSync(join(dataDir, 'worktrees')) ? count() : 0).toBe(before);
+  }, 120_000);
+
+  let winner: Ranked['branches'][number];
+  let losers: Ranked['branches'];
+
+  it(`fanout --json ranks the one branch that fixes the test first (${REPEATS} fan-outs)`, async () => {
+    for (let i = 0; i < REPEATS; i++) {
+      const res = await forkline(withRoute(['fanout', parentId, '--model', 'model-a', '--variant', 'model=model-a', '--variant', 'model=model-b', '--variant', 'model=model-c', '--check', 'node test.js', '--json', 'fix the failing test']));
+      expect(res.code, res.stderr).toBe(0);
+      const doc = JSON.parse(res.stdout) as Ranked;
+      expect(doc.parent).toBe(parentId);
+      expect(doc.branches.map((b) => b.rank)).toEqual([1, 2, 3]);
+      expect(doc.branches[0]!.variant.model).toBe('model-b');
+      expect(doc.branches[0]!.check).toMatchObject({ passed: true, exitCode: 0 });
+      expect(doc.branches.slice(1).map((b) => b.check?.passed)).toEqual([false, false]);
+      expect(doc.branches[0]!.reasons.join('\n')).toContain('check passed (vs failed');
+      // Each branch worked in its own folder: only model-b's is fixed.
+      expect(doc.branches.map((b) => testPasses(b.cwd))).toEqual([true, false, false]);
+      winner = doc.branches[0]!;
+      losers = doc.branches.slice(1);
+    }
+    // The check is logged in the branch's own session.
+    const show = await forkline(['show', winner.session, '--json']);
+    expect(show.stdout).toContain('check/result');
+    // compare prints the same figures for any branches.
+    const cmp = await forkline(['compare', ...[...losers, winner].map((b) => b.session), '--json']);
+    const ranked = JSON.parse(cmp.stdout) as Ranked;
+    expect(ranked.branches.map((b) => b.session)).toEqual([winner, ...losers].map((b) => b.session));
+    expect(ranked.branches[0]!.check).toMatchObject({ passed: true, exitCode: 0 });
+    // The host API method (for a board view) answers the same, through the real dispatch and schemas.
+    const runtime = createRuntime({ dataDir });
+    try {
+      const connection = runtime.host.connect(() => undefined);
+      const answer = await dispatch(connection, { id: 1, method: 'rankBranches', params: { sessionIds: ranked.branches.map((b) => b.session).reverse() } });
+      expect(answer.ok && (answer.result as Ranked).branches.map((b) => b.session)).toEqual(ranked.branches.map((b) => b.session));
+      expect(await dispatch(connection, { id: 2, method: 'rankBranches', params: { sessionIds: [] } })).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      connection.dispose();
+    } finally {
+      await runtime.close();
+    }
+  }, REPEATS * 60_000);
+
+  it('apply: a conflicting edit in the parent folder is reported, not overwritten', async () => {
+    const original = readFileSync(join(work, 'sum.js'), 'utf8');
+    const mine = original.replace('let total;', 'let total = 1; // mine');
+    writeFileSync(join(work, 'sum.js'), mine);
+    const res = await forkline(['apply', winner.session]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('not applied');
+    expect(res.stdout).toContain('sum.js');
+    expect(res.stdout).toContain('let total = 1; // mine');
+    expect(res.stdout).toContain('let total = 0;');
+    expect(readFileSync(join(work, 'sum.js'), 'utf8')).toBe(mine);
+    writeFileSync(join(work, 'sum.js'), original);
+  });
+
+  it('apply: the winner makes the parent test pass, keeps the user\'s own changes, and brings nothing of the others', async () => {
+    writeFileSync(join(work, 'mine.txt'), 'my own notes\n');
+    const readme = `${readFileSync(join(work, 'README.md'), 'utf8')}\nA line I added.\n`;
+    writeFileSync(join(work, 'README.md'), readme);
+    const res = await forkline(['apply', winner.session, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const doc = JSON.parse(res.stdout) as { applied: boolean; files: { path: string }[]; before: string };
+    expect(doc.applied).toBe(true);
+    expect(doc.files.map((f) => f.path)).toEqual(['sum.js']);
+    expect(testPasses(work)).toBe(true);
+    expect(existsSync(join(work, 'notes.txt'))).toBe(false);
+    expect(readFileSync(join(work, 'sum.js'), 'utf8')).not.toContain('null');
+    expect(readFileSync(join(work, 'mine.txt'), 'utf8')).toBe('my own notes\n');
+    expect(readFileSync(join(work, 'README.md'), 'utf8')).toBe(readme);
+    // Logged in the parent, and its model is told on its next request.
+    const exported = (await forkline(['export', parentId])).stdout;
+    expect(exported).toContain('"type":"workspace/apply"');
+    const requestsBefore = llm.requests.length;
+    const resume = await forkline(withRoute(['resume', parentId, '--model', 'model-a', 'what changed?']));
+    expect(resume.code, resume.stderr).toBe(0);
+    const sent = JSON.stringify(llm.requests.slice(requestsBefore).map((r) => r.body.messages));
+    expect(sent).toContain(`branch ${winner.session.slice(0, 8)} was applied`);
+    expect(sent).toContain('M sum.js');
+  }, 120_000);
+
+  it('rewind: the folder equals the checkpoint byte for byte, and the abandoned line\'s files restore exactly', async () => {
+    const show = JSON.parse((await forkline(['show', parentId, '--json'])).stdout) as { rows: { kind: string; seq?: number; endSeq?: number }[] };
+    expect(show.rows.length).toBeGreaterThan(0);
+    // The seq of turn 1's end, from the log itself.
+    const jsonl = (await forkline(['export', parentId])).stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { type?: string; seq?: number; data?: { turn?: number } });
+    const turn1End = jsonl.find((e) => e.type === 'turn/end' && e.data?.turn === 1)!.seq!;
+    // Edited after the last turn: the abandoned line's final files are not any turn's checkpoint.
+    writeFileSync(join(work, 'late.txt'), 'written after the last turn\n');
+    const abandonedFiles = tree(work);
+    const rewind = await forkline(['rewind', parentId, '--to', String(turn1End)]);
+    expect(rewind.code, rewind.stderr).toBe(0);
+    const childId = rewind.stdout.trim();
+    // Turn 1 changed nothing: the folder is the fixture as it was copied, byte for byte.
+    expect(tree(work)).toEqual(tree(join(ROOT, 'examples/fix-sum')));
+    // And equal to the checkpoint itself, restored elsewhere.
+    const atCheckpoint = await forkline(['fork', parentId, '--at', String(turn1End), '--worktree']);
+    const restoredDir = /workspace: (.+)\n/.exec(atCheckpoint.stderr)![1]!;
+    expect(tree(work)).toEqual(tree(restoredDir));
+    // The abandoned line stays a sibling; its final files come back exactly.
+    const abandoned = await forkline(['fork', parentId, '--worktree']);
+    expect(abandoned.code, abandoned.stderr).toBe(0);
+    expect(tree(/workspace: (.+)\n/.exec(abandoned.stderr)![1]!)).toEqual(abandonedFiles);
+    // The continuation works in the original folder.
+    const childShow = await forkline(['show', childId]);
+    expect(childShow.stdout).toContain(`workspace ${work}`);
+    expect((await forkline(['export', childId])).stdout).toContain('"type":"workspace/rewind"');
+  }, 120_000);
+
+  it('fanout --cleanup removes the branches\' folders, never the user\'s', async () => {
+    const res = await forkline(['fanout', parentId, '--cleanup']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(existsSync(winner.cwd)).toBe(false);
+    expect(existsSync(work)).toBe(true);
+    expect(existsSync(join(work, 'sum.js'))).toBe(true);
+  });
+
+  it('apply onto a folder that no longer exists is refused, naming the fix', async () => {
+    const gone = mkdtempSync(join(tmpdir(), 'forkline-fanout-gone-'));
+    const middle = (await forkline(['fork', parentId, '--cwd', gone])).stdout.trim();
+    const branch = await forkline(['fork', middle, '--worktree']);
+    expect(branch.code, branch.stderr).toBe(0);
+    rmSync(gone, { recursive: true, force: true });
+    const res = await forkline(['apply', branch.stdout.trim()]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`the parent's folder ${gone} no longer exists: restore or recreate it first`);
+  }, 60_000);
+});

@@ -1,0 +1,45 @@
+/** Ranking (issue 21): check passed > fewer failures > smaller diff > lower cost > shorter time; ties by id; explained. */
+import { describe, expect, it } from 'vitest';
+import { rankBranches, type RankFigures } from '../../../electron/fanout/ranking.js';
+import { mergeText } from '../../../electron/workspace/apply.js';
+
+const b = (session: string, over: Partial<RankFigures> = {}): RankFigures => ({ session, checkPassed: false, failures: 1, diffLines: 10, tokens: 100, durationMs: 1000, ...over });
+
+describe('rankBranches', () => {
+  it('orders by each criterion in turn and says which one decided', () => {
+    const ranked = rankBranches([
+      b('e-slow', { durationMs: 2000 }),
+      b('a-nocheck', { checkPassed: undefined, failures: undefined }),
+      b('c-bigdiff', { diffLines: 50 }),
+      b('d-costly', { tokens: 500 }),
+      b('f-pass', { checkPassed: true, failures: 0, diffLines: 99, tokens: 9999 }),
+      b('b-fails3', { failures: 3 }),
+      b('g-fast'),
+    ]);
+    expect(ranked.map((r) => r.branch.session)).toEqual(['f-pass', 'g-fast', 'e-slow', 'd-costly', 'c-bigdiff', 'b-fails3', 'a-nocheck']);
+    expect(ranked.map((r) => r.reasons[1]?.split(':')[1]?.trim().split(' ')[0])).toEqual(['check', 'shorter', 'lower', 'smaller', 'fewer', 'check', undefined]);
+    expect(ranked[0]!.reasons[1]).toBe('ranked above g-fast: check passed (vs failed in g-fast)');
+  });
+
+  it('is deterministic: ties are ordered by session id whatever the input order', () => {
+    const one = rankBranches([b('y'), b('x')]);
+    const two = rankBranches([b('x'), b('y')]);
+    expect(one.map((r) => r.branch.session)).toEqual(['x', 'y']);
+    expect(two).toEqual(one);
+    expect(one[0]!.reasons[1]).toContain('tied with y on every criterion');
+  });
+});
+
+describe('mergeText', () => {
+  const base = 'a\nb\nc\nd\ne\n';
+  it('merges changes to different lines and keeps both', () => {
+    expect(mergeText('A\nb\nc\nd\ne\n', base, 'a\nb\nc\nd\nE\n')).toEqual({ text: 'A\nb\nc\nd\nE\n', conflicts: [] });
+  });
+  it('reports the same lines changed differently as a hunk', () => {
+    const r = mergeText('a\nB1\nc\nd\ne\n', base, 'a\nB2\nc\nd\ne\n');
+    expect(r.conflicts).toEqual(['@@ fork point lines 2-2, folder line 2, branch line 2 @@\n<<<<<<< folder\nB1\n=======\nB2\n>>>>>>> branch\n']);
+  });
+  it('the same change on both sides is no conflict', () => {
+    expect(mergeText('a\nX\nc\nd\ne\n', base, 'a\nX\nc\nd\ne\n').conflicts).toEqual([]);
+  });
+});
