@@ -17,7 +17,7 @@ import type { WireHints } from '../../shared/events.js';
 
 const MISSING_REASONING_CONTENT: readonly RegExp[] = [
   /missing\s+[`'"]?reasoning_content[`'"]?\s+field/i,
-  /[`'"]?reasoning_content[`'"]?\s+(?:field\s+)?(?:is\s+required|must\s+be\s+(?:passed|provided|sent|included))/i,
+  /reasoning_content\b[^.]{0,60}?\b(?:is\s+required|must\s+be\s+(?:passed|provided|sent|included))/i,
 ];
 
 /**
