@@ -49,6 +49,36 @@ const FIXTURES = [
 ] as const;
 
 describe('Continue in Forkline on a strict thinking endpoint (host API)', () => {
+  it('a lone surrogate inside an imported log never goes on the wire (U+FFFD instead)', async () => {
+    // A Claude Code transcript whose prompt and tool result hold half an emoji (a JSON \ud83d escape).
+    const base = { isSidechain: false, userType: 'external', cwd: '/home/u/p', sessionId: '9e0c2f5e-1111-4222-8333-444455556666', version: '2.1.14' };
+    const lines = [
+      { ...base, type: 'user', parentUuid: null, uuid: 'u-1', timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: 'PLACEHOLDER_PROMPT' } },
+      { ...base, type: 'assistant', parentUuid: 'u-1', uuid: 'u-2', timestamp: '2026-01-01T00:00:02Z', requestId: 'r1', message: { model: 'claude', id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat notes.txt' } }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } },
+      { ...base, type: 'user', parentUuid: 'u-2', uuid: 'u-3', timestamp: '2026-01-01T00:00:03Z', message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'PLACEHOLDER_RESULT' }] } },
+      { ...base, type: 'assistant', parentUuid: 'u-3', uuid: 'u-4', timestamp: '2026-01-01T00:00:04Z', requestId: 'r2', message: { model: 'claude', id: 'msg_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'The notes are cut.' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } },
+    ];
+    const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`.replace('PLACEHOLDER_PROMPT', 'half a face: \\ud83d!').replace('PLACEHOLDER_RESULT', 'notes \\udc00 end');
+    const summary = runtime.repository.importText(text, 'lone-surrogate.jsonl');
+    const connection = runtime.host.connect(() => undefined);
+    try {
+      const child = await connection.forkSession({ sessionId: summary.sessionId, cwd: workspace });
+      const before = llm.requests.length;
+      llm.enqueue(textResponse('Noted.'));
+      connection.followup({ sessionId: child.id, text: 'go on' });
+      await runtime.host.agentFor(child.id)!.whenIdle();
+      const bodies = llm.requests.slice(before).map((r) => r.rawBody);
+      expect(bodies.length).toBeGreaterThan(0);
+      for (const raw of bodies) {
+        expect(raw).not.toMatch(/\\ud[89ab][0-9a-f]{2}|\\ud[c-f][0-9a-f]{2}/i);
+        expect(raw).toContain('half a face: \uFFFD!');
+        expect(raw).toContain('notes \uFFFD end');
+      }
+    } finally {
+      connection.dispose();
+    }
+  });
+
   it.each(FIXTURES)('%s %s: the continued turn completes; the one correction is logged and every request rebuilds from the log', async (folder, file) => {
     const summary = runtime.repository.importText(readFileSync(join(AGENT_LOGS, folder, file), 'utf8'), file);
     const connection = runtime.host.connect(() => undefined);
