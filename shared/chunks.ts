@@ -59,6 +59,8 @@ export interface LlmFailure {
    * present only when the provider stated it.
    */
   readonly overflow?: ContextOverflowFacts;
+  /** TIMEOUT from our watchdog: the silence that ended the attempt, ms (shown with the failure). */
+  readonly timeoutMs?: number;
 }
 
 /** Numbers a context-overflow error states (tokens). */

@@ -91,13 +91,32 @@ export interface LlmCallConfig {
 export type ContextWindowSource = 'setting' | 'learned' | 'published' | 'preset';
 
 /** Codes of `llm/warning`. */
-export type LlmWarningCode = 'PROMPT_TRUNCATED' | 'MAX_OUTPUT_LOWERED' | 'CONTEXT_OVERFLOW_COMPACTED' | (string & { readonly __warningCode?: never });
+export type LlmWarningCode = 'PROMPT_TRUNCATED' | 'MAX_OUTPUT_LOWERED' | 'CONTEXT_OVERFLOW_COMPACTED' | 'HISTORY_CORRECTED' | (string & { readonly __warningCode?: never });
+
+/**
+ * What the endpoint of a request is known to want back in the history (DESIGN §5 "the wire teaches
+ * the dialect"), derived from the log by `electron/session/wire-hints.ts` and logged in the
+ * `request/header` it applies to, so the request can be rebuilt from the log:
+ * - `reasoningContent: 'tool-calls'` — every assistant message with tool calls carries
+ *   `reasoning_content` (`""` when none is known), as DeepSeek's thinking mode requires; taught by a
+ *   streamed `reasoning_content` field (even an empty one) or by the endpoint's own 400
+ *   ("Missing `reasoning_content` field …", an `llm/warning{HISTORY_CORRECTED}`).
+ * - `reasoningField` — the field this endpoint streams reasoning in; reasoning of unknown origin
+ *   (imported logs) goes back in it.
+ * Never applied under a strict dialect (OpenAI refuses unknown fields).
+ */
+export interface WireHints {
+  readonly reasoningContent?: 'tool-calls';
+  readonly reasoningField?: 'reasoning_content' | 'reasoning';
+}
 
 /** The request envelope (everything but the messages), logged as `request/header`. */
 export interface RequestHeader {
   readonly config: LlmCallConfig;
   readonly system?: string;
   readonly tools?: readonly ToolSchema[];
+  /** What the endpoint wants back in the history, as far as the log knows (absent: nothing known). */
+  readonly dialect?: WireHints;
 }
 
 export type InboxTarget = 'next-turn' | 'next-step';
@@ -206,7 +225,9 @@ export interface SessionEventMap {
   /**
    * Something about a model request the person should know, shown on its step (not
    * model-visible): e.g. `PROMPT_TRUNCATED` (the server counted far fewer prompt tokens than were
-   * sent: it cut the prompt silently), `MAX_OUTPUT_LOWERED`, `CONTEXT_OVERFLOW_COMPACTED`.
+   * sent: it cut the prompt silently), `MAX_OUTPUT_LOWERED`, `CONTEXT_OVERFLOW_COMPACTED`,
+   * `HISTORY_CORRECTED` (the endpoint rejected the history's shape and the request is sent once
+   * more in the shape it asked for).
    */
   'llm/warning': {
     readonly turn: number;
@@ -223,6 +244,13 @@ export interface SessionEventMap {
     readonly contextWindow?: number;
     /** The max output requested after this warning, tokens. */
     readonly maxOutputTokens?: number;
+    /**
+     * `HISTORY_CORRECTED`: what the endpoint's rejection taught about the history it wants (merged
+     * into the `request/header.dialect` of the next requests on the same route).
+     */
+    readonly dialect?: WireHints;
+    /** `HISTORY_CORRECTED`: the rejection that was corrected. */
+    readonly failure?: LlmFailure;
   };
   'llm/retry': {
     readonly turn: number;

@@ -23,6 +23,12 @@
  * what to do. A reply whose reported prompt size is far below our estimate of what was sent means
  * the server cut the prompt silently: an `llm/warning{PROMPT_TRUNCATED}` is logged on the step and
  * the reported size becomes the window in force.
+ *
+ * History dialect (issue 20): what the log taught about the endpoint (`electron/session/wire-hints.ts`)
+ * goes into every `request/header.dialect`. A rejection of the history's shape that the adapter
+ * knows how to fix (`electron/llm/history-rejection.ts`) is corrected once inside the step —
+ * `llm/warning{HISTORY_CORRECTED, dialect}`, an `llm/retry` with no wait, and a changed header —
+ * and fails the turn if the corrected request is refused the same way.
  */
 import type { LlmFailure, TokenUsage } from '../../shared/chunks.js';
 import { Emitter, type Event } from '../../shared/event.js';
@@ -44,7 +50,10 @@ import { isOutputOnlyOverflow, loweredMaxOutput } from '../llm/context-overflow.
 import { limitKey } from '../llm/model-limits.js';
 import type { ModelClient } from '../llm/model-client.js';
 import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
+import { historyFixFor } from '../llm/history-rejection.js';
+import { dialectOf } from '../llm/providers.js';
 import type { Session } from '../session/session.js';
+import { coversWireHints, mergeWireHints, WireHintTracker } from '../session/wire-hints.js';
 import type { ProcessSupervisor } from '../tools/process-supervisor.js';
 import type { ToolCallRequest, ToolCallResult } from '../tools/pipeline.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -204,6 +213,8 @@ export class Agent {
   private readonly learnedWindows = new Map<string, number>();
   /** A lowered max output for the rest of the running turn (after an output-only overflow). */
   private turnOutputCap: number | undefined;
+  /** What the log taught about each endpoint's history dialect (logged in `request/header.dialect`). */
+  private readonly wireHints: WireHintTracker;
   private readonly statusEmitter = new Emitter<AgentStatus>();
   /** Fires on every `idle ⇄ running` transition. */
   readonly onDidChangeStatus: Event<AgentStatus> = this.statusEmitter.event;
@@ -219,6 +230,7 @@ export class Agent {
       ...(options.approvalRulesTrustedFrom !== undefined ? { trustRulesFrom: options.approvalRulesTrustedFrom } : {}),
     });
     this.lastContext = lastRequestContext(options.session);
+    this.wireHints = new WireHintTracker(options.recordedFromSeq ?? 0);
     const learned = lastLearnedContext(options.session);
     if (learned?.contextWindow !== undefined) this.learnedWindows.set(limitKey(learned.baseUrl ?? '', learned.model), learned.contextWindow);
     this.hasCheckpoint = options.session.eventsFrom(options.recordedFromSeq ?? 0).some((e) => e.type === 'workspace/checkpoint');
@@ -468,7 +480,8 @@ export class Agent {
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
       ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     };
-    return { config: callConfig, ...(system !== '' ? { system } : {}), ...(tools.length > 0 ? { tools } : {}) };
+    const dialect = this.wireHints.hintsFor(this.session, { provider: config.provider, ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}) });
+    return { config: callConfig, ...(system !== '' ? { system } : {}), ...(tools.length > 0 ? { tools } : {}), ...(dialect !== undefined ? { dialect: { ...dialect } } : {}) };
   }
 
   /**
@@ -688,6 +701,26 @@ export class Agent {
             }
           }
           throw new TurnFailure({ ...failure, message: `${failure.message} — ${contextAdvice(this.effective(config), overflowCompacted)}` });
+        }
+        const fix = historyFixFor(failure);
+        if (fix !== undefined && dialectOf({ provider: config.provider }).echo !== 'strict' && !coversWireHints(header.dialect, fix)) {
+          // The endpoint refused the history's shape and said which: correct it once, logged (the
+          // next header carries the corrected dialect, so the request is rebuildable), never blindly.
+          const dialect = mergeWireHints(header.dialect, fix)!;
+          session.append({
+            type: 'llm/warning',
+            data: {
+              turn,
+              step,
+              code: 'HISTORY_CORRECTED',
+              message: `the endpoint refused the history (${failure.message}); sending it again with reasoning_content on every assistant message with tool calls`,
+              dialect,
+              failure,
+            },
+          });
+          retry++;
+          session.append({ type: 'llm/retry', data: { turn, step, attempt: retry, delayMs: 0, failure } });
+          continue;
         }
         const decision = decideRetry(failure, retry + 1, this.options.retryPolicy);
         if (!decision) throw new TurnFailure(failure);

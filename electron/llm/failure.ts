@@ -206,9 +206,21 @@ export function failureFromError(error: unknown, context: FailureContext): LlmFa
   return llmFailure('UNKNOWN', errorChain(error), { requestId });
 }
 
-/** The failure of an attempt our idle watchdog ended. */
-export function timeoutFailure(idleTimeoutMs: number, requestId?: string): LlmFailure {
-  return llmFailure('TIMEOUT', `no data from the provider for ${idleTimeoutMs} ms`, { requestId });
+/**
+ * The failure of an attempt our watchdog ended: `phase` says whether the silence came after the
+ * response headers and before any body byte (`first-byte`) or anywhere else (`idle`). The figure is
+ * in the message (seconds) and in `timeoutMs`, so the CLI and the UI show it.
+ */
+export function timeoutFailure(idleTimeoutMs: number, requestId?: string, phase: 'idle' | 'first-byte' = 'idle'): LlmFailure {
+  const message =
+    phase === 'first-byte'
+      ? `the provider sent its response headers and then nothing for ${seconds(idleTimeoutMs)} (first-byte timeout)`
+      : `no data from the provider for ${seconds(idleTimeoutMs)} (idle timeout)`;
+  return Object.freeze({ ...llmFailure('TIMEOUT', message, { requestId }), timeoutMs: idleTimeoutMs });
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function safeJson(value: unknown): string {

@@ -13,9 +13,20 @@ export class IdleWatchdog implements IDisposable {
   private disposed = false;
 
   constructor(
-    private readonly timeoutMs: number,
+    private timeoutMs: number,
     private readonly onIdle: () => void,
   ) {}
+
+  /** The silence (ms) that fires the watchdog now. */
+  get currentTimeoutMs(): number {
+    return this.timeoutMs;
+  }
+
+  /** Changes the allowed silence (ms) and restarts the countdown with it (unless paused, fired or disposed). */
+  setTimeoutMs(timeoutMs: number): void {
+    this.timeoutMs = timeoutMs;
+    if (!this.paused) this.arm();
+  }
 
   /** True once the timer has fired. */
   get hasFired(): boolean {

@@ -15,6 +15,8 @@ export interface ResponseObserver {
   onResponse?(status: number, headers: Headers): void;
   /** Some bytes arrived (or the request was sent, for the first call). */
   onActivity?(): void;
+  /** Bytes of a successful response's body arrived (called before `onActivity` for them). */
+  onBodyBytes?(): void;
   /** A `data: [DONE]` line was seen. */
   onDone?(): void;
   /**
@@ -55,6 +57,7 @@ export function monitoredFetch(baseFetch: FetchLike, observer: ResponseObserver)
             controller.close();
             return;
           }
+          observer.onBodyBytes?.();
           observer.onActivity?.();
           if (scanner.push(value)) observer.onDone?.();
           controller.enqueue(value);

@@ -8,6 +8,9 @@
  * - an abort makes its `for await` end silently → after the loop we check our own flags;
  * - its request timeout stops at the headers → an idle watchdog, reset by every received byte
  *   (keep-alive comments included, seen through a wrapped `fetch`), aborts a stalled body → TIMEOUT;
+ *   between the headers and the first body byte the shorter first-byte timeout applies (a server
+ *   that sends headers and then nothing ends within `firstByteTimeoutMs`, issue 20), and the
+ *   failure names the silence and its length (`timeoutMs`);
  * - a stream that ends without `[DONE]` and without finish_reason ends quietly → STREAM_CLOSED;
  * - a dropped socket is a bare `TypeError: terminated` → TRANSPORT;
  * - `reasoning_content` is untyped and the `.stream()` helper truncates it → we read raw chunks
@@ -20,7 +23,7 @@ import type { FinishReason, LlmFailure, StreamChunk } from '../../shared/chunks.
 import { failureFromError, llmFailure, timeoutFailure } from './failure.js';
 import type { ModelClient, ModelRequest } from './model-client.js';
 import { monitoredFetch, type FetchLike } from './monitored-fetch.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, defaultReasoningEffort, dialectOf, providerPreset, type ProviderSettings } from './providers.js';
+import { DEFAULT_FIRST_BYTE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, defaultReasoningEffort, dialectOf, providerPreset, type ProviderSettings } from './providers.js';
 import { LlmConfigurationError } from './reasoning-effort.js';
 import { serializeChatRequest, type ChatCompletionBody, type SerializeOptions } from './request-serializer.js';
 import { IdleWatchdog } from './idle-watchdog.js';
@@ -38,12 +41,18 @@ interface AttemptState {
   errorBody?: string;
   sawDone: boolean;
   timedOut: boolean;
+  /** Headers arrived and no body byte yet: the first-byte timeout is in force. */
+  phase: 'request' | 'first-byte' | 'body';
+  /** The silence that fired the watchdog, ms. */
+  timeoutMs?: number;
+  timeoutPhase?: 'idle' | 'first-byte';
 }
 
 /** The provider adapter. Stateless between calls; safe to share across sessions. */
 export class OpenAiCompatibleClient implements ModelClient {
   private readonly fetchImpl: FetchLike;
   private readonly idleTimeoutMs: number;
+  private readonly firstByteTimeoutMs: number;
   private readonly serializeOptions: SerializeOptions;
 
   /**
@@ -56,6 +65,7 @@ export class OpenAiCompatibleClient implements ModelClient {
   ) {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.idleTimeoutMs = settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.firstByteTimeoutMs = Math.min(settings.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS, this.idleTimeoutMs);
     const serializeOptions: { -readonly [K in keyof SerializeOptions]: SerializeOptions[K] } = {
       dialect: dialectOf(settings),
       fallbackModel: settings.model,
@@ -110,11 +120,13 @@ export class OpenAiCompatibleClient implements ModelClient {
       return;
     }
 
-    const state: AttemptState = { requestId: undefined, sawDone: false, timedOut: false };
+    const state: AttemptState = { requestId: undefined, sawDone: false, timedOut: false, phase: 'request' };
     const controller = new AbortController();
     const watchdog = new IdleWatchdog(this.idleTimeoutMs, () => {
       state.timedOut = true;
-      controller.abort(new Error(`idle timeout after ${this.idleTimeoutMs} ms`));
+      state.timeoutMs = watchdog.currentTimeoutMs;
+      state.timeoutPhase = state.phase === 'first-byte' ? 'first-byte' : 'idle';
+      controller.abort(new Error(`${state.timeoutPhase} timeout after ${state.timeoutMs} ms`));
     });
     const onCallerAbort = (): void => controller.abort(signal.reason);
     signal.addEventListener('abort', onCallerAbort, { once: true });
@@ -125,8 +137,18 @@ export class OpenAiCompatibleClient implements ModelClient {
       // Covers waiting for headers only; the watchdog below covers the body (and fires first).
       timeout: this.idleTimeoutMs + 1_000,
       fetch: monitoredFetch(this.fetchImpl, {
-        onResponse: (_status, headers) => {
+        onResponse: (status, headers) => {
           state.requestId = headers.get('x-request-id') ?? undefined;
+          // Headers and then silence (issue 20): the body must start within the first-byte timeout.
+          if (status >= 200 && status < 300 && state.phase === 'request') {
+            state.phase = 'first-byte';
+            watchdog.setTimeoutMs(this.firstByteTimeoutMs);
+          }
+        },
+        onBodyBytes: () => {
+          if (state.phase !== 'first-byte') return;
+          state.phase = 'body';
+          watchdog.setTimeoutMs(this.idleTimeoutMs);
         },
         onActivity: () => watchdog.touch(),
         onDone: () => {
@@ -165,7 +187,7 @@ export class OpenAiCompatibleClient implements ModelClient {
     }
 
     if (state.timedOut) {
-      yield* translator.fail(failed(timeoutFailure(this.idleTimeoutMs, state.requestId)));
+      yield* translator.fail(failed(timeoutFailure(state.timeoutMs ?? this.idleTimeoutMs, state.requestId, state.timeoutPhase)));
     } else if (signal.aborted) {
       yield* translator.fail(aborted(llmFailure('ABORTED', 'the request was aborted by the caller', { requestId: state.requestId })));
     } else if (thrown !== undefined) {

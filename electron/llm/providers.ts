@@ -179,6 +179,13 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
 export const DEFAULT_PROVIDER: ProviderId = 'deepseek';
 /** Default stream idle timeout, ms (reference runtime `streamIdleTimeoutMs`). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/**
+ * Default first-byte timeout, ms: how long a response may stay silent after its headers before the
+ * attempt ends as TIMEOUT (issue 20: a provider that sends headers and then nothing). Much shorter
+ * than the idle timeout, since a working server starts its body (a token, a keep-alive comment)
+ * within seconds; with one TIMEOUT retry (retry-policy.ts) the person learns within about 90 s.
+ */
+export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 45_000;
 
 /**
  * Everything one {@link OpenAiCompatibleClient} is built from.
@@ -197,6 +204,8 @@ export interface ProviderSettings {
   readonly contextWindow?: number;
   readonly maxOutputTokens?: number;
   readonly idleTimeoutMs?: number;
+  /** Silence allowed after the response headers until the first body byte, ms (default {@link DEFAULT_FIRST_BYTE_TIMEOUT_MS}, never above `idleTimeoutMs`). */
+  readonly firstByteTimeoutMs?: number;
   readonly reasoningEffort?: string;
   readonly extraHeaders?: { readonly [name: string]: string };
   readonly dialect?: ProviderId;

@@ -22,10 +22,22 @@
  *   function calls by Gemini 3: https://ai.google.dev/gemini-api/docs/thought-signatures) go back on
  *   that call.
  * - `strict` dialects (OpenAI) get none of these: OpenAI answers 400 to unknown message fields.
+ * - The header's `dialect` (what the log taught about this endpoint, `electron/session/wire-hints.ts`)
+ *   adds to that: `reasoningContent: 'tool-calls'` turns the `reasoning_content` echo on even when no
+ *   message of this request shows the field (after compaction, for imported history);
+ *   `reasoningField` is where reasoning of unknown origin (imported logs) goes back.
  * Zero-argument calls streamed as `""` (or whitespace) go back as `"{}"`: strict servers reject an
  * empty arguments string (the log keeps the raw string; this mapping is deterministic).
+ *
+ * The history is always one an OpenAI-compatible server accepts, whatever order the log holds it
+ * in (issue 20 item 3; FIELD-NOTES fault class 7): every assistant message with tool calls is
+ * followed at once by one tool message per call, in call order ({@link orderToolResults}). And no
+ * string goes out with a lone surrogate: each is replaced by U+FFFD (a request that is not valid
+ * UTF-8 is refused by servers that check, and imported logs may hold them).
  */
-import type { AssistantMessage, Message, ToolSchema } from '../../shared/messages.js';
+import type { WireHints } from '../../shared/events.js';
+import type { AssistantMessage, Message, ToolCallBlock, ToolResultMessage, ToolSchema, UserMessage } from '../../shared/messages.js';
+import { isWellFormedText, toWellFormedText } from '../../shared/well-formed-text.js';
 import type { JsonValue } from '../../shared/json.js';
 import type { ModelRequest } from './model-client.js';
 import type { WireDialect } from './providers.js';
@@ -102,7 +114,7 @@ export function serializeChatRequest(request: ModelRequest, options: SerializeOp
   // Keys are added in serialisation order; the object is complete at `return`.
   const body: { -readonly [K in keyof ChatCompletionBody]?: ChatCompletionBody[K] } = {
     model,
-    messages: serializeMessages(request.messages, options.dialect, system),
+    messages: serializeMessages(request.messages, options.dialect, system, request.header.dialect),
   };
   if (tools !== undefined && tools.length > 0) body.tools = tools.map(serializeTool);
   body.stream = true;
@@ -111,7 +123,40 @@ export function serializeChatRequest(request: ModelRequest, options: SerializeOp
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (thinking.thinking !== undefined) body.thinking = { type: thinking.thinking.type };
   if (thinking.reasoning_effort !== undefined) body.reasoning_effort = thinking.reasoning_effort;
+  wellFormedInPlace(body);
   return body as ChatCompletionBody;
+}
+
+/**
+ * Replaces lone surrogates by U+FFFD in every string (values and keys) of a freshly built body,
+ * in place. Strings that are well formed (nearly all) are left as they are.
+ */
+function wellFormedInPlace(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'string') {
+        if (!isWellFormedText(item)) value[i] = toWellFormedText(item);
+      } else wellFormedInPlace(item);
+    }
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (!isWellFormedText(key)) {
+      // A key with a lone surrogate (a tool schema property, a provider extra): rebuild the object so key order is kept.
+      const entries = Object.entries(record).map(([k, v]) => [toWellFormedText(k), v] as const);
+      for (const k of Object.keys(record)) delete record[k];
+      for (const [k, v] of entries) record[k] = v;
+      wellFormedInPlace(record);
+      return;
+    }
+    if (typeof item === 'string') {
+      if (!isWellFormedText(item)) record[key] = toWellFormedText(item);
+    } else wellFormedInPlace(item);
+  }
 }
 
 /** One tool in header order; `parameters` is copied keeping its own key order. */
@@ -127,13 +172,14 @@ export function serializeTool(tool: ToolSchema): WireTool {
  * message. User text blocks are joined with a blank line; tool results become `role:'tool'`;
  * assistant messages per {@link serializeAssistant}.
  */
-export function serializeMessages(messages: readonly Message[], dialect: WireDialect, system?: string): WireMessage[] {
+export function serializeMessages(messages: readonly Message[], dialect: WireDialect, system?: string, hints?: WireHints): WireMessage[] {
   const out: WireMessage[] = [];
   if (system !== undefined && system !== '') out.push({ role: 'system', content: system });
-  const echoContent = dialect.echo === 'deepseek' || (dialect.echo === 'as-received' && messages.some(hasReasoningContent));
-  for (const message of messages) {
+  const echoContent = dialect.echo === 'deepseek' || (dialect.echo === 'as-received' && (hints?.reasoningContent === 'tool-calls' || messages.some(hasReasoningContent)));
+  const unknownField = dialect.echo === 'as-received' ? hints?.reasoningField : undefined;
+  for (const message of orderToolResults(messages)) {
     if (message.role === 'assistant') {
-      out.push(serializeAssistant(message, dialect, echoContent));
+      out.push(serializeAssistant(message, dialect, echoContent, unknownField));
     } else if (message.source.kind === 'tool') {
       const block = message.content[0];
       if (block === undefined || block.type !== 'tool-result') continue;
@@ -145,6 +191,93 @@ export function serializeMessages(messages: readonly Message[], dialect: WireDia
     }
   }
   return out;
+}
+
+/** The text of the tool message sent for a call the history holds no result for. */
+export const MISSING_RESULT_TEXT = 'No result was recorded for this tool call; its outcome is unknown. Check its effects before relying on them.';
+
+/**
+ * The messages in an order every OpenAI-compatible server accepts (issue 20 item 3): each
+ * assistant message with tool calls is followed at once by exactly one result per call, in the
+ * order of the calls — whatever order the results sit in (parallel results arrive, and Claude Code
+ * logs them, in completion order). A result pairs with the latest assistant message that has an
+ * unanswered call with its id. Messages that sit between a call and its results (a hook's note, an
+ * injected context message) follow the results. A call with no result gets a tool message saying
+ * so ({@link MISSING_RESULT_TEXT}); a result with no open call becomes a user message that names
+ * the call id. Pure and deterministic; the input is returned unchanged when it is already in order.
+ */
+export function orderToolResults(messages: readonly Message[]): readonly Message[] {
+  if (inCallOrder(messages)) return messages;
+  const out: Message[] = [];
+  let open: { calls: readonly ToolCallBlock[]; results: (ToolResultMessage | undefined)[]; deferred: Message[]; answered: number } | undefined;
+  const flush = (): void => {
+    if (open === undefined) return;
+    const group = open;
+    group.calls.forEach((call, i) => out.push(group.results[i] ?? missingResult(call)));
+    out.push(...group.deferred);
+    open = undefined;
+  };
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      flush();
+      out.push(message);
+      const calls = message.content.filter((b): b is ToolCallBlock => b.type === 'tool-call');
+      if (calls.length > 0) open = { calls, results: calls.map(() => undefined), deferred: [], answered: 0 };
+      continue;
+    }
+    if (message.source.kind === 'tool') {
+      const result = message as ToolResultMessage;
+      const id = result.content[0]?.toolCallId;
+      const slot = open === undefined ? -1 : open.calls.findIndex((call, i) => call.id === id && open!.results[i] === undefined);
+      if (open !== undefined && slot >= 0) {
+        open.results[slot] = result;
+        open.answered++;
+      } else if (open !== undefined) open.deferred.push(orphanResult(result));
+      else out.push(orphanResult(result));
+      continue;
+    }
+    if (open !== undefined && open.answered < open.calls.length) {
+      open.deferred.push(message);
+      continue;
+    }
+    flush();
+    out.push(message);
+  }
+  flush();
+  return out;
+}
+
+/** True when every call is answered right after its message, in call order, and no result is stray. */
+function inCallOrder(messages: readonly Message[]): boolean {
+  let expected: readonly ToolCallBlock[] = [];
+  let next = 0;
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      if (next < expected.length) return false;
+      expected = message.content.filter((b): b is ToolCallBlock => b.type === 'tool-call');
+      next = 0;
+    } else if (message.source.kind === 'tool') {
+      const id = (message as ToolResultMessage).content[0]?.toolCallId;
+      if (next >= expected.length || expected[next]!.id !== id) return false;
+      next++;
+    } else if (next < expected.length) return false;
+  }
+  return next >= expected.length;
+}
+
+function missingResult(call: ToolCallBlock): ToolResultMessage {
+  return {
+    id: `missing-result-${call.id}`,
+    role: 'user',
+    source: { kind: 'tool', callId: call.id },
+    content: [{ type: 'tool-result', toolCallId: call.id, content: [{ type: 'text', text: MISSING_RESULT_TEXT }], isError: true }],
+  };
+}
+
+function orphanResult(result: ToolResultMessage): UserMessage {
+  const block = result.content[0];
+  const text = block?.content.map((t) => t.text).join('') ?? '';
+  return { id: result.id, role: 'user', source: { kind: 'inject', orphanResult: true }, content: [{ type: 'text', text: `Result of tool call ${String(block?.toolCallId)} (its call is not in this history):\n${text}` }] };
 }
 
 /** True for an assistant message with reasoning that arrived as `reasoning_content`. */
@@ -167,8 +300,10 @@ export function wireArguments(raw: string): string {
  *   logs) counts as `reasoning_content` when `echoContent`, else is not sent;
  * - `strict`: none.
  * `echoContent`: the request shows the server speaks `reasoning_content` (see serializeMessages).
+ * `unknownField`: where reasoning of unknown origin goes back when the log taught it
+ * (`request/header.dialect.reasoningField`); it wins over the `echoContent` default.
  */
-export function serializeAssistant(message: AssistantMessage, dialect: WireDialect, echoContent = dialect.echo === 'deepseek'): WireMessage {
+export function serializeAssistant(message: AssistantMessage, dialect: WireDialect, echoContent = dialect.echo === 'deepseek', unknownField?: 'reasoning_content' | 'reasoning'): WireMessage {
   let text = '';
   let all = '';
   let inContent = '';
@@ -184,10 +319,11 @@ export function serializeAssistant(message: AssistantMessage, dialect: WireDiale
     else if (block.type === 'reasoning') {
       all += block.text;
       hasReasoning = true;
-      if (block.field === 'reasoning') {
+      const field = block.field ?? unknownField;
+      if (field === 'reasoning') {
         inReasoning += block.text;
         hasReasoningField = true;
-      } else if (block.field === 'reasoning_content' || (block.field === undefined && echoContent)) {
+      } else if (field === 'reasoning_content' || (field === undefined && echoContent)) {
         inContent += block.text;
         hasContentField = true;
       }

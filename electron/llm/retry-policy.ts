@@ -18,15 +18,22 @@ export interface RetryPolicy {
   readonly jitterRatio: number;
   /** Failure codes worth another attempt. */
   readonly retryableCodes: ReadonlySet<LlmErrorCode>;
+  /**
+   * A lower retry cap for some codes (the retry number of the step must not pass it). TIMEOUT: 1 —
+   * each timed-out attempt already cost a whole timeout of silence, so the person learns within a
+   * minute or two instead of after six silent attempts (issue 20).
+   */
+  readonly maxRetriesByCode?: { readonly [code: string]: number };
 }
 
-/** Defaults: 5 retries, 500 ms doubling to 10 s, ±10 % jitter, RATE_LIMIT SERVER TRANSPORT TIMEOUT EMPTY_RESPONSE. */
+/** Defaults: 5 retries (1 for TIMEOUT), 500 ms doubling to 10 s, ±10 % jitter, RATE_LIMIT SERVER TRANSPORT TIMEOUT EMPTY_RESPONSE. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   maxRetries: 5,
   initialDelayMs: 500,
   maxDelayMs: 10_000,
   jitterRatio: 0.1,
   retryableCodes: RETRYABLE_LLM_CODES,
+  maxRetriesByCode: Object.freeze({ TIMEOUT: 1 }),
 });
 
 /** A decision to retry after `delayMs` (integer ms, ≥ 0). */
@@ -39,7 +46,7 @@ export interface RetryDecision {
  *
  * `retryNumber` is 1-based: the number of the retry about to happen (the `attempt` field of
  * `llm/retry`). Returns `undefined` (give up) when the code is not retryable or
- * `retryNumber > maxRetries`. A provider Retry-After (`failure.retryAfterMs`) at or below
+ * `retryNumber > maxRetries` (or the code's lower cap in `maxRetriesByCode`). A provider Retry-After (`failure.retryAfterMs`) at or below
  * `maxDelayMs` is used as the delay exactly (no jitter); one above the cap gives up. Otherwise the
  * delay is `min(initialDelayMs·2^(retryNumber−1), maxDelayMs)` with ±`jitterRatio` jitter from
  * `random()` (in [0, 1)), rounded and clamped to [0, maxDelayMs]. `overrides` may be partial:
@@ -53,7 +60,8 @@ export function decideRetry(
 ): RetryDecision | undefined {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...definedOnly(overrides) };
   if (!policy.retryableCodes.has(failure.code)) return undefined;
-  if (!Number.isInteger(retryNumber) || retryNumber < 1 || retryNumber > policy.maxRetries) return undefined;
+  const cap = Math.min(policy.maxRetries, policy.maxRetriesByCode?.[failure.code] ?? Infinity);
+  if (!Number.isInteger(retryNumber) || retryNumber < 1 || retryNumber > cap) return undefined;
   if (failure.retryAfterMs !== undefined) {
     if (failure.retryAfterMs > policy.maxDelayMs) return undefined;
     return { delayMs: Math.max(0, Math.round(failure.retryAfterMs)) };

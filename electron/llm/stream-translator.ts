@@ -4,8 +4,10 @@
  *
  * Blocks: one per wire content kind — reasoning (`delta.reasoning_content`, or `delta.reasoning`
  * as Groq/Ollama/OpenRouter send it), text (`delta.content`), and one per tool-call wire `index` —
- * numbered in first-seen order. A block opens (`block-start`) at its first non-empty delta, so the
- * empty `reasoning_content: ""` DeepSeek sends first opens nothing. Deltas are emitted as they
+ * numbered in first-seen order. A block opens (`block-start`) at its first non-empty delta, except
+ * that an empty `reasoning_content: ""` opens the reasoning block (with no delta) when none is open:
+ * the field's presence is what tells a thinking endpoint that needs it back (an answer made of such
+ * an empty block alone is still EMPTY_RESPONSE). Deltas are emitted as they
  * arrive; `block-end`s (authoritative assembled blocks), then `usage`, then `finish` are emitted
  * only when the stream is over ({@link StreamTranslator.complete} / {@link StreamTranslator.fail}).
  *
@@ -86,6 +88,13 @@ export class StreamTranslator {
       let reasoning = fromContent ?? nonEmpty(delta.reasoning);
       const details = Array.isArray(delta.reasoning_details) ? delta.reasoning_details.filter(isPlainObject) : [];
       if (reasoning === undefined && details.length > 0) reasoning = nonEmpty(details.map(detailText).join(''));
+      if (reasoning === undefined && details.length === 0 && delta.reasoning_content === '' && this.reasoning === undefined) {
+        // The field arrived empty (a thinking endpoint with nothing to say before a tool call): an
+        // empty block records which field this server speaks, so it goes back (as "") where the
+        // server needs it (issue 20 item 1).
+        this.reasoning = this.open('reasoning', out);
+        this.reasoning.field = 'reasoning_content';
+      }
       if (reasoning !== undefined || details.length > 0) {
         this.reasoning ??= this.open('reasoning', out);
         if (field !== undefined) this.reasoning.field ??= field;
@@ -118,7 +127,7 @@ export class StreamTranslator {
     let finish = mapFinishReason(this.wireFinish ?? 'stop');
     const hasToolCall = this.blocks.some((b) => b.type === 'tool-call');
     if (finish.kind === 'stop' && hasToolCall) finish = { kind: 'tool-calls' };
-    if ((finish.kind === 'stop' || finish.kind === 'tool-calls') && this.blocks.length === 0) {
+    if ((finish.kind === 'stop' || finish.kind === 'tool-calls') && this.blocks.every(isEmptyReasoning)) {
       finish = { kind: 'error', failure: llmFailure('EMPTY_RESPONSE', 'the provider finished without any content') };
     }
     const out: StreamChunk[] = [];
@@ -221,6 +230,11 @@ function toAssistantBlock(block: BlockState): AssistantBlock {
     };
   }
   return { type: block.type, text: block.text };
+}
+
+/** A reasoning block with no text and no details (only records which field the server speaks). */
+function isEmptyReasoning(block: BlockState): boolean {
+  return block.type === 'reasoning' && block.text === '' && (block.details === undefined || block.details.length === 0);
 }
 
 function isPlainObject(value: unknown): value is { [key: string]: unknown } {

@@ -7,11 +7,14 @@ import type { SessionEvent, SessionHeader } from '../../shared/events.js';
 import type { OpenAiCompatibleClient } from '../../electron/llm/openai-compatible-client.js';
 import { Session } from '../../electron/session/session.js';
 
-/** The request bodies rebuilt from the log, one per model attempt (each attempt's first chunk ends its prefix). */
-export function rebuildRequestBodies(header: SessionHeader, events: readonly SessionEvent[], client: OpenAiCompatibleClient): string[] {
+/**
+ * The request bodies rebuilt from the log, one per model attempt (each attempt's first chunk ends
+ * its prefix); only attempts from `fromSeq` on (e.g. a fork child's own, after an imported prefix).
+ */
+export function rebuildRequestBodies(header: SessionHeader, events: readonly SessionEvent[], client: OpenAiCompatibleClient, fromSeq = 0): string[] {
   const bodies: string[] = [];
   for (const e of events) {
-    if (e.type !== 'assistant/chunk') continue;
+    if (e.type !== 'assistant/chunk' || e.seq < fromSeq) continue;
     const prev = events[e.seq - 1];
     if (prev?.type === 'assistant/chunk') continue;
     const prefix = new Session({ header, seed: events.slice(0, e.seq) });

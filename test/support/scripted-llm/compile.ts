@@ -116,14 +116,21 @@ export function replyFrames(step: ReplyStep, requestNumber = 1): Frame[] {
   push({ role: 'assistant', content: '' });
   const reasoningField = step.reasoningField ?? 'reasoning_content';
   for (const piece of pieces(step.reasoning ?? '', size)) push({ [reasoningField]: piece });
-  for (const piece of pieces(step.text ?? '', size)) push({ content: piece });
+  // A thinking endpoint with nothing to think: `reasoning_content: ""` on the first content delta.
+  let emptyReasoning = step.emptyReasoningContent === true && (step.reasoning ?? '') === '';
+  const withEmpty = (delta: Record<string, unknown>): Record<string, unknown> => {
+    if (!emptyReasoning) return delta;
+    emptyReasoning = false;
+    return { reasoning_content: '', ...delta };
+  };
+  for (const piece of pieces(step.text ?? '', size)) push(withEmpty({ content: piece }));
 
   const calls = step.toolCalls ?? [];
   const later = step.laterIdName ?? 'omit';
   const argPieces = calls.map((call) => pieces(call.arguments, size));
   const header = (i: number): Record<string, unknown> => {
     const call = calls[i]!;
-    return { tool_calls: [{ index: i, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] };
+    return withEmpty({ tool_calls: [{ index: i, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
   };
   const argDelta = (i: number, piece: string): Record<string, unknown> => {
     if (later === 'empty') return { tool_calls: [{ index: i, id: '', type: 'function', function: { name: '', arguments: piece } }] };
@@ -149,7 +156,7 @@ export function replyFrames(step: ReplyStep, requestNumber = 1): Frame[] {
   const usageIn = step.usageIn ?? 'separate-chunk';
   if (finish !== null) {
     const onFinish = step.usage !== undefined && usageIn === 'finish-chunk' ? { usage: step.usage } : {};
-    push(calls.length > 0 || (step.text ?? '') !== '' || (step.reasoning ?? '') !== '' ? {} : { content: '' }, { finishReason: finish, ...onFinish });
+    push(withEmpty(calls.length > 0 || (step.text ?? '') !== '' || (step.reasoning ?? '') !== '' ? {} : { content: '' }), { finishReason: finish, ...onFinish });
   }
   if (step.usage !== undefined && (usageIn === 'separate-chunk' || finish === null)) push(null, { usage: step.usage });
   if (step.done ?? true) frames.push({ done: true });

@@ -20,3 +20,4 @@ export {
 } from './builders.js';
 export { loadScriptFile } from './script-file.js';
 export { conversationPosition, stepsByConversation } from './conversation-position.js';
+export { strictThinkingValidator, strictThinkingViolations, thinkingStep, type StrictThinkingOptions } from './strict-thinking.js';

@@ -84,6 +84,11 @@ export interface ReplyStep extends StreamOptions {
   readonly usageIn?: 'finish-chunk' | 'separate-chunk';
   /** Send `data: [DONE]` at the end (default true). */
   readonly done?: boolean;
+  /**
+   * With no `reasoning`: send `"reasoning_content": ""` on the first tool-call (or text) delta, as a
+   * thinking endpoint with nothing to think does (default false; true in strict thinking mode).
+   */
+  readonly emptyReasoningContent?: boolean;
 }
 
 /** Explicit frames, for anything a reply cannot express. */

@@ -17,6 +17,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { Socket } from 'node:net';
 import { assertStep, compileStep, frameText, type Plan } from './compile.js';
 import type { ScriptStep } from './script.js';
+import { strictThinkingValidator, thinkingStep, type StrictThinkingOptions } from './strict-thinking.js';
 
 /** One recorded chat-completions request. `body` is the parsed JSON (undefined if it did not parse). */
 export interface RecordedRequest {
@@ -59,6 +60,12 @@ export interface ScriptedLlmOptions {
   readonly validator?: RequestValidator;
   /** The error message when nothing is scripted for a request (default: names the request number). */
   readonly noStepMessage?: (request: RecordedRequest) => string;
+  /**
+   * Strict thinking mode (strict-thinking.ts): refuse what DeepSeek's thinking mode refuses (a
+   * tool-call message without `reasoning_content`, tool results out of call order or missing) with
+   * its 400, before `validator`; replies without reasoning stream an empty `reasoning_content`.
+   */
+  readonly strictThinking?: boolean | StrictThinkingOptions;
 }
 
 export interface ScriptedLlm {
@@ -91,6 +98,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
   const closing = new Set<() => void>();
   let handler = options.handler;
   let validator = options.validator;
+  const strict = options.strictThinking ? strictThinkingValidator(options.strictThinking === true ? {} : options.strictThinking) : undefined;
   const rejected: { request: RecordedRequest; step: ScriptStep }[] = [];
   let closed = false;
   const baseDir = options.baseDir ?? process.cwd();
@@ -133,9 +141,10 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     }
     const recorded: RecordedRequest = { number: requests.length + 1, method: req.method, path, headers: req.headers, rawBody, body };
     requests.push(recorded);
-    const rejection = validator?.(recorded);
+    const rejection = strict?.(recorded) ?? validator?.(recorded);
     if (rejection !== undefined) rejected.push({ request: recorded, step: rejection });
-    const step = rejection ?? queue.shift() ?? (handler ? await handler(recorded) : undefined);
+    const next = rejection ?? queue.shift() ?? (handler ? await handler(recorded) : undefined);
+    const step = next !== undefined && strict !== undefined && rejection === undefined ? thinkingStep(next) : next;
     if (step === undefined) {
       log?.(`#${recorded.number} POST ${path} → 500 (nothing scripted)`);
       res.writeHead(500, { 'content-type': 'application/json' });

@@ -1,6 +1,6 @@
 import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { codeForHttpStatus, codeForStreamError, failureFromError, llmFailure, parseRetryAfter } from '../../../electron/llm/failure.js';
+import { codeForHttpStatus, codeForStreamError, failureFromError, llmFailure, parseRetryAfter, timeoutFailure } from '../../../electron/llm/failure.js';
 
 const headers = (entries: Record<string, string>) => new Headers(entries);
 const ctx = { timedOut: false, callerAborted: false, idleTimeoutMs: 1000 };
@@ -58,7 +58,8 @@ describe('codeForStreamError', () => {
 describe('failureFromError', () => {
   it('lets the watchdog and the caller abort win over the error they caused', () => {
     const cause = new DOMException('aborted', 'AbortError');
-    expect(failureFromError(cause, { ...ctx, timedOut: true, requestId: 'r1' })).toEqual({ code: 'TIMEOUT', message: 'no data from the provider for 1000 ms', requestId: 'r1' });
+    expect(failureFromError(cause, { ...ctx, timedOut: true, requestId: 'r1' })).toEqual({ code: 'TIMEOUT', message: 'no data from the provider for 1 s (idle timeout)', requestId: 'r1', timeoutMs: 1000 });
+    expect(timeoutFailure(45_000, undefined, 'first-byte')).toEqual({ code: 'TIMEOUT', message: 'the provider sent its response headers and then nothing for 45 s (first-byte timeout)', timeoutMs: 45_000 });
     expect(failureFromError(cause, { ...ctx, callerAborted: true }).code).toBe('ABORTED');
   });
 

@@ -23,9 +23,17 @@ describe('decideRetry', () => {
     }
   });
 
+  it('TIMEOUT is retried once by default: each timed-out attempt already cost a whole timeout (issue 20)', () => {
+    expect(decideRetry(f('TIMEOUT'), 1, DEFAULT_RETRY_POLICY, () => 0.5)).toEqual({ delayMs: 500 });
+    expect(decideRetry(f('TIMEOUT'), 2, DEFAULT_RETRY_POLICY, () => 0.5)).toBeUndefined();
+    expect(decideRetry(f('SERVER'), 2, DEFAULT_RETRY_POLICY, () => 0.5)).toEqual({ delayMs: 1000 });
+    // A caller may lift the cap.
+    expect(decideRetry(f('TIMEOUT'), 3, { maxRetriesByCode: {} }, () => 0.5)).toEqual({ delayMs: 2000 });
+  });
+
   it('applies ±10 % jitter within bounds', () => {
-    expect(decideRetry(f('TIMEOUT'), 2, DEFAULT_RETRY_POLICY, () => 0)).toEqual({ delayMs: 900 });
-    expect(decideRetry(f('TIMEOUT'), 2, DEFAULT_RETRY_POLICY, () => 0.999999)).toEqual({ delayMs: 1100 });
+    expect(decideRetry(f('SERVER'), 2, DEFAULT_RETRY_POLICY, () => 0)).toEqual({ delayMs: 900 });
+    expect(decideRetry(f('SERVER'), 2, DEFAULT_RETRY_POLICY, () => 0.999999)).toEqual({ delayMs: 1100 });
     for (let i = 0; i < 200; i++) {
       const delay = decideRetry(f('TRANSPORT'), 3)!.delayMs;
       expect(delay).toBeGreaterThanOrEqual(1800);

@@ -15,13 +15,27 @@ function run(chunks: WireChunk[]): StreamChunk[] {
 const ends = (out: StreamChunk[]) => out.flatMap((c) => (c.type === 'block-end' ? [c.block] : []));
 
 describe('StreamTranslator', () => {
-  it('opens a block at its first non-empty delta; an empty first reasoning_content opens nothing', () => {
+  it('an empty reasoning_content streamed with a tool call is logged as an empty reasoning block of that field (issue 20)', () => {
     const t = new StreamTranslator();
-    expect(t.push(d({ role: 'assistant', content: null, reasoning_content: '' }))).toEqual([]);
-    expect(t.push(d({ reasoning_content: 'Hm' }))).toEqual([
-      { type: 'block-start', index: 0, blockType: 'reasoning' },
-      { type: 'reasoning-delta', index: 0, text: 'Hm' },
+    expect(t.push(d({ role: 'assistant', content: '' }))).toEqual([]);
+    t.push(d({ reasoning_content: '', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'list_dir', arguments: '{}' } }] }));
+    t.push(d({}, 'tool_calls'));
+    expect(ends(t.complete())).toEqual([
+      { type: 'reasoning', text: '', field: 'reasoning_content' },
+      { type: 'tool-call', id: 'c1', name: 'list_dir', arguments: '{}' },
     ]);
+    // `null` says nothing about the field; an answer of an empty block alone is still empty.
+    const none = new StreamTranslator();
+    expect(none.push(d({ role: 'assistant', content: null, reasoning_content: null }))).toEqual([]);
+    const empty = new StreamTranslator();
+    empty.push(d({ reasoning_content: '' }, 'stop'));
+    expect(empty.complete().at(-1)).toMatchObject({ type: 'finish', reason: { kind: 'error', failure: { code: 'EMPTY_RESPONSE' } } });
+  });
+
+  it('opens a block at its first non-empty delta; an empty first reasoning_content opens the reasoning block with no delta', () => {
+    const t = new StreamTranslator();
+    expect(t.push(d({ role: 'assistant', content: null, reasoning_content: '' }))).toEqual([{ type: 'block-start', index: 0, blockType: 'reasoning' }]);
+    expect(t.push(d({ reasoning_content: 'Hm' }))).toEqual([{ type: 'reasoning-delta', index: 0, text: 'Hm' }]);
     expect(t.push(d({ content: '', reasoning_content: null }))).toEqual([]);
     expect(t.push(d({ content: 'Hi' }))).toEqual([
       { type: 'block-start', index: 1, blockType: 'text' },

@@ -1,0 +1,193 @@
+/**
+ * Issue 20 items 1 and 3, through the real CLI (bundled, real child processes, real SQLite, the
+ * scripted server in strict thinking mode on 127.0.0.1, which refuses what DeepSeek refuses):
+ * - every importable fixture with tool calls (Claude Code, Codex, OpenHands, DeepSeek Harness),
+ *   imported, forked into a folder and resumed on the endpoint (`resume CHILD --base-url URL
+ *   --model M "continue"`), completes its turn: the one rejection an imported history can meet
+ *   (no `reasoning_content`: nothing in an imported log says this endpoint wants it) is corrected
+ *   once and logged (`HISTORY_CORRECTED`), results go in call order, and nothing else is refused;
+ * - a Claude Code transcript with three parallel sub-agent calls answered out of order continues
+ *   with no rejection at all;
+ * - a native `run --base-url URL "list the files"` on an endpoint that streams an empty
+ *   `reasoning_content` with its tool call is never refused, and neither is its resume.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../../shared/events.js';
+import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
+import { agentLogFixtures, sourcePairs, sourceRecords } from '../../support/import-fixtures.js';
+import { startScriptedLlm, textResponse, toolCallResponse, type RecordedRequest, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { strictThinkingViolations } from '../../support/scripted-llm/strict-thinking.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+let llm: ScriptedLlm;
+let dataDir: string;
+let work: string;
+
+beforeAll(async () => {
+  llm = await startScriptedLlm({ strictThinking: true });
+  dataDir = mkdtempSync(join(tmpdir(), 'forkline-cli-thinking-'));
+  work = mkdtempSync(join(tmpdir(), 'forkline-cli-thinking-ws-'));
+});
+afterAll(async () => {
+  await llm.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', FORKLINE_CHECKPOINTS: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+function readLog(id: string): SessionEvent[] {
+  const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));
+  try {
+    return store.readAll(id);
+  } finally {
+    store.close();
+  }
+}
+
+/** The rejections since `before`, as the server's error messages. */
+function rejectionsSince(before: number): string[] {
+  return llm.rejected.filter((r) => r.request.number > before).map((r) => (r.step.type === 'http-error' ? JSON.stringify(r.step.body) : r.step.type));
+}
+
+const FORMATS = new Set(['claude-code', 'codex', 'openhands', 'deepseek-harness']);
+const withToolCalls = agentLogFixtures().filter((f) => FORMATS.has(f.folder) && sourcePairs(f.folder, sourceRecords(readFileSync(f.path, 'utf8'))).calls.length > 0);
+
+describe('continuing on a strict thinking endpoint (issue 20)', () => {
+  it('covers a fixture of every importable format with tool calls', () => {
+    expect(new Set(withToolCalls.map((f) => f.folder))).toEqual(FORMATS);
+  });
+
+  it.each(withToolCalls.map((f) => [f.file, f] as const))('import, fork --cwd, resume --base-url: %s continues with no 400 left', async (_name, fixture) => {
+    const imported = await forkline(['import', fixture.path]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const id = /^session (\S+)/m.exec(imported.stdout)![1]!;
+    const fork = await forkline(['fork', id, '--cwd', work]);
+    if (fork.stderr.includes('MODEL_VIEW_INCOMPLETE')) {
+      // A log whose model saw something we cannot replay (a sub-agent's sidechain) is not continuable at all (issue 12).
+      expect(fork.code).not.toBe(0);
+      return;
+    }
+    expect(fork.code, fork.stderr).toBe(0);
+    const child = fork.stdout.trim();
+
+    llm.setHandler(() => textResponse('Continuing from where the log stopped.'));
+    const before = llm.requests.length;
+    const resume = await forkline(['resume', child, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'continue']);
+    llm.setHandler(undefined);
+    expect(resume.stderr).toBe('');
+    expect(resume.code).toBe(0);
+    expect(resume.stdout).toMatch(/Turn \d+ ended: completed/);
+
+    const requests = llm.requests.slice(before);
+    const rejected = rejectionsSince(before);
+    // At most the one correction a foreign history needs, and never for call order.
+    expect(rejected.length).toBeLessThanOrEqual(1);
+    for (const r of rejected) expect(r).toContain('Missing `reasoning_content` field in the assistant message at message index');
+    expect(strictThinkingViolations(requests.at(-1)!.body)).toEqual([]);
+    const warnings = readLog(child).filter((e): e is SessionEvent<'llm/warning'> => e.type === 'llm/warning' && e.data.code === 'HISTORY_CORRECTED');
+    expect(warnings).toHaveLength(rejected.length);
+    if (rejected.length === 1) expect(resume.stdout).toContain('HISTORY_CORRECTED');
+
+    // A follow-up on the same endpoint starts from what the log learned: no rejection at all.
+    llm.setHandler(() => textResponse('Still here.'));
+    const again = llm.requests.length;
+    const next = await forkline(['resume', child, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'and then?']);
+    llm.setHandler(undefined);
+    expect(next.code, next.stderr).toBe(0);
+    expect(rejectionsSince(again)).toEqual([]);
+  });
+
+  it('three parallel sub-agent calls whose results arrived in another order: continued with results in call order', async () => {
+    const base = { isSidechain: false, userType: 'external', cwd: '/home/u/p', sessionId: '7d0c2f5e-1111-4222-8333-444455556666', version: '2.1.14' };
+    let n = 0;
+    let parent: string | null = null;
+    const rec = (extra: Record<string, unknown>): string => {
+      const uuid = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+      const line = JSON.stringify({ parentUuid: parent, ...base, ...extra, uuid, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString() });
+      parent = uuid;
+      return line;
+    };
+    const assistant = (content: unknown) => rec({ type: 'assistant', requestId: 'req_1', message: { model: 'claude-opus-4-5', id: 'msg_1', type: 'message', role: 'assistant', content: [content], stop_reason: null, usage: { input_tokens: 3, output_tokens: 5 } } });
+    const task = (id: string, what: string) => assistant({ type: 'tool_use', id, name: 'Task', input: { description: what, prompt: `Look into ${what}`, subagent_type: 'general-purpose' } });
+    const result = (id: string, text: string) => rec({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: [{ type: 'text', text }] }] } });
+    const lines = [
+      rec({ type: 'user', message: { role: 'user', content: 'Survey the three packages in parallel.' } }),
+      assistant({ type: 'thinking', thinking: 'Three independent sub-agents.', signature: 'sig' }),
+      task('toolu_A', 'package a'),
+      task('toolu_B', 'package b'),
+      task('toolu_C', 'package c'),
+      result('toolu_C', 'c is fine'),
+      result('toolu_A', 'a needs tests'),
+      result('toolu_B', 'b is deprecated'),
+      rec({ type: 'assistant', requestId: 'req_2', message: { model: 'claude-opus-4-5', id: 'msg_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'a needs tests, b is deprecated, c is fine.' }], stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 9 } } }),
+    ];
+    const file = join(work, 'parallel-tasks.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const imported = await forkline(['import', file]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const id = /^session (\S+)/m.exec(imported.stdout)![1]!;
+    const child = (await forkline(['fork', id, '--cwd', work])).stdout.trim();
+
+    // Results in call order is always on: only the reasoning field is checked here, by a server
+    // that says (like DeepSeek) what it wants.
+    llm.setHandler(() => textResponse('Writing the tests for a first.'));
+    const before = llm.requests.length;
+    const resume = await forkline(['resume', child, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'what first?']);
+    llm.setHandler(undefined);
+    expect(resume.code, resume.stderr).toBe(0);
+    for (const r of rejectionsSince(before)) expect(r).not.toContain('out of call order');
+    const last = llm.requests.at(-1)!;
+    const order = (last.body.messages as { role: string; tool_call_id?: string }[]).filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+    expect(order).toEqual(['toolu_A', 'toolu_B', 'toolu_C']);
+    expect(strictThinkingViolations(last.body)).toEqual([]);
+    // The log keeps the arrival order: only the wire is ordered.
+    const results = readLog(child).filter((e): e is SessionEvent<'tool/result'> => e.type === 'tool/result').map((e) => e.data.message.source.callId);
+    expect(results).toEqual(['toolu_C', 'toolu_A', 'toolu_B']);
+  });
+
+  it('native run --base-url on an endpoint that streams an empty reasoning_content with its tool call, then resume: never refused', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'forkline-thinking-native-'));
+    writeFileSync(join(folder, 'a.txt'), 'alpha\n');
+    writeFileSync(join(folder, 'b.txt'), 'beta\n');
+    try {
+      const before = llm.requests.length;
+      llm.enqueue(toolCallResponse([{ id: 'call_ls', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('There are two files: a.txt and b.txt.'));
+      const run = await forkline(['run', '--cwd', folder, '--base-url', llm.baseUrl, '--model', 'thinking-model', '--approval', 'allow', 'list the files']);
+      expect(rejectionsSince(before)).toEqual([]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const requests: RecordedRequest[] = llm.requests.slice(before);
+      expect(requests).toHaveLength(2);
+      const assistantMessage = requests[1]!.body.messages.find((m: { role: string }) => m.role === 'assistant');
+      expect(assistantMessage.reasoning_content).toBe('');
+      const id = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)![1]!;
+
+      const resumed = llm.requests.length;
+      llm.enqueue(textResponse('Still two.'));
+      const resume = await forkline(['resume', id, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'and now?']);
+      expect(resume.code, resume.stderr).toBe(0);
+      expect(rejectionsSince(resumed)).toEqual([]);
+      expect(strictThinkingViolations(llm.requests.at(-1)!.body)).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
