@@ -23,11 +23,15 @@ import type { ApprovalAnswerer, ApprovalDecision } from './agent/approval-gate.j
 import { approvalPromptText, parseApprovalAnswer } from './cli/approval-prompt.js';
 import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
 import { EXIT_USAGE, isInputError } from './cli/exit-codes.js';
-import { resolveSessionPrefix, SessionIdError } from './cli/id-prefix.js';
+import { resolveSessionPrefix } from './cli/id-prefix.js';
 import { jsonLine, sessionListEntry, sessionShowJson } from './cli/json-output.js';
 import { printMcpStatus } from './cli/mcp-status.js';
 import { unknownCommandMessage, unknownOptionMessage } from './cli/option-suggest.js';
-import { OutputPathError, writeOutputFile } from './cli/output-file.js';
+import { openOutputFile } from './cli/output-file.js';
+import { streamExport } from './cli/export-stream.js';
+import { cliOutputs, exitWhenWritten } from './cli/cli-output.js';
+import { watchProcessTerminals } from './cli/dead-terminal.js';
+import { reportError, UsageError } from './cli/error-line.js';
 import { listenForStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './cli/stop-signals.js';
 import { openStoredSessions } from './cli/stored-sessions.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
@@ -39,6 +43,9 @@ import { leftoverNotice } from './store/session-repository.js';
 import { recordedHereFrom } from './store/session-provenance.js';
 import { dialectOf, providerPreset } from './llm/providers.js';
 import { LlmConfigurationError, thinkingFields } from './llm/reasoning-effort.js';
+
+/** Which of fds 0–2 are terminals, taken before anything can change them (dead-terminal.ts). */
+const terminals = watchProcessTerminals();
 
 const USAGE = `forkline — a coding agent whose sessions are append-only event logs
 
@@ -81,8 +88,6 @@ Session ids may be shortened to any unique prefix. Exit codes: 0 success, 1 the 
 complete or the command failed, 2 bad usage, configuration or input.
 
 Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY from the environment.`;
-
-class UsageError extends Error {}
 
 const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'export', 'import', 'models', 'help'] as const;
 
@@ -179,13 +184,13 @@ function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undef
 function terminalAnswerer(printer: TimelineText, color: boolean): ApprovalAnswerer {
   return async (question, signal): Promise<ApprovalOutcome | ApprovalDecision> => {
     if (!process.stdin.isTTY) {
-      process.stdout.write(printer.interject(`! ${visibleInline(question.toolName)} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
+      stdout.write(printer.interject(`! ${visibleInline(question.toolName)} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
       return 'unavailable';
     }
     // terminal: false keeps readline from redrawing (and erasing) the current line.
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
     try {
-      process.stdout.write(printer.interject(approvalPromptText(question, color)));
+      stdout.write(printer.interject(approvalPromptText(question, color)));
       const answer = await rl.question('', { signal });
       return parseApprovalAnswer(answer, question);
     } catch {
@@ -251,7 +256,7 @@ function checkModelReady(runtime: Runtime): void {
 
 async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: string, text: string, options: { readonly takeOver?: boolean } = {}): Promise<number> {
   const write = (s: string) => {
-    if (s !== '') process.stdout.write(s);
+    if (s !== '') stdout.write(s);
   };
   // Live output arrives through the host's feed; events are printed straight from the session,
   // synchronously, so an approval prompt always comes after the tool call it is about.
@@ -305,7 +310,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
           : reason.failure.code === 'MISSING_CREDENTIAL'
             ? ' Set the provider\'s API key environment variable.'
             : '';
-    process.stderr.write(`forkline: the model request failed — ${describeReason(reason)}.${hint}\n`);
+    stderr.write(`forkline: the model request failed — ${describeReason(reason)}.${hint}\n`);
   }
   return reason.kind === 'completed' ? 0 : 1;
 }
@@ -313,7 +318,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
 async function main(argv: string[]): Promise<number> {
   const cli = parse(argv);
   const color = process.stdout.isTTY === true && cli.values['no-color'] !== true && !process.env['NO_COLOR'];
-  const out = (s: string) => process.stdout.write(s);
+  const out = (s: string) => stdout.write(s);
   switch (cli.command) {
     case 'help': {
       const approval = cliApproval(cli.values);
@@ -321,7 +326,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case '':
-      process.stderr.write(`${USAGE}\n`);
+      stderr.write(`${USAGE}\n`);
       return EXIT_USAGE;
     case 'run': {
       const task = cli.positionals.join(' ').trim();
@@ -369,7 +374,7 @@ async function main(argv: string[]): Promise<number> {
           const connection = runtime.host.connect(() => undefined);
           const child = await connection.forkSession({ sessionId, cwd: resolve(cwdFlag) });
           connection.dispose();
-          process.stderr.write(`continuing imported session ${sessionId} as new session ${child.id} in ${visibleInline(child.cwd ?? '')}\n`);
+          stderr.write(`continuing imported session ${sessionId} as new session ${child.id} in ${visibleInline(child.cwd ?? '')}\n`);
           sessionId = child.id;
         } else if (cwdFlag !== undefined) {
           throw new UsageError('--cwd is only for continuing an imported session; a session recorded here keeps its own folder');
@@ -487,15 +492,15 @@ async function main(argv: string[]): Promise<number> {
         const boundary = (child.seedLength ?? 0) - 1;
         const turn = runtime.store.readRange(child.id, boundary, boundary + 1)[0];
         const turnText = turn?.type === 'turn/end' ? `turn ${turn.data.turn} (seq ${boundary})` : `seq ${boundary}`;
-        process.stderr.write(
+        stderr.write(
           at === undefined
             ? `forked after ${turnText}, the last completed turn\n`
             : at === boundary
               ? `forked after ${turnText}\n`
               : `forked after ${turnText}: --at ${at} is after that turn ended and before the next one started\n`,
         );
-        if (cli.values['worktree'] || cli.values['cwd'] !== undefined) process.stderr.write(`workspace: ${visibleInline(child.cwd ?? '(none)')}\n`);
-        if (source?.header.origin?.kind === 'imported') process.stderr.write(`continue it: forkline resume ${visibleInline(child.id.slice(0, 8))} "your next message"\n`);
+        if (cli.values['worktree'] || cli.values['cwd'] !== undefined) stderr.write(`workspace: ${visibleInline(child.cwd ?? '(none)')}\n`);
+        if (source?.header.origin?.kind === 'imported') stderr.write(`continue it: forkline resume ${visibleInline(child.id.slice(0, 8))} "your next message"\n`);
         return 0;
       } finally {
         await runtime.close();
@@ -527,10 +532,19 @@ async function main(argv: string[]): Promise<number> {
       if (!id) throw new UsageError('export needs a session id');
       const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
-        const jsonl = runtime.repository.exportJsonl(resolveSessionId(runtime, id));
+        // Streamed page by page with backpressure: memory does not grow with the session (export-stream.ts).
+        const sessionId = resolveSessionId(runtime, id);
         const file = cli.values['out'] as string | undefined;
-        if (file) writeOutputFile(file, jsonl);
-        else out(jsonl);
+        if (file) {
+          const output = openOutputFile(file);
+          try {
+            await streamExport(runtime.repository, sessionId, output);
+          } finally {
+            output.close();
+          }
+        } else {
+          await streamExport(runtime.repository, sessionId, { write: (text) => stdout.writeAsync(text), get open() { return stdout.open; } });
+        }
         return 0;
       } finally {
         await runtime.close();
@@ -581,7 +595,7 @@ async function main(argv: string[]): Promise<number> {
             if (!ForklineError.isInstance(error)) throw error;
             failed++;
             if (isInputError(error)) badInput++;
-            process.stderr.write(`forkline: ${visibleInline(file)}: ${visibleInline(error.message)} [${error.code}]\n`);
+            stderr.write(`forkline: ${visibleInline(file)}: ${visibleInline(error.message)} [${error.code}]\n`);
           }
         }
         // 2 when every failure was a file we cannot read as a session; 1 when something else failed.
@@ -651,38 +665,17 @@ function rendererDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
 }
 
+const stdout = cliOutputs().stdout;
+const stderr = cliOutputs().stderr;
+const ending = { beforeExit: () => terminals.releaseDead() };
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code, ending),
   (error: unknown) => {
-    // Messages may quote values from a file or a server: control characters are made visible.
-    if (error instanceof UsageError) {
-      process.stderr.write(`forkline: ${visibleText(error.message)}\n(forkline help for usage)\n`);
-      process.exit(EXIT_USAGE);
-    }
-    if (error instanceof SessionIdError || error instanceof OutputPathError) {
-      process.stderr.write(`forkline: ${visibleText(error.message)}\n`);
-      process.exit(EXIT_USAGE);
-    }
-    if (isInputError(error)) {
-      process.stderr.write(`forkline: ${visibleText((error as ForklineError).message)} [${(error as ForklineError).code}]\n`);
-      process.exit(EXIT_USAGE);
-    }
-    if (ForklineError.isInstance(error)) {
-      process.stderr.write(`forkline: ${visibleText(error.message)} [${visibleInline(error.code)}]\n`);
-      process.exit(1);
-    }
-    if (error instanceof TypeError && String((error as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`forkline: ${visibleText(error.message)}\n(forkline help for usage)\n`);
-      process.exit(2);
-    }
-    if (error instanceof Error && error.name === 'SqliteError') {
-      // better-sqlite3 error from a damaged store: say what failed, without a stack trace.
-      const code = (error as { code?: string }).code ?? 'SQLITE_ERROR';
-      process.stderr.write(`forkline: the session store failed: ${visibleText(error.message)} [${visibleInline(code)}]. The file was left as it is.\n`);
-      process.exit(1);
-    }
-    process.stderr.write(`forkline: unexpected error: ${visibleText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
-    process.exit(1);
+    // One line with the error's code, never a stack trace (FORKLINE_DEBUG=1 adds it); messages may
+    // quote values from a file or a server, so control characters are made visible.
+    const report = reportError(error, process.env['FORKLINE_DEBUG'] === '1');
+    stderr.write(report.text);
+    return exitWhenWritten(report.exitCode, ending);
   },
 );
 

@@ -8,6 +8,7 @@
  * it; signal numbers from signal(7) on Linux): 129 SIGHUP, 130 SIGINT, 143 SIGTERM.
  */
 import type { IDisposable } from '../../shared/lifecycle.js';
+import { exitNow } from './dead-terminal.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -46,7 +47,14 @@ export interface StopHandlers {
  *   can finish.
  */
 export function listenForStopSignals(handlers: StopHandlers, options: { readonly forceAfterMs?: number; readonly target?: SignalTarget } = {}): StopSignals {
-  const target: SignalTarget = options.target ?? (process as unknown as SignalTarget);
+  // The real process, exiting without touching a terminal that hung up (dead-terminal.ts).
+  const target: SignalTarget = options.target ?? {
+    on: (signal, listener) => process.on(signal, listener),
+    off: (signal, listener) => process.off(signal, listener),
+    exit: exitNow,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
   const forceAfterMs = options.forceAfterMs ?? 10_000;
   let received: StopSignal | undefined;
   let interrupts = 0;
