@@ -11,16 +11,15 @@
  */
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ProviderChoice } from '../shared/api.js';
 import { ForklineError } from '../shared/errors.js';
 import { formatImportSummary, type ImportSummary } from '../shared/import-summary.js';
-import { isImportedSession, type ApprovalOutcome, type ApprovalPolicyName, type SessionEvent } from '../shared/events.js';
+import { isImportedSession, type ApprovalPolicyName, type SessionEvent } from '../shared/events.js';
 import { visibleInline, visibleText } from '../shared/visible-text.js';
-import type { ApprovalAnswerer, ApprovalDecision } from './agent/approval-gate.js';
-import { approvalPromptText, parseApprovalAnswer } from './cli/approval-prompt.js';
+import type { ApprovalAnswerer } from './agent/approval-gate.js';
+import { terminalAnswerer } from './cli/terminal-answerer.js';
 import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
 import { EXIT_USAGE, isInputError } from './cli/exit-codes.js';
 import { resolveSessionPrefix } from './cli/id-prefix.js';
@@ -177,30 +176,6 @@ function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undef
   return value;
 }
 
-/**
- * Asks on the terminal, showing the change (the diff, or the command and its folder); with no
- * terminal, answers `unavailable` and says how to allow.
- */
-function terminalAnswerer(printer: TimelineText, color: boolean): ApprovalAnswerer {
-  return async (question, signal): Promise<ApprovalOutcome | ApprovalDecision> => {
-    if (!process.stdin.isTTY) {
-      stdout.write(printer.interject(`! ${visibleInline(question.toolName)} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
-      return 'unavailable';
-    }
-    // terminal: false keeps readline from redrawing (and erasing) the current line.
-    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
-    try {
-      stdout.write(printer.interject(approvalPromptText(question, color)));
-      const answer = await rl.question('', { signal });
-      return parseApprovalAnswer(answer, question);
-    } catch {
-      return 'cancelled';
-    } finally {
-      rl.close();
-    }
-  };
-}
-
 function dataDirOf(values: ParsedCli['values']): string {
   return (values['data-dir'] as string | undefined) ?? defaultDataDir();
 }
@@ -254,7 +229,25 @@ function checkModelReady(runtime: Runtime): void {
   }
 }
 
-async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: string, text: string, options: { readonly takeOver?: boolean } = {}): Promise<number> {
+/** Carries "the terminal hung up" from the approval prompt to the running turn's stop handling. */
+class HangupRelay {
+  private handler: (() => void) | undefined;
+  /** Set (or clear) what a hang-up does. */
+  on(handler: (() => void) | undefined): void {
+    this.handler = handler;
+  }
+  raise(): void {
+    this.handler?.();
+  }
+}
+
+async function runTurn(
+  runtime: Runtime,
+  printer: TimelineText,
+  sessionId: string,
+  text: string,
+  options: { readonly takeOver?: boolean; readonly hangup?: HangupRelay } = {},
+): Promise<number> {
   const write = (s: string) => {
     if (s !== '') stdout.write(s);
   };
@@ -286,11 +279,13 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
       agent.cancel({ kind: 'signal', signal });
     },
   });
+  options.hangup?.on(() => stops.raise('SIGHUP'));
   try {
     connection.followup({ sessionId, text });
     await agent.whenIdle();
     await new Promise((r) => setImmediate(r));
   } finally {
+    options.hangup?.on(undefined);
     stops.dispose();
     mcpStatus?.dispose();
     subscription.dispose();
@@ -336,14 +331,15 @@ async function main(argv: string[]): Promise<number> {
       if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
       if (!statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is a file, not a folder (the workspace is a folder)`);
       const printer = new TimelineText({ live: true, color });
-      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
+      const hangup = new HangupRelay();
+      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer({ printer, color, stdout, onHangup: () => hangup.raise() }) });
       try {
         checkModelReady(runtime);
         const connection = runtime.host.connect(() => undefined);
         const session = connection.createSession({ cwd: realpathSync(resolve(cwd)) });
         connection.dispose();
         out(`session ${session.id}\n`);
-        const code = await runTurn(runtime, printer, session.id, task);
+        const code = await runTurn(runtime, printer, session.id, task, { hangup });
         out(`\nsession ${session.id}\n`);
         return code;
       } finally {
@@ -355,7 +351,8 @@ async function main(argv: string[]): Promise<number> {
       const text = rest.join(' ').trim();
       if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
       const printer = new TimelineText({ live: true, color });
-      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
+      const hangup = new HangupRelay();
+      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer({ printer, color, stdout, onHangup: () => hangup.raise() }) });
       try {
         let sessionId = resolveSessionId(runtime, id);
         const cwdFlag = cli.values['cwd'] as string | undefined;
@@ -386,7 +383,7 @@ async function main(argv: string[]): Promise<number> {
           if (route) runtime.settings.useForThisRun({ ...runtime.settings.active, ...route });
         }
         checkModelReady(runtime);
-        const code = await runTurn(runtime, printer, sessionId, text, { takeOver: cli.values['take-over'] === true });
+        const code = await runTurn(runtime, printer, sessionId, text, { takeOver: cli.values['take-over'] === true, hangup });
         out(`\nsession ${sessionId}\n`);
         return code;
       } finally {

@@ -53,9 +53,17 @@ export class DeadTerminalGuard {
 
 let processGuard: DeadTerminalGuard | undefined;
 
-/** Starts watching this process's terminals (call once, first thing in the CLI); later calls return the same guard. */
+/**
+ * Starts watching this process's terminals (call once, first thing in the CLI); later calls return
+ * the same guard. The guard also runs on the process's `exit` event, so an exit that is not ours
+ * (the event loop running dry) does not touch a dead terminal either.
+ */
 export function watchProcessTerminals(): DeadTerminalGuard {
-  processGuard ??= new DeadTerminalGuard();
+  if (processGuard === undefined) {
+    const guard = new DeadTerminalGuard();
+    processGuard = guard;
+    if (guard.watched.length > 0) process.on('exit', () => guard.releaseDead());
+  }
   return processGuard;
 }
 
