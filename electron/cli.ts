@@ -31,6 +31,7 @@ import { streamExport } from './cli/export-stream.js';
 import { cliOutputs, exitWhenWritten } from './cli/cli-output.js';
 import { watchProcessTerminals } from './cli/dead-terminal.js';
 import { reportError, UsageError } from './cli/error-line.js';
+import { ProcessLog } from './cli/process-log.js';
 import { listenForStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './cli/stop-signals.js';
 import { openStoredSessions } from './cli/stored-sessions.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
@@ -45,6 +46,12 @@ import { LlmConfigurationError, thinkingFields } from './llm/reasoning-effort.js
 
 /** Which of fds 0–2 are terminals, taken before anything can change them (dead-terminal.ts). */
 const terminals = watchProcessTerminals();
+/** Every write to stdout / stderr goes through these (cli-output.ts: whole output, a reader that leaves). */
+const stdout = cliOutputs().stdout;
+const stderr = cliOutputs().stderr;
+/** The engine's console messages, one line each (process-log.ts). */
+const processLog = new ProcessLog(stderr);
+processLog.install();
 
 const USAGE = `forkline — a coding agent whose sessions are append-only event logs
 
@@ -264,7 +271,22 @@ async function runTurn(
   for (const left of loaded.leftovers) write(`! ${leftoverNotice(left)}\n`);
   const agent = runtime.host.ensureAgent(sessionId, options.takeOver ? { takeOver: true } : {});
   for (const event of agent.session.eventsFrom(loaded.events.length)) write(printer.render(event));
-  const subscription = agent.session.onDidAppend((event) => write(printer.render(event)));
+  let subscription = agent.session.onDidAppend((event) => write(printer.render(event)));
+  // Taken over by `resume --take-over` elsewhere: this process's later events are not stored, so
+  // nothing more is printed as if it happened; the cause is said once at the end (exit 1).
+  let claimLost: unknown;
+  const claimWatch = runtime.repository.onDidLoseClaim((lost) => {
+    if (lost.sessionId !== sessionId || claimLost !== undefined) return;
+    claimLost = lost.error;
+    processLog.mute();
+    subscription.dispose();
+    subscription = { dispose: () => undefined };
+  });
+  // A write the store refused (a full disk): a turn that then fails failed because of it.
+  let writeFailure: unknown;
+  const writeWatch = runtime.repository.onDidFailWrite((failed) => {
+    if (failed.sessionId === sessionId) writeFailure ??= failed.failure.error;
+  });
   const mcpStatus = runtime.host.options.mcp ? printMcpStatus(runtime.host.options.mcp, workspaceOf(loaded.record.header.cwd), (line) => write(printer.interject(printer.dim(visibleText(line))))) : undefined;
   const turnBefore = agent.session.lastTurn;
   // Ctrl+C cancels (twice quits); SIGTERM / SIGHUP cancel with the signal as the cause, then the
@@ -289,13 +311,24 @@ async function runTurn(
     stops.dispose();
     mcpStatus?.dispose();
     subscription.dispose();
+    claimWatch.dispose();
+    writeWatch.dispose();
     connection.dispose();
+  }
+  if (claimLost !== undefined) {
+    stderr.write(reportError(claimLost).text);
+    return 1;
   }
   if (stops.received !== undefined) return SIGNAL_EXIT_CODES[stops.received];
   const ends = agent.session.eventsFrom(0).filter((e): e is SessionEvent<'turn/end'> => e.type === 'turn/end' && e.data.turn > turnBefore);
   const last = ends[ends.length - 1];
   if (!last) return 1;
   const reason = last.data.reason;
+  if (reason.kind === 'error' && writeFailure !== undefined) {
+    // The turn failed because the session could not be saved, not because of the model.
+    stderr.write(reportError(writeFailure).text);
+    return 1;
+  }
   if (reason.kind === 'error') {
     const hint =
       reason.failure.code === 'AUTH'
@@ -662,15 +695,17 @@ function rendererDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
 }
 
-const stdout = cliOutputs().stdout;
-const stderr = cliOutputs().stderr;
 const ending = { beforeExit: () => terminals.releaseDead() };
 main(process.argv.slice(2)).then(
-  (code) => exitWhenWritten(code, ending),
+  (code) => {
+    processLog.flush();
+    return exitWhenWritten(code, ending);
+  },
   (error: unknown) => {
     // One line with the error's code, never a stack trace (FORKLINE_DEBUG=1 adds it); messages may
     // quote values from a file or a server, so control characters are made visible.
     const report = reportError(error, process.env['FORKLINE_DEBUG'] === '1');
+    processLog.flush();
     stderr.write(report.text);
     return exitWhenWritten(report.exitCode, ending);
   },
