@@ -23,6 +23,8 @@ export interface OutputStream {
   once(event: 'drain' | 'close', listener: () => void): unknown;
   off(event: 'drain' | 'close', listener: () => void): unknown;
   readonly writableLength: number;
+  /** True once the stream was destroyed (a closed pipe can end it without an `error` event). */
+  readonly destroyed?: boolean;
 }
 
 /** One output stream of the CLI with pipe semantics handled. */
@@ -50,6 +52,7 @@ export class CliOutput {
 
   /** True while writing still makes sense (the reader is there and no write failed). */
   get open(): boolean {
+    if (!this.gone && this.stream.destroyed === true) this.gone = true;
     return !this.gone && this.failure === undefined;
   }
 
