@@ -95,6 +95,19 @@ describe('a reader that leaves ends the command quietly', () => {
   }, 60_000);
 });
 
+describe('an output that cannot be written is a failure', () => {
+  it('show / export > /dev/full and export --out /dev/full: one line with ENOSPC, exit 1', async () => {
+    for (const args of [['show', ID], ['export', ID]]) {
+      const result = await runCliPipeline([...args, '--data-dir', dataDir], '> /dev/full');
+      expect(result.statuses).toEqual([1]);
+      expect(result.stderr).toBe('forkline: could not write the output (stdout): no space left on device [ENOSPC]\n');
+    }
+    const out = await runCli(['export', ID, '--out', '/dev/full', '--data-dir', dataDir]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe('forkline: cannot write /dev/full: no space left on device [ENOSPC]\n');
+  }, 60_000);
+});
+
 describe('export streams', () => {
   it('exports a session of tens of MB with the heap capped at 64 MB, with bounded peak memory', async () => {
     const bigDir = join(root, 'big');
