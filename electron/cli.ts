@@ -11,24 +11,28 @@
  */
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ProviderChoice } from '../shared/api.js';
 import { ForklineError } from '../shared/errors.js';
 import { formatImportSummary, type ImportSummary } from '../shared/import-summary.js';
-import { isImportedSession, type ApprovalOutcome, type ApprovalPolicyName, type SessionEvent } from '../shared/events.js';
+import { isImportedSession, type ApprovalPolicyName, type SessionEvent } from '../shared/events.js';
 import { visibleInline, visibleText } from '../shared/visible-text.js';
-import type { ApprovalAnswerer, ApprovalDecision } from './agent/approval-gate.js';
-import { approvalPromptText, parseApprovalAnswer } from './cli/approval-prompt.js';
+import type { ApprovalAnswerer } from './agent/approval-gate.js';
+import { terminalAnswerer } from './cli/terminal-answerer.js';
 import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
 import type { CommandContext } from './cli/commands/fanout.js';
 import { EXIT_USAGE, isInputError } from './cli/exit-codes.js';
-import { resolveSessionPrefix, SessionIdError } from './cli/id-prefix.js';
+import { resolveSessionPrefix } from './cli/id-prefix.js';
 import { jsonLine, sessionListEntry, sessionShowJson } from './cli/json-output.js';
 import { printMcpStatus } from './cli/mcp-status.js';
 import { unknownCommandMessage, unknownOptionMessage } from './cli/option-suggest.js';
-import { OutputPathError, writeOutputFile } from './cli/output-file.js';
+import { openOutputFile } from './cli/output-file.js';
+import { streamExport } from './cli/export-stream.js';
+import { cliOutputs, exitWhenWritten } from './cli/cli-output.js';
+import { watchProcessTerminals } from './cli/dead-terminal.js';
+import { reportError, UsageError } from './cli/error-line.js';
+import { ProcessLog } from './cli/process-log.js';
 import { listenForStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './cli/stop-signals.js';
 import { openStoredSessions } from './cli/stored-sessions.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
@@ -40,6 +44,15 @@ import { leftoverNotice } from './store/session-repository.js';
 import { recordedHereFrom } from './store/session-provenance.js';
 import { dialectOf, providerPreset } from './llm/providers.js';
 import { LlmConfigurationError, thinkingFields } from './llm/reasoning-effort.js';
+
+/** Which of fds 0–2 are terminals, taken before anything can change them (dead-terminal.ts). */
+const terminals = watchProcessTerminals();
+/** Every write to stdout / stderr goes through these (cli-output.ts: whole output, a reader that leaves). */
+const stdout = cliOutputs().stdout;
+const stderr = cliOutputs().stderr;
+/** The engine's console messages, one line each (process-log.ts). */
+const processLog = new ProcessLog(stderr);
+processLog.install();
 
 const USAGE = `forkline — a coding agent whose sessions are append-only event logs
 
@@ -93,8 +106,6 @@ Session ids may be shortened to any unique prefix. Exit codes: 0 success, 1 the 
 complete or the command failed, 2 bad usage, configuration or input.
 
 Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY from the environment.`;
-
-class UsageError extends Error {}
 
 const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'fanout', 'apply', 'rewind', 'export', 'import', 'models', 'help'] as const;
 
@@ -191,30 +202,6 @@ function approvalPolicy(values: ParsedCli['values']): ApprovalPolicyName | undef
   return value;
 }
 
-/**
- * Asks on the terminal, showing the change (the diff, or the command and its folder); with no
- * terminal, answers `unavailable` and says how to allow.
- */
-function terminalAnswerer(printer: TimelineText, color: boolean): ApprovalAnswerer {
-  return async (question, signal): Promise<ApprovalOutcome | ApprovalDecision> => {
-    if (!process.stdin.isTTY) {
-      process.stdout.write(printer.interject(`! ${visibleInline(question.toolName)} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
-      return 'unavailable';
-    }
-    // terminal: false keeps readline from redrawing (and erasing) the current line.
-    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
-    try {
-      process.stdout.write(printer.interject(approvalPromptText(question, color)));
-      const answer = await rl.question('', { signal });
-      return parseApprovalAnswer(answer, question);
-    } catch {
-      return 'cancelled';
-    } finally {
-      rl.close();
-    }
-  };
-}
-
 function dataDirOf(values: ParsedCli['values']): string {
   return (values['data-dir'] as string | undefined) ?? defaultDataDir();
 }
@@ -268,9 +255,27 @@ function checkModelReady(runtime: Runtime): void {
   }
 }
 
-async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: string, text: string, options: { readonly takeOver?: boolean } = {}): Promise<number> {
+/** Carries "the terminal hung up" from the approval prompt to the running turn's stop handling. */
+class HangupRelay {
+  private handler: (() => void) | undefined;
+  /** Set (or clear) what a hang-up does. */
+  on(handler: (() => void) | undefined): void {
+    this.handler = handler;
+  }
+  raise(): void {
+    this.handler?.();
+  }
+}
+
+async function runTurn(
+  runtime: Runtime,
+  printer: TimelineText,
+  sessionId: string,
+  text: string,
+  options: { readonly takeOver?: boolean; readonly hangup?: HangupRelay } = {},
+): Promise<number> {
   const write = (s: string) => {
-    if (s !== '') process.stdout.write(s);
+    if (s !== '') stdout.write(s);
   };
   // Live output arrives through the host's feed; events are printed straight from the session,
   // synchronously, so an approval prompt always comes after the tool call it is about.
@@ -285,7 +290,22 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
   for (const left of loaded.leftovers) write(`! ${leftoverNotice(left)}\n`);
   const agent = runtime.host.ensureAgent(sessionId, options.takeOver ? { takeOver: true } : {});
   for (const event of agent.session.eventsFrom(loaded.events.length)) write(printer.render(event));
-  const subscription = agent.session.onDidAppend((event) => write(printer.render(event)));
+  let subscription = agent.session.onDidAppend((event) => write(printer.render(event)));
+  // Taken over by `resume --take-over` elsewhere: this process's later events are not stored, so
+  // nothing more is printed as if it happened; the cause is said once at the end (exit 1).
+  let claimLost: unknown;
+  const claimWatch = runtime.repository.onDidLoseClaim((lost) => {
+    if (lost.sessionId !== sessionId || claimLost !== undefined) return;
+    claimLost = lost.error;
+    processLog.mute();
+    subscription.dispose();
+    subscription = { dispose: () => undefined };
+  });
+  // A write the store refused (a full disk): a turn that then fails failed because of it.
+  let writeFailure: unknown;
+  const writeWatch = runtime.repository.onDidFailWrite((failed) => {
+    if (failed.sessionId === sessionId) writeFailure ??= failed.failure.error;
+  });
   const mcpStatus = runtime.host.options.mcp ? printMcpStatus(runtime.host.options.mcp, workspaceOf(loaded.record.header.cwd), (line) => write(printer.interject(printer.dim(visibleText(line))))) : undefined;
   const turnBefore = agent.session.lastTurn;
   // Ctrl+C cancels (twice quits); SIGTERM / SIGHUP cancel with the signal as the cause, then the
@@ -300,21 +320,34 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
       agent.cancel({ kind: 'signal', signal });
     },
   });
+  options.hangup?.on(() => stops.raise('SIGHUP'));
   try {
     connection.followup({ sessionId, text });
     await agent.whenIdle();
     await new Promise((r) => setImmediate(r));
   } finally {
+    options.hangup?.on(undefined);
     stops.dispose();
     mcpStatus?.dispose();
     subscription.dispose();
+    claimWatch.dispose();
+    writeWatch.dispose();
     connection.dispose();
+  }
+  if (claimLost !== undefined) {
+    stderr.write(reportError(claimLost).text);
+    return 1;
   }
   if (stops.received !== undefined) return SIGNAL_EXIT_CODES[stops.received];
   const ends = agent.session.eventsFrom(0).filter((e): e is SessionEvent<'turn/end'> => e.type === 'turn/end' && e.data.turn > turnBefore);
   const last = ends[ends.length - 1];
   if (!last) return 1;
   const reason = last.data.reason;
+  if (reason.kind === 'error' && writeFailure !== undefined) {
+    // The turn failed because the session could not be saved, not because of the model.
+    stderr.write(reportError(writeFailure).text);
+    return 1;
+  }
   if (reason.kind === 'error') {
     const hint =
       reason.failure.code === 'AUTH'
@@ -324,7 +357,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
           : reason.failure.code === 'MISSING_CREDENTIAL'
             ? ' Set the provider\'s API key environment variable.'
             : '';
-    process.stderr.write(`forkline: the model request failed — ${describeReason(reason)}.${hint}\n`);
+    stderr.write(`forkline: the model request failed — ${describeReason(reason)}.${hint}\n`);
   }
   return reason.kind === 'completed' ? 0 : 1;
 }
@@ -332,7 +365,7 @@ async function runTurn(runtime: Runtime, printer: TimelineText, sessionId: strin
 async function main(argv: string[]): Promise<number> {
   const cli = parse(argv);
   const color = process.stdout.isTTY === true && cli.values['no-color'] !== true && !process.env['NO_COLOR'];
-  const out = (s: string) => process.stdout.write(s);
+  const out = (s: string) => stdout.write(s);
   switch (cli.command) {
     case 'help': {
       const approval = cliApproval(cli.values);
@@ -340,7 +373,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case '':
-      process.stderr.write(`${USAGE}\n`);
+      stderr.write(`${USAGE}\n`);
       return EXIT_USAGE;
     case 'run': {
       const task = cli.positionals.join(' ').trim();
@@ -350,14 +383,15 @@ async function main(argv: string[]): Promise<number> {
       if (!existsSync(cwd)) throw new UsageError(`--cwd ${cwd} does not exist`);
       if (!statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is a file, not a folder (the workspace is a folder)`);
       const printer = new TimelineText({ live: true, color });
-      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
+      const hangup = new HangupRelay();
+      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer({ printer, color, stdout, onHangup: () => hangup.raise() }) });
       try {
         checkModelReady(runtime);
         const connection = runtime.host.connect(() => undefined);
         const session = connection.createSession({ cwd: realpathSync(resolve(cwd)) });
         connection.dispose();
         out(`session ${session.id}\n`);
-        const code = await runTurn(runtime, printer, session.id, task);
+        const code = await runTurn(runtime, printer, session.id, task, { hangup });
         out(`\nsession ${session.id}\n`);
         return code;
       } finally {
@@ -369,7 +403,8 @@ async function main(argv: string[]): Promise<number> {
       const text = rest.join(' ').trim();
       if (!id || !text) throw new UsageError('resume needs a session id and a follow-up, e.g. forkline resume ID "now add tests"');
       const printer = new TimelineText({ live: true, color });
-      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
+      const hangup = new HangupRelay();
+      const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer({ printer, color, stdout, onHangup: () => hangup.raise() }) });
       try {
         let sessionId = resolveSessionId(runtime, id);
         const cwdFlag = cli.values['cwd'] as string | undefined;
@@ -388,7 +423,7 @@ async function main(argv: string[]): Promise<number> {
           const connection = runtime.host.connect(() => undefined);
           const child = await connection.forkSession({ sessionId, cwd: resolve(cwdFlag) });
           connection.dispose();
-          process.stderr.write(`continuing imported session ${sessionId} as new session ${child.id} in ${visibleInline(child.cwd ?? '')}\n`);
+          stderr.write(`continuing imported session ${sessionId} as new session ${child.id} in ${visibleInline(child.cwd ?? '')}\n`);
           sessionId = child.id;
         } else if (cwdFlag !== undefined) {
           throw new UsageError('--cwd is only for continuing an imported session; a session recorded here keeps its own folder');
@@ -400,7 +435,7 @@ async function main(argv: string[]): Promise<number> {
           if (route) runtime.settings.useForThisRun({ ...runtime.settings.active, ...route });
         }
         checkModelReady(runtime);
-        const code = await runTurn(runtime, printer, sessionId, text, { takeOver: cli.values['take-over'] === true });
+        const code = await runTurn(runtime, printer, sessionId, text, { takeOver: cli.values['take-over'] === true, hangup });
         out(`\nsession ${sessionId}\n`);
         return code;
       } finally {
@@ -506,15 +541,15 @@ async function main(argv: string[]): Promise<number> {
         const boundary = (child.seedLength ?? 0) - 1;
         const turn = runtime.store.readRange(child.id, boundary, boundary + 1)[0];
         const turnText = turn?.type === 'turn/end' ? `turn ${turn.data.turn} (seq ${boundary})` : `seq ${boundary}`;
-        process.stderr.write(
+        stderr.write(
           at === undefined
             ? `forked after ${turnText}, the last completed turn\n`
             : at === boundary
               ? `forked after ${turnText}\n`
               : `forked after ${turnText}: --at ${at} is after that turn ended and before the next one started\n`,
         );
-        if (cli.values['worktree'] || cli.values['cwd'] !== undefined) process.stderr.write(`workspace: ${visibleInline(child.cwd ?? '(none)')}\n`);
-        if (source?.header.origin?.kind === 'imported') process.stderr.write(`continue it: forkline resume ${visibleInline(child.id.slice(0, 8))} "your next message"\n`);
+        if (cli.values['worktree'] || cli.values['cwd'] !== undefined) stderr.write(`workspace: ${visibleInline(child.cwd ?? '(none)')}\n`);
+        if (source?.header.origin?.kind === 'imported') stderr.write(`continue it: forkline resume ${visibleInline(child.id.slice(0, 8))} "your next message"\n`);
         return 0;
       } finally {
         await runtime.close();
@@ -551,10 +586,19 @@ async function main(argv: string[]): Promise<number> {
       if (!id) throw new UsageError('export needs a session id');
       const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
-        const jsonl = runtime.repository.exportJsonl(resolveSessionId(runtime, id));
+        // Streamed page by page with backpressure: memory does not grow with the session (export-stream.ts).
+        const sessionId = resolveSessionId(runtime, id);
         const file = cli.values['out'] as string | undefined;
-        if (file) writeOutputFile(file, jsonl);
-        else out(jsonl);
+        if (file) {
+          const output = openOutputFile(file);
+          try {
+            await streamExport(runtime.repository, sessionId, output);
+          } finally {
+            output.close();
+          }
+        } else {
+          await streamExport(runtime.repository, sessionId, { write: (text) => stdout.writeAsync(text), get open() { return stdout.open; } });
+        }
         return 0;
       } finally {
         await runtime.close();
@@ -605,7 +649,7 @@ async function main(argv: string[]): Promise<number> {
             if (!ForklineError.isInstance(error)) throw error;
             failed++;
             if (isInputError(error)) badInput++;
-            process.stderr.write(`forkline: ${visibleInline(file)}: ${visibleInline(error.message)} [${error.code}]\n`);
+            stderr.write(`forkline: ${visibleInline(file)}: ${visibleInline(error.message)} [${error.code}]\n`);
           }
         }
         // 2 when every failure was a file we cannot read as a session; 1 when something else failed.
@@ -671,7 +715,9 @@ async function issue21Command(cli: ParsedCli, color: boolean): Promise<number> {
   const timeout = intFlag(cli.values, 'check-timeout', 1);
   const concurrency = intFlag(cli.values, 'concurrency', 1);
   const printer = new TimelineText({ live: false, color });
-  const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer(printer, color) });
+  // A terminal that hangs up during an approval is a SIGHUP for every branch (fanoutCommand listens for it).
+  const onHangup = (): void => void process.emit('SIGHUP', 'SIGHUP');
+  const runtime = await open(cli.values, { approvalAnswerer: terminalAnswerer({ printer, color, stdout, onHangup }) });
   try {
     checkModelReady(runtime);
     return await fanoutCommand(commandContext(runtime), {
@@ -745,38 +791,19 @@ function rendererDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
 }
 
+const ending = { beforeExit: () => terminals.releaseDead() };
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    processLog.flush();
+    return exitWhenWritten(code, ending);
+  },
   (error: unknown) => {
-    // Messages may quote values from a file or a server: control characters are made visible.
-    if (error instanceof UsageError) {
-      process.stderr.write(`forkline: ${visibleText(error.message)}\n(forkline help for usage)\n`);
-      process.exit(EXIT_USAGE);
-    }
-    if (error instanceof SessionIdError || error instanceof OutputPathError) {
-      process.stderr.write(`forkline: ${visibleText(error.message)}\n`);
-      process.exit(EXIT_USAGE);
-    }
-    if (isInputError(error)) {
-      process.stderr.write(`forkline: ${visibleText((error as ForklineError).message)} [${(error as ForklineError).code}]\n`);
-      process.exit(EXIT_USAGE);
-    }
-    if (ForklineError.isInstance(error)) {
-      process.stderr.write(`forkline: ${visibleText(error.message)} [${visibleInline(error.code)}]\n`);
-      process.exit(1);
-    }
-    if (error instanceof TypeError && String((error as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`forkline: ${visibleText(error.message)}\n(forkline help for usage)\n`);
-      process.exit(2);
-    }
-    if (error instanceof Error && error.name === 'SqliteError') {
-      // better-sqlite3 error from a damaged store: say what failed, without a stack trace.
-      const code = (error as { code?: string }).code ?? 'SQLITE_ERROR';
-      process.stderr.write(`forkline: the session store failed: ${visibleText(error.message)} [${visibleInline(code)}]. The file was left as it is.\n`);
-      process.exit(1);
-    }
-    process.stderr.write(`forkline: unexpected error: ${visibleText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
-    process.exit(1);
+    // One line with the error's code, never a stack trace (FORKLINE_DEBUG=1 adds it); messages may
+    // quote values from a file or a server, so control characters are made visible.
+    const report = reportError(error, process.env['FORKLINE_DEBUG'] === '1');
+    processLog.flush();
+    stderr.write(report.text);
+    return exitWhenWritten(report.exitCode, ending);
   },
 );
 

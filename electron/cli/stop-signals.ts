@@ -8,6 +8,7 @@
  * it; signal numbers from signal(7) on Linux): 129 SIGHUP, 130 SIGINT, 143 SIGTERM.
  */
 import type { IDisposable } from '../../shared/lifecycle.js';
+import { exitNow } from './dead-terminal.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -17,6 +18,8 @@ export const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGHUP:
 export interface StopSignals extends IDisposable {
   /** The first signal that asked the command to stop, if any. */
   readonly received: StopSignal | undefined;
+  /** Handles `signal` as if it had been received (the terminal hung up, seen on stdin). */
+  raise(signal: StopSignal): void;
 }
 
 /** The part of `process` this module uses (a test passes a stand-in). */
@@ -39,19 +42,29 @@ export interface StopHandlers {
  * Listens until disposed:
  * - SIGINT with `onInterrupt`: the first calls it, the second exits at once with 130;
  * - the first SIGTERM / SIGHUP (or SIGINT without `onInterrupt`) calls `onStop`; another stop
- *   signal, or `forceAfterMs` (default 10 s) without the command having ended, exits at once with
+ *   signal (but not a repeated SIGHUP: one hang-up is often delivered twice), or `forceAfterMs` (default 10 s) without the command having ended, exits at once with
  *   128 + n (crash recovery closes what was left open on the next load; tool processes die with
  *   Forkline regardless, see process-supervisor.ts);
  * - after SIGHUP, writes to the vanished terminal fail: those errors are ignored so the shutdown
  *   can finish.
  */
 export function listenForStopSignals(handlers: StopHandlers, options: { readonly forceAfterMs?: number; readonly target?: SignalTarget } = {}): StopSignals {
-  const target: SignalTarget = options.target ?? (process as unknown as SignalTarget);
+  // The real process, exiting without touching a terminal that hung up (dead-terminal.ts).
+  const target: SignalTarget = options.target ?? {
+    on: (signal, listener) => process.on(signal, listener),
+    off: (signal, listener) => process.off(signal, listener),
+    exit: exitNow,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
   const forceAfterMs = options.forceAfterMs ?? 10_000;
   let received: StopSignal | undefined;
   let interrupts = 0;
   const ignore = () => undefined;
   const stop = (signal: StopSignal) => {
+    // A hang-up comes more than once (the kernel, then the shell forwarding it; or seen on stdin
+    // too): a repeated SIGHUP is the same event, not a second request to quit at once.
+    if (received === 'SIGHUP' && signal === 'SIGHUP') return;
     if (received !== undefined) target.exit(SIGNAL_EXIT_CODES[signal]);
     received = signal;
     if (signal === 'SIGHUP') {
@@ -80,6 +93,7 @@ export function listenForStopSignals(handlers: StopHandlers, options: { readonly
     get received() {
       return received;
     },
+    raise: (signal) => (signal === 'SIGINT' ? listeners[2]![1]() : stop(signal)),
     dispose: () => {
       for (const [signal, listener] of listeners) target.off(signal, listener);
     },

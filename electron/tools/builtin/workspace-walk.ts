@@ -92,7 +92,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const ancestors = baseRel === '' ? [] : baseRel.split('/').map((_, i, parts) => parts.slice(0, i).join('/'));
   for (const dir of ancestors) {
     const level = await loadIgnore(workspace, dir);
-    if (level) levels.push(level);
+    if (level) levels.push(reincludeNamed(level, baseRel));
   }
   let visited = 0;
 
@@ -176,6 +176,33 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   await visit(base, '');
   files.sort((a, b) => compareCodePoints(toRel(workspace, a), toRel(workspace, b)));
   return { files, skipped };
+}
+
+/**
+ * The folder the search starts in was named explicitly, so it and the folders on its way are
+ * searched even when a `.gitignore` above excludes them. The `ignore` package (like
+ * `git check-ignore`) reports everything below an excluded folder as excluded, which hid the whole
+ * content of a named ignored folder (`glob dist/**\/*.js` with `dist/` in .gitignore found
+ * nothing). Git itself only judges the paths it walks, by their own patterns: adding an anchored
+ * re-include (`!/dist/`) for each named folder to the ancestors' rules gives exactly that — what
+ * is below is still judged by its own patterns (`*.map`, a nested `dist/`).
+ */
+function reincludeNamed(level: IgnoreLevel, baseRel: string): IgnoreLevel {
+  if (baseRel === '') return level;
+  const parts = baseRel.split('/');
+  const negations: string[] = [];
+  for (let i = 1; i <= parts.length; i++) {
+    const named = parts.slice(0, i).join('/');
+    const local = level.dir === '' ? named : named.startsWith(`${level.dir}/`) ? named.slice(level.dir.length + 1) : undefined;
+    if (local !== undefined && local !== '') negations.push(`!/${local.split('/').map(literalSegment).join('/')}/`);
+  }
+  if (negations.length > 0) level.rules.add(negations.join('\n'));
+  return level;
+}
+
+/** A path segment as a gitignore pattern that matches only itself (wildcards, `!`, `#`, `\\`, trailing spaces escaped). */
+function literalSegment(segment: string): string {
+  return segment.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`).replace(/ +$/, (spaces) => spaces.replace(/ /g, '\\ '));
 }
 
 /** True when a `.gitignore` of `levels` (root first) excludes `rel` (workspace-relative). */

@@ -38,6 +38,29 @@ describe('search that tells the truth', () => {
     );
   });
 
+  it('a folder that .gitignore excludes is searched when named (grep path=node_modules, glob dist/**/*.js); what is inside keeps its own rules', async () => {
+    put(dirs.ws.dir, '.gitignore', 'node_modules/\ndist/\n*.map\n');
+    put(dirs.ws.dir, 'node_modules/pkg/lib/todo.js', '// TODO: pkg\n');
+    put(dirs.ws.dir, 'node_modules/pkg/node_modules/dep/x.js', '// TODO: nested dep\n');
+    put(dirs.ws.dir, 'dist/a/b.js', 'b\n');
+    put(dirs.ws.dir, 'dist/c.js', 'c\n');
+    put(dirs.ws.dir, 'dist/c.js.map', '{}\n');
+    put(dirs.ws.dir, 'dist/dist/d.js', 'd\n');
+    put(dirs.ws.dir, 'src/e.js', '// TODO: src\n');
+    const ctx = makeCtx(dirs.ws.dir);
+    const todo = await grep.execute({ pattern: 'TODO', path: 'node_modules' }, ctx);
+    expect(todo.content).toMatch(/^node_modules\/pkg\/lib\/todo\.js:1: \/\/ TODO: pkg\n\[Not searched: 1 ignored folder: node_modules\/pkg\/node_modules\/\./);
+    const js = await glob.execute({ pattern: 'dist/**/*.js' }, ctx);
+    expect(js.content.split('\n')[0]).toBe('dist/a/b.js');
+    expect(js.content).toMatch(/^dist\/a\/b\.js\ndist\/c\.js\n\[Not searched: 1 ignored folder: dist\/dist\/ \(\.gitignore\)\./);
+    expect((await glob.execute({ pattern: 'dist/**/*.map' }, ctx)).content).toMatch(/^No files match 'dist\/\*\*\/\*\.map'\.\n\[Not searched: 1 ignored folder: dist\/dist\/ \(\.gitignore\); 1 file excluded by \.gitignore\./);
+    // A deeper named folder: the folders on its way are named too.
+    expect((await glob.execute({ pattern: 'dist/a/*.js' }, ctx)).content).toBe('dist/a/b.js');
+    expect((await grep.execute({ pattern: 'b', path: 'dist/a' }, ctx)).content).toBe('dist/a/b.js:1: b');
+    // Unnamed, they stay skipped.
+    expect((await grep.execute({ pattern: 'TODO' }, ctx)).content).toMatch(/^src\/e\.js:1: \/\/ TODO: src\n\[Not searched: 2 ignored folders: dist\/ \(\.gitignore\), node_modules\/\./);
+  });
+
   it('recursive grep and glob end with what they skipped and why, with counts', async () => {
     put(dirs.ws.dir, '.gitignore', 'dist/\n*.log\n!keep.log\n');
     put(dirs.ws.dir, 'src/a.txt', 'needle\n');
