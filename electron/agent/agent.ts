@@ -56,6 +56,7 @@ import { contextAdvice, truncationHint } from './context-advice.js';
 import { NestedInstructionTracker } from './nested-instructions.js';
 import { instructionRef, sameInstructionRefs, type InstructionFile, type ProjectInstructions } from './project-instructions.js';
 import { runStepTools } from './step-tools.js';
+import { BudgetStop, type SpendGuard } from './spend-guard.js';
 import { localDate, renderSystemPrompt } from './system-prompt.js';
 
 /** What the model should be called with; read at every step so settings changes apply. */
@@ -143,6 +144,11 @@ export interface AgentOptions {
    * what the request offers. Must not throw for a broken server (it should just offer fewer tools).
    */
   readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
+  /**
+   * Logs each request's price and refuses one that could cross a budget (issue 22): called right
+   * before every request is sent; its BudgetStop ends the turn with reason `budget`.
+   */
+  readonly spendGuard?: SpendGuard;
 }
 
 /** What a pre-step hook decides. */
@@ -430,6 +436,7 @@ export class Agent {
     } catch (error) {
       if (abort.signal.aborted) reason = { kind: 'aborted', cause: abort.signal.reason as CancelCause };
       else if (error instanceof StepRejected) reason = { kind: 'blocked' };
+      else if (error instanceof BudgetStop) reason = { kind: 'budget', ...error.facts };
       else reason = { kind: 'error', failure: toFailure(error) };
     } finally {
       session.append({ type: 'turn/end', data: { turn, reason } });
@@ -612,6 +619,7 @@ export class Agent {
       if (signal.aborted) throw signal.reason;
       const messages = session.deriveMessages();
       const header = this.logHeader(config, this.buildHeader(config));
+      this.options.spendGuard?.beforeSend(session, { turn, step, provider: config.provider, model: config.model, header, messages, ...pricedLimits(config) });
       await this.options.flush();
       if (signal.aborted) throw signal.reason;
       const assembler = new BlockAssembler();
@@ -783,6 +791,15 @@ function lastRequestContext(session: Session): SessionEvent<'request/context'>['
     if (event.type === 'session/end-seed') return undefined;
   }
   return undefined;
+}
+
+/** The route and limits a price check needs from the configuration in force. */
+function pricedLimits(config: AgentModelConfig): { baseUrl?: string; contextWindow?: number; maxOutputTokens?: number } {
+  return {
+    ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
+    ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}),
+    ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
+  };
 }
 
 /** Any thrown value → the structured failure written into `turn/end{error}`. */

@@ -198,6 +198,8 @@ export function describeFacts(facts: TurnEndFacts): string {
       return describeReason({ kind: 'aborted', cause: facts.cause ?? { kind: 'legacy' } });
     case 'error':
       return describeReason({ kind: 'error', failure: facts.failure ?? { code: 'UNKNOWN', message: '' } });
+    case 'budget':
+      return visibleInline(`budget: ${facts.message ?? ''}`);
     default:
       return visibleInline(turnEndLabel(facts));
   }
@@ -222,6 +224,8 @@ function reasonWords(reason: TurnEndReason): string {
       return reason.cause.kind === 'signal' ? `cancelled (${reason.cause.signal})` : reason.cause.kind === 'hook' ? `cancelled (${reason.cause.reason})` : `cancelled (${reason.cause.kind})`;
     case 'error':
       return `error ${reason.failure.code}: ${reason.failure.message}`;
+    case 'budget':
+      return `budget: ${reason.message}`;
   }
 }
 
