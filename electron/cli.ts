@@ -30,6 +30,10 @@ import { unknownCommandMessage, unknownOptionMessage } from './cli/option-sugges
 import { OutputPathError, writeOutputFile } from './cli/output-file.js';
 import { listenForStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './cli/stop-signals.js';
 import { openStoredSessions } from './cli/stored-sessions.js';
+import { budgetFromFlags, cliPriceBook, cliPriceOverrides } from './cli/pricing-options.js';
+import { priceCommand, tokenText, totalText } from './cli/commands/price.js';
+import { sessionCost } from '../shared/session-cost.js';
+import { sessionCostJson } from './cli/cost-json.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
 import { defaultDataDir } from './host/data-dir.js';
 import type { Runtime } from './host/runtime.js';
@@ -60,6 +64,8 @@ Usage:
                                                Claude Code transcripts, Codex rollouts, OpenHands
                                                trajectories (detected by content); prints a summary
   forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows
+  forkline price ID [--as MODEL,…] [--json]    what a session cost, and would have cost on other models
+                                               (MODEL: PROVIDER:MODEL, e.g. openai:gpt-5, or a bare id)
 
 Model options (run, resume, serve):
   --provider deepseek|openai|openrouter|gemini|ollama|vllm|llamacpp|lmstudio|custom
@@ -73,6 +79,12 @@ Model options (run, resume, serve):
                      <data dir>/cli.json; with no terminal, ask denies). The desktop app's and browser
                      mode's approval setting applies to the UI only.
   --mcp-config FILE  MCP servers ({"mcpServers": {...}}) for this run; repeatable
+Budgets (run, resume): a request that could cross one is not sent; the turn ends with "budget"
+  --budget USD       for the whole session (what it already spent counts)
+  --turn-budget USD  per turn
+  --max-tokens-total N   billed tokens for the whole session (for models with no known price)
+  Prices: the bundled list (genai-prices 0.1.8); your own per endpoint and model in <data dir>/cli.json,
+  e.g. {"prices": [{"baseUrl": "http://127.0.0.1:11434/v1", "model": "*", "inputMtok": 0, "outputMtok": 0}]}
 Other:
   --data-dir DIR     where sessions are stored (default: ${defaultDataDir()})
   --json             ls, show: one JSON document on stdout (see the README)
@@ -84,7 +96,7 @@ Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY fro
 
 class UsageError extends Error {}
 
-const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'export', 'import', 'models', 'help'] as const;
+const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'export', 'import', 'models', 'price', 'help'] as const;
 
 interface ParsedCli {
   readonly command: string;
@@ -111,6 +123,10 @@ const OPTIONS = {
   'no-color': { type: 'boolean' },
   json: { type: 'boolean' },
   'mcp-config': { type: 'string', multiple: true },
+  budget: { type: 'string' },
+  'turn-budget': { type: 'string' },
+  'max-tokens-total': { type: 'string' },
+  as: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -217,8 +233,11 @@ async function open(values: ParsedCli['values'], extra: { approvalAnswerer?: App
   const limits = limitOverrides(values);
   const { createRuntime } = await import('./host/runtime.js');
   const mcpConfigFiles = (values['mcp-config'] as unknown as string[] | undefined) ?? [];
+  const budget = budgetFromFlags(values);
+  const overrides = cliPriceOverrides(dataDirOf(values));
   return createRuntime({
     dataDir: dataDirOf(values),
+    pricing: { overrides, ...(budget ? { budget } : {}) },
     overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}), ...(Object.keys(limits).length > 0 ? { limits } : {}) },
     ...(mcpConfigFiles.length > 0 ? { mcpConfigFiles } : {}),
     ...rest,
@@ -423,7 +442,8 @@ async function main(argv: string[]): Promise<number> {
       try {
         const rows = runtime.repository.list();
         if (cli.values['json']) {
-          out(jsonLine(rows.map(sessionListEntry)));
+          const book = cliPriceBook(dataDirOf(cli.values));
+          out(jsonLine(rows.map((r) => ({ ...sessionListEntry(r), cost: sessionCostJson(runtime.repository.store.readAll(r.header.id), book) }))));
           return 0;
         }
         if (rows.length === 0) out('no sessions yet\n');
@@ -444,7 +464,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         const loaded = runtime.repository.load(resolveSessionId(runtime, id));
         if (cli.values['json']) {
-          out(jsonLine(sessionShowJson(loaded.record, loaded.events, loaded.repaired)));
+          out(jsonLine({ ...sessionShowJson(loaded.record, loaded.events, loaded.repaired), cost: sessionCostJson(loaded.events, cliPriceBook(dataDirOf(cli.values)), { turns: true }) }));
           return 0;
         }
         const h = loaded.record.header;
@@ -453,8 +473,17 @@ async function main(argv: string[]): Promise<number> {
         if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
         for (const left of loaded.leftovers) out(`! ${leftoverNotice(left)}\n`);
         if (loaded.ownedElsewhere) out('! another running Forkline holds this session: shown as stored (an unfinished turn is not closed here)\n');
-        const printer = new TimelineText({ live: false, color, seqs: true, ...(h.parentSession !== undefined && h.seedLength !== undefined ? { forkSeq: h.seedLength } : {}) });
+        const book = cliPriceBook(dataDirOf(cli.values));
+        const printer = new TimelineText({
+          live: false,
+          color,
+          seqs: true,
+          ...(h.parentSession !== undefined && h.seedLength !== undefined ? { forkSeq: h.seedLength } : {}),
+          fallbackPrice: book.fallback,
+        });
         for (const event of loaded.events) out(printer.render(event));
+        const cost = sessionCost(loaded.events, { fallback: book.fallback });
+        if (cost.responses.length > 0) out(`session cost: ${totalText(cost.total)} · ${tokenText(cost.total)}${cost.snapshots.length > 0 ? ` · prices ${cost.snapshots.join(', ')}` : ''}\n`);
         return 0;
       } finally {
         await runtime.close();
@@ -531,6 +560,21 @@ async function main(argv: string[]): Promise<number> {
         const file = cli.values['out'] as string | undefined;
         if (file) writeOutputFile(file, jsonl);
         else out(jsonl);
+        return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'price': {
+      const [id] = cli.positionals;
+      if (!id) throw new UsageError('price needs a session id, e.g. forkline price ID --as openai:gpt-5');
+      const book = cliPriceBook(dataDirOf(cli.values));
+      const runtime = openStoredSessions(dataDirOf(cli.values));
+      try {
+        const loaded = runtime.repository.load(resolveSessionId(runtime, id));
+        const as = cli.values['as'] as string | undefined;
+        const h = loaded.record.header;
+        out(priceCommand({ sessionId: h.id, ...(h.title !== undefined ? { title: h.title } : {}), events: loaded.events, book, ...(as !== undefined ? { as } : {}), json: cli.values['json'] === true }));
         return 0;
       } finally {
         await runtime.close();

@@ -56,7 +56,8 @@ export interface BudgetStopFacts {
   readonly scope: 'session' | 'turn';
   readonly budget: number;
   readonly spent: number;
-  readonly worstCase: number;
+  /** Absent when it cannot be bounded (no output cap, or no price for a USD limit). */
+  readonly worstCase?: number;
   readonly message: string;
 }
 

@@ -69,7 +69,7 @@ export interface SessionCost {
 }
 
 /** Prices a response for which no `request/price` was logged (or for re-pricing). */
-export type QuoteFor = (response: { readonly provider: string; readonly model: string; readonly time: number }) => PriceQuote;
+export type QuoteFor = (response: { readonly provider: string; readonly model: string; readonly baseUrl?: string; readonly time: number }) => PriceQuote;
 
 export interface SessionCostOptions {
   /** Used when no price was logged for a response. */
@@ -82,6 +82,8 @@ export interface SessionCostOptions {
 export function sessionCost(events: readonly SessionEvent[], options: SessionCostOptions = {}): SessionCost {
   const responses: BilledResponse[] = [];
   let price: SessionEvent<'request/price'>['data'] | undefined;
+  /** The endpoint of the latest `request/context` (for pricing responses logged without a price). */
+  let baseUrl: string | undefined;
   let openTurn = 0;
   for (const e of events) {
     switch (e.type) {
@@ -91,8 +93,8 @@ export function sessionCost(events: readonly SessionEvent[], options: SessionCos
       case 'turn/end':
         openTurn = 0;
         break;
-      case 'session/end-seed':
-        price = undefined;
+      case 'request/context':
+        baseUrl = e.data.baseUrl;
         break;
       case 'request/price':
         price = e.data;
@@ -102,13 +104,17 @@ export function sessionCost(events: readonly SessionEvent[], options: SessionCos
         const logged = price !== undefined && price.turn === e.data.turn && price.step === e.data.step ? price : undefined;
         const provider = logged?.provider ?? source.provider ?? '';
         const model = logged?.model ?? source.model ?? '';
-        responses.push(priced({ kind: 'step', seq: e.seq, time: e.time, turn: e.data.turn, step: e.data.step, provider, model, usage: e.data.usage }, logged, options));
+        responses.push(priced({ kind: 'step', seq: e.seq, time: e.time, turn: e.data.turn, step: e.data.step, provider, model, ...endpoint(logged?.baseUrl ?? baseUrl), usage: e.data.usage }, logged, options));
         break;
       }
       case 'compaction/summary': {
+        // A summary request logs no price of its own: the current list at its time (with the
+        // endpoint in force), else the price last logged for the same model.
         const { provider, model } = e.data;
-        const logged = price !== undefined && price.provider === provider && price.model === model ? { ...price, worstCaseUsd: undefined } : undefined;
-        responses.push(priced({ kind: 'compaction', seq: e.seq, time: e.time, turn: openTurn, step: 0, provider, model, usage: e.data.usage }, logged, options));
+        const facts = { kind: 'compaction' as const, seq: e.seq, time: e.time, turn: openTurn, step: 0, provider, model, ...endpoint(baseUrl), usage: e.data.usage };
+        const current = options.fallback && !options.as ? options.fallback(facts) : undefined;
+        const logged = current?.kind !== 'known' && price !== undefined && price.provider === provider && price.model === model ? { ...price, worstCaseUsd: undefined } : undefined;
+        responses.push(priced(facts, logged, logged ? { ...(options.as ? { as: options.as } : {}) } : options));
         break;
       }
       default:
@@ -126,6 +132,10 @@ export function sessionCost(events: readonly SessionEvent[], options: SessionCos
   return { responses, total: totals(responses), turns: new Map([...turns].map(([turn, list]) => [turn, totals(list)])), snapshots };
 }
 
+function endpoint(baseUrl: string | undefined): { baseUrl?: string } {
+  return baseUrl !== undefined ? { baseUrl } : {};
+}
+
 interface ResponseFacts {
   readonly kind: BilledResponse['kind'];
   readonly seq: number;
@@ -134,11 +144,12 @@ interface ResponseFacts {
   readonly step: number;
   readonly provider: string;
   readonly model: string;
+  readonly baseUrl?: string;
   readonly usage: TokenUsage | undefined;
 }
 
 function priced(r: ResponseFacts, logged: (Omit<SessionEvent<'request/price'>['data'], 'worstCaseUsd'> & { worstCaseUsd?: number | undefined }) | undefined, options: SessionCostOptions): BilledResponse {
-  const { usage, ...facts } = r;
+  const { usage, baseUrl: _baseUrl, ...facts } = r;
   let quote: PriceQuote | undefined;
   let priceFrom: BilledResponse['priceFrom'];
   if (options.as) {

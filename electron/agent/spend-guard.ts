@@ -121,7 +121,6 @@ export class SpendGuard {
         scope: budget.sessionUsd !== undefined || !usdLimited ? 'session' : 'turn',
         budget: (usdLimited ? (budget.sessionUsd ?? budget.turnUsd) : budget.sessionTokens)!,
         spent: usdLimited ? spend.sessionUsd ?? 0 : spend.sessionTokens,
-        worstCase: Infinity,
         message: `the request has no known output cap, so its worst case is unbounded and a budget cannot be kept: pass --max-output N (or set the model's max output)`,
       });
     }
@@ -135,7 +134,7 @@ export class SpendGuard {
         scope: budget.sessionUsd !== undefined ? 'session' : 'turn',
         budget: (budget.sessionUsd ?? budget.turnUsd)!,
         spent: spend.sessionUsd ?? spend.knownSessionUsd,
-        worstCase: worstCaseUsd ?? Infinity,
+        ...(worstCaseUsd !== undefined ? { worstCase: worstCaseUsd } : {}),
         message: `${what}, so a USD budget cannot be kept: set a price for it (cli.json "prices" or Settings), or use a token budget (--max-tokens-total)`,
       });
     }

@@ -115,6 +115,10 @@ export class PriceBook {
     return listQuote(route, at);
   }
 
+  /** Prices a logged response with no logged price: this book at the response's own time and endpoint. */
+  readonly fallback = (r: { readonly provider: string; readonly model: string; readonly baseUrl?: string; readonly time: number }): PriceQuote =>
+    this.quote({ provider: r.provider, model: r.model, ...(r.baseUrl !== undefined ? { baseUrl: r.baseUrl } : {}) }, new Date(r.time));
+
   private override(route: PricedRoute): PriceOverride | undefined {
     const url = route.baseUrl !== undefined ? normalUrl(route.baseUrl) : undefined;
     const fits = (o: PriceOverride) => (o.provider === undefined || o.provider === route.provider) && (o.baseUrl === undefined || (url !== undefined && normalUrl(o.baseUrl) === url));
@@ -128,21 +132,53 @@ export class PriceBook {
   }
 }
 
+/**
+ * The price of a model named on the command line (`forkline price --as`): `PROVIDER:MODEL` (our
+ * provider ids, e.g. `deepseek:deepseek-v4-pro`, `openai:gpt-5`, or the list's own, e.g.
+ * `anthropic:claude-sonnet-4`) or a bare model id, matched by the list across its providers (an
+ * override for that model wins).
+ */
+export function namedModelQuote(book: PriceBook, spec: string, at: Date): PriceQuote {
+  const colon = spec.indexOf(':');
+  const provider = colon > 0 ? spec.slice(0, colon) : undefined;
+  const model = colon > 0 ? spec.slice(colon + 1) : spec;
+  if (provider !== undefined) {
+    const quote = book.quote({ provider, model }, at);
+    if (quote.kind === 'known' || LIST_PROVIDER[provider] !== undefined) return quote;
+    const listed = findProvider({ providerId: provider });
+    return listed ? listQuoteIn(listed, model, at) : { kind: 'unknown', snapshot: PRICE_SNAPSHOT.id, reason: `${PRICE_SNAPSHOT.id} has no provider ${provider}` };
+  }
+  const quote = book.quote({ provider: '', model }, at);
+  if (quote.kind === 'known') return quote;
+  let result;
+  try {
+    result = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { timestamp: at });
+  } catch {
+    result = null;
+  }
+  if (!result) return { kind: 'unknown', snapshot: PRICE_SNAPSHOT.id, reason: `${PRICE_SNAPSHOT.id} has no price for ${model}` };
+  return listQuoteIn(result.provider, model, at);
+}
+
 /** The bundled list's price for a route at a time, or `unknown` with the reason. */
 export function listQuote(route: PricedRoute, at: Date): PriceQuote {
   const provider = listProvider(route);
   if (!provider) {
     return { kind: 'unknown', snapshot: PRICE_SNAPSHOT.id, reason: `no price list covers ${route.baseUrl ?? route.provider} (set a price for it in cli.json or Settings)` };
   }
+  return listQuoteIn(provider, route.model, at);
+}
+
+function listQuoteIn(provider: Provider, model: string, at: Date): PriceQuote {
   let result;
   try {
-    result = calcPrice({ input_tokens: 0, output_tokens: 0 }, route.model, { provider, timestamp: at });
+    result = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { provider, timestamp: at });
   } catch {
     result = null;
   }
-  if (!result) return { kind: 'unknown', snapshot: PRICE_SNAPSHOT.id, reason: `${provider.name} has no price for ${route.model} in ${PRICE_SNAPSHOT.id}` };
+  if (!result) return { kind: 'unknown', snapshot: PRICE_SNAPSHOT.id, reason: `${provider.name} has no price for ${model} in ${PRICE_SNAPSHOT.id}` };
   const converted = toRates(result.model_price);
-  if (!converted) return { kind: 'unknown', snapshot: PRICE_SNAPSHOT.id, reason: `${PRICE_SNAPSHOT.id} prices ${route.model} in units other than tokens` };
+  if (!converted) return { kind: 'unknown', snapshot: PRICE_SNAPSHOT.id, reason: `${PRICE_SNAPSHOT.id} prices ${model} in units other than tokens` };
   return { kind: 'known', snapshot: PRICE_SNAPSHOT.id, source: 'list', priceId: `${provider.id}/${result.model.id}`, ...converted };
 }
 

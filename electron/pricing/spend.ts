@@ -19,7 +19,7 @@ export function spendGuardFactory(options: PricingOptions = {}): () => SpendGuar
     new SpendGuard({
       quote: (route, at) => book.quote(route, at),
       // History logged before prices were (or inherited from such a log): priced with today's list at its own time.
-      fallback: (r) => book.quote({ provider: r.provider, model: r.model }, new Date(r.time)),
+      fallback: book.fallback,
       budget: () => options.budget,
     });
 }

@@ -51,7 +51,7 @@ const turnEndReason = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('interrupted') }),
   z.looseObject({ kind: z.literal('aborted'), cause: z.looseObject({ kind: text }) }),
   z.looseObject({ kind: z.literal('error'), failure }),
-  z.looseObject({ kind: z.literal('budget'), limit: z.enum(['usd', 'tokens']), scope: z.enum(['session', 'turn']), budget: z.number(), spent: z.number(), worstCase: z.number(), message: text }),
+  z.looseObject({ kind: z.literal('budget'), limit: z.enum(['usd', 'tokens']), scope: z.enum(['session', 'turn']), budget: z.number(), spent: z.number(), worstCase: z.number().optional(), message: text }),
 ]);
 
 const turnStep = { turn: int, step: int };
