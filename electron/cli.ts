@@ -5,7 +5,7 @@
  * load only for the commands that need them, so `ls`, `show` and `help` start at once.
  *
  * Exit codes (cli/exit-codes.ts): 0 success; 1 the turn ended without completing (error, cancel,
- * max-tokens) or a command failed; 2 bad usage, configuration or input (e.g. no API key, a file
+ * max-tokens, budget) or a command failed; 2 bad usage, configuration or input (e.g. no API key, a file
  * that is not a session); 129 / 130 / 143 `run` or `resume` stopped by SIGHUP / Ctrl+C / SIGTERM
  * (the turn was cancelled and the session saved).
  */
