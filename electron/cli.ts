@@ -33,6 +33,7 @@ import { openStoredSessions } from './cli/stored-sessions.js';
 import { budgetFromFlags, cliPriceBook, cliPriceOverrides } from './cli/pricing-options.js';
 import { priceCommand, tokenText, totalText } from './cli/commands/price.js';
 import { sessionCost } from '../shared/session-cost.js';
+import { formatUsd } from '../shared/pricing.js';
 import { sessionCostJson } from './cli/cost-json.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
 import { defaultDataDir } from './host/data-dir.js';
@@ -58,7 +59,7 @@ Usage:
                                                fork a session at a completed turn (--worktree: in its own
                                                folder restored to the workspace as it was then; --cwd: in
                                                DIR — needed to continue an imported session)
-  forkline compare A B                         compare two branches: turns, tokens, time, file diff
+  forkline compare A B [--json]                compare two branches: turns, tokens, cost, time, file diff
   forkline export ID [--out FILE]              write a session as JSONL (stdout by default)
   forkline import FILE…                        import session logs: Forkline or DeepSeek Harness JSONL,
                                                Claude Code transcripts, Codex rollouts, OpenHands
@@ -87,7 +88,7 @@ Budgets (run, resume): a request that could cross one is not sent; the turn ends
   e.g. {"prices": [{"baseUrl": "http://127.0.0.1:11434/v1", "model": "*", "inputMtok": 0, "outputMtok": 0}]}
 Other:
   --data-dir DIR     where sessions are stored (default: ${defaultDataDir()})
-  --json             ls, show: one JSON document on stdout (see the README)
+  --json             ls, show, compare, price: one JSON document on stdout (see the README)
 
 Session ids may be shortened to any unique prefix. Exit codes: 0 success, 1 the turn did not
 complete or the command failed, 2 bad usage, configuration or input.
@@ -538,10 +539,15 @@ async function main(argv: string[]): Promise<number> {
         const connection = runtime.host.connect(() => undefined);
         const result = await connection.compareSessions({ a: resolveSessionId(runtime, a), b: resolveSessionId(runtime, b) });
         connection.dispose();
+        if (cli.values['json']) {
+          // Figures per branch since the common history, cost included (stats.costUsd: absent when a price is unknown).
+          out(jsonLine({ commonLength: result.commonLength, a: result.a, b: result.b, files: result.files, ...(result.diffNote ? { diffNote: result.diffNote } : {}) }));
+          return 0;
+        }
         out(`common history: ${result.commonLength} events\n`);
         for (const side of [result.a, result.b]) {
           const s = side.stats;
-          out(`\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: ${s.inputTokens} in, ${s.cacheReadTokens} cached, ${s.outputTokens} out\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`);
+          out(`\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: input ${s.inputTokens + s.cacheReadTokens} (${s.cacheReadTokens} cached), output ${s.outputTokens}${s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ''}\n  cost: ${s.costUsd !== undefined ? formatUsd(s.costUsd) : 'price unknown'}\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`);
         }
         out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${visibleInline(f.status)} ${visibleInline(f.path)}`).join('\n')}\n`);
         if (result.diffNote) out(`(${visibleInline(result.diffNote)})\n`);

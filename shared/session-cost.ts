@@ -82,9 +82,12 @@ export interface SessionCostOptions {
 export function sessionCost(events: readonly SessionEvent[], options: SessionCostOptions = {}): SessionCost {
   const responses: BilledResponse[] = [];
   let price: SessionEvent<'request/price'>['data'] | undefined;
+  let priceSeq = -1;
   /** The endpoint of the latest `request/context` (for pricing responses logged without a price). */
   let baseUrl: string | undefined;
   let openTurn = 0;
+  /** Seq of the open compaction's `compaction/start` (a price logged after it is the summary request's). */
+  let compactionStart = -1;
   for (const e of events) {
     switch (e.type) {
       case 'turn/start':
@@ -93,11 +96,15 @@ export function sessionCost(events: readonly SessionEvent[], options: SessionCos
       case 'turn/end':
         openTurn = 0;
         break;
+      case 'compaction/start':
+        compactionStart = e.seq;
+        break;
       case 'request/context':
         baseUrl = e.data.baseUrl;
         break;
       case 'request/price':
         price = e.data;
+        priceSeq = e.seq;
         break;
       case 'assistant/message': {
         const source = e.data.message.source;
@@ -108,13 +115,11 @@ export function sessionCost(events: readonly SessionEvent[], options: SessionCos
         break;
       }
       case 'compaction/summary': {
-        // A summary request logs no price of its own: the current list at its time (with the
-        // endpoint in force), else the price last logged for the same model.
+        // The summary request's own `request/price` (logged after its compaction/start); a
+        // compaction between turns, or one recorded before they were logged, has none.
         const { provider, model } = e.data;
-        const facts = { kind: 'compaction' as const, seq: e.seq, time: e.time, turn: openTurn, step: 0, provider, model, ...endpoint(baseUrl), usage: e.data.usage };
-        const current = options.fallback && !options.as ? options.fallback(facts) : undefined;
-        const logged = current?.kind !== 'known' && price !== undefined && price.provider === provider && price.model === model ? { ...price, worstCaseUsd: undefined } : undefined;
-        responses.push(priced(facts, logged, logged ? { ...(options.as ? { as: options.as } : {}) } : options));
+        const own = price !== undefined && priceSeq > compactionStart && compactionStart >= 0 && price.provider === provider && price.model === model ? price : undefined;
+        responses.push(priced({ kind: 'compaction', seq: e.seq, time: e.time, turn: openTurn, step: own?.step ?? 0, provider, model, ...endpoint(own?.baseUrl ?? baseUrl), usage: e.data.usage }, own, options));
         break;
       }
       default:

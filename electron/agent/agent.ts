@@ -37,7 +37,7 @@ import type {
   TurnEndReason,
 } from '../../shared/events.js';
 import { jsonEquals, type JsonValue } from '../../shared/json.js';
-import type { AssistantBlock, AssistantMessage, ToolCallBlock, UserMessage } from '../../shared/messages.js';
+import type { AssistantBlock, AssistantMessage, Message, ToolCallBlock, UserMessage } from '../../shared/messages.js';
 import type { AgentStatus } from '../../shared/api.js';
 import { BlockAssembler } from '../llm/assembler.js';
 import { isOutputOnlyOverflow, loweredMaxOutput } from '../llm/context-overflow.js';
@@ -571,7 +571,7 @@ export class Agent {
    * (`pressure`), or as far as possible after the provider said the context window was exceeded
    * (`overflow`, also when no window is known). Returns true when the surface changed.
    */
-  private async maybeCompact(turn: number, config: AgentModelConfig, signal: AbortSignal, trigger: 'pressure' | 'overflow'): Promise<boolean> {
+  private async maybeCompact(turn: number, step: number, config: AgentModelConfig, signal: AbortSignal, trigger: 'pressure' | 'overflow'): Promise<boolean> {
     if (this.options.compaction === false) return false;
     if (trigger === 'pressure' && config.contextWindow === undefined) return false;
     const settings = { ...DEFAULT_COMPACTION_CONFIG, ...this.options.compaction };
@@ -590,6 +590,7 @@ export class Agent {
         ...(limits.maxInputTokens !== undefined ? { maxInputTokens: limits.maxInputTokens } : {}),
         // Under pressure, summarising a sliver costs a request and frees nothing.
         minShadowedTokens: trigger === 'overflow' ? 0 : Math.max(256, Math.floor(window! * 0.05)),
+        ...(this.options.spendGuard ? { beforeRequest: (r: { header: RequestHeader; messages: readonly Message[] }) => this.options.spendGuard!.beforeSend(this.session, { turn, step, provider: config.provider, model: config.model, ...r, ...pricedLimits(config) }) } : {}),
         signal,
         newId: this.options.newId,
       });
@@ -609,7 +610,7 @@ export class Agent {
     let retry = 0;
     let outputLowered = false;
     let overflowCompacted = false;
-    if (session.requestHeader() !== undefined) await this.maybeCompact(turn, this.effective(await this.options.config()), signal, 'pressure');
+    if (session.requestHeader() !== undefined) await this.maybeCompact(turn, step, this.effective(await this.options.config()), signal, 'pressure');
     for (;;) {
       if (this.options.beforeRequest) {
         await this.options.beforeRequest(signal);
@@ -674,7 +675,7 @@ export class Agent {
           if (!overflowCompacted) {
             overflowCompacted = true;
             const window = this.effective(config).contextWindow;
-            if (await this.maybeCompact(turn, { ...config, ...(window !== undefined ? { contextWindow: window } : {}) }, signal, 'overflow')) {
+            if (await this.maybeCompact(turn, step, { ...config, ...(window !== undefined ? { contextWindow: window } : {}) }, signal, 'overflow')) {
               session.append({
                 type: 'llm/warning',
                 data: {

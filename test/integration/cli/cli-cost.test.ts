@@ -157,6 +157,14 @@ describe('forkline price', () => {
     const ls = JSON.parse((await forkline(dataDir, ['ls', '--json'])).stdout) as { id: string; cost: { usd: number } }[];
     expect(ls.find((s) => s.id === id)!.cost.usd).toBeCloseTo(0.00333, 6);
 
+    // A fork after turn 1: compared with it, the parent's own part is turn 2 (summary 1200 + step 530 µ$).
+    const shown = JSON.parse((await forkline(dataDir, ['show', id, '--json'])).stdout) as { rows: { kind: string; seq: number }[] };
+    const turn1End = shown.rows.find((r) => r.kind === 'turn-end')!.seq;
+    const child = (await forkline(dataDir, ['fork', id, '--at', String(turn1End)])).stdout.trim();
+    const compared = JSON.parse((await forkline(dataDir, ['compare', id, child, '--json'])).stdout) as { a: { stats: { costUsd: number } }; b: { stats: { costUsd: number } } };
+    expect(compared.a.stats.costUsd).toBeCloseTo(0.00173, 6);
+    expect(compared.b.stats.costUsd).toBe(0);
+
     const unknown = await forkline(dataDir, ['price', id, '--as', 'openai:no-such-model']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--as openai:no-such-model: no price known');
