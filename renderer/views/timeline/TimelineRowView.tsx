@@ -68,7 +68,7 @@ function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
 
 function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessionId: string }): ReactNode {
   const runtime = useRuntime();
-  const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' ? 'warn' : 'bad';
+  const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' || row.end.kind === 'budget' ? 'warn' : 'bad';
   const duration = turnDurationLabel(row);
   const [forking, setForking] = useState(false);
   // An imported session is continued through its banner ("Continue in Forkline", which asks for a folder).
