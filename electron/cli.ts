@@ -5,7 +5,7 @@
  * load only for the commands that need them, so `ls`, `show` and `help` start at once.
  *
  * Exit codes (cli/exit-codes.ts): 0 success; 1 the turn ended without completing (error, cancel,
- * max-tokens) or a command failed; 2 bad usage, configuration or input (e.g. no API key, a file
+ * max-tokens, budget) or a command failed; 2 bad usage, configuration or input (e.g. no API key, a file
  * that is not a session); 129 / 130 / 143 `run` or `resume` stopped by SIGHUP / Ctrl+C / SIGTERM
  * (the turn was cancelled and the session saved).
  */
@@ -35,6 +35,11 @@ import { reportError, UsageError } from './cli/error-line.js';
 import { ProcessLog } from './cli/process-log.js';
 import { listenForStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from './cli/stop-signals.js';
 import { openStoredSessions } from './cli/stored-sessions.js';
+import { budgetFromFlags, cliPriceBook, cliPriceOverrides } from './cli/pricing-options.js';
+import { priceCommand, tokenText, totalText } from './cli/commands/price.js';
+import { sessionCost } from '../shared/session-cost.js';
+import { formatUsd } from '../shared/pricing.js';
+import { sessionCostJson } from './cli/cost-json.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
 import { defaultDataDir } from './host/data-dir.js';
 import type { Runtime } from './host/runtime.js';
@@ -68,7 +73,7 @@ Usage:
                                                fork a session at a completed turn (--worktree: in its own
                                                folder restored to the workspace as it was then; --cwd: in
                                                DIR — needed to continue an imported session)
-  forkline compare A B                         compare two branches: turns, tokens, time, file diff
+  forkline compare A B [--json]                compare two branches: turns, tokens, cost, time, file diff
                                                (A B C … or --json: the branches ranked, as fanout ranks them)
   forkline fanout ID [--at SEQ] --variant K=V[,K=V…] --variant … [--check CMD] [--json] "prompt"
                                                2–8 branches from a turn end, each in its own folder, run at
@@ -85,6 +90,8 @@ Usage:
                                                Claude Code transcripts, Codex rollouts, OpenHands
                                                trajectories (detected by content); prints a summary
   forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows
+  forkline price ID [--as MODEL,…] [--json]    what a session cost, and would have cost on other models
+                                               (MODEL: PROVIDER:MODEL, e.g. openai:gpt-5, or a bare id)
 
 Model options (run, resume, serve):
   --provider deepseek|openai|openrouter|gemini|ollama|vllm|llamacpp|lmstudio|custom
@@ -98,16 +105,22 @@ Model options (run, resume, serve):
                      <data dir>/cli.json; with no terminal, ask denies). The desktop app's and browser
                      mode's approval setting applies to the UI only.
   --mcp-config FILE  MCP servers ({"mcpServers": {...}}) for this run; repeatable
+Budgets (run, resume): a request that could cross one is not sent; the turn ends with "budget"
+  --budget USD       for the whole session (what it already spent counts)
+  --turn-budget USD  per turn
+  --max-tokens-total N   billed tokens for the whole session (for models with no known price)
+  Prices: the bundled list (genai-prices 0.1.8); your own per endpoint and model in <data dir>/cli.json,
+  e.g. {"prices": [{"baseUrl": "http://127.0.0.1:11434/v1", "model": "*", "inputMtok": 0, "outputMtok": 0}]}
 Other:
   --data-dir DIR     where sessions are stored (default: ${defaultDataDir()})
-  --json             ls, show: one JSON document on stdout (see the README)
+  --json             ls, show, compare, price: one JSON document on stdout (see the README)
 
 Session ids may be shortened to any unique prefix. Exit codes: 0 success, 1 the turn did not
 complete or the command failed, 2 bad usage, configuration or input.
 
 Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY from the environment.`;
 
-const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'fanout', 'apply', 'rewind', 'export', 'import', 'models', 'help'] as const;
+const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'fanout', 'apply', 'rewind', 'export', 'import', 'models', 'price', 'help'] as const;
 
 interface ParsedCli {
   readonly command: string;
@@ -141,6 +154,10 @@ const OPTIONS = {
   cleanup: { type: 'boolean' },
   keep: { type: 'string', multiple: true },
   to: { type: 'string' },
+  budget: { type: 'string' },
+  'turn-budget': { type: 'string' },
+  'max-tokens-total': { type: 'string' },
+  as: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -223,8 +240,11 @@ async function open(values: ParsedCli['values'], extra: { approvalAnswerer?: App
   const limits = limitOverrides(values);
   const { createRuntime } = await import('./host/runtime.js');
   const mcpConfigFiles = (values['mcp-config'] as unknown as string[] | undefined) ?? [];
+  const budget = budgetFromFlags(values);
+  const overrides = cliPriceOverrides(dataDirOf(values));
   return createRuntime({
     dataDir: dataDirOf(values),
+    pricing: { overrides, ...(budget ? { budget } : {}) },
     overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}), ...(Object.keys(limits).length > 0 ? { limits } : {}) },
     ...(mcpConfigFiles.length > 0 ? { mcpConfigFiles } : {}),
     ...rest,
@@ -477,7 +497,8 @@ async function main(argv: string[]): Promise<number> {
       try {
         const rows = runtime.repository.list();
         if (cli.values['json']) {
-          out(jsonLine(rows.map(sessionListEntry)));
+          const book = cliPriceBook(dataDirOf(cli.values));
+          out(jsonLine(rows.map((r) => ({ ...sessionListEntry(r), cost: sessionCostJson(runtime.repository.store.readAll(r.header.id), book) }))));
           return 0;
         }
         if (rows.length === 0) out('no sessions yet\n');
@@ -498,7 +519,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         const loaded = runtime.repository.load(resolveSessionId(runtime, id));
         if (cli.values['json']) {
-          out(jsonLine(sessionShowJson(loaded.record, loaded.events, loaded.repaired)));
+          out(jsonLine({ ...sessionShowJson(loaded.record, loaded.events, loaded.repaired), cost: sessionCostJson(loaded.events, cliPriceBook(dataDirOf(cli.values)), { turns: true }) }));
           return 0;
         }
         const h = loaded.record.header;
@@ -507,8 +528,17 @@ async function main(argv: string[]): Promise<number> {
         if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
         for (const left of loaded.leftovers) out(`! ${leftoverNotice(left)}\n`);
         if (loaded.ownedElsewhere) out('! another running Forkline holds this session: shown as stored (an unfinished turn is not closed here)\n');
-        const printer = new TimelineText({ live: false, color, seqs: true, ...(h.parentSession !== undefined && h.seedLength !== undefined ? { forkSeq: h.seedLength } : {}) });
+        const book = cliPriceBook(dataDirOf(cli.values));
+        const printer = new TimelineText({
+          live: false,
+          color,
+          seqs: true,
+          ...(h.parentSession !== undefined && h.seedLength !== undefined ? { forkSeq: h.seedLength } : {}),
+          fallbackPrice: book.fallback,
+        });
         for (const event of loaded.events) out(printer.render(event));
+        const cost = sessionCost(loaded.events, { fallback: book.fallback });
+        if (cost.responses.length > 0) out(`session cost: ${totalText(cost.total)} · ${tokenText(cost.total)}${cost.snapshots.length > 0 ? ` · prices ${cost.snapshots.join(', ')}` : ''}\n`);
         return 0;
       } finally {
         await runtime.close();
@@ -564,10 +594,15 @@ async function main(argv: string[]): Promise<number> {
         const connection = runtime.host.connect(() => undefined);
         const result = await connection.compareSessions({ a: resolveSessionId(runtime, a), b: resolveSessionId(runtime, b) });
         connection.dispose();
+        if (cli.values['json']) {
+          // Figures per branch since the common history, cost included (stats.costUsd: absent when a price is unknown).
+          out(jsonLine({ commonLength: result.commonLength, a: result.a, b: result.b, files: result.files, ...(result.diffNote ? { diffNote: result.diffNote } : {}) }));
+          return 0;
+        }
         out(`common history: ${result.commonLength} events\n`);
         for (const side of [result.a, result.b]) {
           const s = side.stats;
-          out(`\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: ${s.inputTokens} in, ${s.cacheReadTokens} cached, ${s.outputTokens} out\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`);
+          out(`\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: input ${s.inputTokens + s.cacheReadTokens} (${s.cacheReadTokens} cached), output ${s.outputTokens}${s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ''}\n  cost: ${s.costUsd !== undefined ? formatUsd(s.costUsd) : 'price unknown'}\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`);
         }
         out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${visibleInline(f.status)} ${visibleInline(f.path)}`).join('\n')}\n`);
         if (result.diffNote) out(`(${visibleInline(result.diffNote)})\n`);
@@ -599,6 +634,21 @@ async function main(argv: string[]): Promise<number> {
         } else {
           await streamExport(runtime.repository, sessionId, { write: (text) => stdout.writeAsync(text), get open() { return stdout.open; } });
         }
+        return 0;
+      } finally {
+        await runtime.close();
+      }
+    }
+    case 'price': {
+      const [id] = cli.positionals;
+      if (!id) throw new UsageError('price needs a session id, e.g. forkline price ID --as openai:gpt-5');
+      const book = cliPriceBook(dataDirOf(cli.values));
+      const runtime = openStoredSessions(dataDirOf(cli.values));
+      try {
+        const loaded = runtime.repository.load(resolveSessionId(runtime, id));
+        const as = cli.values['as'] as string | undefined;
+        const h = loaded.record.header;
+        out(priceCommand({ sessionId: h.id, ...(h.title !== undefined ? { title: h.title } : {}), events: loaded.events, book, ...(as !== undefined ? { as } : {}), json: cli.values['json'] === true }));
         return 0;
       } finally {
         await runtime.close();

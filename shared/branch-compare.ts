@@ -8,9 +8,10 @@
 import type { CompareResult } from './api.js';
 import type { BranchStats } from './branch-stats.js';
 import { formatDuration, formatTokens } from './format.js';
+import { formatUsd } from './pricing.js';
 import type { TimelineRow, TimelineRowKind } from './timeline-rows.js';
 
-export type FigureKey = 'turns' | 'steps' | 'toolCalls' | 'inputTokens' | 'cacheReadTokens' | 'outputTokens' | 'duration' | 'lastTurnEnd' | 'firstPrompt';
+export type FigureKey = 'turns' | 'steps' | 'toolCalls' | 'inputTokens' | 'cacheReadTokens' | 'outputTokens' | 'reasoningTokens' | 'cost' | 'duration' | 'lastTurnEnd' | 'firstPrompt';
 
 /** One line of the figures table: a label and each branch's value as shown. */
 export interface FigureRow {
@@ -35,13 +36,22 @@ const FIGURES: readonly FigureSpec[] = [
   { key: 'turns', label: 'turns', numeric: true, value: (s) => String(s.turns) },
   { key: 'steps', label: 'steps', numeric: true, value: (s) => String(s.steps) },
   { key: 'toolCalls', label: 'tool calls', numeric: true, value: (s) => String(s.toolCalls) },
-  { key: 'inputTokens', label: 'input tokens', numeric: true, value: (s) => formatTokens(s.inputTokens) },
-  { key: 'cacheReadTokens', label: 'cached input tokens', numeric: true, value: (s) => formatTokens(s.cacheReadTokens) },
-  { key: 'outputTokens', label: 'output tokens', numeric: true, value: (s) => formatTokens(s.outputTokens) },
+  // Input is the total the provider billed (uncached + cached); the cached part is the next row.
+  { key: 'inputTokens', label: 'input tokens (total)', numeric: true, value: (s) => formatTokens(s.inputTokens + s.cacheReadTokens) },
+  { key: 'cacheReadTokens', label: 'of which cached', numeric: true, value: (s) => formatTokens(s.cacheReadTokens) },
+  { key: 'outputTokens', label: 'output tokens (total)', numeric: true, value: (s) => formatTokens(s.outputTokens) },
+  { key: 'reasoningTokens', label: 'of which reasoning', numeric: true, value: (s) => formatTokens(s.reasoningTokens ?? 0) },
+  { key: 'cost', label: 'cost', numeric: true, value: (s) => costText(s) },
   { key: 'duration', label: 'total time', numeric: true, value: (s) => (s.turns > 0 ? formatDuration(s.durationMs) : '—') },
   { key: 'lastTurnEnd', label: 'last turn ended', numeric: false, value: (s) => s.lastTurnEnd ?? '—' },
   { key: 'firstPrompt', label: 'first prompt', numeric: false, value: (s) => s.firstPrompt?.trim() || '—' },
 ];
+
+/** `$0.0123`, `price unknown`, or `$0.01 + price unknown` (a branch with some unpriced responses). */
+function costText(s: BranchStats): string {
+  if (s.costUsd !== undefined) return formatUsd(s.costUsd);
+  return (s.unpricedResponses ?? 0) === 0 ? '—' : 'price unknown';
+}
 
 /** The figures table of a comparison, in display order. */
 export function compareFigures(result: Pick<CompareResult, 'a' | 'b'>): FigureRow[] {

@@ -4,6 +4,7 @@
  */
 import type { SessionEvent } from './events.js';
 import { messageText } from './messages.js';
+import { sessionCost } from './session-cost.js';
 
 export interface BranchStats {
   /** Turns started after the boundary. */
@@ -14,6 +15,13 @@ export interface BranchStats {
   readonly inputTokens: number;
   readonly cacheReadTokens: number;
   readonly outputTokens: number;
+  readonly reasoningTokens: number;
+  /**
+   * What the branch's responses cost (USD, from logged usage at logged prices, shared/session-cost.ts);
+   * absent when a response's price is unknown (`unpricedResponses` counts them) — never 0 for unknown.
+   */
+  readonly costUsd?: number;
+  readonly unpricedResponses: number;
   /** Sum of turn durations (turn/end − turn/start), ms. */
   readonly durationMs: number;
   /** The first prompt the user typed after the boundary (labels the branch). */
@@ -32,6 +40,7 @@ export function branchStats(events: readonly SessionEvent[], fromSeq: number): B
   let inputTokens = 0;
   let cacheReadTokens = 0;
   let outputTokens = 0;
+  let reasoningTokens = 0;
   let durationMs = 0;
   let turnStartedAt: number | undefined;
   let firstPrompt: string | undefined;
@@ -61,6 +70,7 @@ export function branchStats(events: readonly SessionEvent[], fromSeq: number): B
           inputTokens += event.data.usage.inputTokens;
           cacheReadTokens += event.data.usage.cacheReadTokens ?? 0;
           outputTokens += event.data.usage.outputTokens;
+          reasoningTokens += event.data.usage.reasoningTokens ?? 0;
         }
         break;
       case 'user/message':
@@ -70,6 +80,7 @@ export function branchStats(events: readonly SessionEvent[], fromSeq: number): B
         break;
     }
   }
+  const cost = sessionCost(events.filter((e) => e.seq >= fromSeq)).total;
   return {
     turns,
     steps,
@@ -77,6 +88,9 @@ export function branchStats(events: readonly SessionEvent[], fromSeq: number): B
     inputTokens,
     cacheReadTokens,
     outputTokens,
+    reasoningTokens,
+    ...(cost.usd !== undefined ? { costUsd: cost.usd } : {}),
+    unpricedResponses: cost.unknownCount,
     durationMs,
     ...(firstPrompt !== undefined ? { firstPrompt } : {}),
     ...(lastCheckpoint !== undefined ? { lastCheckpoint } : {}),

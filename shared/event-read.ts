@@ -175,6 +175,8 @@ export interface TurnEndFacts {
   readonly kind: string;
   readonly cause?: CancelCause;
   readonly failure?: LlmFailure;
+  /** For `budget`: what stopped the turn, in words. */
+  readonly message?: string;
 }
 
 export function turnEndFacts(data: unknown): TurnEndFacts {
@@ -201,6 +203,7 @@ export function turnEndFacts(data: unknown): TurnEndFacts {
     const failure = readFailure(reason?.['failure'] ?? reason?.['error']) ?? { code: 'UNKNOWN', message: '' };
     return { kind, failure };
   }
+  if (kind === 'budget') return { kind, message: asString(reason?.['message']) ?? '' };
   return { kind };
 }
 

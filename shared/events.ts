@@ -11,6 +11,7 @@
 import type { ApprovalPreview } from './approval.js';
 import type { LlmFailure, StreamChunk, TokenUsage } from './chunks.js';
 import type { JsonValue } from './json.js';
+import type { PriceQuote } from './pricing.js';
 import type {
   AssistantMessage,
   CallId,
@@ -46,7 +47,24 @@ export type TurnEndReason =
   | { readonly kind: 'aborted'; readonly cause: CancelCause }
   | { readonly kind: 'error'; readonly failure: LlmFailure }
   | { readonly kind: 'interrupted' }
-  | { readonly kind: 'source-ended' };
+  | { readonly kind: 'source-ended' }
+  /** The next request could have crossed a budget, so it was not sent (issue 22); resumable with a higher one. */
+  | ({ readonly kind: 'budget' } & BudgetStopFacts);
+
+/**
+ * Why a request was not sent: which limit (`usd` or `tokens`, per `session` or `turn`), the limit,
+ * what was spent in that scope before it, and the request's worst case (its estimated input plus
+ * its output cap; USD at the price in force, or tokens). `message` says it in words.
+ */
+export interface BudgetStopFacts {
+  readonly limit: 'usd' | 'tokens';
+  readonly scope: 'session' | 'turn';
+  readonly budget: number;
+  readonly spent: number;
+  /** Absent when it cannot be bounded (no output cap, or no price for a USD limit). */
+  readonly worstCase?: number;
+  readonly message: string;
+}
 
 /** Codes written into `tool/result.error.code` (DESIGN §6, §8). */
 export type ToolErrorCode =
@@ -251,6 +269,25 @@ export interface SessionEventMap {
     readonly dialect?: WireHints;
     /** `HISTORY_CORRECTED`: the rejection that was corrected. */
     readonly failure?: LlmFailure;
+  };
+  /**
+   * The price in force for the request about to be sent (issue 22), logged before every request:
+   * the price list snapshot and the rates (or why none is known), and the request's worst case —
+   * its estimated input (the context estimator's count) plus its output cap, and that at the
+   * price. A step's cost is its `assistant/message` usage at this price; a step whose provider
+   * reported no usage counts at this worst case. Not model-visible.
+   */
+  'request/price': {
+    readonly turn: number;
+    readonly step: number;
+    readonly provider: string;
+    readonly model: string;
+    readonly baseUrl?: string;
+    readonly quote: PriceQuote;
+    readonly estimatedInputTokens: number;
+    /** Output cap of the request (max tokens requested, else the model's known cap), when one is known. */
+    readonly outputCap?: number;
+    readonly worstCaseUsd?: number;
   };
   'llm/retry': {
     readonly turn: number;
@@ -457,6 +494,7 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(
   'tool/process',
   'request/header',
   'request/context',
+  'request/price',
   'llm/retry',
   'llm/warning',
   'approval/asked',

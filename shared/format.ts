@@ -26,9 +26,10 @@ export function formatTokens(n: number | undefined): string {
 /** `in 2.9k · cached 1.28k · out 91 (46 reasoning)` */
 export function usageLabel(usage: TokenUsage | undefined): string {
   if (!usage) return '';
-  const parts = [`in ${formatTokens(usage.inputTokens)}`];
-  if (usage.cacheReadTokens) parts.push(`cached ${formatTokens(usage.cacheReadTokens)}`);
-  if (usage.cacheWriteTokens) parts.push(`cache-write ${formatTokens(usage.cacheWriteTokens)}`);
+  // Input is the total billed (uncached + cache reads + cache writes), with its cached parts named.
+  const total = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
+  const cachedParts = [usage.cacheReadTokens ? `${formatTokens(usage.cacheReadTokens)} cached` : '', usage.cacheWriteTokens ? `${formatTokens(usage.cacheWriteTokens)} cache-write` : ''].filter(Boolean);
+  const parts = [`in ${formatTokens(total)}${cachedParts.length > 0 ? ` (${cachedParts.join(', ')})` : ''}`];
   parts.push(`out ${formatTokens(usage.outputTokens)}${usage.reasoningTokens ? ` (${formatTokens(usage.reasoningTokens)} reasoning)` : ''}`);
   return parts.join(' · ');
 }

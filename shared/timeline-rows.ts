@@ -9,6 +9,7 @@ import type { LlmFailure, TokenUsage } from './chunks.js';
 import type { TodoItem } from './events.js';
 import type { TurnEndFacts } from './event-read.js';
 import type { OverlapSlot } from './tool-overlap.js';
+import type { PriceQuote } from './pricing.js';
 
 export type TimelineRowKind =
   | 'turn'
@@ -80,6 +81,8 @@ export interface StepRow extends RowBase<'step'> {
   readonly ttftMs?: number;
   /** From the step's `usage` chunk, then from its `assistant/message` usage. */
   readonly usage?: TokenUsage;
+  /** The price logged for the step's request (`request/price`, issue 22): cost = usage × this. */
+  readonly price?: PriceQuote;
   /** Number of model attempts (1 + retries). */
   readonly attempts: number;
   /** Finish reason of the last attempt: `stop`, `tool-calls`, `max-tokens`, `error CODE`, … */

@@ -43,7 +43,7 @@ import type {
   TurnEndReason,
 } from '../../shared/events.js';
 import { jsonEquals, type JsonValue } from '../../shared/json.js';
-import type { AssistantBlock, AssistantMessage, ToolCallBlock, UserMessage } from '../../shared/messages.js';
+import type { AssistantBlock, AssistantMessage, Message, ToolCallBlock, UserMessage } from '../../shared/messages.js';
 import type { AgentStatus } from '../../shared/api.js';
 import { BlockAssembler } from '../llm/assembler.js';
 import { isOutputOnlyOverflow, loweredMaxOutput } from '../llm/context-overflow.js';
@@ -65,6 +65,7 @@ import { contextAdvice, truncationHint } from './context-advice.js';
 import { NestedInstructionTracker } from './nested-instructions.js';
 import { instructionRef, sameInstructionRefs, type InstructionFile, type ProjectInstructions } from './project-instructions.js';
 import { runStepTools } from './step-tools.js';
+import { BudgetStop, type SpendGuard } from './spend-guard.js';
 import { localDate, renderSystemPrompt } from './system-prompt.js';
 
 /** What the model should be called with; read at every step so settings changes apply. */
@@ -154,6 +155,11 @@ export interface AgentOptions {
    * what the request offers. Must not throw for a broken server (it should just offer fewer tools).
    */
   readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
+  /**
+   * Logs each request's price and refuses one that could cross a budget (issue 22): called right
+   * before every request is sent; its BudgetStop ends the turn with reason `budget`.
+   */
+  readonly spendGuard?: SpendGuard;
 }
 
 /** What a pre-step hook decides. */
@@ -444,6 +450,7 @@ export class Agent {
     } catch (error) {
       if (abort.signal.aborted) reason = { kind: 'aborted', cause: abort.signal.reason as CancelCause };
       else if (error instanceof StepRejected) reason = { kind: 'blocked' };
+      else if (error instanceof BudgetStop) reason = { kind: 'budget', ...error.facts };
       else reason = { kind: 'error', failure: toFailure(error) };
     } finally {
       session.append({ type: 'turn/end', data: { turn, reason } });
@@ -581,7 +588,7 @@ export class Agent {
    * (`pressure`), or as far as possible after the provider said the context window was exceeded
    * (`overflow`, also when no window is known). Returns true when the surface changed.
    */
-  private async maybeCompact(turn: number, config: AgentModelConfig, signal: AbortSignal, trigger: 'pressure' | 'overflow'): Promise<boolean> {
+  private async maybeCompact(turn: number, step: number, config: AgentModelConfig, signal: AbortSignal, trigger: 'pressure' | 'overflow'): Promise<boolean> {
     if (this.options.compaction === false) return false;
     if (trigger === 'pressure' && config.contextWindow === undefined) return false;
     const settings = { ...DEFAULT_COMPACTION_CONFIG, ...this.options.compaction };
@@ -600,6 +607,7 @@ export class Agent {
         ...(limits.maxInputTokens !== undefined ? { maxInputTokens: limits.maxInputTokens } : {}),
         // Under pressure, summarising a sliver costs a request and frees nothing.
         minShadowedTokens: trigger === 'overflow' ? 0 : Math.max(256, Math.floor(window! * 0.05)),
+        ...(this.options.spendGuard ? { beforeRequest: (r: { header: RequestHeader; messages: readonly Message[] }) => this.options.spendGuard!.beforeSend(this.session, { turn, step, provider: config.provider, model: config.model, ...r, ...pricedLimits(config) }) } : {}),
         signal,
         newId: this.options.newId,
       });
@@ -619,7 +627,7 @@ export class Agent {
     let retry = 0;
     let outputLowered = false;
     let overflowCompacted = false;
-    if (session.requestHeader() !== undefined) await this.maybeCompact(turn, this.effective(await this.options.config()), signal, 'pressure');
+    if (session.requestHeader() !== undefined) await this.maybeCompact(turn, step, this.effective(await this.options.config()), signal, 'pressure');
     for (;;) {
       if (this.options.beforeRequest) {
         await this.options.beforeRequest(signal);
@@ -629,6 +637,7 @@ export class Agent {
       if (signal.aborted) throw signal.reason;
       const messages = session.deriveMessages();
       const header = this.logHeader(config, this.buildHeader(config));
+      this.options.spendGuard?.beforeSend(session, { turn, step, provider: config.provider, model: config.model, header, messages, ...pricedLimits(config) });
       await this.options.flush();
       if (signal.aborted) throw signal.reason;
       const assembler = new BlockAssembler();
@@ -683,7 +692,7 @@ export class Agent {
           if (!overflowCompacted) {
             overflowCompacted = true;
             const window = this.effective(config).contextWindow;
-            if (await this.maybeCompact(turn, { ...config, ...(window !== undefined ? { contextWindow: window } : {}) }, signal, 'overflow')) {
+            if (await this.maybeCompact(turn, step, { ...config, ...(window !== undefined ? { contextWindow: window } : {}) }, signal, 'overflow')) {
               session.append({
                 type: 'llm/warning',
                 data: {
@@ -820,6 +829,15 @@ function lastRequestContext(session: Session): SessionEvent<'request/context'>['
     if (event.type === 'session/end-seed') return undefined;
   }
   return undefined;
+}
+
+/** The route and limits a price check needs from the configuration in force. */
+function pricedLimits(config: AgentModelConfig): { baseUrl?: string; contextWindow?: number; maxOutputTokens?: number } {
+  return {
+    ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
+    ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}),
+    ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
+  };
 }
 
 /** Any thrown value → the structured failure written into `turn/end{error}`. */

@@ -264,6 +264,11 @@ export async function compactSession(options: {
    * outputs cut in the middle), so the summary request itself cannot overflow the window.
    */
   readonly maxInputTokens?: number;
+  /**
+   * Called right before the summary request is sent (the price log and budget check, issue 22); what
+   * it throws ends the compaction (logged in `compaction/end`) and is rethrown as it is.
+   */
+  readonly beforeRequest?: (request: { readonly header: RequestHeader; readonly messages: readonly Message[] }) => void;
 }): Promise<CompactionOutcome | undefined> {
   const { session, model, signal, newId } = options;
   const range = selectCompactableRange(session, options.retainTokens);
@@ -301,8 +306,15 @@ export async function compactSession(options: {
     throw new CompactionError(message, failure);
   };
   const assembler = new BlockAssembler();
+  const summaryHeader: RequestHeader = { ...header, config: { ...header.config, maxTokens: options.maxTokens } };
   try {
-    for await (const chunk of model.stream({ header: { ...header, config: { ...header.config, maxTokens: options.maxTokens } }, messages: requestMessages }, signal)) {
+    options.beforeRequest?.({ header: summaryHeader, messages: requestMessages });
+  } catch (error) {
+    session.append({ type: 'compaction/end', data: { compactionId, turn: options.turn, error: `the summary request was not sent: ${error instanceof Error ? error.message : String(error)}` } });
+    throw error;
+  }
+  try {
+    for await (const chunk of model.stream({ header: summaryHeader, messages: requestMessages }, signal)) {
       assembler.push(chunk);
     }
   } catch (error) {

@@ -27,6 +27,8 @@ import type { SessionEvent, TurnEndReason } from '../../shared/events.js';
 import { visibleInline, visibleText } from '../../shared/visible-text.js';
 import { shorten } from '../../shared/text-cut.js';
 import { SpanClock, type SpanMark } from '../../shared/span-clock.js';
+import { formatUsd, totalInputTokens, usageCost, type PriceQuote } from '../../shared/pricing.js';
+import type { QuoteFor } from '../../shared/session-cost.js';
 
 export interface TimelineTextOptions {
   /** Live mode streams text deltas and skips the final message text (already printed). */
@@ -37,6 +39,8 @@ export interface TimelineTextOptions {
   readonly seqs?: boolean;
   /** For a fork child: the seq of its own `session/end-seed` (= its seed length), printed as the fork point. */
   readonly forkSeq?: number;
+  /** Prices a response logged without a `request/price` (older history); without it, its price shows as unknown. */
+  readonly fallbackPrice?: QuoteFor;
 }
 
 const ANSI = { dim: '\x1b[2m', bold: '\x1b[1m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m', reset: '\x1b[0m' };
@@ -49,8 +53,42 @@ export class TimelineText {
   private thinkingShown = false;
   private readonly callNames = new Map<string, string>();
   private readonly streamedCalls = new Set<string>();
+  /** The price logged for the current request (`request/price`), with its turn and step. */
+  private price: { readonly turn: number; readonly step: number; readonly quote: PriceQuote; readonly worstCaseUsd?: number } | undefined;
+  /** The running turn's cost so far: the priced sum and how many responses have no known price. */
+  private turnCost = { usd: 0, unknown: 0 };
 
   constructor(private readonly options: TimelineTextOptions) {}
+
+  /** `[tokens: input 2670 (1340 cached) · output 120 (40 reasoning) · $0.000123]` for one response; adds it to the turn's cost. */
+  private usageText(event: SessionEvent<'assistant/message'>, usage: ReturnType<typeof readUsage>): string {
+    const d = event.data as Partial<SessionEvent<'assistant/message'>['data']>;
+    const logged = this.price && this.price.turn === d.turn && this.price.step === d.step ? this.price : undefined;
+    const source = asObject(asObject(d.message)?.['source']);
+    const quote = logged?.quote ?? this.options.fallbackPrice?.({ provider: asString(source?.['provider']) ?? '', model: asString(source?.['model']) ?? '', time: event.time });
+    if (!usage) {
+      const worst = logged?.worstCaseUsd;
+      if (worst !== undefined) this.turnCost.usd += worst;
+      else this.turnCost.unknown++;
+      return `[usage not reported${worst !== undefined ? ` · counted at its worst case ${formatUsd(worst)}` : ''}]`;
+    }
+    const cached = usage.cacheReadTokens ? ` (${usage.cacheReadTokens} cached)` : '';
+    const reasoning = usage.reasoningTokens ? ` (${usage.reasoningTokens} reasoning)` : '';
+    let cost = ' · price unknown';
+    if (quote?.kind === 'known') {
+      const usd = usageCost(usage, quote).usd;
+      this.turnCost.usd += usd;
+      cost = ` · ${formatUsd(usd)}`;
+    } else this.turnCost.unknown++;
+    return `[tokens: input ${totalInputTokens(usage)}${cached} · output ${usage.outputTokens}${reasoning}${cost}]`;
+  }
+
+  /** ` · cost $0.0012` for the turn that ends ('' when it billed nothing). */
+  private turnCostText(): string {
+    const { usd, unknown } = this.turnCost;
+    if (usd === 0 && unknown === 0) return '';
+    return ` · cost ${unknown > 0 ? (usd > 0 ? `${formatUsd(usd)} + price unknown` : 'price unknown') : formatUsd(usd)}`;
+  }
 
   private c(code: keyof typeof ANSI, text: string): string {
     return this.options.color ? `${ANSI[code]}${text}${ANSI.reset}` : text;
@@ -88,9 +126,10 @@ export class TimelineText {
     const num = (key: string): string => (typeof d[key] === 'number' ? String(d[key]) : '?');
     switch (event.type) {
       case 'turn/start':
+        this.turnCost = { usd: 0, unknown: 0 };
         return `${breakStream()}${this.c('bold', `━━ Turn ${num('turn')} ━━`)}\n`;
       case 'turn/end':
-        return `${breakStream()}${this.c('bold', `━━ Turn ${num('turn')} ended: ${describeFacts(turnEndFacts(d))}`)}${this.options.seqs ? this.c('dim', `  [seq ${event.seq}]`) : ''}\n`;
+        return `${breakStream()}${this.c('bold', `━━ Turn ${num('turn')} ended: ${describeFacts(turnEndFacts(d))}${this.turnCostText()}`)}${this.options.seqs ? this.c('dim', `  [seq ${event.seq}]`) : ''}\n`;
       case 'step/start':
         this.stepStart.set(`${num('turn')}/${num('step')}`, this.clock.mark(event.time));
         this.thinkingShown = false;
@@ -129,12 +168,12 @@ export class TimelineText {
           if (block.type === 'tool-call' && block.id !== undefined) this.callNames.set(block.id, block.name ?? '');
         }
         if (d['interrupted'] === true) parts.push(this.c('yellow', '[answer interrupted]\n'));
-        if (usage) {
-          const cache = usage.cacheReadTokens ? `, ${usage.cacheReadTokens} cached` : '';
-          parts.push(this.c('dim', `[tokens: ${usage.inputTokens} in${cache}, ${usage.outputTokens} out]\n`));
-        }
+        parts.push(this.c('dim', `${this.usageText(event as SessionEvent<'assistant/message'>, usage)}\n`));
         return parts.join('');
       }
+      case 'request/price':
+        this.price = { turn: event.data.turn, step: event.data.step, quote: event.data.quote, ...(event.data.worstCaseUsd !== undefined ? { worstCaseUsd: event.data.worstCaseUsd } : {}) };
+        return '';
       case 'tool/call':
         return `${breakStream()}${this.c('yellow', `→ ${visibleInline(asString(d['name']) ?? '(unknown tool)')} ${visibleInline(summarizeArguments(asString(d['arguments']) ?? ''))}`)}\n`;
       case 'tool/result': {
@@ -199,6 +238,8 @@ export function describeFacts(facts: TurnEndFacts): string {
       return describeReason({ kind: 'aborted', cause: facts.cause ?? { kind: 'legacy' } });
     case 'error':
       return describeReason({ kind: 'error', failure: facts.failure ?? { code: 'UNKNOWN', message: '' } });
+    case 'budget':
+      return visibleInline(`budget: ${facts.message ?? ''}`);
     default:
       return visibleInline(turnEndLabel(facts));
   }
@@ -225,6 +266,8 @@ function reasonWords(reason: TurnEndReason): string {
       return reason.cause.kind === 'signal' ? `cancelled (${reason.cause.signal})` : reason.cause.kind === 'hook' ? `cancelled (${reason.cause.reason})` : `cancelled (${reason.cause.kind})`;
     case 'error':
       return `error ${reason.failure.code}: ${reason.failure.message}`;
+    case 'budget':
+      return `budget: ${reason.message}`;
   }
 }
 

@@ -49,6 +49,7 @@ import { sessionWorkspace } from './workspace-folder.js';
 import type { SettingsStore } from './settings-store.js';
 import { ModelLimitStore } from './model-limit-store.js';
 import { PublishedLimits } from './published-limits.js';
+import type { SpendGuard } from '../agent/spend-guard.js';
 import { TerminalManager } from './terminal-manager.js';
 
 /**
@@ -88,6 +89,8 @@ export interface HostOptions {
   readonly detectOllama?: () => Promise<OllamaDetection>;
   /** Supervises the processes tools start, so none outlives this process (process-supervisor.ts). */
   readonly supervisor?: ProcessSupervisor;
+  /** Makes each live agent's price logger and budget check (issue 22, electron/agent/spend-guard.ts). */
+  readonly spendGuard?: () => SpendGuard;
   /** Secret values (API keys) that tool results must never show (default: the keys in settings). */
   readonly toolSecrets?: () => readonly string[];
   /** Limits learned from providers, per endpoint + model (default: in memory only). */
@@ -301,6 +304,7 @@ export class Host implements IDisposable {
       onToolOutput: ({ turn, step, callId, text }) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, turn, step, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
       ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
+      ...(this.options.spendGuard ? { spendGuard: this.options.spendGuard() } : {}),
       instructions: new ProjectInstructions({ cwd, ...(this.options.userInstructionsFile !== undefined ? { userFile: this.options.userInstructionsFile } : {}) }),
       ...(mcp
         ? {

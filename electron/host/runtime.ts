@@ -25,6 +25,7 @@ import { createBuiltinTools } from '../tools/builtin-tools.js';
 import { ProcessSupervisor } from '../tools/process-supervisor.js';
 import { secretValuesOf } from '../tools/tool-environment.js';
 import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
+import { spendGuardFactory, type PricingOptions } from '../pricing/spend.js';
 import { Host } from './host.js';
 import { ModelLimitStore } from './model-limit-store.js';
 export { defaultDataDir } from './data-dir.js';
@@ -48,6 +49,8 @@ export interface RuntimeOptions {
   readonly storeWatchMs?: number;
   /** `--mcp-config` files: MCP servers for every workspace, over Settings and workspace files. */
   readonly mcpConfigFiles?: readonly string[];
+  /** Price overrides and budgets (issue 22); without them, prices come from the bundled list and nothing is limited. */
+  readonly pricing?: PricingOptions;
 }
 
 export interface Runtime {
@@ -127,6 +130,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.storeWatchMs !== undefined ? { storeWatchMs: options.storeWatchMs } : {}),
     ...(options.approvalAnswerer ? { approvalAnswerer: options.approvalAnswerer } : {}),
     supervisor,
+    spendGuard: spendGuardFactory(options.pricing),
     spill: (sessionId, callId, text) => {
       try {
         const dir = join(spillDir, sessionId.replace(/[^A-Za-z0-9._-]/g, '_'));

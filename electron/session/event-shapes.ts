@@ -52,6 +52,7 @@ const turnEndReason = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('source-ended') }),
   z.looseObject({ kind: z.literal('aborted'), cause: z.looseObject({ kind: text }) }),
   z.looseObject({ kind: z.literal('error'), failure }),
+  z.looseObject({ kind: z.literal('budget'), limit: z.enum(['usd', 'tokens']), scope: z.enum(['session', 'turn']), budget: z.number(), spent: z.number(), worstCase: z.number().optional(), message: text }),
 ]);
 
 const turnStep = { turn: int, step: int };
@@ -84,6 +85,15 @@ const SHAPES: { readonly [type: string]: z.ZodType } = {
     }),
   }),
   'request/context': z.looseObject({ provider: text, model: text, contextWindow: z.number().optional(), baseUrl: text.optional() }),
+  'request/price': z.looseObject({
+    ...turnStep,
+    provider: text,
+    model: text,
+    quote: z.looseObject({ kind: z.enum(['known', 'unknown']), snapshot: text }),
+    estimatedInputTokens: z.number(),
+    outputCap: z.number().optional(),
+    worstCaseUsd: z.number().optional(),
+  }),
   'llm/retry': z.looseObject({ ...turnStep, attempt: z.number(), delayMs: z.number(), failure }),
   'approval/asked': z.looseObject({ id: text, callId: text, toolName: text, reason: text.optional() }),
   'approval/decided': z.looseObject({ id: text, outcome: text }),

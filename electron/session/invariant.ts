@@ -28,7 +28,7 @@ const BETWEEN_TURN_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** Types that must name the open turn and step. */
-const STEP_SCOPED_TYPES: ReadonlySet<string> = new Set(['assistant/chunk', 'assistant/message', 'tool/call', 'tool/process', 'llm/retry', 'llm/warning']);
+const STEP_SCOPED_TYPES: ReadonlySet<string> = new Set(['assistant/chunk', 'assistant/message', 'tool/call', 'tool/process', 'llm/retry', 'llm/warning', 'request/price']);
 
 /** Types that need an open turn (step optional). */
 const TURN_SCOPED_TYPES: ReadonlySet<string> = new Set([

@@ -5,6 +5,7 @@
  */
 import { asArray, asNumber, asObject, asString, joinText, type Loose } from '../event-read.js';
 import { headPreview } from '../preview.js';
+import { formatUsd } from '../pricing.js';
 
 /** Characters of a payload preview for an unknown event type. */
 export const PREVIEW_CHARS = 160;
@@ -23,6 +24,13 @@ export function eventLabel(type: string, d: Loose): string {
     case 'request/context': {
       const window = asNumber(d['contextWindow']);
       return `request context ${[asString(d['provider']), asString(d['model'])].filter(Boolean).join('/')}${window ? ` · window ${window}` : ''}`;
+    }
+    case 'request/price': {
+      const quote = asObject(d['quote']);
+      const model = [asString(d['provider']), asString(d['model'])].filter(Boolean).join('/');
+      const worst = asNumber(d['worstCaseUsd']);
+      const what = quote?.['kind'] === 'known' ? `${asString(quote['source']) ?? 'list'} ${asString(quote['priceId']) ?? ''}`.trim() : 'price unknown';
+      return `request price ${model} · ${what} (${asString(quote?.['snapshot']) ?? '?'})${worst !== undefined ? ` · worst case ${formatUsd(worst)}` : ''}`;
     }
     case 'agent/inbox/spliced': {
       const target = asString(d['target']) ?? '?';

@@ -8,6 +8,7 @@ import { asNumber, asObject, asString, readFailure } from '../event-read.js';
 import type { RetryRow, StepRow, WarningRow } from '../timeline-rows.js';
 import { eventLabel } from './event-labels.js';
 import type { ReducerTable } from './fold-state.js';
+import type { PriceQuote } from '../pricing.js';
 
 export const requestReducers: ReducerTable = {
   'request/header': (fold, e, d) => {
@@ -33,6 +34,16 @@ export const requestReducers: ReducerTable = {
       else delete row.contextWindow;
     }
     fold.eventRow(e, 'request/context', eventLabel('request/context', d));
+  },
+
+  'request/price': (fold, e, d) => {
+    const where = fold.openStepNumbers();
+    const turn = asNumber(d['turn']) ?? where.turn;
+    const step = asNumber(d['step']) ?? where.step;
+    const quote = asObject(d['quote']);
+    const st = turn !== undefined && step !== undefined ? fold.steps.get(fold.stepKey(turn, step)) : undefined;
+    if (st && st.rowIdx >= 0 && quote && (quote['kind'] === 'known' || quote['kind'] === 'unknown')) fold.edit<StepRow>(st.rowIdx).price = quote as unknown as PriceQuote;
+    fold.eventRow(e, 'request/price', eventLabel('request/price', d));
   },
 
   'llm/retry': (fold, e, d) => {

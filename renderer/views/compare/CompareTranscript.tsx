@@ -63,7 +63,7 @@ const CompareRow = memo(function CompareRow({ row, sessionId, live }: { readonly
     case 'tool':
       return <ToolItem row={row} sessionId={sessionId} />;
     case 'turn-end': {
-      const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' || row.end.kind === 'source-ended' ? 'warn' : 'bad';
+      const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' || row.end.kind === 'source-ended' || row.end.kind === 'budget' ? 'warn' : 'bad';
       return (
         <div className={`row row-turn-end tone-${tone}`} data-testid="compare-turn-end" data-turn={row.turn} data-reason={row.end.kind}>
           <span className="turn-end-label">

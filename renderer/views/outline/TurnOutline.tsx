@@ -11,7 +11,7 @@ import { turnOutline } from '../../../shared/timeline-find.js';
 import { useFocusInside } from '../common/use-focus-inside.js';
 import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
 
-const END_TONE: Record<string, string> = { completed: 'ok', 'max-tokens': 'warn', blocked: 'warn', aborted: 'warn', error: 'bad', interrupted: 'bad', 'source-ended': 'warn' };
+const END_TONE: Record<string, string> = { completed: 'ok', 'max-tokens': 'warn', blocked: 'warn', aborted: 'warn', error: 'bad', interrupted: 'bad', 'source-ended': 'warn', budget: 'warn' };
 
 export function TurnOutline(): ReactNode {
   const timeline = useTimeline();

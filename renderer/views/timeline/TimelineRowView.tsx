@@ -4,6 +4,7 @@
  */
 import { memo, useState, type ReactNode } from 'react';
 import { clockTime, formatDuration, formatTokens, usageLabel } from '../../../shared/format.js';
+import { formatUsd, usageCost } from '../../../shared/pricing.js';
 import { headPreview, lastLine, tailPreview } from '../../../shared/preview.js';
 import type {
   ApprovalRow,
@@ -67,7 +68,7 @@ function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
 
 function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessionId: string }): ReactNode {
   const runtime = useRuntime();
-  const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' || row.end.kind === 'source-ended' ? 'warn' : 'bad';
+  const tone = row.end.kind === 'completed' ? 'ok' : row.end.kind === 'max-tokens' || row.end.kind === 'blocked' || row.end.kind === 'source-ended' || row.end.kind === 'budget' ? 'warn' : 'bad';
   const duration = turnDurationLabel(row);
   const [forking, setForking] = useState(false);
   // An imported session is continued through its banner ("Continue in Forkline", which asks for a folder).
@@ -148,9 +149,14 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
           ttft {measured(row.ttftMs!)}
         </span>
       )}
-      <span className="muted" data-testid="step-tokens" title="tokens: uncached input, cache reads, output (reasoning)">
+      <span className="muted" data-testid="step-tokens" title="tokens: total input (its cached part), output (its reasoning part)">
         {usageLabel(row.usage)}
       </span>
+      {row.price && (row.usage || row.price.kind === 'unknown') && (
+        <span className="muted mono" data-testid="step-cost" title={row.price.kind === 'known' ? `priced with ${row.price.snapshot} (${row.price.source}: ${row.price.priceId})` : row.price.reason}>
+          {row.price.kind === 'known' && row.usage ? formatUsd(usageCost(row.usage, row.price).usd) : 'price unknown'}
+        </span>
+      )}
       <ContextMeter {...(row.usage ? { usage: row.usage } : {})} {...(row.contextWindow !== undefined ? { window: row.contextWindow } : {})} />
       {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
       {finish && <Badge tone={row.finish!.startsWith('error') ? 'bad' : 'warn'}>{finish}</Badge>}

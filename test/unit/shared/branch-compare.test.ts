@@ -50,12 +50,15 @@ describe('compare projections', () => {
       b: { sessionId: 'b', stats: branchStats(log.events.slice(0, boundary), boundary) },
     };
     const figures = compareFigures(result);
-    expect(figures.map((f) => f.key)).toEqual(['turns', 'steps', 'toolCalls', 'inputTokens', 'cacheReadTokens', 'outputTokens', 'duration', 'lastTurnEnd', 'firstPrompt']);
+    expect(figures.map((f) => f.key)).toEqual(['turns', 'steps', 'toolCalls', 'inputTokens', 'cacheReadTokens', 'outputTokens', 'reasoningTokens', 'cost', 'duration', 'lastTurnEnd', 'firstPrompt']);
     const byKey = new Map(figures.map((f) => [f.key, f]));
     expect(byKey.get('turns')).toMatchObject({ a: '1', b: '0', differs: true, numeric: true });
     expect(byKey.get('steps')).toMatchObject({ a: '2', b: '0' });
     expect(byKey.get('toolCalls')).toMatchObject({ a: '1', b: '0' });
-    expect(byKey.get('inputTokens')).toMatchObject({ a: '220', b: '0' });
+    // Total input: 220 uncached + 60 cached.
+    expect(byKey.get('inputTokens')).toMatchObject({ a: '280', b: '0' });
+    // No price was logged for these responses: unknown, never $0.
+    expect(byKey.get('cost')).toMatchObject({ a: 'price unknown', b: '$0' }); // b billed nothing
     expect(byKey.get('cacheReadTokens')).toMatchObject({ a: '60', b: '0' });
     expect(byKey.get('outputTokens')).toMatchObject({ a: '15', b: '0' });
     expect(byKey.get('duration')!.a).toMatch(/s$/);

@@ -61,7 +61,7 @@ describe('formatting', () => {
     expect(formatTokens(912)).toBe('912');
     expect(formatTokens(15_137)).toBe('15.1k');
     expect(formatTokens(1_234_567)).toBe('1.23M');
-    expect(usageLabel({ inputTokens: 2900, outputTokens: 91, cacheReadTokens: 1280, reasoningTokens: 46 })).toBe('in 2.90k · cached 1.28k · out 91 (46 reasoning)');
+    expect(usageLabel({ inputTokens: 2900, outputTokens: 91, cacheReadTokens: 1280, reasoningTokens: 46 })).toBe('in 4.18k (1.28k cached) · out 91 (46 reasoning)');
     expect(usageLabel(undefined)).toBe('');
     expect(isoTime(0)).toBe('1970-01-01T00:00:00.000Z (0)');
   });

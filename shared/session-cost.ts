@@ -1,0 +1,234 @@
+/**
+ * What a session cost, from its log (issue 22): every billed response — a step's
+ * `assistant/message` and a compaction's `compaction/summary` — priced from its logged usage at the
+ * price logged for its request (`request/price`: snapshot id and rates). Pure; used by the budget
+ * check, `show`, `ls --json`, `price`, compare and the renderer.
+ *
+ * A response with no `request/price` before it (a log recorded before prices were logged, an
+ * imported one) is priced by `fallback` when one is given (the current price list; marked
+ * `priceFrom: 'current'`), else its price is unknown. A response whose provider reported no usage
+ * is `usage-not-reported` and counts at the worst case logged for its request. A price that is not
+ * known is never counted as $0: totals then say how many responses are unpriced.
+ */
+import type { TokenUsage } from './chunks.js';
+import type { SessionEvent } from './events.js';
+import { totalInputTokens, usageCost, type CostBreakdown, type PriceQuote } from './pricing.js';
+
+/** One billed response. */
+export interface BilledResponse {
+  readonly kind: 'step' | 'compaction';
+  /** Seq of the `assistant/message` or `compaction/summary`. */
+  readonly seq: number;
+  readonly time: number;
+  /** The turn it belongs to (0 for a compaction between turns). */
+  readonly turn: number;
+  /** The step (0 for a compaction). */
+  readonly step: number;
+  readonly provider: string;
+  readonly model: string;
+  readonly usage?: TokenUsage;
+  /** `priced`: usage × price; `unknown`: no price for the model; `usage-not-reported`: counted at its worst case. */
+  readonly status: 'priced' | 'unknown' | 'usage-not-reported';
+  /** USD: usage × price, or the worst case for `usage-not-reported` (when priced). Absent when unknown. */
+  readonly usd?: number;
+  readonly breakdown?: CostBreakdown;
+  /** Tokens billed (total input + output), or the worst case for `usage-not-reported`. */
+  readonly tokens: number;
+  /** The price list snapshot the figure comes from. */
+  readonly snapshot?: string;
+  /** `logged`: the price logged before the request; `current`: the fallback (no price was logged); `as`: a re-pricing. */
+  readonly priceFrom?: 'logged' | 'current' | 'as';
+  readonly priceId?: string;
+}
+
+/** Totals over a set of responses. `usd` is absent when any of them has no known price. */
+export interface CostTotals {
+  readonly usd?: number;
+  /** Sum over the responses whose price is known. */
+  readonly knownUsd: number;
+  readonly unknownCount: number;
+  readonly unreportedCount: number;
+  /** Total input (uncached + cache read + cache write), with its cached part. */
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  /** Output, with its reasoning part. */
+  readonly outputTokens: number;
+  readonly reasoningTokens: number;
+  /** Billed tokens including worst cases of unreported responses (what token budgets count). */
+  readonly tokens: number;
+}
+
+export interface SessionCost {
+  readonly responses: readonly BilledResponse[];
+  readonly total: CostTotals;
+  /** Totals per turn number. */
+  readonly turns: ReadonlyMap<number, CostTotals>;
+  /** Price list snapshots the figures come from, in order of first use. */
+  readonly snapshots: readonly string[];
+}
+
+/** Prices a response for which no `request/price` was logged (or for re-pricing). */
+export type QuoteFor = (response: { readonly provider: string; readonly model: string; readonly baseUrl?: string; readonly time: number }) => PriceQuote;
+
+export interface SessionCostOptions {
+  /** Used when no price was logged for a response. */
+  readonly fallback?: QuoteFor;
+  /** Re-prices every response with this instead of its logged price (`forkline price --as`). */
+  readonly as?: QuoteFor;
+}
+
+/** Folds a log into what each billed response cost. */
+export function sessionCost(events: readonly SessionEvent[], options: SessionCostOptions = {}): SessionCost {
+  const responses: BilledResponse[] = [];
+  let price: SessionEvent<'request/price'>['data'] | undefined;
+  let priceSeq = -1;
+  /** The endpoint of the latest `request/context` (for pricing responses logged without a price). */
+  let baseUrl: string | undefined;
+  let openTurn = 0;
+  /** Seq of the open compaction's `compaction/start` (a price logged after it is the summary request's). */
+  let compactionStart = -1;
+  for (const e of events) {
+    switch (e.type) {
+      case 'turn/start':
+        openTurn = e.data.turn;
+        break;
+      case 'turn/end':
+        openTurn = 0;
+        break;
+      case 'compaction/start':
+        compactionStart = e.seq;
+        break;
+      case 'request/context':
+        baseUrl = e.data.baseUrl;
+        break;
+      case 'request/price':
+        price = e.data;
+        priceSeq = e.seq;
+        break;
+      case 'assistant/message': {
+        const source = e.data.message.source;
+        const logged = price !== undefined && price.turn === e.data.turn && price.step === e.data.step ? price : undefined;
+        const provider = logged?.provider ?? source.provider ?? '';
+        const model = logged?.model ?? source.model ?? '';
+        responses.push(priced({ kind: 'step', seq: e.seq, time: e.time, turn: e.data.turn, step: e.data.step, provider, model, ...endpoint(logged?.baseUrl ?? baseUrl), usage: e.data.usage }, logged, options));
+        break;
+      }
+      case 'compaction/summary': {
+        // The summary request's own `request/price` (logged after its compaction/start); a
+        // compaction between turns, or one recorded before they were logged, has none.
+        const { provider, model } = e.data;
+        const own = price !== undefined && priceSeq > compactionStart && compactionStart >= 0 && price.provider === provider && price.model === model ? price : undefined;
+        responses.push(priced({ kind: 'compaction', seq: e.seq, time: e.time, turn: openTurn, step: own?.step ?? 0, provider, model, ...endpoint(own?.baseUrl ?? baseUrl), usage: e.data.usage }, own, options));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  const turns = new Map<number, BilledResponse[]>();
+  for (const r of responses) {
+    let list = turns.get(r.turn);
+    if (!list) turns.set(r.turn, (list = []));
+    list.push(r);
+  }
+  const snapshots: string[] = [];
+  for (const r of responses) if (r.snapshot !== undefined && !snapshots.includes(r.snapshot)) snapshots.push(r.snapshot);
+  return { responses, total: totals(responses), turns: new Map([...turns].map(([turn, list]) => [turn, totals(list)])), snapshots };
+}
+
+function endpoint(baseUrl: string | undefined): { baseUrl?: string } {
+  return baseUrl !== undefined ? { baseUrl } : {};
+}
+
+interface ResponseFacts {
+  readonly kind: BilledResponse['kind'];
+  readonly seq: number;
+  readonly time: number;
+  readonly turn: number;
+  readonly step: number;
+  readonly provider: string;
+  readonly model: string;
+  readonly baseUrl?: string;
+  readonly usage: TokenUsage | undefined;
+}
+
+function priced(r: ResponseFacts, logged: (Omit<SessionEvent<'request/price'>['data'], 'worstCaseUsd'> & { worstCaseUsd?: number | undefined }) | undefined, options: SessionCostOptions): BilledResponse {
+  const { usage, baseUrl: _baseUrl, ...facts } = r;
+  let quote: PriceQuote | undefined;
+  let priceFrom: BilledResponse['priceFrom'];
+  if (options.as) {
+    quote = options.as(r);
+    priceFrom = 'as';
+  } else if (logged) {
+    quote = logged.quote;
+    priceFrom = 'logged';
+  } else if (options.fallback) {
+    quote = options.fallback(r);
+    priceFrom = 'current';
+  }
+  const from = { ...(quote ? { snapshot: quote.snapshot } : {}), ...(priceFrom ? { priceFrom } : {}), ...(quote?.kind === 'known' ? { priceId: quote.priceId } : {}) };
+  if (!usage) {
+    // No usage: the worst case of the request as logged (tokens; USD at the logged price).
+    const tokens = logged ? logged.estimatedInputTokens + (logged.outputCap ?? 0) : 0;
+    const usd = priceFrom === 'logged' ? logged?.worstCaseUsd : undefined;
+    return { ...facts, status: 'usage-not-reported', tokens, ...(usd !== undefined ? { usd } : {}), ...from };
+  }
+  const tokens = totalInputTokens(usage) + usage.outputTokens;
+  if (quote?.kind !== 'known') return { ...facts, usage, status: 'unknown', tokens, ...from };
+  const breakdown = usageCost(usage, quote);
+  return { ...facts, usage, status: 'priced', usd: breakdown.usd, breakdown, tokens, ...from };
+}
+
+function totals(list: readonly BilledResponse[]): CostTotals {
+  let knownUsd = 0;
+  let unknownCount = 0;
+  let unreportedCount = 0;
+  let inputTokens = 0;
+  let cacheReadTokens = 0;
+  let cacheWriteTokens = 0;
+  let outputTokens = 0;
+  let reasoningTokens = 0;
+  let tokens = 0;
+  for (const r of list) {
+    tokens += r.tokens;
+    if (r.status === 'usage-not-reported') unreportedCount++;
+    if (r.usd !== undefined) knownUsd += r.usd;
+    else unknownCount++;
+    if (r.usage) {
+      inputTokens += totalInputTokens(r.usage);
+      cacheReadTokens += r.usage.cacheReadTokens ?? 0;
+      cacheWriteTokens += r.usage.cacheWriteTokens ?? 0;
+      outputTokens += r.usage.outputTokens;
+      reasoningTokens += r.usage.reasoningTokens ?? 0;
+    }
+  }
+  return {
+    ...(unknownCount === 0 ? { usd: knownUsd } : {}),
+    knownUsd,
+    unknownCount,
+    unreportedCount,
+    inputTokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+    outputTokens,
+    reasoningTokens,
+    tokens,
+  };
+}
+
+/** The JSON form of totals for `show --json`, `ls --json`, `compare --json` (USD `null` when unknown). */
+export function costJson(t: CostTotals, snapshots: readonly string[]): Record<string, number | null | string[]> {
+  return {
+    usd: t.usd ?? null,
+    knownUsd: t.knownUsd,
+    unpricedResponses: t.unknownCount,
+    usageNotReported: t.unreportedCount,
+    inputTokens: t.inputTokens,
+    cachedInputTokens: t.cacheReadTokens,
+    cacheWriteTokens: t.cacheWriteTokens,
+    outputTokens: t.outputTokens,
+    reasoningTokens: t.reasoningTokens,
+    priceSnapshots: [...snapshots],
+  };
+}
