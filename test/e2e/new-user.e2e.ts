@@ -15,7 +15,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpError, reply, textResponse } from '../support/scripted-llm/index.js';
+import { httpError, reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
 import { layoutProblems } from './support/layout-checks.js';
 import { runCommand, waitForFocus } from './support/keyboard-focus.js';
@@ -171,5 +171,80 @@ describe.each(SIZES)('new user at $width×$height', (size) => {
     expect(JSON.stringify(last.messages.filter((m) => m.role === 'user').at(-1))).toContain('Summarise the README');
     await waitForFocus(page, 'composer-input');
     expect(await byTestId('failed-turn-retry').count()).toBe(0);
+  });
+});
+
+/** A session with one completed turn, made through the host (not opened). */
+async function sessionWithTurn(a: E2eApp, prompt = 'What is in the workspace?'): Promise<string> {
+  const conn = a.runtime.host.connect(() => undefined);
+  const id = conn.createSession({ cwd: a.workspace }).id;
+  a.llm.enqueue(textResponse('An empty folder.'));
+  conn.followup({ sessionId: id, text: prompt });
+  await a.runtime.host.agentFor(id)!.whenIdle();
+  conn.dispose();
+  return id;
+}
+
+describe.each(SIZES)('rough edges at $width×$height', (size) => {
+  const tag = `${size.width}x${size.height}`;
+
+  it('Esc closes the side panel in front, then the next, then the outline; focus stays in the session', async () => {
+    const { app: a, page, byTestId } = await start(size);
+    const id = await sessionWithTurn(a);
+    await page.reload();
+    await page.locator(`[data-testid="session-row"][data-session-id="${id}"] [data-testid="session-open"]`).click();
+    await page.locator('[data-testid="turn-end"][data-turn="1"]').waitFor();
+    // Setup (not about keys): the outline, the branches panel and the request inspector.
+    await byTestId('outline-button').click();
+    await byTestId('branches-toggle').click();
+    await page.locator('[data-testid="request-button"]').first().click();
+    await byTestId('request-inspector').waitFor();
+    await byTestId('request-inspector-close').focus();
+    await app!.screenshot(`new-user-${tag}-panels-open`);
+    await page.keyboard.press('Escape');
+    await byTestId('request-inspector').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('[data-region]')?.getAttribute('data-region'))).toBe('dock');
+    await page.keyboard.press('Escape');
+    await byTestId('side-dock').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+    await byTestId('turn-outline-close').focus();
+    await page.keyboard.press('Escape');
+    await byTestId('turn-outline').waitFor({ state: 'detached' });
+    await waitForFocus(page, 'outline-button');
+  });
+
+  it('an approval that cannot be allowed for the session says why on screen, not only in a tooltip', async () => {
+    const { app: a, page, byTestId } = await start(size, { approvalPolicy: 'ask' });
+    await openNewSession(a, page);
+    a.llm.enqueue(toolCallResponse([{ id: 'c-1', name: 'bash', arguments: JSON.stringify({ command: 'ls; echo done' }) }]), textResponse('Listed.'));
+    await byTestId('composer-input').fill('list the files');
+    await byTestId('composer-input').press('Enter');
+    await byTestId('approval-item').waitFor({ timeout: 20_000 });
+    expect(await byTestId('approval-allow-session').isDisabled()).toBe(true);
+    const why = byTestId('approval-session-why');
+    expect(await why.isVisible()).toBe(true);
+    expect(await why.textContent()).toContain('not a single simple command');
+    await app!.screenshot(`new-user-${tag}-approval-why`);
+    expect(await layoutProblems(page)).toEqual([]);
+    await byTestId('approval-reject').click();
+    await page.locator('[data-testid="turn-end"][data-turn="1"]').waitFor({ timeout: 20_000 });
+  });
+
+  it('a fork that has run shows one boundary separator, not "fork boundary" then "resumed here"', async () => {
+    const { app: a, page } = await start(size);
+    const parent = await sessionWithTurn(a);
+    const conn = a.runtime.host.connect(() => undefined);
+    const child = (await conn.forkSession({ sessionId: parent })).id;
+    a.llm.enqueue(textResponse('Still empty.'));
+    conn.followup({ sessionId: child, text: 'And now?' });
+    await a.runtime.host.agentFor(child)!.whenIdle();
+    conn.dispose();
+    await page.reload();
+    await page.locator(`[data-testid="session-row"][data-session-id="${child}"] [data-testid="session-open"]`).click();
+    await page.locator('[data-testid="turn-end"][data-turn="2"]').waitFor({ timeout: 15_000 });
+    await app!.screenshot(`new-user-${tag}-fork-boundary`);
+    const separators = await page.locator('[data-testid="end-seed-row"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-fork'), e.textContent]));
+    expect(separators).toHaveLength(1);
+    expect(separators[0]![0]).toBe('true');
   });
 });

@@ -51,7 +51,7 @@ export function RunSettings(): ReactNode {
 
   return (
     <span className="run-settings" data-testid="run-settings">
-      <span className="muted" data-testid="run-provider" title={`Endpoint: ${active.baseUrl}`}>
+      <span className="muted clip run-provider" data-testid="run-provider" title={`${preset?.label ?? active.provider}: ${active.baseUrl}`}>
         {preset?.label ?? active.provider}
       </span>
       <select

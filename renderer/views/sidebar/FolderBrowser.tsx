@@ -63,7 +63,7 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
 
   // The folder "Use this folder" would use: the listed one, only while the field still names it.
   const chosen = listing && !loading && error === undefined && typed.trim() === listing.path ? listing.path : undefined;
-  const blocked = chosen !== undefined || !listing ? undefined : loading ? 'Listing…' : error !== undefined && error.path === typed.trim() ? `${typed.trim()} cannot be used: choose a folder that exists` : `Press Enter to list ${typed.trim() || 'the typed folder'} first`;
+  const blocked = chosen !== undefined || !listing ? undefined : loading ? 'Listing…' : error !== undefined && error.path === typed.trim() ? `Nothing is chosen: choose a folder that exists (the list below still shows ${listing.path}).` : `Press Enter to list ${typed.trim() || 'the typed folder'} first`;
   const visible = listing?.folders.filter((name) => !name.startsWith('.')) ?? [];
   const hidden = listing?.folders.filter((name) => name.startsWith('.')) ?? [];
   const shown = showHidden ? [...visible, ...hidden] : visible;
