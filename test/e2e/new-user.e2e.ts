@@ -10,13 +10,16 @@
  * - the composer shows the provider, the model (a picker listing the endpoint's models) and the
  *   approval mode (ask / allow / deny), and changing them saves the settings;
  * - a failed turn says what failed in words and what to do, and offers it: a 401 opens Settings,
- *   and Retry sends the prompt again.
+ *   and Retry sends the prompt again;
+ * - Esc closes side panels; a disabled "Allow for this session" says why on screen; a fork that ran
+ *   shows one boundary separator; the theme follows the system until the person picks one.
  * Screenshots: test-results/new-user-*.png.
  */
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpError, reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
-import { startE2eApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
+import { SCREENSHOTS, startE2eApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
 import { layoutProblems } from './support/layout-checks.js';
 import { runCommand, waitForFocus } from './support/keyboard-focus.js';
 
@@ -246,5 +249,30 @@ describe.each(SIZES)('rough edges at $width×$height', (size) => {
     const separators = await page.locator('[data-testid="end-seed-row"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-fork'), e.textContent]));
     expect(separators).toHaveLength(1);
     expect(separators[0]![0]).toBe('true');
+  });
+});
+
+describe.each(SIZES)('settings that stick at $width×$height', (size) => {
+  it('the theme follows the system until the person picks one, and the pick is kept', async () => {
+    const { app: a } = await start(size);
+    const context = await a.browser.newContext({ viewport: size, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(a.server.url);
+    await page.getByTestId('sidebar').waitFor();
+    const theme = (): Promise<string | undefined> => page.evaluate(() => document.documentElement.dataset['theme']);
+    expect(await theme()).toBe('light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(theme).toBe('dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(theme).toBe('light');
+    // An explicit pick wins over the system from then on, also after a reload.
+    await page.getByTestId('theme-toggle').click();
+    expect(await theme()).toBe('dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.reload();
+    await page.getByTestId('sidebar').waitFor();
+    expect(await theme()).toBe('dark');
+    await page.screenshot({ path: join(SCREENSHOTS, `new-user-${size.width}x${size.height}-theme.png`) });
+    await context.close();
   });
 });
