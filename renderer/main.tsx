@@ -20,14 +20,22 @@ import './styles/debugger.css';
 import './styles/keyboard.css';
 import './styles/responsive.css';
 
+// The theme follows the system (prefers-color-scheme, also when it changes) until the person picks
+// one with the theme toggle; that choice is remembered in this browser.
 const THEME_KEY = 'forkline.theme';
-const savedTheme = (() => {
+const systemLight = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: light)') : undefined;
+const chosenTheme = (() => {
   try {
-    return localStorage.getItem(THEME_KEY) === 'light' ? 'light' : 'dark';
+    const saved = localStorage.getItem(THEME_KEY);
+    return saved === 'light' || saved === 'dark' ? saved : undefined;
   } catch {
-    return 'dark';
+    return undefined;
   }
 })();
+let followSystem = chosenTheme === undefined;
+/** True while the theme changes because the system's did (not a choice to remember). */
+let followingSystemChange = false;
+const savedTheme = chosenTheme ?? (systemLight?.matches ? 'light' : 'dark');
 document.documentElement.dataset['theme'] = savedTheme;
 
 const LOG_EVENTS_KEY = 'forkline.showLogEvents';
@@ -61,13 +69,22 @@ runtime.app.subscribe((state, previous) => {
   try {
     if (state.theme !== previous.theme) {
       document.documentElement.dataset['theme'] = state.theme;
-      localStorage.setItem(THEME_KEY, state.theme);
+      if (!followingSystemChange) {
+        followSystem = false;
+        localStorage.setItem(THEME_KEY, state.theme);
+      }
     }
     if (state.showLogEvents !== previous.showLogEvents) localStorage.setItem(LOG_EVENTS_KEY, String(state.showLogEvents));
     if (state.sidebarCollapsed !== previous.sidebarCollapsed) localStorage.setItem(SIDEBAR_KEY, String(state.sidebarCollapsed));
   } catch {
     /* storage unavailable */
   }
+});
+systemLight?.addEventListener('change', (e) => {
+  if (!followSystem) return;
+  followingSystemChange = true;
+  runtime.app.getState().setTheme(e.matches ? 'light' : 'dark');
+  followingSystemChange = false;
 });
 runtime.start();
 window.addEventListener('beforeunload', () => {

@@ -119,6 +119,12 @@ export interface BlockRowBase<K extends 'text' | 'reasoning'> extends RowBase<K>
   readonly tail: string;
   /** Chunks still arriving for this block (no message yet). */
   readonly streaming: boolean;
+  /**
+   * A later block of the same attempt began (the answer or a tool call after the reasoning): no
+   * more deltas come for this one, though its message is not committed yet. A reasoning row then
+   * reads "Thought", not "Thinking…".
+   */
+  readonly superseded?: boolean;
   /** Seq of the `assistant/message` that committed this block. */
   readonly messageSeq?: number;
   /** The committed message was cut by a cancellation (`interrupted: true`). */

@@ -80,6 +80,11 @@ export function newBlockRow(fold: FoldState, st: StepState, kind: BlockKind, e: 
 export function ensureBlock(fold: FoldState, st: StepState, index: number, kind: BlockKind, e: SessionEvent, callId?: string): number {
   const existing = st.blocks.get(index);
   if (existing !== undefined) return existing;
+  // The blocks before this one are done streaming (providers send them in order).
+  for (const prev of st.attemptRows) {
+    const row = fold.rows[prev]!;
+    if (row.kind === 'reasoning' && row.streaming && !row.superseded) fold.edit<AnyBlockRow>(prev).superseded = true;
+  }
   const idx = newBlockRow(fold, st, kind, e, `blk:${e.seq}`, index, callId);
   st.blocks.set(index, idx);
   st.attemptRows.push(idx);

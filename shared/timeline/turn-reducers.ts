@@ -105,6 +105,18 @@ export const turnReducers: ReducerTable = {
     }
     fold.openTurn = undefined;
     fold.openStep = undefined;
+    // A boundary right after another one (a fork's boundary, then "resumed here" when the child
+    // first runs; only log-only rows between) is the same place: one separator, owning both events.
+    for (let i = fold.rows.length - 1; i >= 0; i--) {
+      const prev = fold.rows[i]!;
+      if (prev.kind === 'event') continue;
+      if (prev.kind === 'end-seed') {
+        fold.addRef(i, e.seq);
+        fold.own(e.seq, i);
+        return;
+      }
+      break;
+    }
     const idx = fold.push({ kind: 'end-seed', key: `end-seed:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq] });
     fold.own(e.seq, idx);
   },

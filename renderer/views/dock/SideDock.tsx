@@ -2,7 +2,9 @@
  * The right-hand dock: the side panels (branch picker, raw event inspector, request inspector)
  * share one column, one panel in front at a time, with a tab per open panel. So opening every panel
  * never squeezes the timeline or covers a control, whatever the window width; the dock itself is
- * one F6 area. Tabs follow the WAI-ARIA APG tabs pattern (←/→ move between them).
+ * one F6 area. Tabs follow the WAI-ARIA APG tabs pattern (←/→ move between them). Esc inside the
+ * dock closes the panel in front (not in a text field that still holds text: there Esc is the
+ * field's); focus goes to the panel left in front, else the timeline.
  */
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
@@ -33,6 +35,9 @@ export function SideDock(): ReactNode {
   const tabs = useOpenTabs();
   const dockTab = useApp((s) => s.dockTab);
   const setDockTab = useApp((s) => s.setDockTab);
+  const setBranchesOpen = useApp((s) => s.setBranchesOpen);
+  const inspect = useApp((s) => s.inspect);
+  const inspectRequest = useApp((s) => s.inspectRequest);
   const inspectorKey = useApp((s) => (s.inspector ? (s.inspector.kind === 'row' ? `row:${s.inspector.rowKey}` : `seq:${s.inspector.seq}`) : ''));
   // A panel that closes with focus in it takes its close button along: the panel left in front, else the timeline row.
   const dockRef = useRef<HTMLDivElement>(null);
@@ -55,8 +60,19 @@ export function SideDock(): ReactNode {
     focusAfterRender(() => document.getElementById(`dock-tab-${next}`), { from: e.currentTarget });
   };
 
+  const onDockKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    const field = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement ? e.target : undefined;
+    if (field && field.value !== '') return;
+    // Handled here: Esc must not also cancel a running turn.
+    e.preventDefault();
+    if (active === 'branches') setBranchesOpen(false);
+    else if (active === 'events') inspect(undefined);
+    else inspectRequest(undefined);
+  };
+
   return (
-    <div ref={dockRef} className="side-dock" data-testid="side-dock" data-region="dock" data-tab={active}>
+    <div ref={dockRef} className="side-dock" data-testid="side-dock" data-region="dock" data-tab={active} onKeyDown={onDockKeyDown}>
       {tabs.length > 1 && (
         <div className="dock-tabs" role="tablist" aria-label="Side panels" onKeyDown={onKeyDown}>
           {tabs.map((tab) => (

@@ -1,7 +1,7 @@
 /**
  * The turn outline: every turn of the open session (its first prompt, steps, how it ended and how
  * long it took), with compactions and resume / fork boundaries between them; click to jump there.
- * The turn in view is marked.
+ * The turn in view is marked. Esc inside it closes it (focus goes back to the Outline button).
  */
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { byTestId, firstOf, focusAfterRender, onceGone } from '../../keyboard/focus-after-render.js';
@@ -37,7 +37,20 @@ export function TurnOutline(): ReactNode {
     return key;
   }, [items, jumpSeq]);
   return (
-    <nav ref={panelRef} className="side-panel outline-panel" data-testid="turn-outline" aria-label="Turn outline">
+    <nav
+      ref={panelRef}
+      className="side-panel outline-panel"
+      data-testid="turn-outline"
+      aria-label="Turn outline"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        // Handled here: Esc must not also cancel a running turn.
+        e.preventDefault();
+        // Focus moves first (to the Outline button that opened it), so it never drops with the panel.
+        document.querySelector<HTMLElement>('[data-testid="outline-button"]')?.focus();
+        toggle();
+      }}
+    >
       <header className="panel-head">
         <span className="panel-title">Outline</span>
         <span className="muted">{items.filter((i) => i.kind === 'turn').length} turns</span>

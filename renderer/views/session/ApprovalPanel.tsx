@@ -160,12 +160,17 @@ function ApprovalItem({ approval, sessionId, readOnly, first }: { readonly appro
             />
           </label>
         )}
-        <button type="button" data-testid="approval-allow-session" disabled={busy || readOnly || sessionDisabled} title={sessionTitle} aria-keyshortcuts="S" onClick={() => void decide('allow-session')}>
+        <button type="button" data-testid="approval-allow-session" disabled={busy || readOnly || sessionDisabled} title={sessionTitle} aria-keyshortcuts="S" {...(sessionDisabled ? { 'aria-describedby': `approval-session-why-${approval.id}` } : {})} onClick={() => void decide('allow-session')}>
           {isCommand ? 'Allow for this session' : `Allow ${approval.toolName} for this session`} <kbd className="kbd">S</kbd>
         </button>
         <button type="button" className="danger" data-testid="approval-reject" disabled={busy || readOnly} aria-keyshortcuts="R" onClick={() => void decide('reject')}>
           Reject <kbd className="kbd">R</kbd>
         </button>
+        {sessionDisabled && (
+          <span className="warn-text approval-session-why" data-testid="approval-session-why" id={`approval-session-why-${approval.id}`}>
+            {preview.suggestedPrefix === '' ? 'Not for the session: this is not a single simple command (;, &&, |, redirections or substitutions).' : 'Not for the session: type the command prefix to allow.'}
+          </span>
+        )}
         <span className="muted approval-keys" id={`approval-keys-${approval.id}`}>
           {sessionDisabled ? 'A allow once · R reject' : 'A allow once · S allow for this session · R reject'}
         </span>

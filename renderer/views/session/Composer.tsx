@@ -5,6 +5,8 @@
  * pending inbox (queued prompts and steering not yet claimed) is listed under the input; when a
  * cancel drops them unsent, their text comes back into the input (with a notice), so nothing typed
  * is lost. A send without a working provider opens the provider setup card instead (see AppActions).
+ * Above the input, while a turn runs, the activity line says what the agent is doing (ActivityLine);
+ * the bar shows the provider, model and approval mode the next turn uses, with pickers (RunSettings).
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { messageText } from '../../../shared/messages.js';
@@ -14,6 +16,8 @@ import { matchesShortcut, shortcutLabel } from '../../keyboard/shortcut.js';
 import type { SendMode } from '../../state/app-actions.js';
 import { useApp, useRuntime, useSession } from '../context.js';
 import { PLATFORM } from '../keyboard/use-commands.js';
+import { ActivityLine } from './ActivityLine.js';
+import { RunSettings } from './RunSettings.js';
 
 export function Composer(): ReactNode {
   const runtime = useRuntime();
@@ -89,6 +93,7 @@ export function Composer(): ReactNode {
 
   return (
     <div className="composer" data-testid="composer" data-region="composer">
+      <ActivityLine />
       {pending.length > 0 && (
         <ul className="inbox-list" data-testid="inbox-list" aria-label="Waiting to be sent">
           {pending.map(({ m, target }) => (
@@ -121,6 +126,7 @@ export function Composer(): ReactNode {
         onKeyDown={onKeyDown}
       />
       <div className="composer-bar">
+        {!readOnly && <RunSettings />}
         <span className="composer-hint" id="composer-hint">
           {hint}
         </span>

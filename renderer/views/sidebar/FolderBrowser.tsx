@@ -5,6 +5,10 @@
  *
  * Keyboard: Enter in the path field lists the typed folder, and Enter again on an unchanged,
  * listed path uses it; every entry is a button in the Tab order.
+ *
+ * "Use this folder" only ever uses the folder that is listed *and* typed: after a failed listing
+ * ("…/does-not-exist is not a folder") or while the field holds another path, it is disabled and a
+ * line beside it says why (it once started the session in the previous listing, the home folder).
  */
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { FolderListing } from '../../../shared/api.js';
@@ -29,7 +33,7 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
   const client = useClient();
   const recent = useRecentWorkspaces();
   const [listing, setListing] = useState<FolderListing | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<{ readonly path: string; readonly message: string } | undefined>();
   const [loading, setLoading] = useState(true);
   const [typed, setTyped] = useState('');
   const [showHidden, setShowHidden] = useState(false);
@@ -43,7 +47,7 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
         setListing(result);
         setTyped(result.path);
       } catch (e) {
-        setError(describeError(e));
+        setError({ path: (path ?? '').trim(), message: describeError(e) });
       } finally {
         setLoading(false);
         // The entry (or "up") that was pressed is gone with the old listing: the new one's first entry.
@@ -57,6 +61,9 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
     void load();
   }, [load]);
 
+  // The folder "Use this folder" would use: the listed one, only while the field still names it.
+  const chosen = listing && !loading && error === undefined && typed.trim() === listing.path ? listing.path : undefined;
+  const blocked = chosen !== undefined || !listing ? undefined : loading ? 'Listing…' : error !== undefined && error.path === typed.trim() ? `Nothing is chosen: choose a folder that exists (the list below still shows ${listing.path}).` : `Press Enter to list ${typed.trim() || 'the typed folder'} first`;
   const visible = listing?.folders.filter((name) => !name.startsWith('.')) ?? [];
   const hidden = listing?.folders.filter((name) => name.startsWith('.')) ?? [];
   const shown = showHidden ? [...visible, ...hidden] : visible;
@@ -83,7 +90,7 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
         className="folder-path-row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (listing && !loading && typed.trim() === listing.path) onChoose(listing.path);
+          if (chosen !== undefined) onChoose(chosen);
           else void load(typed);
         }}
       >
@@ -95,7 +102,7 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
       </div>
       {error && (
         <div className="error-text" data-testid="folder-error" role="alert">
-          {error}
+          {error.message}
         </div>
       )}
       <ul className="folder-list" data-testid="folder-list" aria-busy={loading} aria-label={listing ? `Folders in ${listing.path}` : 'Folders'}>
@@ -125,13 +132,18 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
           <input type="checkbox" data-testid="folder-show-hidden" checked={showHidden} onChange={(e) => setShowHidden(e.target.checked)} /> show {hidden.length} hidden folder{hidden.length === 1 ? '' : 's'}
         </label>
       )}
+      {blocked && (
+        <div className="warn-text folder-choose-blocked" data-testid="folder-choose-blocked" id="folder-choose-blocked">
+          {blocked}
+        </div>
+      )}
       <div className="dialog-buttons">
-        <span className="muted mono clip">{listing?.path}</span>
+        {!blocked && <span className="muted mono clip">{listing?.path}</span>}
         <span className="spacer" />
         <button type="button" data-testid="folder-cancel" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="primary" data-testid="folder-choose" disabled={!listing} onClick={() => listing && onChoose(listing.path)}>
+        <button type="button" className="primary" data-testid="folder-choose" disabled={chosen === undefined} aria-describedby={blocked ? 'folder-choose-blocked' : undefined} onClick={() => chosen !== undefined && onChoose(chosen)}>
           Use this folder
         </button>
       </div>

@@ -31,6 +31,7 @@ import { ToolRowView } from './ToolRowView.js';
 import { FoldToggle } from './FoldToggle.js';
 import { cutTail } from '../../../shared/text-cut.js';
 import { visible } from '../../../shared/visible-text.js';
+import { FailedTurnHelp } from './FailedTurnHelp.js';
 import { approvalLabel, measured, showsTtft, stepFinishLabel, turnDurationLabel } from './trust-labels.js';
 
 export interface RowViewProps {
@@ -86,7 +87,11 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
       <span className="turn-end-label">
         turn {row.turn} ended: {row.crash ? <CrashBadges crash={row.crash} /> : <b>{row.label}</b>}
       </span>
-      {row.end.failure?.message && <span className="muted clip">{row.end.failure.message}</span>}
+      {row.end.failure?.message && (
+        <span className="muted clip" data-testid="turn-end-detail" title={row.end.failure.message}>
+          {row.end.failure.message}
+        </span>
+      )}
       {duration && (
         <span className="muted" title={duration.title}>
           {duration.text}
@@ -124,6 +129,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
           </button>
         </>
       )}
+      {row.end.kind === 'error' && row.end.failure && !imported && <FailedTurnHelp row={row} failure={row.end.failure} sessionId={sessionId} />}
     </div>
   );
 }
@@ -296,7 +302,8 @@ function AssistantText({ row, live }: { readonly row: BlockRowBase<'text'>; read
 const STREAMING_EXPANDED_CHARS = 20_000;
 
 function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBase<'reasoning'>; readonly live: boolean; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
-  const streaming = row.streaming && live;
+  // Thinking ends when the answer (or a tool call) starts streaming, not when the message commits.
+  const streaming = row.streaming && live && row.superseded !== true;
   // The folded preview: the end of the last line, starting at a word.
   const preview = tailPreview(lastLine(row.tail), 110, { oneLine: true });
   let body: string | undefined;

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { failureAdvice } from '../../../shared/failure-advice.js';
+import { STALL_MS, isStalled, turnActivity } from '../../../shared/turn-activity.js';
+import type { TimelineRow } from '../../../shared/timeline.js';
+
+const turn = { kind: 'turn', key: 't1', seq: 0, time: 1_000, refSeqs: [], turn: 1, steps: 1, ended: false } as unknown as TimelineRow;
+const step = { kind: 'step', key: 's1', seq: 1, time: 1_001, refSeqs: [], turn: 1, step: 1, open: true, attempts: 1, chunkCount: 0 } as unknown as TimelineRow;
+const block = (kind: 'text' | 'reasoning', text: string, extra: object = {}): TimelineRow =>
+  ({ kind, key: `${kind}${text.length}`, seq: 2, time: 1_002, refSeqs: [], turn: 1, step: 1, attempt: 1, index: 0, text, tail: text, streaming: true, interrupted: false, partial: false, chunkCount: 1, ...extra }) as unknown as TimelineRow;
+
+describe('turnActivity', () => {
+  it('reads the phase of the open turn from its last rows', () => {
+    expect(turnActivity([turn, step], 0)).toMatchObject({ phase: 'waiting-model', turn: 1, step: 1, startedAt: 1_000 });
+    expect(turnActivity([turn, step, block('reasoning', 'abcd')], 0)).toMatchObject({ phase: 'thinking', streamedChars: 4 });
+    expect(turnActivity([turn, step, block('reasoning', 'abcd', { superseded: true }), block('text', 'xy')], 0)).toMatchObject({ phase: 'writing', streamedChars: 6 });
+    expect(turnActivity([turn, step, block('text', 'xy')], 1)).toMatchObject({ phase: 'approval' });
+  });
+  it('is undefined when no turn is open', () => {
+    expect(turnActivity([], 0)).toBeUndefined();
+    expect(turnActivity([{ ...turn, ended: true } as TimelineRow], 0)).toBeUndefined();
+  });
+  it('calls a model phase silent for more than 15 s stalled, never a running tool', () => {
+    expect(isStalled('writing', 0, STALL_MS + 1)).toBe(true);
+    expect(isStalled('writing', 0, STALL_MS)).toBe(false);
+    expect(isStalled('tool', 0, STALL_MS * 10)).toBe(false);
+  });
+});
+
+describe('failureAdvice', () => {
+  it('says what failed in words and which action helps, by code', () => {
+    expect(failureAdvice({ code: 'AUTH', message: '401 nope', status: 401 })).toMatchObject({ what: 'The provider refused the API key (HTTP 401).', action: 'settings' });
+    expect(failureAdvice({ code: 'TRANSPORT', message: 'connect ECONNREFUSED 127.0.0.1:37475' }).what).toBe('Nothing answered at 127.0.0.1:37475 (connection refused).');
+    expect(failureAdvice({ code: 'RATE_LIMIT', message: '' }).action).toBe('retry');
+  });
+});
