@@ -610,7 +610,9 @@ function resolveSessionId(runtime: { readonly repository: Runtime['repository'] 
 
 /** Streams one file through the import pipeline (constant memory) and returns its summary. */
 async function importFile(runtime: { readonly repository: Runtime['repository'] }, file: string): Promise<ImportSummary> {
-  const job = runtime.repository.beginImport(file);
+  // Loaded here, not at the top: commands that only read the store (ls, show) load no importer code.
+  const { beginImport } = await import('./host/services/session-imports.js');
+  const job = beginImport(runtime.repository, file);
   try {
     for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) job.write(chunk as string);
     return job.end();

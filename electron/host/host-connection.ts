@@ -9,7 +9,7 @@ import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
 import { firstUnreplayableSeq, type ImportSummary } from '../../shared/import-summary.js';
 import { isImportedSession } from '../../shared/events.js';
-import type { SessionImport } from '../import/session-import.js';
+import { beginImport, importText, type ImportJob } from './services/session-imports.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { parseSearchQuery, searchSnippet } from '../../shared/search-query.js';
@@ -32,9 +32,9 @@ const MAX_OPEN_IMPORTS = 4;
 export class HostConnection implements HostHandlers, IDisposable {
   private disposed = false;
   /** Streaming imports this connection started and has not ended. */
-  private readonly imports = new Map<string, SessionImport>();
+  private readonly imports = new Map<string, ImportJob>();
   constructor(
-    private readonly host: Host,
+    private readonly host: Host<HostConnection>,
     private readonly sink: (message: HostPush) => void,
   ) {}
 
@@ -194,7 +194,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary } {
-    const summary = this.repo.importText(params.jsonl, params.fileName);
+    const summary = importText(this.repo, params.jsonl, params.fileName);
     this.host.broadcast({ kind: 'sessions/changed' });
     return { sessionId: summary.sessionId, warnings: [...summary.warnings, ...summary.skipped.map((s) => `skipped line ${s.line}: ${s.reason}`)], summary };
   }
@@ -202,7 +202,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   importBegin(params: { fileName: string; size?: number }): { importId: string } {
     if (this.imports.size >= MAX_OPEN_IMPORTS) throw new ForklineError('TOO_MANY_IMPORTS', `at most ${MAX_OPEN_IMPORTS} imports may run at once in one window`);
     const importId = this.host.options.newId();
-    this.imports.set(importId, this.repo.beginImport(params.fileName));
+    this.imports.set(importId, beginImport(this.repo, params.fileName));
     return { importId };
   }
 
@@ -231,7 +231,7 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 
-  private importJob(importId: string): SessionImport {
+  private importJob(importId: string): ImportJob {
     const job = this.imports.get(importId);
     if (!job) throw new ForklineError('IMPORT_NOT_FOUND', `no import ${importId} is running in this window (it ended, failed or was aborted)`);
     return job;

@@ -13,7 +13,9 @@
  *   ({@link SessionRepository.recover}); a second read appends nothing. A session that a live agent
  *   owns is never repaired.
  * - fork is by reference and costs the same at any seq.
- * - import / export speak the JSONL format.
+ * - export speaks the JSONL format; imports write through the primitives {@link SessionRepository.createImporting},
+ *   {@link SessionRepository.finishImport} and {@link SessionRepository.removeImport}, driven by
+ *   `electron/host/services/session-imports.ts` (the store imports nothing above `session/`).
  */
 import { randomUUID } from 'node:crypto';
 import { Emitter, type Event } from '../../shared/event.js';
@@ -23,9 +25,6 @@ import type { IDisposable } from '../../shared/lifecycle.js';
 import { endRecordedProcess, type RecordedProcessOutcome } from '../platform/process-tree.js';
 import type { OwnerIdentity } from '../platform/process-identity.js';
 import { checkForkBoundaryWith } from '../session/fork-boundary.js';
-import type { ImportSummary } from '../../shared/import-summary.js';
-import type { ImportSink } from '../import/log-writer.js';
-import { SessionImport } from '../import/session-import.js';
 import { exportJsonl } from '../session/jsonl.js';
 import { closeInterruptedTurn, unansweredToolProcesses, type UnansweredToolProcess } from '../session/repair.js';
 import { Session, type IllFormedTextMode, type InvariantMode } from '../session/session.js';
@@ -107,13 +106,6 @@ export interface LoadResult extends RecoveryResult {
 export interface ResumeOptions {
   /** Take the session over even from a live owner (the user confirmed it). */
   readonly takeOver?: boolean;
-}
-
-export interface ImportResult {
-  readonly id: string;
-  readonly eventCount: number;
-  readonly warnings: readonly string[];
-  readonly summary: ImportSummary;
 }
 
 /**
@@ -565,63 +557,49 @@ export class SessionRepository implements IDisposable {
   }
 
   /**
-   * Starts a streaming import of another agent's session log (any format we read, detected by
-   * content; see `electron/import/session-import.ts`). Feed it with `write(chunk)` and finish with
-   * `end()`, which returns the summary; a failed or aborted import leaves no session behind.
-   * Sessions being imported are hidden from listings until they end ({@link importing}).
+   * True when a session of this id is stored or held live here (an import's fresh id must be
+   * neither).
    */
-  beginImport(fileName?: string): SessionImport {
-    // Batches after the first are written on a worker thread (when the store can), so parsing and
-    // mapping the next records overlaps with storing the last ones. Any other access drains it first.
-    let appender: BackgroundAppender | undefined;
-    const settled = (): void => appender?.drain();
-    const sink: ImportSink = {
-      exists: (id) => this.store.get(id) !== undefined || this.liveSessions.has(id),
-      create: (header, events) => {
-        // The owner record marks the import as unfinished for every process until it ends, and
-        // lets a later run tell an import that died (SIGKILL, power loss) from one still running.
-        // Search documents are written after the import (indexSearchInBackground, or the next search).
-        this.store.atomically(() => {
-          this.store.createSession(header, events, { deferSearch: true });
-          this.store.setOwner(header.id, this.newOwner());
-        });
-        this.importingIds.add(header.id);
-      },
-      append: (id, events) => {
-        appender ??= this.store.backgroundAppender?.(id);
-        if (appender) appender.append(events);
-        else this.store.append(id, events);
-      },
-      finish: () => {
-        settled();
-        appender?.close();
-        appender = undefined;
-      },
-      readRange: (id, from, to) => {
-        settled();
-        return this.store.readRange(id, from, to);
-      },
-      setTitle: (id, title) => {
-        settled();
-        this.store.setTitle(id, title);
-      },
-      remove: (id) => {
-        appender?.close();
-        appender = undefined;
-        this.importingIds.delete(id);
-        if (this.store.get(id)) this.store.delete(id);
-      },
-    };
-    const job = new SessionImport({ sink, newId: this.options.newId, now: this.now, ...(fileName !== undefined ? { fileName } : {}) });
-    const end = job.end.bind(job);
-    job.end = (): ImportSummary => {
-      const summary = end();
-      this.store.setOwner(summary.sessionId, undefined);
-      this.importingIds.delete(summary.sessionId);
-      this.indexSearchInBackground();
-      return summary;
-    };
-    return job;
+  exists(id: string): boolean {
+    return this.store.get(id) !== undefined || this.liveSessions.has(id);
+  }
+
+  /**
+   * Stores the first batch of a session being imported, with this process's owner record, in one
+   * transaction. The owner record marks the import as unfinished for every process until
+   * {@link finishImport}, and lets a later run tell an import that died (SIGKILL, power loss) from
+   * one still running. Search documents are deferred (written by {@link indexSearchInBackground},
+   * or the next search).
+   */
+  createImporting(header: SessionHeader, events: readonly SessionEvent[]): void {
+    this.store.atomically(() => {
+      this.store.createSession(header, events, { deferSearch: true });
+      this.store.setOwner(header.id, this.newOwner());
+    });
+    this.importingIds.add(header.id);
+  }
+
+  /** Ends an import that succeeded: clears its owner record (so it is listed) and indexes it for search in the background. */
+  finishImport(id: string): void {
+    this.store.setOwner(id, undefined);
+    this.importingIds.delete(id);
+    this.indexSearchInBackground();
+  }
+
+  /** Removes what a failed or aborted import stored (an import is all or nothing). */
+  removeImport(id: string): void {
+    this.importingIds.delete(id);
+    if (this.store.get(id)) this.store.delete(id);
+  }
+
+  /** A writer of later batches on a worker thread, when the store offers one (see {@link SessionStore.backgroundAppender}). */
+  backgroundAppender(id: string): BackgroundAppender | undefined {
+    return this.store.backgroundAppender?.(id);
+  }
+
+  /** The id generator and clock this repository uses (an import names its session with them). */
+  get ids(): { readonly newId: () => string; readonly now: () => number } {
+    return { newId: this.options.newId, now: this.now };
   }
 
   /**
@@ -707,23 +685,6 @@ export class SessionRepository implements IDisposable {
     };
   }
   private readonly importingIds = new Set<string>();
-
-  /**
-   * Imports a whole session log held in memory (small files, tests). Same pipeline as
-   * {@link beginImport}.
-   * @throws UnsupportedFormatError, SessionCorruptionError, SessionFormatUnsupportedError.
-   */
-  importText(text: string, file?: string): ImportSummary {
-    const job = this.beginImport(file);
-    job.write(text);
-    return job.end();
-  }
-
-  /** {@link importText} with a flat result (id, event count, warnings and skipped lines as text). */
-  importJsonl(text: string, file?: string): ImportResult {
-    const summary = this.importText(text, file);
-    return { id: summary.sessionId, eventCount: summary.events, warnings: [...summary.warnings, ...summary.skipped.map((s) => `skipped line ${s.line}: ${s.reason}`)], summary };
-  }
 
   /** Makes every event appended so far to a live session durable (e.g. before a full-text search). */
   async flushAll(): Promise<void> {
