@@ -1,4 +1,7 @@
 /**
+ * Size: over 500 lines because HostApi is one method table with its param and result types, kept
+ * in one file so both transports and the renderer read one list.
+ *
  * HostApi: the one typed method table between the renderer and the main process (DESIGN §9),
  * carried unchanged by both transports (Electron IPC and the browser-mode WebSocket). The method
  * list {@link HOST_METHODS} is the whitelist both transports enforce; every argument is validated

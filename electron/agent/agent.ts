@@ -1,4 +1,8 @@
 /**
+ * Size: over 500 lines because the turn/step driver is one state machine (turn, step, retry,
+ * cancel and compaction share its locals); splitting it waits for the request-dialect work on
+ * this file to land (see docs/architecture.md §4).
+ *
  * The agent loop (DESIGN §4; reference runtime `packages/core/agent-loop/src/agent.ts`): the
  * turn/step driver over one live session.
  *

@@ -1,4 +1,7 @@
 /**
+ * Size: over 500 lines because it owns the live agents and subscriptions and their lifecycles;
+ * the per-request logic lives in electron/host/services/ and host-connection.ts.
+ *
  * Host: implements HostApi over the session repository and live agents (one agent per open
  * session) — DESIGN §9. Transports (Electron IPC, browser-mode WebSocket) call `connect(push)` once
  * per client; subscriptions and terminals belong to that connection and end with it. A renderer

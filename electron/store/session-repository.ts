@@ -1,4 +1,8 @@
 /**
+ * Size: over 500 lines because claims, recovery, tail reads and fork share the live-session
+ * table and the owner checks; the import sink moved to electron/host/services/session-imports.ts
+ * and the search passes to search-passes.ts. Splitting recovery and fork out is the next step.
+ *
  * SessionRepository: the persistence coordinator between live {@link Session}s and a
  * {@link SessionStore} (DESIGN §7, §8).
  *
@@ -30,6 +34,7 @@ import { closeInterruptedTurn, unansweredToolProcesses, type UnansweredToolProce
 import { Session, type IllFormedTextMode, type InvariantMode } from '../session/session.js';
 import { ownerState, selfIdentity, sessionLiveError, SYSTEM_PROCESS_PROBE, type OwnerState, type ProcessProbe } from './session-ownership.js';
 import type { BackgroundAppender, SessionOwner, SessionRecord, SessionStore } from './session-store.js';
+import { SearchPasses } from './search-passes.js';
 import { SessionWriteBehind, type WriteFailure } from './write-behind.js';
 
 export interface RepositoryOptions {
@@ -130,10 +135,6 @@ export function tailStart(window: readonly SessionEvent[], from: number, count: 
   }
   return target;
 }
-/** Events per background pass of deferred search documents (one short write transaction, tens of ms). */
-const SEARCH_PASS_EVENTS = 1_000;
-/** Pause between background passes (ms), so other work interleaves. */
-const SEARCH_PASS_GAP_MS = 10;
 
 const FORK_SCAN_FIRST_WINDOW = 8;
 const FORK_SCAN_MAX_WINDOW = 4096;
@@ -151,6 +152,7 @@ export class SessionRepository implements IDisposable {
   /** Any live session's background write failure. */
   readonly onDidFailWrite = this.writeFailEmitter.event;
   private readonly claimLostEmitter = new Emitter<ClaimLost>();
+  private readonly searchPasses: SearchPasses;
   /** A live session of this process was taken over by another one: its later events are not stored. */
   readonly onDidLoseClaim: Event<ClaimLost> = this.claimLostEmitter.event;
 
@@ -163,6 +165,7 @@ export class SessionRepository implements IDisposable {
     this.probe = options.probe ?? SYSTEM_PROCESS_PROBE;
     this.newToken = options.newToken ?? randomUUID;
     this.endLeftover = options.endLeftoverProcess ?? endRecordedProcess;
+    this.searchPasses = new SearchPasses(store);
   }
 
   /** How the session's owner record stands, seen from this process. */
@@ -602,41 +605,14 @@ export class SessionRepository implements IDisposable {
     return { newId: this.options.newId, now: this.now };
   }
 
-  /**
-   * Writes the search documents that imports deferred, in short passes
-   * ({@link SEARCH_PASS_EVENTS} events each, one write transaction) spaced by
-   * {@link SEARCH_PASS_GAP_MS}, until none remain — so a large import's index is built while the
-   * app is otherwise idle, and a search right after it (which first writes whatever is still
-   * pending) finds little left to do. The timers do not keep a process alive; what a process leaves
-   * undone is done by the next search or the next background run. Calling it again while it runs
-   * does nothing.
-   */
+  /** Writes the search documents that imports deferred, in background passes (see {@link SearchPasses.inBackground}). */
   indexSearchInBackground(): void {
-    if (this.searchPass !== undefined || this.disposed) return;
-    const pass = (): void => {
-      this.searchPass = undefined;
-      if (this.disposed) return;
-      let more: boolean;
-      try {
-        more = this.store.indexPendingSearch(SEARCH_PASS_EVENTS);
-      } catch {
-        return; // a closed or busy store: the next search writes the documents instead
-      }
-      if (more) this.searchPass = setTimeout(pass, SEARCH_PASS_GAP_MS).unref();
-    };
-    this.searchPass = setTimeout(pass, SEARCH_PASS_GAP_MS).unref();
+    this.searchPasses.inBackground();
   }
-  private searchPass: ReturnType<typeof setTimeout> | undefined;
-  private disposed = false;
 
-  /**
-   * Writes every deferred search document now, in the same short passes as
-   * {@link indexSearchInBackground} but yielding to the event loop between them (so a host stays
-   * responsive while a search waits for a large import's documents). Call before a search that
-   * must see every stored event; the store's own `search` would do the same in one blocking go.
-   */
-  async catchUpSearch(): Promise<void> {
-    while (!this.disposed && this.store.indexPendingSearch(SEARCH_PASS_EVENTS)) await new Promise<void>((resolve) => setImmediate(resolve));
+  /** Writes every deferred search document now, yielding between passes (see {@link SearchPasses.catchUp}). */
+  catchUpSearch(): Promise<void> {
+    return this.searchPasses.catchUp();
   }
 
   /**
@@ -697,8 +673,7 @@ export class SessionRepository implements IDisposable {
   }
 
   dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.searchPass);
+    this.searchPasses.dispose();
     for (const live of [...this.liveSessions.values()]) live.dispose();
     this.writeFailEmitter.dispose();
     this.claimLostEmitter.dispose();

@@ -1,4 +1,7 @@
 /**
+ * Size: over 500 lines because every SQL statement of the store is prepared here, next to the
+ * transactions that use it (SQL stays confined to this file and sql.ts).
+ *
  * SQLite session store on better-sqlite3 (DESIGN §7).
  *
  * - Pragmas: `busy_timeout` first, then WAL, `synchronous=FULL`, foreign keys on.
