@@ -1,5 +1,5 @@
 /**
- * Import throughput of a 100 MB Claude Code transcript (DESIGN §13, issue 12): the whole streaming
+ * Import throughput of a 100 MB Claude Code transcript (docs/architecture.md §13, issue 12): the whole streaming
  * pipeline — file stream, line splitting, `JSON.parse`, detection, mapping onto our events, the
  * invariant and surface checks, batched writes to a real SQLite file (on the import's writer thread; search documents written
  * after the import, see schema 5) — against the baseline of a

@@ -2,7 +2,7 @@
  * Size: over 500 lines because every command's option parsing and output sits here; the split
  * into electron/cli/ per command waits for the output/signals work on this file to land.
  *
- * `forkline` — the headless entry (DESIGN §2): run, resume, serve, ls, show, fork, export, import.
+ * `forkline` — the headless entry (docs/architecture.md §2): run, resume, serve, ls, show, fork, export, import.
  * Plain Node (no Electron). Every command opens the same SQLite store as the desktop app.
  * Bundled ahead of time (scripts/build-cli.js → dist/cli); the agent, model client, tools and MCP
  * load only for the commands that need them, so `ls`, `show` and `help` start at once.

@@ -1,10 +1,10 @@
 /**
  * The session event vocabulary: one map from event type to payload, the envelope, the session
- * header, turn-end reasons, cancel causes and tool error codes (DESIGN §3, §4, §6, §8).
+ * header, turn-end reasons, cancel causes and tool error codes (docs/architecture.md §3, §4, §6, §8).
  *
  * Names and payloads follow the reference runtime (DeepSeek Harness `packages/core/session/src/types.ts`)
- * so its uncompressed session files import; where DESIGN.md differs (turn-end payload field names)
- * DESIGN.md wins and the importer converts.
+ * so its uncompressed session files import; where docs/architecture.md differs (turn-end payload field names)
+ * docs/architecture.md wins and the importer converts.
  *
  * Pure types plus a few constant tables; no Node, no DOM.
  */
@@ -30,7 +30,7 @@ export type CancelCause =
   | { readonly kind: 'user' }
   | { readonly kind: 'hook'; readonly reason: string }
   | { readonly kind: 'disposed' }
-  /** The process was asked to stop by a signal (a closed terminal, a logout, `kill`): DESIGN §8, issue 10. */
+  /** The process was asked to stop by a signal (a closed terminal, a logout, `kill`): docs/architecture.md §8, issue 10. */
   | { readonly kind: 'signal'; readonly signal: 'SIGTERM' | 'SIGHUP' | 'SIGINT' }
   | { readonly kind: 'legacy' };
 
@@ -43,7 +43,7 @@ export type TurnEndReason =
   | { readonly kind: 'error'; readonly failure: LlmFailure }
   | { readonly kind: 'interrupted' };
 
-/** Codes written into `tool/result.error.code` (DESIGN §6, §8). */
+/** Codes written into `tool/result.error.code` (docs/architecture.md §6, §8). */
 export type ToolErrorCode =
   | 'UNKNOWN_TOOL'
   | 'INVALID_ARGS'
@@ -311,7 +311,7 @@ export interface SessionEventMap {
   'workspace/checkpoint': { readonly turn: number; readonly commit: string };
   'session/end-seed': Record<string, never>;
   /**
-   * This process took the session over from a previous owner (DESIGN §7): one whose process is gone
+   * This process took the session over from a previous owner (docs/architecture.md §7): one whose process is gone
    * (`exited`), whose pid now names an unrelated process (`pid-reused`), or a live one the user
    * chose to replace (`forced`; its later appends are refused with STALE_APPEND). Log-only.
    */
@@ -447,7 +447,7 @@ export interface SessionHeader {
 }
 
 /**
- * Provenance of a session's log (DESIGN §8b, issue 8). An `imported` log is untrusted input: nothing
+ * Provenance of a session's log (docs/architecture.md §8b, issue 8). An `imported` log is untrusted input: nothing
  * in it (base URL, provider, workspace, headers, checkpoint ids, paths) is used to act. A fork of an
  * imported session is `native` (created here) and keeps its parent's lineage.
  */

@@ -1,6 +1,6 @@
 /**
  * What to tell a person when the conversation does not fit a model's context window, or when a
- * server cut a prompt silently (DESIGN §5). Plain text for turn-end failures and `llm/warning`
+ * server cut a prompt silently (docs/architecture.md §5). Plain text for turn-end failures and `llm/warning`
  * hints; the server-specific knobs come from their docs:
  * - Ollama: `num_ctx` (Modelfile `PARAMETER num_ctx`, or the request option) and the server-wide
  *   `OLLAMA_CONTEXT_LENGTH` (https://github.com/ollama/ollama/blob/main/docs/faq.md, "How can I

@@ -3,7 +3,7 @@
  * the per-request logic lives in electron/host/services/ and host-connection.ts.
  *
  * Host: implements HostApi over the session repository and live agents (one agent per open
- * session) — DESIGN §9. Transports (Electron IPC, browser-mode WebSocket) call `connect(push)` once
+ * session) — docs/architecture.md §9. Transports (Electron IPC, browser-mode WebSocket) call `connect(push)` once
  * per client; subscriptions and terminals belong to that connection and end with it. A renderer
  * reload or a second window only subscribes and reads: nothing it does alone changes any log
  * (opening a cold session with an open last turn applies crash recovery, which is idempotent).
@@ -428,7 +428,7 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
 
   /**
    * The model configuration for the next request: the settings' route and the limits in force, in
-   * DESIGN §5 order (setting → published / preset, lowered by what was learned; see
+   * docs/architecture.md §5 order (setting → published / preset, lowered by what was learned; see
    * `resolveModelLimits`). The endpoint's published limits are looked up only when neither the
    * person nor our preset table knows the window.
    */

@@ -3,7 +3,7 @@
  *
  * Each rule looks at one parsed record and answers with a format when the record is decisive:
  *
- * - `forkline` / `deepseek-harness`: a header line `{type:"session", version, id, …}` (DESIGN §7;
+ * - `forkline` / `deepseek-harness`: a header line `{type:"session", version, id, …}` (docs/architecture.md §7;
  *   reference runtime `packages/session/session-persistence-jsonl/src/format.ts`). Our exports
  *   always carry `origin` in the header; the reference runtime's never do.
  * - `claude-code`: records `{type:"user"|"assistant"|"system", uuid, parentUuid, sessionId, …}`,

@@ -6,7 +6,7 @@
  * format's importer writes our events through an {@link ImportedLogWriter} in batches. Memory
  * stays bounded by one record, one batch and the importer's small state, whatever the file size.
  *
- * Damage rules (DESIGN §7, issue 12):
+ * Damage rules (docs/architecture.md §7, issue 12):
  * - a last line cut off mid-record (no newline, not JSON) is skipped with a warning — the import
  *   goes on with everything before it;
  * - any other unreadable line refuses the import with SESSION_CORRUPT naming the line, except in

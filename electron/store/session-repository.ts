@@ -4,7 +4,7 @@
  * and the search passes to search-passes.ts. Splitting recovery and fork out is the next step.
  *
  * SessionRepository: the persistence coordinator between live {@link Session}s and a
- * {@link SessionStore} (DESIGN §7, §8).
+ * {@link SessionStore} (docs/architecture.md §7, §8).
  *
  * - Ownership: create / resume claim the session for this process in one store transaction
  *   (pid + process start identity + host + a claim token, see session-ownership.ts). A live owner
@@ -214,7 +214,7 @@ export class SessionRepository implements IDisposable {
   }
 
   /**
-   * The one recovery path (DESIGN §8): closes the interrupted last turn of a session that no live
+   * The one recovery path (docs/architecture.md §8): closes the interrupted last turn of a session that no live
    * agent owns — one synthetic `tool/result` per unanswered call (`TOOL_NOT_STARTED` /
    * `TOOL_OUTCOME_UNKNOWN`), `step/end` if open, `turn/end{interrupted}` — appended durably in one
    * transaction that re-checks the owner, so it happens once whoever reads first; a second call

@@ -1,5 +1,5 @@
 /**
- * One recovery path (DESIGN §8; issue 10): right after a crash (a real child process SIGKILLed
+ * One recovery path (docs/architecture.md §8; issue 10): right after a crash (a real child process SIGKILLed
  * inside a tool body, real SQLite file), whatever reads the session first — show (load), export,
  * fork, compare, resume, the UI's subscribe, or an import of the unrepaired log — closes it the
  * same way, once: the stored log is byte-identical whichever path came first, and reading it again
