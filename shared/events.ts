@@ -393,40 +393,47 @@ export const SURFACE_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set<Sessio
   'tool/result',
 ]);
 
+/**
+ * Every event type this build understands, keyed by the union: a type added to
+ * {@link SessionEventMap} fails to compile until it is listed here (and in the other tables keyed
+ * by {@link SessionEventType}: the payload shapes and the timeline reducers).
+ */
+export const EVENT_TYPES = {
+  'turn/start': true,
+  'turn/end': true,
+  'step/start': true,
+  'step/end': true,
+  'user/message': true,
+  'assistant/chunk': true,
+  'assistant/message': true,
+  'tool/call': true,
+  'tool/result': true,
+  'tool/process': true,
+  'request/header': true,
+  'request/context': true,
+  'llm/retry': true,
+  'llm/warning': true,
+  'approval/asked': true,
+  'approval/decided': true,
+  'approval/rule': true,
+  'approval/policy': true,
+  'agent/inbox/spliced': true,
+  'compaction/start': true,
+  'compaction/summary': true,
+  'compaction/end': true,
+  'compaction/prune': true,
+  'workspace/checkpoint': true,
+  'session/end-seed': true,
+  'session/takeover': true,
+  'session/title': true,
+  'todo/write': true,
+  'instructions/loaded': true,
+  'import/elided': true,
+  'import/foreign': true,
+} as const satisfies Record<SessionEventType, true>;
+
 /** Every event type this build understands (the reader refuses others unless `ignorable`). */
-export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>([
-  'turn/start',
-  'turn/end',
-  'step/start',
-  'step/end',
-  'user/message',
-  'assistant/chunk',
-  'assistant/message',
-  'tool/call',
-  'tool/result',
-  'tool/process',
-  'request/header',
-  'request/context',
-  'llm/retry',
-  'llm/warning',
-  'approval/asked',
-  'approval/decided',
-  'approval/rule',
-  'approval/policy',
-  'agent/inbox/spliced',
-  'compaction/start',
-  'compaction/summary',
-  'compaction/end',
-  'compaction/prune',
-  'workspace/checkpoint',
-  'session/end-seed',
-  'session/takeover',
-  'session/title',
-  'todo/write',
-  'instructions/loaded',
-  'import/elided',
-  'import/foreign',
-]);
+export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(Object.keys(EVENT_TYPES) as SessionEventType[]);
 
 /**
  * Metadata that travels beside the log (not an event, never model-visible). `seedLength` is the

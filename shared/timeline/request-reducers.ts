@@ -9,7 +9,7 @@ import type { RetryRow, StepRow, WarningRow } from '../timeline-rows.js';
 import { eventLabel } from './event-labels.js';
 import type { ReducerTable } from './fold-state.js';
 
-export const requestReducers: ReducerTable = {
+export const requestReducers = {
   'request/header': (fold, e, d) => {
     const header = asObject(d['header']);
     const config = asObject(header?.['config']);
@@ -76,4 +76,4 @@ export const requestReducers: ReducerTable = {
     };
     fold.own(e.seq, fold.push(row));
   },
-};
+} satisfies ReducerTable;
