@@ -1,10 +1,42 @@
-// Lint rules, including the layer boundaries of DESIGN §2 (a bad import fails `npm test`).
+// Lint rules, including the layer map of docs/architecture.md §2 (a bad import fails `npm run lint`,
+// which CI and `npm test` run). The layer map is an allow-list checked by the local rule
+// eslint-rules/layers.js (with a no-cycle rule); the per-folder `no-restricted-imports` blocks below
+// only keep packages and Node APIs out of the layers that must not use them.
 import js from '@eslint/js';
+import forkline from './eslint-rules/layers.js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'http', 'net', 'crypto', 'worker_threads'];
 const noNode = nodeBuiltins.map((name) => ({ group: [name], message: 'This layer runs in any runtime: no Node APIs.' }));
+
+/**
+ * What each layer may import besides itself (relative imports, type imports included). A file's
+ * layer is the longest entry that prefixes its path; a source file under electron/, shared/ or
+ * renderer/ in no layer is an error. Must stay acyclic (the rule checks it).
+ */
+const LAYERS = {
+  shared: [],
+  'electron/platform': ['shared'],
+  'electron/session': ['shared'],
+  'electron/llm': ['shared'],
+  'electron/workspace': ['shared'],
+  // Fan-out's pure parts: the check runner, branch reports and ranking (the run itself is a host service).
+  'electron/fanout': ['shared', 'electron/store', 'electron/workspace'],
+  'electron/tools': ['shared', 'electron/platform'],
+  'electron/store': ['shared', 'electron/platform', 'electron/session'],
+  'electron/import': ['shared', 'electron/session'],
+  'electron/mcp': ['shared', 'electron/tools'],
+  'electron/agent': ['shared', 'electron/session', 'electron/llm', 'electron/tools'],
+  // The price list (a pinned package) and the agent's spend guard built from it.
+  'electron/pricing': ['shared', 'electron/agent'],
+  'electron/host': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/import', 'electron/llm', 'electron/tools', 'electron/mcp', 'electron/agent', 'electron/workspace', 'electron/fanout', 'electron/pricing'],
+  'electron/cli': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/workspace', 'electron/fanout', 'electron/pricing'],
+  'electron/cli.ts': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/cli'],
+  'electron/main.ts': ['shared', 'electron/platform', 'electron/store', 'electron/host'],
+  'electron/preload.ts': ['shared'],
+  renderer: ['shared'],
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'coverage/**', '.vitest-*.json', 'resources/stub-electron/**', 'test/fixtures/**'] },
@@ -19,7 +51,16 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    plugins: { forkline },
+    rules: {
+      'forkline/layers': ['error', { layers: LAYERS, roots: ['electron', 'shared', 'renderer'] }],
+      'forkline/no-cycle': 'error',
+    },
+  },
   // Generic electron rule first: the per-layer blocks below override it and also forbid electron.
+  // Which folder may import which is the forkline/layers table above, not these blocks.
   {
     files: ['electron/**/*.ts'],
     ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/host/transport/ipc-*.ts'],
@@ -30,56 +71,26 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', 'electron/*', '../electron/*', '../renderer/*', 'react', 'better-sqlite3'], message: 'shared/ depends on nothing but itself.' }] }],
+      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', 'react', 'better-sqlite3'], message: 'shared/ uses no packages with a runtime (Electron, React, SQLite).' }] }],
     },
   },
   {
     files: ['electron/session/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', '../store/*', '../agent/*', '../host/*', '../llm/*', '../tools/*', 'better-sqlite3'], message: 'electron/session is pure: it sees only shared/.' }] }],
+      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', 'better-sqlite3'], message: 'electron/session is pure: no Electron, no SQLite.' }] }],
     },
   },
   {
     files: ['electron/import/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', '../store/*', '../agent/*', '../host/*', '../llm/*', '../tools/*', 'better-sqlite3'], message: 'electron/import is pure: it sees session and shared, and writes through an ImportSink.' }] }],
-    },
-  },
-  {
-    files: ['electron/llm/**/*.ts', 'electron/tools/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../session/*', '../../session/*', '../store/*', '../../store/*', '../agent/*', '../../agent/*', '../host/*', '../../host/*'], message: 'llm and tools depend on shared/ only.' }] }],
-    },
-  },
-  {
-    files: ['electron/platform/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../session/*', '../store/*', '../agent/*', '../host/*', '../llm/*', '../tools/*'], message: 'electron/platform (operating-system facts: process identity, process tree) depends on nothing but Node and shared/.' }] }],
-    },
-  },
-  {
-    files: ['electron/mcp/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../session/*', '../store/*', '../agent/*', '../host/*', '../llm/*'], message: 'mcp depends on tools and shared only (the host composes it).' }] }],
-    },
-  },
-  {
-    files: ['electron/store/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../agent/*', '../host/*', '../llm/*', '../tools/*'], message: 'store depends on session and shared only.' }] }],
-    },
-  },
-  {
-    files: ['electron/agent/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['electron', '../host/*', '../../host/*'], message: 'agent must not depend on the host.' }] }],
+      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', 'better-sqlite3'], message: 'electron/import is pure: no Electron, no SQLite; it writes through an ImportSink.' }] }],
     },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', '../electron/*', '../../electron/*', 'better-sqlite3', 'node-pty'], message: 'The renderer talks only through HostApi (shared/).' }] }],
+      'no-restricted-imports': ['error', { patterns: [...noNode, { group: ['electron', 'better-sqlite3', 'node-pty'], message: 'The renderer talks only through HostApi (shared/).' }] }],
     },
   },
 );

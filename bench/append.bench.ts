@@ -1,7 +1,7 @@
 /**
  * Sustained append of a chunk-heavy event mix: Session.append → write-behind → SqliteSessionStore,
  * flushing at the agent's durability barriers, vs raw better-sqlite3 inserting the same events one
- * row per event in the same transactions with the same pragmas. Goal (DESIGN §13): ≥ 1.0× the rows/s.
+ * row per event in the same transactions with the same pragmas. Goal (docs/architecture.md §13): ≥ 1.0× the rows/s.
  */
 import { SessionRepository } from '../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../electron/store/sqlite-session-store.js';

@@ -1,5 +1,5 @@
 /**
- * CLI start (DESIGN §13, issue 15): wall time of `forkline ls` — the real command, `node
+ * CLI start (docs/architecture.md §13, issue 15): wall time of `forkline ls` — the real command, `node
  * bin/forkline.js ls`, running the bundle built ahead of time — on a data folder holding 1,000 stored
  * sessions, against `node -e 0` in the same run. Both are spawned as fresh processes in interleaved
  * pairs (alternating which goes first); the figure is the median of the per-pair ratios.

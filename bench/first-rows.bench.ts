@@ -1,5 +1,5 @@
 /**
- * Time to first timeline rows when a session opens (DESIGN §13: a 100,000-event session ≤ 1.5×
+ * Time to first timeline rows when a session opens (docs/architecture.md §13: a 100,000-event session ≤ 1.5×
  * a 150-event one, same run — never fold the whole log first). Measured through the real parts a
  * click goes through, minus the browser: the Host answers `subscribeSession` with the session's
  * tail (SQLite store, cold session), the answer crosses a JSON round trip as on the WebSocket, the

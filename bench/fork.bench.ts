@@ -2,7 +2,7 @@
  * Fork cost vs history length: SessionRepository.fork at the turn boundary nearest seq 100,000 vs at
  * the one nearest seq 100, on a cold stored parent. Fork is by reference (the child stores
  * parent_session + seed_length and its own session/end-seed), so the cost must not grow with the
- * prefix. Goal (DESIGN §13): ≤ 2×.
+ * prefix. Goal (docs/architecture.md §13): ≤ 2×.
  */
 import { SessionRepository } from '../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../electron/store/sqlite-session-store.js';

@@ -1,7 +1,7 @@
 /**
  * Heap held by a loaded 100,000-event session vs the session's JSON size (its events serialised
  * one per line, unpacked). Measured with `--expose-gc` as the heapUsed delta around
- * store.readAll + new Session(seed), holding a reference to the session. Goal (DESIGN §13): ≤ 2×.
+ * store.readAll + new Session(seed), holding a reference to the session. Goal (docs/architecture.md §13): ≤ 2×.
  */
 import { serializeEvent } from '../electron/session/chunk-rows.js';
 import { Session } from '../electron/session/session.js';

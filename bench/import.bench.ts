@@ -1,5 +1,5 @@
 /**
- * Import throughput of a 100 MB Claude Code transcript (DESIGN §13, issue 12): the whole streaming
+ * Import throughput of a 100 MB Claude Code transcript (docs/architecture.md §13, issue 12): the whole streaming
  * pipeline — file stream, line splitting, `JSON.parse`, detection, mapping onto our events, the
  * invariant and surface checks, batched writes to a real SQLite file (on the import's writer thread; search documents written
  * after the import, see schema 5) — against the baseline of a
@@ -15,6 +15,7 @@ import { MAX_BATCHES_IN_FLIGHT } from '../electron/store/threaded-appender.js';
 import { claudeCodeTranscript } from '../test/support/claude-code-log.js';
 import { tempDir } from '../test/support/store-fixtures.js';
 import { gc, median, report } from './report.js';
+import { beginImport } from '../electron/host/services/session-imports.js';
 
 const TARGET_BYTES = 100 * 1024 * 1024;
 const CHUNK = 1 << 20;
@@ -85,7 +86,7 @@ async function importLog(file: string, dbFile: string, measureHeap = false): Pro
   };
   const heap0 = live();
   let peak = 0;
-  const job = repo.beginImport(file);
+  const job = beginImport(repo, file);
   let chunks = 0;
   for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: CHUNK })) {
     job.write(chunk as string);

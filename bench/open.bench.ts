@@ -1,7 +1,7 @@
 /**
  * Opening a 100,000-event session: SqliteSessionStore.readAll + new Session(seed) (validation,
  * surface, invariant replay, ready for deriveMessages) vs raw select + JSON.parse of the same events
- * stored one row per event. Goal (DESIGN §13): ≤ 2×.
+ * stored one row per event. Goal (docs/architecture.md §13): ≤ 2×.
  */
 import { Session } from '../electron/session/session.js';
 import { SqliteSessionStore } from '../electron/store/sqlite-session-store.js';

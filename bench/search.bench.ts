@@ -1,5 +1,5 @@
 /**
- * Full-text search over 1,000,000 logged events (DESIGN §13: ≤ 0.2× a full scan of the same rows,
+ * Full-text search over 1,000,000 logged events (docs/architecture.md §13: ≤ 0.2× a full scan of the same rows,
  * same run). Ten sessions of the chunk-heavy mix (~100,000 events each) are written through
  * `SqliteSessionStore`, whose write path keeps the FTS5 index; a few tool results carry rare
  * error text. Ours: `store.search` (the index) for each query. Baseline: the fastest scan SQLite

@@ -1,5 +1,5 @@
 /**
- * Harness overhead per step (DESIGN §13): one turn of 1,000 steps, each a model response asking for
+ * Harness overhead per step (docs/architecture.md §13): one turn of 1,000 steps, each a model response asking for
  * one tool call, through the real Agent, tool registry/pipeline/scheduler, Session and SQLite store
  * (write-behind with its durability barriers: flush before every model request and before every tool
  * body). The model answers instantly from memory and the tool does nothing, so a step's wall time is

@@ -4,10 +4,10 @@
  *
  * 1. 100,000 reasoning chunks streamed into the open timeline at 128 chunks per 16 ms. The page
  *    measures its worst main-thread delay (a 10 ms interval timer's lateness, and long tasks).
- *    Goal (DESIGN §13): < 100 ms; the reference web UI's own bound is 250 ms, reported as the ratio's
+ *    Goal (docs/architecture.md §13): < 100 ms; the reference web UI's own bound is 250 ms, reported as the ratio's
  *    baseline. The page's idle delay over the same time is printed as the noise floor.
  * 2. Time to first timeline rows after opening a 100,000-event session, vs a ~150-event session in
- *    the same run (DESIGN §13: ≤ 1.5×; the session opens at its tail, see session-controller.ts).
+ *    the same run (docs/architecture.md §13: ≤ 1.5×; the session opens at its tail, see session-controller.ts).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

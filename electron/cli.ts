@@ -1,5 +1,8 @@
 /**
- * `forkline` — the headless entry (DESIGN §2): run, resume, serve, ls, show, fork, export, import.
+ * Size: over 500 lines because every command's option parsing and output sits here; the split
+ * into electron/cli/ per command waits for the output/signals work on this file to land.
+ *
+ * `forkline` — the headless entry (docs/architecture.md §2): run, resume, serve, ls, show, fork, export, import.
  * Plain Node (no Electron). Every command opens the same SQLite store as the desktop app.
  * Bundled ahead of time (scripts/build-cli.js → dist/cli); the agent, model client, tools and MCP
  * load only for the commands that need them, so `ls`, `show` and `help` start at once.
@@ -800,7 +803,9 @@ function resolveSessionId(runtime: { readonly repository: Runtime['repository'] 
 
 /** Streams one file through the import pipeline (constant memory) and returns its summary. */
 async function importFile(runtime: { readonly repository: Runtime['repository'] }, file: string): Promise<ImportSummary> {
-  const job = runtime.repository.beginImport(file);
+  // Loaded here, not at the top: commands that only read the store (ls, show) load no importer code.
+  const { beginImport } = await import('./host/services/session-imports.js');
+  const job = beginImport(runtime.repository, file);
   try {
     for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) job.write(chunk as string);
     return job.end();

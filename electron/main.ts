@@ -1,6 +1,6 @@
 /**
  * Electron main process: window, menu, single-instance lock, security settings, and the Host wired
- * to the IPC transport (DESIGN §2, §9). Everything else runs under plain Node (electron/host,
+ * to the IPC transport (docs/architecture.md §2, §9). Everything else runs under plain Node (electron/host,
  * electron/agent, …) and is shared with the CLI and browser mode.
  *
  * Security: contextIsolation and sandbox on, nodeIntegration off, a strict Content-Security-Policy,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every bench/*.bench.ts in its own Node process (through tsx, with
 // --expose-gc for the heap measurement), collects the `BENCH {json}` lines they print and shows
-// one table. Every figure is a ratio to a baseline measured in the same run (DESIGN §13).
+// one table. Every figure is a ratio to a baseline measured in the same run (docs/architecture.md §13).
 // Benchmarks report; they never fail the build (exit code 0 unless a benchmark crashes).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const only = process.argv[2];
-// DESIGN §13 order first, then anything else alphabetically.
+// docs/architecture.md §13 order first, then anything else alphabetically.
 const ORDER = ['append', 'open', 'fork', 'heap'];
 const rank = (f) => {
   const i = ORDER.findIndex((name) => f.startsWith(`${name}.`));

@@ -16,14 +16,15 @@ const outDir = join(root, 'dist', 'cli');
 // Build next to the target and swap in at the end, so a concurrent `forkline` never sees half a bundle.
 const tmpDir = join(root, 'dist', `cli.tmp-${process.pid}`);
 
-export async function buildCli({ quiet = false } = {}) {
-  const started = Date.now();
-  const { build } = await import('esbuild');
-  rmSync(tmpDir, { recursive: true, force: true });
-  const result = await build({
+/**
+ * The esbuild options of the CLI bundle, writing to `outdir` (also used by the test that checks
+ * what `forkline ls` loads: test/integration/cli/ls-module-graph.test.ts).
+ */
+export function cliBuildOptions(outdir) {
+  return {
     absWorkingDir: root,
     entryPoints: { forkline: 'electron/cli.ts' },
-    outdir: tmpDir,
+    outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -36,7 +37,14 @@ export async function buildCli({ quiet = false } = {}) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
-  });
+  };
+}
+
+export async function buildCli({ quiet = false } = {}) {
+  const started = Date.now();
+  const { build } = await import('esbuild');
+  rmSync(tmpDir, { recursive: true, force: true });
+  const result = await build(cliBuildOptions(tmpDir));
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes('node_modules/'))
     .map((p) => relative(root, join(root, p)))

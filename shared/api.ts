@@ -1,5 +1,8 @@
 /**
- * HostApi: the one typed method table between the renderer and the main process (DESIGN §9),
+ * Size: over 500 lines because HostApi is one method table with its param and result types, kept
+ * in one file so both transports and the renderer read one list.
+ *
+ * HostApi: the one typed method table between the renderer and the main process (docs/architecture.md §9),
  * carried unchanged by both transports (Electron IPC and the browser-mode WebSocket). The method
  * list {@link HOST_METHODS} is the whitelist both transports enforce; every argument is validated
  * again on the host side (electron/host/api-schemas.ts).
@@ -173,7 +176,7 @@ export interface CompareBranch {
   readonly stats: BranchStats;
 }
 
-/** Two sessions compared from their common boundary (DESIGN §10 compare view). */
+/** Two sessions compared from their common boundary (docs/architecture.md §10 compare view). */
 export interface CompareResult {
   /** Number of leading events both sessions share (0 when unrelated). */
   readonly commonLength: number;
@@ -207,7 +210,7 @@ export interface ProviderPresetView {
 
 /**
  * A person's limits for one endpoint + model (tokens). They win over what the endpoint publishes and
- * what was learned from its errors (DESIGN §5).
+ * what was learned from its errors (docs/architecture.md §5).
  */
 export interface ModelLimitSetting {
   readonly baseUrl: string;

@@ -1,5 +1,5 @@
 /**
- * What an approval shows and what "allow for this session" grants (DESIGN §6: "the approval shows
+ * What an approval shows and what "allow for this session" grants (docs/architecture.md §6: "the approval shows
  * the change (a diff for writes, the command and folder for bash); 'allow for this session' is a
  * logged decision").
  *

@@ -1,5 +1,5 @@
 /**
- * The compare view's projections (DESIGN §10: two branches from their common boundary —
+ * The compare view's projections (docs/architecture.md §10: two branches from their common boundary —
  * transcript, tokens, time, file diff): the figures table built from a {@link CompareResult}, the
  * transcript rows each branch added after the common history, and where that history ends.
  *

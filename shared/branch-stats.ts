@@ -1,5 +1,5 @@
 /**
- * Per-branch figures for the compare view (DESIGN §10: transcript, tokens, time, files): a pure
+ * Per-branch figures for the compare view (docs/architecture.md §10: transcript, tokens, time, files): a pure
  * projection of the events a branch added after its common boundary with another branch.
  */
 import type { SessionEvent } from './events.js';

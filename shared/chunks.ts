@@ -20,7 +20,7 @@ export interface TokenUsage {
   readonly reasoningTokens?: number;
 }
 
-/** Failure codes of a model call (DESIGN §5). `HTTP_<status>` covers statuses with no better code. */
+/** Failure codes of a model call (docs/architecture.md §5). `HTTP_<status>` covers statuses with no better code. */
 export type LlmErrorCode =
   | 'AUTH'
   | 'QUOTA'
@@ -96,7 +96,7 @@ export type StreamChunk =
   | { readonly type: 'usage'; readonly usage: TokenUsage }
   | { readonly type: 'finish'; readonly reason: FinishReason };
 
-/** Codes that the default retry policy retries (DESIGN §5). */
+/** Codes that the default retry policy retries (docs/architecture.md §5). */
 export const RETRYABLE_LLM_CODES: ReadonlySet<LlmErrorCode> = new Set<LlmErrorCode>([
   'RATE_LIMIT',
   'SERVER',

@@ -53,7 +53,7 @@ export type SessionErrorCode =
   | 'REENTRANT_APPEND'
   | 'SESSION_DISPOSED';
 
-/** Fork refusals (DESIGN §8; reference `SessionForkError`). No child exists after any of these. */
+/** Fork refusals (docs/architecture.md §8; reference `SessionForkError`). No child exists after any of these. */
 export class SessionForkError extends ForklineError {
   /**
    * @param turnEnds for OPEN_TURN / NO_SUCH_SEQ / FORK_UNAVAILABLE: the turn ends nearest the

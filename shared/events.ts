@@ -1,10 +1,10 @@
 /**
  * The session event vocabulary: one map from event type to payload, the envelope, the session
- * header, turn-end reasons, cancel causes and tool error codes (DESIGN §3, §4, §6, §8).
+ * header, turn-end reasons, cancel causes and tool error codes (docs/architecture.md §3, §4, §6, §8).
  *
  * Names and payloads follow the reference runtime (DeepSeek Harness `packages/core/session/src/types.ts`)
- * so its uncompressed session files import; where DESIGN.md differs (turn-end payload field names)
- * DESIGN.md wins and the importer converts.
+ * so its uncompressed session files import; where docs/architecture.md differs (turn-end payload field names)
+ * docs/architecture.md wins and the importer converts.
  *
  * Pure types plus a few constant tables; no Node, no DOM.
  */
@@ -31,7 +31,7 @@ export type CancelCause =
   | { readonly kind: 'user' }
   | { readonly kind: 'hook'; readonly reason: string }
   | { readonly kind: 'disposed' }
-  /** The process was asked to stop by a signal (a closed terminal, a logout, `kill`): DESIGN §8, issue 10. */
+  /** The process was asked to stop by a signal (a closed terminal, a logout, `kill`): docs/architecture.md §8, issue 10. */
   | { readonly kind: 'signal'; readonly signal: 'SIGTERM' | 'SIGHUP' | 'SIGINT' }
   | { readonly kind: 'legacy' };
 
@@ -66,7 +66,7 @@ export interface BudgetStopFacts {
   readonly message: string;
 }
 
-/** Codes written into `tool/result.error.code` (DESIGN §6, §8). */
+/** Codes written into `tool/result.error.code` (docs/architecture.md §6, §8). */
 export type ToolErrorCode =
   | 'UNKNOWN_TOOL'
   | 'INVALID_ARGS'
@@ -112,7 +112,7 @@ export type ContextWindowSource = 'setting' | 'learned' | 'published' | 'preset'
 export type LlmWarningCode = 'PROMPT_TRUNCATED' | 'MAX_OUTPUT_LOWERED' | 'CONTEXT_OVERFLOW_COMPACTED' | 'HISTORY_CORRECTED' | (string & { readonly __warningCode?: never });
 
 /**
- * What the endpoint of a request is known to want back in the history (DESIGN §5 "the wire teaches
+ * What the endpoint of a request is known to want back in the history (docs/architecture.md §5 "the wire teaches
  * the dialect"), derived from the log by `electron/session/wire-hints.ts` and logged in the
  * `request/header` it applies to, so the request can be rebuilt from the log:
  * - `reasoningContent: 'tool-calls'` — every assistant message with tool calls carries
@@ -398,7 +398,7 @@ export interface SessionEventMap {
   'workspace/rewind': { readonly from: SessionId; readonly atSeq: number; readonly restored: string; readonly abandoned: string };
   'session/end-seed': Record<string, never>;
   /**
-   * This process took the session over from a previous owner (DESIGN §7): one whose process is gone
+   * This process took the session over from a previous owner (docs/architecture.md §7): one whose process is gone
    * (`exited`), whose pid now names an unrelated process (`pid-reused`), or a live one the user
    * chose to replace (`forced`; its later appends are refused with STALE_APPEND). Log-only.
    */
@@ -480,44 +480,51 @@ export const SURFACE_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set<Sessio
   'tool/result',
 ]);
 
+/**
+ * Every event type this build understands, keyed by the union: a type added to
+ * {@link SessionEventMap} fails to compile until it is listed here (and in the other tables keyed
+ * by {@link SessionEventType}: the payload shapes and the timeline reducers).
+ */
+export const EVENT_TYPES = {
+  'turn/start': true,
+  'turn/end': true,
+  'step/start': true,
+  'step/end': true,
+  'user/message': true,
+  'assistant/chunk': true,
+  'assistant/message': true,
+  'tool/call': true,
+  'tool/result': true,
+  'tool/process': true,
+  'request/header': true,
+  'request/context': true,
+  'request/price': true,
+  'llm/retry': true,
+  'llm/warning': true,
+  'approval/asked': true,
+  'approval/decided': true,
+  'approval/rule': true,
+  'approval/policy': true,
+  'agent/inbox/spliced': true,
+  'compaction/start': true,
+  'compaction/summary': true,
+  'compaction/end': true,
+  'compaction/prune': true,
+  'workspace/checkpoint': true,
+  'check/result': true,
+  'workspace/apply': true,
+  'workspace/rewind': true,
+  'session/end-seed': true,
+  'session/takeover': true,
+  'session/title': true,
+  'todo/write': true,
+  'instructions/loaded': true,
+  'import/elided': true,
+  'import/foreign': true,
+} as const satisfies Record<SessionEventType, true>;
+
 /** Every event type this build understands (the reader refuses others unless `ignorable`). */
-export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>([
-  'turn/start',
-  'turn/end',
-  'step/start',
-  'step/end',
-  'user/message',
-  'assistant/chunk',
-  'assistant/message',
-  'tool/call',
-  'tool/result',
-  'tool/process',
-  'request/header',
-  'request/context',
-  'request/price',
-  'llm/retry',
-  'llm/warning',
-  'approval/asked',
-  'approval/decided',
-  'approval/rule',
-  'approval/policy',
-  'agent/inbox/spliced',
-  'compaction/start',
-  'compaction/summary',
-  'compaction/end',
-  'compaction/prune',
-  'workspace/checkpoint',
-  'check/result',
-  'workspace/apply',
-  'workspace/rewind',
-  'session/end-seed',
-  'session/takeover',
-  'session/title',
-  'todo/write',
-  'instructions/loaded',
-  'import/elided',
-  'import/foreign',
-]);
+export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<SessionEventType>(Object.keys(EVENT_TYPES) as SessionEventType[]);
 
 /** Pass/fail figures a test runner printed (vitest, jest, node:test, pytest, go test, cargo). */
 export interface TestCounts {
@@ -574,7 +581,7 @@ export interface SessionHeader {
 }
 
 /**
- * Provenance of a session's log (DESIGN §8b, issue 8). An `imported` log is untrusted input: nothing
+ * Provenance of a session's log (docs/architecture.md §8b, issue 8). An `imported` log is untrusted input: nothing
  * in it (base URL, provider, workspace, headers, checkpoint ids, paths) is used to act. A fork of an
  * imported session is `native` (created here) and keeps its parent's lineage.
  */

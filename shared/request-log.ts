@@ -1,5 +1,5 @@
 /**
- * Every model request a session made, found in its log (DESIGN §3 "model-visible means logged"):
+ * Every model request a session made, found in its log (docs/architecture.md §3 "model-visible means logged"):
  * one record per attempt of a step (retries and overflow re-tries included) and one per compaction
  * summary request, in the order they were sent, with what the log says about each response.
  *

@@ -1,5 +1,5 @@
 /**
- * Cutting text for display, logs and model-visible results without splitting a character (DESIGN §6:
+ * Cutting text for display, logs and model-visible results without splitting a character (docs/architecture.md §6:
  * "Text is cut at code-point (better: grapheme) boundaries, never by UTF-16 unit").
  *
  * Every cut here lands on a grapheme-cluster boundary (Unicode UAX #29, through `Intl.Segmenter`),

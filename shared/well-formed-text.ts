@@ -1,7 +1,7 @@
 /**
  * Well-formed UTF-16 (no lone surrogates). A string with half a surrogate pair cannot be encoded as
  * UTF-8; providers that validate UTF-8 refuse a request that contains one, so no logged string may
- * hold one (DESIGN §6). ECMAScript 2024 `String.prototype.isWellFormed` / `toWellFormed` are used
+ * hold one (docs/architecture.md §6). ECMAScript 2024 `String.prototype.isWellFormed` / `toWellFormed` are used
  * where the runtime has them (Node ≥ 20, current browsers), with an equivalent scan otherwise.
  *
  * Pure: no Node, no DOM.

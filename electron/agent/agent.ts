@@ -1,5 +1,9 @@
 /**
- * The agent loop (DESIGN §4; reference runtime `packages/core/agent-loop/src/agent.ts`): the
+ * Size: over 500 lines because the turn/step driver is one state machine (turn, step, retry,
+ * cancel and compaction share its locals); splitting it waits for the request-dialect work on
+ * this file to land (see docs/architecture.md §4).
+ *
+ * The agent loop (docs/architecture.md §4; reference runtime `packages/core/agent-loop/src/agent.ts`): the
  * turn/step driver over one live session.
  *
  * One turn: `turn/start` → claim the inbox → (nothing claimed → zero-step turn) → `step/start` →
@@ -14,7 +18,7 @@
  * `ABORTED_BEFORE_DISPATCH` pairs. Durability barriers: flush before each model request and before
  * each tool body runs, and at turn end.
  *
- * Context limits (DESIGN §5): the window in force is logged in `request/context` before a request
+ * Context limits (docs/architecture.md §5): the window in force is logged in `request/context` before a request
  * whose route or limits changed. A context-overflow failure is recovered inside the step, at most
  * once per kind (never a loop): when the output size alone caused it (the prompt fits the stated
  * window), the request is retried with a lower max output and no compaction; otherwise the history
@@ -145,7 +149,7 @@ export interface AgentOptions {
   /** Supervises tool processes (none outlives Forkline; each is logged as `tool/process`). */
   readonly supervisor?: ProcessSupervisor;
   /**
-   * The workspace's project instructions (AGENTS.md …, DESIGN §8b): read once per agent lifecycle
+   * The workspace's project instructions (AGENTS.md …, docs/architecture.md §8b): read once per agent lifecycle
    * into the system prompt, and per touched folder below the workspace into tool results.
    */
   readonly instructions?: ProjectInstructions;

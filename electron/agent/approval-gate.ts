@@ -1,5 +1,5 @@
 /**
- * Approval requests of one agent (DESIGN §6): logs `approval/asked` (with the change it shows),
+ * Approval requests of one agent (docs/architecture.md §6): logs `approval/asked` (with the change it shows),
  * waits for exactly one decision (from the UI, the terminal, or an abort), logs `approval/decided`.
  * Pending questions are listed for the UI; an answerer (e.g. the CLI's terminal prompt) may decide
  * automatically.

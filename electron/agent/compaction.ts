@@ -1,5 +1,5 @@
 /**
- * Compaction (DESIGN §8; reference runtime `compaction-basic`): when the estimated request passes a
+ * Compaction (docs/architecture.md §8; reference runtime `compaction-basic`): when the estimated request passes a
  * share of the context window, the oldest part of the model-visible surface is replaced by a
  * summary. Nothing is deleted from the log: the replacement is a `user/message` with
  * `surfaceOp: replace` that cites every shadowed node, inside a

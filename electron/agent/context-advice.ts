@@ -1,6 +1,6 @@
 /**
  * What to tell a person when the conversation does not fit a model's context window, or when a
- * server cut a prompt silently (DESIGN §5). Plain text for turn-end failures and `llm/warning`
+ * server cut a prompt silently (docs/architecture.md §5). Plain text for turn-end failures and `llm/warning`
  * hints; the server-specific knobs come from their docs:
  * - Ollama: `num_ctx` (Modelfile `PARAMETER num_ctx`, or the request option) and the server-wide
  *   `OLLAMA_CONTEXT_LENGTH` (https://github.com/ollama/ollama/blob/main/docs/faq.md, "How can I
@@ -10,10 +10,16 @@
  * - LM Studio: the model's "Context Length" load setting.
  */
 import { looksLikeOllama } from '../llm/model-catalog.js';
-import type { AgentModelConfig } from './agent.js';
+import type { LlmCallConfig } from '../../shared/events.js';
+
+/**
+ * What the advice reads of the agent's model config (AgentModelConfig satisfies it; a local shape
+ * so this file does not import agent.ts, which imports it).
+ */
+export type AdviceModelConfig = Pick<LlmCallConfig, 'provider' | 'model'> & { readonly contextWindow?: number; readonly baseUrl?: string };
 
 /** The advice appended to a CONTEXT_WINDOW_EXCEEDED failure that recovery could not fix. */
-export function contextAdvice(config: AgentModelConfig, compacted: boolean): string {
+export function contextAdvice(config: AdviceModelConfig, compacted: boolean): string {
   const window = config.contextWindow !== undefined ? ` of ${config.contextWindow} tokens` : '';
   const tried = compacted ? 'even after compacting the history' : 'and there was nothing left to compact';
   return (
@@ -26,7 +32,7 @@ export function contextAdvice(config: AgentModelConfig, compacted: boolean): str
 }
 
 /** How to stop a server from truncating prompts, for a PROMPT_TRUNCATED warning. */
-export function truncationHint(config: AgentModelConfig): string {
+export function truncationHint(config: AdviceModelConfig): string {
   if (looksLikeOllama(config.provider, config.baseUrl ?? '')) {
     return 'Ollama keeps only num_ctx tokens of a prompt (4096 unless set). Raise it: start the server with OLLAMA_CONTEXT_LENGTH=32768 ollama serve, or add PARAMETER num_ctx 32768 to a Modelfile; then pass --context-window 32768 (or set it in Settings).';
   }

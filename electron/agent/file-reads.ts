@@ -1,6 +1,6 @@
 /**
  * Rebuilds a session's read-before-edit record from its log, so a resumed session or a fork can
- * edit the files its history already read (DESIGN §6 read-before-edit). The log is the source of
+ * edit the files its history already read (docs/architecture.md §6 read-before-edit). The log is the source of
  * truth: every successful `read_file` / `write_file` / `edit_file` result carries the file's
  * workspace-relative path and the sha256 of its bytes at that moment (`meta.path`, `meta.sha256`). A
  * file changed on disk since then still fails `edit_file` with FILE_CHANGED, as it should.

@@ -1,5 +1,5 @@
 /**
- * The agent's inbox (DESIGN §4; reference runtime `packages/core/agent/src/inbox.ts`): two ordered
+ * The agent's inbox (docs/architecture.md §4; reference runtime `packages/core/agent/src/inbox.ts`): two ordered
  * lists — `next-turn` (follow-ups; each becomes the only prompt of its own turn) and `next-step`
  * (steering and injected context; all claimed at the next step boundary).
  *

@@ -1,5 +1,5 @@
 /**
- * Nested project instructions (DESIGN §8b): when a tool call touches a path in a folder below the
+ * Nested project instructions (docs/architecture.md §8b): when a tool call touches a path in a folder below the
  * workspace that has its own AGENTS.md (or CLAUDE.md), that file's text is appended to the call's
  * result — once per file while the result that carried it is still model-visible — and an
  * `instructions/loaded{placement: 'tool-result'}` event names the files and their hashes.

@@ -1,5 +1,5 @@
 /**
- * Project instructions (DESIGN §8b): the AGENTS.md convention (https://agents.md — "agents read the
+ * Project instructions (docs/architecture.md §8b): the AGENTS.md convention (https://agents.md — "agents read the
  * nearest file in the directory tree, so the closest one takes precedence"), CLAUDE.md where a
  * folder has no AGENTS.md (Claude Code's name for the same thing), and a user-level file in the data
  * folder.

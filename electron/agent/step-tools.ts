@@ -1,5 +1,5 @@
 /**
- * The tool part of one step (DESIGN §4, §6): logs `tool/call` as each call starts (and flushes, so
+ * The tool part of one step (docs/architecture.md §4, §6): logs `tool/call` as each call starts (and flushes, so
  * the call is durable before its body runs), runs calls through the pipeline and the scheduler, and
  * logs `tool/result`s in model order. Calls that never started because of a cancel get synthetic
  * `ABORTED_BEFORE_DISPATCH` pairs; if the scheduler itself fails, every call left without a result

@@ -1,5 +1,5 @@
 /**
- * The system prompt (DESIGN §4, §8b): identity, workspace facts (cwd, platform, date), tool
+ * The system prompt (docs/architecture.md §4, §8b): identity, workspace facts (cwd, platform, date), tool
  * guidance, working style, then the project instructions (AGENTS.md …) last. Sections always appear
  * in the same fixed order and contain nothing that changes while a session lives — the date is the
  * day the session's first request was made, not today — so the request prefix stays byte-stable

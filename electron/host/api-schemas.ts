@@ -17,7 +17,11 @@ const providerChoice = z
 const tokens = z.number().int().min(1).max(100_000_000);
 const modelLimits = z.object({ baseUrl: z.string().max(2000), model: z.string().min(1).max(200), contextWindow: tokens.optional(), maxOutputTokens: tokens.optional() }).strict();
 
-export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } = {
+/**
+ * The schemas with their precise types (for the type test that checks each one against its
+ * HostApi param type: test/unit/security/host-api-schemas.test-d.ts).
+ */
+export const PARAM_SCHEMAS = {
   listSessions: empty,
   createSession: z.object({ cwd: z.string().min(1).max(4096), title: z.string().max(500).optional() }).strict(),
   subscribeSession: z.object({ sessionId: id, fromSeq: z.number().int().min(0), tail: z.number().int().min(1).max(1_000_000).optional() }).strict(),
@@ -73,4 +77,7 @@ export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } =
   writeTerminal: z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
   resizeTerminal: z.object({ terminalId: id, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }).strict(),
   closeTerminal: z.object({ terminalId: id }).strict(),
-};
+} satisfies { readonly [M in HostMethodName]: z.ZodType };
+
+/** Argument schema per HostApi method (keyed by the method union, so a missing one fails to compile). */
+export const HOST_PARAM_SCHEMAS: { readonly [M in HostMethodName]: z.ZodType } = PARAM_SCHEMAS;

@@ -9,7 +9,8 @@ import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
 import { firstUnreplayableSeq, type ImportSummary } from '../../shared/import-summary.js';
 import { isImportedSession } from '../../shared/events.js';
-import type { SessionImport } from '../import/session-import.js';
+import { beginImport, importText, type ImportJob } from './services/session-imports.js';
+import { SessionReader } from './services/session-reader.js';
 import type { SessionEvent } from '../../shared/events.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { parseSearchQuery, searchSnippet } from '../../shared/search-query.js';
@@ -34,11 +35,15 @@ const MAX_OPEN_IMPORTS = 4;
 export class HostConnection implements HostHandlers, IDisposable {
   private disposed = false;
   /** Streaming imports this connection started and has not ended. */
-  private readonly imports = new Map<string, SessionImport>();
+  private readonly imports = new Map<string, ImportJob>();
+  /** The one "live log or stored log" read. */
+  private readonly reader: SessionReader;
   constructor(
-    private readonly host: Host,
+    private readonly host: Host<HostConnection>,
     private readonly sink: (message: HostPush) => void,
-  ) {}
+  ) {
+    this.reader = new SessionReader(host.repository, (id) => host.agentFor(id)?.session);
+  }
 
   push(message: HostPush): void {
     if (this.disposed) return;
@@ -78,10 +83,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   readEvents(params: { sessionId: string; fromSeq: number; toSeq: number }): { events: readonly SessionEvent[] } {
-    const agent = this.host.agentFor(params.sessionId);
-    if (agent) return { events: agent.session.events.slice(params.fromSeq, params.toSeq) };
-    if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    return { events: this.repo.store.readRange(params.sessionId, params.fromSeq, params.toSeq) };
+    return { events: this.reader.range(params.sessionId, params.fromSeq, params.toSeq) };
   }
 
   unsubscribeSession(params: { subscriptionId: string }): null {
@@ -110,9 +112,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   async forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean; cwd?: string }): Promise<SessionSummary> {
     if (params.worktree && params.cwd !== undefined) throw new ForklineError('INVALID_ARGUMENTS', 'a fork gets either its own restored folder (worktree) or a folder you name (cwd), not both');
     const chosenCwd = params.cwd !== undefined ? realWorkspace(params.cwd) : undefined;
-    const agent = this.host.agentFor(params.sessionId);
     // The one recovery path: a crashed source is closed before its boundaries are read.
-    const events = agent ? agent.session.events : this.repo.load(params.sessionId).events;
+    const events = this.reader.events(params.sessionId);
     const boundary = forkBoundaryAt(events.length, (seq) => events[seq], params.atSeq);
     if (isImportedSession(this.repo.get(params.sessionId)!.header)) {
       // Continuing an imported session: its history must be what the source's model saw.
@@ -148,7 +149,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   async compareSessions(params: { a: string; b: string; files?: boolean }): Promise<CompareResult> {
-    const eventsOf = (id: string) => this.host.agentFor(id)?.session.events ?? this.repo.load(id).events;
+    const eventsOf = (id: string) => this.reader.events(id);
     const a = this.repo.get(params.a);
     const b = this.repo.get(params.b);
     if (!a || !b) throw new ForklineError('SESSION_NOT_FOUND', `session ${!a ? params.a : params.b} does not exist`);
@@ -203,7 +204,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary } {
-    const summary = this.repo.importText(params.jsonl, params.fileName);
+    const summary = importText(this.repo, params.jsonl, params.fileName);
     this.host.broadcast({ kind: 'sessions/changed' });
     return { sessionId: summary.sessionId, warnings: [...summary.warnings, ...summary.skipped.map((s) => `skipped line ${s.line}: ${s.reason}`)], summary };
   }
@@ -211,7 +212,7 @@ export class HostConnection implements HostHandlers, IDisposable {
   importBegin(params: { fileName: string; size?: number }): { importId: string } {
     if (this.imports.size >= MAX_OPEN_IMPORTS) throw new ForklineError('TOO_MANY_IMPORTS', `at most ${MAX_OPEN_IMPORTS} imports may run at once in one window`);
     const importId = this.host.options.newId();
-    this.imports.set(importId, this.repo.beginImport(params.fileName));
+    this.imports.set(importId, beginImport(this.repo, params.fileName));
     return { importId };
   }
 
@@ -240,7 +241,7 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 
-  private importJob(importId: string): SessionImport {
+  private importJob(importId: string): ImportJob {
     const job = this.imports.get(importId);
     if (!job) throw new ForklineError('IMPORT_NOT_FOUND', `no import ${importId} is running in this window (it ended, failed or was aborted)`);
     return job;
@@ -267,10 +268,7 @@ export class HostConnection implements HostHandlers, IDisposable {
    * the stored log through the one recovery path (an interrupted turn is closed first).
    */
   private eventsOf(sessionId: string): { header: SessionRecord['header']; events: readonly SessionEvent[] } {
-    const agent = this.host.agentFor(sessionId);
-    const record = this.repo.get(sessionId);
-    if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
-    return { header: record.header, events: agent ? agent.session.events : this.repo.load(sessionId).events };
+    return this.reader.withHeader(sessionId);
   }
 
   listRequests(params: { sessionId: string }): RequestSummary[] {

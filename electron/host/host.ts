@@ -1,6 +1,9 @@
 /**
+ * Size: over 500 lines because it owns the live agents and subscriptions and their lifecycles;
+ * the per-request logic lives in electron/host/services/ and host-connection.ts.
+ *
  * Host: implements HostApi over the session repository and live agents (one agent per open
- * session) — DESIGN §9. Transports (Electron IPC, browser-mode WebSocket) call `connect(push)` once
+ * session) — docs/architecture.md §9. Transports (Electron IPC, browser-mode WebSocket) call `connect(push)` once
  * per client; subscriptions and terminals belong to that connection and end with it. A renderer
  * reload or a second window only subscribes and reads: nothing it does alone changes any log
  * (opening a cold session with an open last turn applies crash recovery, which is idempotent).
@@ -43,7 +46,7 @@ import type { ProcessSupervisor } from '../tools/process-supervisor.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
-import { HostConnection } from './host-connection.js';
+import type { ClientConnection, HostClient } from './host-client.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { sessionWorkspace } from './workspace-folder.js';
 import type { SettingsStore } from './settings-store.js';
@@ -63,7 +66,7 @@ export interface AgentRunOverrides {
   readonly toolEnv?: Readonly<Record<string, string>>;
 }
 
-export interface HostOptions {
+export interface HostOptions<C extends ClientConnection = ClientConnection> {
   readonly repository: SessionRepository;
   readonly settings: SettingsStore;
   /** Builds a model client for the given provider settings (the real one: OpenAiCompatibleClient). */
@@ -107,6 +110,11 @@ export interface HostOptions {
    * {@link STORE_WATCH_MS}; 0 = never).
    */
   readonly storeWatchMs?: number;
+  /**
+   * Makes the connection of one client (the composition root passes `new HostConnection(host, push)`;
+   * host.ts does not import host-connection.ts, which depends on it).
+   */
+  readonly newConnection: (host: Host<C>, push: (message: HostPush) => void) => C;
 }
 
 /** Default of {@link HostOptions.storeWatchMs}: a cheap `PRAGMA data_version` every 2 s. */
@@ -124,15 +132,16 @@ interface Subscription {
   readonly id: string;
   readonly sessionId: string;
   lastSentSeq: number;
-  readonly connection: HostConnection;
+  readonly connection: HostClient;
 }
 
-export class Host implements IDisposable {
+/** The host; `C` is the connection class the composition root makes (HostConnection in the app). */
+export class Host<C extends ClientConnection = ClientConnection> implements IDisposable {
   private readonly agents = new Map<string, AgentHandle>();
   private readonly subscriptions = new Map<string, Subscription>();
-  private readonly connections = new Set<HostConnection>();
+  private readonly connections = new Set<HostClient>();
   readonly terminals: TerminalManager;
-  private readonly terminalOwners = new Map<string, HostConnection>();
+  private readonly terminalOwners = new Map<string, HostClient>();
   private readonly pendingEvents = new Map<string, SessionEvent[]>();
   private flushScheduled = false;
   private closed = false;
@@ -142,7 +151,7 @@ export class Host implements IDisposable {
   private readonly claimLostSubscription: IDisposable;
   private readonly storeWatch: ReturnType<typeof setInterval> | undefined;
 
-  constructor(readonly options: HostOptions) {
+  constructor(readonly options: HostOptions<C>) {
     // Another Forkline took a session over: stop our agent on it (its events are no longer stored).
     this.claimLostSubscription = options.repository.onDidLoseClaim(({ sessionId, unsaved }) => {
       console.error(`session ${sessionId} was taken over by another Forkline; this window stopped working on it (${unsaved} event(s) not saved).`);
@@ -182,15 +191,15 @@ export class Host implements IDisposable {
   }
 
   /** Opens a client connection; `push` receives that client's live feed. */
-  connect(push: (message: HostPush) => void): HostConnection {
+  connect(push: (message: HostPush) => void): C {
     if (this.closed) throw new ForklineError('HOST_CLOSED', 'the host is shutting down');
-    const connection = new HostConnection(this, push);
+    const connection = this.options.newConnection(this, push);
     this.connections.add(connection);
     return connection;
   }
 
   /** @internal called by a connection when it closes. */
-  detach(connection: HostConnection): void {
+  detach(connection: HostClient): void {
     this.connections.delete(connection);
     for (const [id, sub] of this.subscriptions) if (sub.connection === connection) this.subscriptions.delete(id);
     for (const [terminalId, owner] of this.terminalOwners) {
@@ -207,7 +216,7 @@ export class Host implements IDisposable {
 
   /** Pushes to every connection subscribed to `sessionId`. */
   pushToSubscribers(sessionId: string, message: HostPush): void {
-    const seen = new Set<HostConnection>();
+    const seen = new Set<HostClient>();
     for (const sub of this.subscriptions.values()) {
       if (sub.sessionId === sessionId && !seen.has(sub.connection)) {
         seen.add(sub.connection);
@@ -373,7 +382,7 @@ export class Host implements IDisposable {
    * @internal `tail` (only with `fromSeq` 0): send about the last `tail` events of a long session
    * instead of all of them (the client reads earlier ones on demand).
    */
-  subscribe(connection: HostConnection, sessionId: string, fromSeq: number, tail?: number): SubscribeResult {
+  subscribe(connection: HostClient, sessionId: string, fromSeq: number, tail?: number): SubscribeResult {
     const handle = this.agents.get(sessionId);
     const notices: string[] = [];
     let events: readonly SessionEvent[];
@@ -438,7 +447,7 @@ export class Host implements IDisposable {
 
   /**
    * The model configuration for the next request: the settings' route and the limits in force, in
-   * DESIGN §5 order (setting → published / preset, lowered by what was learned; see
+   * docs/architecture.md §5 order (setting → published / preset, lowered by what was learned; see
    * `resolveModelLimits`). The endpoint's published limits are looked up only when neither the
    * person nor our preset table knows the window.
    */
@@ -524,7 +533,7 @@ export class Host implements IDisposable {
   }
 
   /** @internal */
-  ownTerminal(terminalId: string, connection: HostConnection): void {
+  ownTerminal(terminalId: string, connection: HostClient): void {
     this.terminalOwners.set(terminalId, connection);
   }
 

@@ -1,5 +1,5 @@
 /**
- * Limits learned from providers, remembered per endpoint + model (DESIGN §5): the window an
+ * Limits learned from providers, remembered per endpoint + model (docs/architecture.md §5): the window an
  * overflow error stated, or the prompt size a silently truncating server reported. Kept in
  * `model-limits.json` in the data folder (mode 0600, atomic writes), so a new session or a resume
  * on the same endpoint + model starts with the window that works. Learned limits only ever lower

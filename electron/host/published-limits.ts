@@ -1,7 +1,7 @@
 /**
  * What endpoints publish about their models, fetched once per endpoint and kept for a while
  * (catalog 10 minutes; a failed lookup 2 minutes, so an unreachable endpoint is not asked on every
- * step). Used to fill in a context window nobody set (DESIGN §5 order: setting → published →
+ * step). Used to fill in a context window nobody set (docs/architecture.md §5 order: setting → published →
  * learned).
  */
 import { fetchModelCatalog, type ModelCatalog } from '../llm/model-catalog.js';

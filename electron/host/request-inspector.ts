@@ -1,6 +1,6 @@
 /**
  * The request inspector's projection: every model request of a session rebuilt from the log alone
- * ("model-visible means logged", DESIGN §3) — the messages from the surface folded up to the
+ * ("model-visible means logged", docs/architecture.md §3) — the messages from the surface folded up to the
  * request, the envelope from the last `request/header` before it, the endpoint from the last
  * `request/context` — serialised exactly as the client sends it (`wireRequestFromLog`), with the
  * response facts the log holds and a diff against the session's previous request.

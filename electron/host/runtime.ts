@@ -27,6 +27,7 @@ import { secretValuesOf } from '../tools/tool-environment.js';
 import { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { spendGuardFactory, type PricingOptions } from '../pricing/spend.js';
 import { Host } from './host.js';
+import { HostConnection } from './host-connection.js';
 import { ModelLimitStore } from './model-limit-store.js';
 export { defaultDataDir } from './data-dir.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
@@ -58,7 +59,7 @@ export interface Runtime {
   readonly store: SessionStore;
   readonly repository: SessionRepository;
   readonly settings: SettingsStore;
-  readonly host: Host;
+  readonly host: Host<HostConnection>;
   /** Supervises tool processes: none outlives this process, whatever ends it. */
   readonly supervisor: ProcessSupervisor;
   /**
@@ -114,7 +115,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     onProcess: (pid) => void supervisor.adopt(pid),
   });
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
-  const host = new Host({
+  const host = new Host<HostConnection>({
+    newConnection: (h, push) => new HostConnection(h, push),
     repository,
     settings,
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),

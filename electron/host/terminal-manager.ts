@@ -1,5 +1,5 @@
 /**
- * Interactive terminals for a session's workspace (DESIGN §6: node-pty serves the terminal panel;
+ * Interactive terminals for a session's workspace (docs/architecture.md §6: node-pty serves the terminal panel;
  * it is never the source of a tool result because a pty can drop the tail of fast output).
  */
 import { spawn, type IPty } from 'node-pty';

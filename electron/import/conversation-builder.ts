@@ -2,7 +2,7 @@
  * ConversationBuilder: turns, steps, messages and tool calls for importers of formats that have no
  * event log of their kind (Claude Code, Codex, OpenHands). Each importer decides where its source
  * starts a turn or a step and what each record says; the builder writes our events in a valid
- * order (DESIGN §3–§4): it opens the turn and step an event needs, answers calls the source never
+ * order (docs/architecture.md §3–§4): it opens the turn and step an event needs, answers calls the source never
  * answered (outcome unknown) before their step closes, and stamps every event with the source's own
  * time — never a clock of ours.
  */

@@ -21,7 +21,7 @@
  *
  * Sources of the fields (summaries in test/fixtures/agent-session-logs/SCHEMAS.md):
  * - `forkline` / `deepseek-harness`: a header `{type:"session", id, createdAt?, version?, cwd?}`
- *   (DESIGN §7; reference runtime `packages/session/session-persistence-jsonl/src/format.ts`; older
+ *   (docs/architecture.md §7; reference runtime `packages/session/session-persistence-jsonl/src/format.ts`; older
  *   snapshots omit `version`). Our exports always carry `origin`; the reference runtime's never do.
  *   Event lines `{type, seq, time, data}` or packed rows `{type, seq0, time0, data}`.
  * - `claude-code`: `{type:"user"|"assistant", uuid, parentUuid|sessionId, message:{content}}`, and

@@ -181,7 +181,7 @@ export class ImportedLogWriter {
   }
 
   /**
-   * Closes a log that ends inside a turn, the way crash recovery does (DESIGN §8): an
+   * Closes a log that ends inside a turn, the way crash recovery does (docs/architecture.md §8): an
    * outcome-unknown result per unanswered call, `step/end`, `turn/end{interrupted}`, all stamped
    * with `time` (the source's last time). Returns how many events it wrote.
    */

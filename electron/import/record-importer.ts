@@ -27,7 +27,7 @@ export interface RecordImporter {
   readonly format: ImportFormatId;
   /**
    * True when damage after the last completed turn only ends the log (the tail is dropped with a
-   * warning) instead of refusing it — the rule for event logs with explicit turn ends (DESIGN §7).
+   * warning) instead of refusing it — the rule for event logs with explicit turn ends (docs/architecture.md §7).
    */
   readonly tolerateDamagedTail: boolean;
   /** For `tolerateDamagedTail`: whether a parsed record closes a turn (ends the committed region). */

@@ -1,6 +1,6 @@
 /**
  * Importer for event logs in our own JSONL format and the reference runtime's (DeepSeek Harness
- * uncompressed `session.jsonl`, format version 0; DESIGN §7): a header line, then one event or
+ * uncompressed `session.jsonl`, format version 0; docs/architecture.md §7): a header line, then one event or
  * packed chunk row per line (`electron/session/jsonl.ts` decodes both).
  *
  * What it keeps: every event at its own seq (seq gaps become `import/elided` placeholders; older
@@ -10,7 +10,7 @@
  * What it repairs, never inventing what the log does not say: when an event names a turn or step
  * the log never opened (snapshot recordings elide events), the missing `turn/start` / `step/start`
  * is written before it, and a turn left open when the next one starts is closed as `interrupted`
- * with outcome-unknown results for its unanswered calls — the crash-recovery closers (DESIGN §8).
+ * with outcome-unknown results for its unanswered calls — the crash-recovery closers (docs/architecture.md §8).
  * Each synthetic event says so (`foreign.synthesized`). Later seqs shift by the number of inserted
  * events, and every seq reference (`sourceEventSeqs`, replace ranges, shadowed seqs, title message
  * seqs) is shifted with them. An event that still breaks the relational invariant is kept as a raw
@@ -364,7 +364,7 @@ export class ReferenceLogImporter implements RecordImporter {
     if (!this.header) throw new SessionCorruptionError('(file)', undefined, 'the file has no session header line', { line: 1 });
     const before = this.writer.nextSeq;
     // A Forkline log that ends inside a turn is closed exactly as crash recovery closes it (one
-    // recovery path, DESIGN §8); other formats' closers say they were synthesized here.
+    // recovery path, docs/architecture.md §8); other formats' closers say they were synthesized here.
     // The reference runtime's log simply stops there: the turn ends with the source, and its open calls
     // say the log holds no outcome (no crash of ours).
     if (this.format === 'forkline') this.writer.closeOpenTurn(this.lastTime);

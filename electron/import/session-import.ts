@@ -16,7 +16,7 @@
  * read names that agent; after detection every record is checked again, and a record of another
  * format (two logs concatenated) refuses the import naming its line.
  *
- * Damage rules (DESIGN §7, issue 12):
+ * Damage rules (docs/architecture.md §7, issue 12):
  * - a last line cut off mid-record (no newline, not JSON) is skipped with a warning — the import
  *   goes on with everything before it;
  * - any other unreadable line refuses the import with SESSION_CORRUPT naming the line, except in

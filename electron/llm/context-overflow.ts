@@ -1,6 +1,6 @@
 /**
  * Context-overflow errors: recognising them on every provider and reading the numbers they state
- * (DESIGN §5 "Overflow"). Pure; the adapter attaches the numbers to the failure
+ * (docs/architecture.md §5 "Overflow"). Pure; the adapter attaches the numbers to the failure
  * (`LlmFailure.overflow`) so the agent decides on fields, never on message text.
  *
  * Error shapes, one row per provider (status, the text it sends, and where the shape was seen):

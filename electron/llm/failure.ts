@@ -1,5 +1,5 @@
 /**
- * Maps every way a model call can fail onto an {@link LlmFailure} with a stable code (DESIGN §5,
+ * Maps every way a model call can fail onto an {@link LlmFailure} with a stable code (docs/architecture.md §5,
  * reference runtime `packages/llm/llm-deepseek` HTTP error map, digest §5.5).
  *
  * Sources of the status meanings: DeepSeek error codes (https://api-docs.deepseek.com/quick_start/error_codes:

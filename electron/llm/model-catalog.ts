@@ -1,6 +1,6 @@
 /**
  * What an endpoint publishes about its models: ids, context windows and max output tokens
- * (DESIGN §5 "what the endpoint publishes"). Reads, per server kind:
+ * (docs/architecture.md §5 "what the endpoint publishes"). Reads, per server kind:
  *
  * | server | request | fields | source |
  * |---|---|---|---|

@@ -1,5 +1,5 @@
 /**
- * The narrow seam between the agent loop and a model provider (DESIGN §5). The loop depends on
+ * The narrow seam between the agent loop and a model provider (docs/architecture.md §5). The loop depends on
  * {@link ModelClient} only; `openai-compatible-client.ts` implements it over the `openai` npm client.
  * Loop tests may use any implementation that honours the same contract.
  */

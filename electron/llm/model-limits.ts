@@ -1,5 +1,5 @@
 /**
- * Which context window and max output are in force for one endpoint + model (DESIGN §5 "Context
+ * Which context window and max output are in force for one endpoint + model (docs/architecture.md §5 "Context
  * window, in order"). Pure: the inputs are gathered by the host (settings, the endpoint's model
  * list, the remembered limits) and the result is logged in `request/context`.
  *

@@ -1,6 +1,6 @@
 /**
  * {@link ModelClient} over the `openai` npm client for any OpenAI-compatible Chat Completions
- * endpoint (DeepSeek, OpenAI, OpenRouter, Ollama, vLLM, llama.cpp, …). DESIGN §5.
+ * endpoint (DeepSeek, OpenAI, OpenRouter, Ollama, vLLM, llama.cpp, …). docs/architecture.md §5.
  *
  * One `stream()` call = exactly one HTTP attempt (`maxRetries: 0`); the agent loop's retry policy
  * (`retry-policy.ts`) decides about another, so every attempt is logged. The `openai` client's traps

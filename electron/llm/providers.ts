@@ -1,5 +1,5 @@
 /**
- * Provider presets as data (DESIGN §5: model ids, context window and max output are
+ * Provider presets as data (docs/architecture.md §5: model ids, context window and max output are
  * configuration, not constants), the settings one client is built from, and Ollama detection.
  *
  * Sources:
@@ -32,7 +32,7 @@ export type ProviderId = 'deepseek' | 'openai' | 'openrouter' | 'gemini' | 'olla
  * - `thinking: 'effort'`: `reasoning_effort` passed through only when it is in `reasoningEfforts`,
  *   ignored otherwise;
  * - `thinking: 'none'`: thinking parameters are never sent.
- * `echo` — what assistant history messages carry back (DESIGN §5 "the wire teaches the dialect"):
+ * `echo` — what assistant history messages carry back (docs/architecture.md §5 "the wire teaches the dialect"):
  * - `as-received` (every endpoint but the strict ones): reasoning goes back in the field it came in
  *   (`reasoning_content` / `reasoning`, plus `reasoning_details` as streamed), tool calls keep their
  *   provider extras (Gemini thought signatures); once any message of the request carries
@@ -175,7 +175,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
   },
 };
 
-/** The default provider (DESIGN §5). */
+/** The default provider (docs/architecture.md §5). */
 export const DEFAULT_PROVIDER: ProviderId = 'deepseek';
 /** Default stream idle timeout, ms (reference runtime `streamIdleTimeoutMs`). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -282,7 +282,7 @@ export function presetSettings(
  * The call configuration to log in `request/header` for these settings: provider, model, the
  * effective reasoning effort (the model's or dialect's default when the settings have none; omitted
  * for dialects without thinking parameters) and `maxOutputTokens` as `maxTokens`. Logging the
- * effective values keeps every request rebuildable from the log (DESIGN §3).
+ * effective values keeps every request rebuildable from the log (docs/architecture.md §3).
  */
 export function callConfigFor(settings: ProviderSettings): LlmCallConfig {
   const config: { -readonly [K in keyof LlmCallConfig]: LlmCallConfig[K] } = { provider: settings.provider, model: settings.model };

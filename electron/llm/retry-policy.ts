@@ -1,5 +1,5 @@
 /**
- * The retry decision for a failed model attempt, as a pure function (DESIGN §5; reference runtime
+ * The retry decision for a failed model attempt, as a pure function (docs/architecture.md §5; reference runtime
  * `packages/llm/llm/src/retry-policy.ts`, digest §5.3). The agent loop asks it, logs `llm/retry`
  * with the returned delay, waits, and calls `ModelClient.stream()` again; the adapter itself never
  * retries (the `openai` client runs with `maxRetries: 0`).

@@ -16,7 +16,7 @@
  * concatenate; other keys keep their first non-null value); a tool call keeps every extra key the
  * server put on it (`extras`, e.g. Gemini's `extra_content` thought signature; plain objects merge,
  * later values win). Both appear on the authoritative `block-end` only, so the logged
- * `assistant/message` carries what the serializer must echo (DESIGN §5 "the wire teaches the
+ * `assistant/message` carries what the serializer must echo (docs/architecture.md §5 "the wire teaches the
  * dialect").
  *
  * Tool-call merge rules (FIELD-NOTES fault class 5): fragments merge by wire `index`; a known id or

@@ -1,5 +1,5 @@
 /**
- * MCP server configuration (DESIGN §8b): the `{"mcpServers": {name: server}}` JSON shape that Claude
+ * MCP server configuration (docs/architecture.md §8b): the `{"mcpServers": {name: server}}` JSON shape that Claude
  * Desktop, Claude Code, Cursor and Goose read, from three places — the Settings (user level), the
  * workspace's `.forkline/mcp.json`, and `--mcp-config FILE` on the command line. A later source
  * overrides a server of the same name from an earlier one (settings < workspace < command line).

@@ -15,7 +15,7 @@
  *
  * Stdio servers get only a minimal environment (the SDK's default: HOME, PATH, SHELL, TERM, USER,
  * LOGNAME) plus their configured `env`, never Forkline's API keys. The process supervisor that keeps
- * tool processes from outliving Forkline (DESIGN §6) is hooked in by the host.
+ * tool processes from outliving Forkline (docs/architecture.md §6) is hooked in by the host.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

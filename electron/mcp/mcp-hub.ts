@@ -1,5 +1,5 @@
 /**
- * The MCP servers of every open workspace (DESIGN §8b). Sessions of one workspace share its server
+ * The MCP servers of every open workspace (docs/architecture.md §8b). Sessions of one workspace share its server
  * connections: a workspace's servers start when its first agent starts ({@link McpHub.acquire}) and
  * stop when its last one stops.
  *

@@ -1,5 +1,5 @@
 /**
- * MCP tools as Forkline tools (DESIGN §6, §8b): each tool of a ready server becomes a foreign tool
+ * MCP tools as Forkline tools (docs/architecture.md §6, §8b): each tool of a ready server becomes a foreign tool
  * (JSON-schema validated by the registry) that runs through the same pipeline as the built-ins —
  * argument validation, approval (the server's or tool's configured policy, else the session's,
  * `ask` by default), deadline (`timeoutMs`), output truncation and ordered commit.
@@ -97,7 +97,7 @@ export function callResultToOutput(result: CallToolResult, server: string, tool:
   return { content, isError: result.isError === true, meta: { mcpServer: server, mcpTool: tool, ...(kinds.length > 0 ? { contentTypes: kinds } : {}) } };
 }
 
-/** Replaces lone surrogates (a logged string never holds one, DESIGN §6). */
+/** Replaces lone surrogates (a logged string never holds one, docs/architecture.md §6). */
 function toWellFormed(text: string): string {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }

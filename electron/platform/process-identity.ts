@@ -1,5 +1,5 @@
 /**
- * Process identity that a recycled pid cannot fake (DESIGN §7, §6): a pid plus the process's start
+ * Process identity that a recycled pid cannot fake (docs/architecture.md §7, §6): a pid plus the process's start
  * time, read from the operating system.
  *
  * - Linux: field 22 (`starttime`, clock ticks since boot) of `/proc/<pid>/stat` (man 5 proc),

@@ -10,7 +10,7 @@
  * Integers are safe integers, so no turn, step, seq or range from a file is beyond 2^53.
  */
 import { z } from 'zod';
-import type { SessionEvent } from '../../shared/events.js';
+import type { SessionEvent, SessionEventType } from '../../shared/events.js';
 
 const int = z.int();
 const count = z.int().min(0);
@@ -57,7 +57,7 @@ const turnEndReason = z.discriminatedUnion('kind', [
 
 const turnStep = { turn: int, step: int };
 
-/** Payload schema per event type (the types this build knows, see KNOWN_EVENT_TYPES). */
+/** Payload schema per event type (keyed by the union: every type this build knows, see EVENT_TYPES). */
 const SHAPES: { readonly [type: string]: z.ZodType } = {
   'turn/start': z.looseObject({ turn: int }),
   'turn/end': z.looseObject({ turn: int, reason: turnEndReason }),
@@ -133,7 +133,7 @@ const SHAPES: { readonly [type: string]: z.ZodType } = {
     callId: text.optional(),
   }),
   'import/foreign': z.looseObject({ format: text, type: text, note: text.optional() }),
-};
+} satisfies Record<SessionEventType, z.ZodType>;
 
 const surfaceOp = z.union([z.literal('append'), z.looseObject({ op: z.literal('replace'), start: int, end: int })]);
 

@@ -1,5 +1,5 @@
 /**
- * Fork boundaries (DESIGN §8; reference runtime `SessionStore.fork`). A boundary is an inclusive
+ * Fork boundaries (docs/architecture.md §8; reference runtime `SessionStore.fork`). A boundary is an inclusive
  * seq; the child inherits `events[0..boundary]`. It is legal only between turns: the last
  * `turn/start` or `turn/end` at or before it must be a `turn/end` (or there is none).
  */
@@ -52,7 +52,7 @@ const HINT_EACH_SIDE = 2;
 
 /**
  * The exact fork boundary for a user's anchor (`forkline fork --at SEQ`, HostApi `forkSession`):
- * DESIGN §8 "what `show` prints is what `fork --at` cuts".
+ * docs/architecture.md §8 "what `show` prints is what `fork --at` cuts".
  *
  * - no anchor → the last `turn/end` of the log;
  * - the seq of a `turn/end` → that seq, exactly (the child holds nothing after it: the parent's

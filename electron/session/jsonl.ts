@@ -4,7 +4,7 @@
  * `packages/session/session-persistence-jsonl`), whose packed `text-chunks` / `reasoning-chunks` /
  * `tool-call-chunks` rows expand to the exact original events.
  *
- * Reading rules (DESIGN §7): a torn last line is dropped with a warning; damage at or before the
+ * Reading rules (docs/architecture.md §7): a torn last line is dropped with a warning; damage at or before the
  * last `turn/end` (the committed region) is a {@link SessionCorruptionError}; damage after it ends the
  * preserved prefix, with a warning that says how many lines were dropped. Nothing is dropped silently.
  *

@@ -1,5 +1,5 @@
 /**
- * Crash recovery closers (DESIGN §8; reference runtime `interruptedTurnClosers`).
+ * Crash recovery closers (docs/architecture.md §8; reference runtime `interruptedTurnClosers`).
  *
  * Given a log whose last turn is open, returns the events that close it honestly:
  * one synthetic `tool/result` per unanswered tool call of the open step — `TOOL_NOT_STARTED` when no

@@ -1,5 +1,5 @@
 /**
- * Session: the append-only, typed event log of one agent session and its projections (DESIGN §3).
+ * Session: the append-only, typed event log of one agent session and its projections (docs/architecture.md §3).
  *
  * Pure and synchronous: no I/O, no Node APIs. The clock is passed in. Persistence observes appends
  * through {@link Session.onDidAppend}; the store never calls back into the session.

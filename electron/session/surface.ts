@@ -1,5 +1,5 @@
 /**
- * The surface: the ordered list of seqs of the current model-visible events (DESIGN §3).
+ * The surface: the ordered list of seqs of the current model-visible events (docs/architecture.md §3).
  *
  * `append` pushes a node; `{op:'replace', start, end}` swaps the inclusive *positional* range
  * between two current nodes for the new event. Every operation is planned (validated) before it is

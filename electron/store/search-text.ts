@@ -1,5 +1,5 @@
 /**
- * What the full-text index holds for an event (DESIGN §13 full-text search): the text of every
+ * What the full-text index holds for an event (docs/architecture.md §13 full-text search): the text of every
  * model-visible message — typed prompts, steering and compaction summaries, assistant answers
  * with their reasoning and tool calls, and tool output. Chunks are not indexed (their message
  * carries the same text once). Also: how an event changes a session's "last turn" state, which

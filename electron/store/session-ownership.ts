@@ -1,5 +1,5 @@
 /**
- * Session ownership (DESIGN §7): who holds a session live, and whether that holder still runs.
+ * Session ownership (docs/architecture.md §7): who holds a session live, and whether that holder still runs.
  *
  * An owner record names a process by pid + start identity + host (electron/platform/process-identity.ts),
  * so a pid that the system handed to another process (after the owner died, above all after a

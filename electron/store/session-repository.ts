@@ -1,6 +1,10 @@
 /**
+ * Size: over 500 lines because claims, recovery, tail reads and fork share the live-session
+ * table and the owner checks; the import sink moved to electron/host/services/session-imports.ts
+ * and the search passes to search-passes.ts. Splitting recovery and fork out is the next step.
+ *
  * SessionRepository: the persistence coordinator between live {@link Session}s and a
- * {@link SessionStore} (DESIGN §7, §8).
+ * {@link SessionStore} (docs/architecture.md §7, §8).
  *
  * - Ownership: create / resume claim the session for this process in one store transaction
  *   (pid + process start identity + host + a claim token, see session-ownership.ts). A live owner
@@ -13,7 +17,9 @@
  *   ({@link SessionRepository.recover}); a second read appends nothing. A session that a live agent
  *   owns is never repaired.
  * - fork is by reference and costs the same at any seq.
- * - import / export speak the JSONL format.
+ * - export speaks the JSONL format; imports write through the primitives {@link SessionRepository.createImporting},
+ *   {@link SessionRepository.finishImport} and {@link SessionRepository.removeImport}, driven by
+ *   `electron/host/services/session-imports.ts` (the store imports nothing above `session/`).
  */
 import { randomUUID } from 'node:crypto';
 import { Emitter, type Event } from '../../shared/event.js';
@@ -23,14 +29,12 @@ import type { IDisposable } from '../../shared/lifecycle.js';
 import { endRecordedProcess, type RecordedProcessOutcome } from '../platform/process-tree.js';
 import type { OwnerIdentity } from '../platform/process-identity.js';
 import { checkForkBoundaryWith } from '../session/fork-boundary.js';
-import type { ImportSummary } from '../../shared/import-summary.js';
-import type { ImportSink } from '../import/log-writer.js';
-import { SessionImport } from '../import/session-import.js';
 import { exportJsonl } from '../session/jsonl.js';
 import { closeInterruptedTurn, unansweredToolProcesses, type UnansweredToolProcess } from '../session/repair.js';
 import { Session, type IllFormedTextMode, type InvariantMode } from '../session/session.js';
 import { ownerState, selfIdentity, sessionLiveError, SYSTEM_PROCESS_PROBE, type OwnerState, type ProcessProbe } from './session-ownership.js';
 import type { BackgroundAppender, SessionOwner, SessionRecord, SessionStore } from './session-store.js';
+import { SearchPasses } from './search-passes.js';
 import { SessionWriteBehind, type WriteFailure } from './write-behind.js';
 
 export interface RepositoryOptions {
@@ -109,13 +113,6 @@ export interface ResumeOptions {
   readonly takeOver?: boolean;
 }
 
-export interface ImportResult {
-  readonly id: string;
-  readonly eventCount: number;
-  readonly warnings: readonly string[];
-  readonly summary: ImportSummary;
-}
-
 /**
  * The fork boundary check reads a cold source backwards from the boundary in windows that start
  * small (a boundary at a `turn/end` needs one event) and grow while the scan continues, so the cost
@@ -138,10 +135,6 @@ export function tailStart(window: readonly SessionEvent[], from: number, count: 
   }
   return target;
 }
-/** Events per background pass of deferred search documents (one short write transaction, tens of ms). */
-const SEARCH_PASS_EVENTS = 1_000;
-/** Pause between background passes (ms), so other work interleaves. */
-const SEARCH_PASS_GAP_MS = 10;
 
 const FORK_SCAN_FIRST_WINDOW = 8;
 const FORK_SCAN_MAX_WINDOW = 4096;
@@ -159,6 +152,7 @@ export class SessionRepository implements IDisposable {
   /** Any live session's background write failure. */
   readonly onDidFailWrite = this.writeFailEmitter.event;
   private readonly claimLostEmitter = new Emitter<ClaimLost>();
+  private readonly searchPasses: SearchPasses;
   /** A live session of this process was taken over by another one: its later events are not stored. */
   readonly onDidLoseClaim: Event<ClaimLost> = this.claimLostEmitter.event;
 
@@ -171,6 +165,7 @@ export class SessionRepository implements IDisposable {
     this.probe = options.probe ?? SYSTEM_PROCESS_PROBE;
     this.newToken = options.newToken ?? randomUUID;
     this.endLeftover = options.endLeftoverProcess ?? endRecordedProcess;
+    this.searchPasses = new SearchPasses(store);
   }
 
   /** How the session's owner record stands, seen from this process. */
@@ -219,7 +214,7 @@ export class SessionRepository implements IDisposable {
   }
 
   /**
-   * The one recovery path (DESIGN §8): closes the interrupted last turn of a session that no live
+   * The one recovery path (docs/architecture.md §8): closes the interrupted last turn of a session that no live
    * agent owns — one synthetic `tool/result` per unanswered call (`TOOL_NOT_STARTED` /
    * `TOOL_OUTCOME_UNKNOWN`), `step/end` if open, `turn/end{interrupted}` — appended durably in one
    * transaction that re-checks the owner, so it happens once whoever reads first; a second call
@@ -565,100 +560,59 @@ export class SessionRepository implements IDisposable {
   }
 
   /**
-   * Starts a streaming import of another agent's session log (any format we read, detected by
-   * content; see `electron/import/session-import.ts`). Feed it with `write(chunk)` and finish with
-   * `end()`, which returns the summary; a failed or aborted import leaves no session behind.
-   * Sessions being imported are hidden from listings until they end ({@link importing}).
+   * True when a session of this id is stored or held live here (an import's fresh id must be
+   * neither).
    */
-  beginImport(fileName?: string): SessionImport {
-    // Batches after the first are written on a worker thread (when the store can), so parsing and
-    // mapping the next records overlaps with storing the last ones. Any other access drains it first.
-    let appender: BackgroundAppender | undefined;
-    const settled = (): void => appender?.drain();
-    const sink: ImportSink = {
-      exists: (id) => this.store.get(id) !== undefined || this.liveSessions.has(id),
-      create: (header, events) => {
-        // The owner record marks the import as unfinished for every process until it ends, and
-        // lets a later run tell an import that died (SIGKILL, power loss) from one still running.
-        // Search documents are written after the import (indexSearchInBackground, or the next search).
-        this.store.atomically(() => {
-          this.store.createSession(header, events, { deferSearch: true });
-          this.store.setOwner(header.id, this.newOwner());
-        });
-        this.importingIds.add(header.id);
-      },
-      append: (id, events) => {
-        appender ??= this.store.backgroundAppender?.(id);
-        if (appender) appender.append(events);
-        else this.store.append(id, events);
-      },
-      finish: () => {
-        settled();
-        appender?.close();
-        appender = undefined;
-      },
-      readRange: (id, from, to) => {
-        settled();
-        return this.store.readRange(id, from, to);
-      },
-      setTitle: (id, title) => {
-        settled();
-        this.store.setTitle(id, title);
-      },
-      remove: (id) => {
-        appender?.close();
-        appender = undefined;
-        this.importingIds.delete(id);
-        if (this.store.get(id)) this.store.delete(id);
-      },
-    };
-    const job = new SessionImport({ sink, newId: this.options.newId, now: this.now, ...(fileName !== undefined ? { fileName } : {}) });
-    const end = job.end.bind(job);
-    job.end = (): ImportSummary => {
-      const summary = end();
-      this.store.setOwner(summary.sessionId, undefined);
-      this.importingIds.delete(summary.sessionId);
-      this.indexSearchInBackground();
-      return summary;
-    };
-    return job;
+  exists(id: string): boolean {
+    return this.store.get(id) !== undefined || this.liveSessions.has(id);
   }
 
   /**
-   * Writes the search documents that imports deferred, in short passes
-   * ({@link SEARCH_PASS_EVENTS} events each, one write transaction) spaced by
-   * {@link SEARCH_PASS_GAP_MS}, until none remain — so a large import's index is built while the
-   * app is otherwise idle, and a search right after it (which first writes whatever is still
-   * pending) finds little left to do. The timers do not keep a process alive; what a process leaves
-   * undone is done by the next search or the next background run. Calling it again while it runs
-   * does nothing.
+   * Stores the first batch of a session being imported, with this process's owner record, in one
+   * transaction. The owner record marks the import as unfinished for every process until
+   * {@link finishImport}, and lets a later run tell an import that died (SIGKILL, power loss) from
+   * one still running. Search documents are deferred (written by {@link indexSearchInBackground},
+   * or the next search).
    */
+  createImporting(header: SessionHeader, events: readonly SessionEvent[]): void {
+    this.store.atomically(() => {
+      this.store.createSession(header, events, { deferSearch: true });
+      this.store.setOwner(header.id, this.newOwner());
+    });
+    this.importingIds.add(header.id);
+  }
+
+  /** Ends an import that succeeded: clears its owner record (so it is listed) and indexes it for search in the background. */
+  finishImport(id: string): void {
+    this.store.setOwner(id, undefined);
+    this.importingIds.delete(id);
+    this.indexSearchInBackground();
+  }
+
+  /** Removes what a failed or aborted import stored (an import is all or nothing). */
+  removeImport(id: string): void {
+    this.importingIds.delete(id);
+    if (this.store.get(id)) this.store.delete(id);
+  }
+
+  /** A writer of later batches on a worker thread, when the store offers one (see {@link SessionStore.backgroundAppender}). */
+  backgroundAppender(id: string): BackgroundAppender | undefined {
+    return this.store.backgroundAppender?.(id);
+  }
+
+  /** The id generator and clock this repository uses (an import names its session with them). */
+  get ids(): { readonly newId: () => string; readonly now: () => number } {
+    return { newId: this.options.newId, now: this.now };
+  }
+
+  /** Writes the search documents that imports deferred, in background passes (see {@link SearchPasses.inBackground}). */
   indexSearchInBackground(): void {
-    if (this.searchPass !== undefined || this.disposed) return;
-    const pass = (): void => {
-      this.searchPass = undefined;
-      if (this.disposed) return;
-      let more: boolean;
-      try {
-        more = this.store.indexPendingSearch(SEARCH_PASS_EVENTS);
-      } catch {
-        return; // a closed or busy store: the next search writes the documents instead
-      }
-      if (more) this.searchPass = setTimeout(pass, SEARCH_PASS_GAP_MS).unref();
-    };
-    this.searchPass = setTimeout(pass, SEARCH_PASS_GAP_MS).unref();
+    this.searchPasses.inBackground();
   }
-  private searchPass: ReturnType<typeof setTimeout> | undefined;
-  private disposed = false;
 
-  /**
-   * Writes every deferred search document now, in the same short passes as
-   * {@link indexSearchInBackground} but yielding to the event loop between them (so a host stays
-   * responsive while a search waits for a large import's documents). Call before a search that
-   * must see every stored event; the store's own `search` would do the same in one blocking go.
-   */
-  async catchUpSearch(): Promise<void> {
-    while (!this.disposed && this.store.indexPendingSearch(SEARCH_PASS_EVENTS)) await new Promise<void>((resolve) => setImmediate(resolve));
+  /** Writes every deferred search document now, yielding between passes (see {@link SearchPasses.catchUp}). */
+  catchUpSearch(): Promise<void> {
+    return this.searchPasses.catchUp();
   }
 
   /**
@@ -708,23 +662,6 @@ export class SessionRepository implements IDisposable {
   }
   private readonly importingIds = new Set<string>();
 
-  /**
-   * Imports a whole session log held in memory (small files, tests). Same pipeline as
-   * {@link beginImport}.
-   * @throws UnsupportedFormatError, SessionCorruptionError, SessionFormatUnsupportedError.
-   */
-  importText(text: string, file?: string): ImportSummary {
-    const job = this.beginImport(file);
-    job.write(text);
-    return job.end();
-  }
-
-  /** {@link importText} with a flat result (id, event count, warnings and skipped lines as text). */
-  importJsonl(text: string, file?: string): ImportResult {
-    const summary = this.importText(text, file);
-    return { id: summary.sessionId, eventCount: summary.events, warnings: [...summary.warnings, ...summary.skipped.map((s) => `skipped line ${s.line}: ${s.reason}`)], summary };
-  }
-
   /** Makes every event appended so far to a live session durable (e.g. before a full-text search). */
   async flushAll(): Promise<void> {
     await Promise.all([...this.liveSessions.values()].map((l) => l.flush()));
@@ -736,8 +673,7 @@ export class SessionRepository implements IDisposable {
   }
 
   dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.searchPass);
+    this.searchPasses.dispose();
     for (const live of [...this.liveSessions.values()]) live.dispose();
     this.writeFailEmitter.dispose();
     this.claimLostEmitter.dispose();

@@ -1,5 +1,5 @@
 /**
- * The storage seam for session logs (DESIGN §7). The SQLite implementation lives in
+ * The storage seam for session logs (docs/architecture.md §7). The SQLite implementation lives in
  * `sqlite-session-store.ts`; an in-memory reference implementation in `memory-session-store.ts`
  * runs the same contract tests. Keeping storage behind this interface lets the Electron build swap
  * the native module (better-sqlite3 must be built per Electron ABI, STACK.md §6).
@@ -28,7 +28,7 @@ export interface SessionRecord {
 }
 
 /**
- * Who holds a session live (DESIGN §7 ownership). The pid and start identity name the process so
+ * Who holds a session live (docs/architecture.md §7 ownership). The pid and start identity name the process so
  * that a recycled pid cannot pass for it (see electron/platform/process-identity.ts); the token
  * names this one claim: appends made under the claim carry it, and a store refuses them once
  * another claim replaced it.

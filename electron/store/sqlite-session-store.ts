@@ -1,5 +1,8 @@
 /**
- * SQLite session store on better-sqlite3 (DESIGN §7).
+ * Size: over 500 lines because every SQL statement of the store is prepared here, next to the
+ * transactions that use it (SQL stays confined to this file and sql.ts).
+ *
+ * SQLite session store on better-sqlite3 (docs/architecture.md §7).
  *
  * - Pragmas: `busy_timeout` first, then WAL, `synchronous=FULL`, foreign keys on.
  * - One writer connection; every write is one short `BEGIN IMMEDIATE` transaction, never held
@@ -78,7 +81,7 @@ export interface SqliteStoreOptions {
    */
   readonly onRowWritten?: (row: RowWritten) => void;
   /**
-   * Path of a better-sqlite3 addon built for another ABI (the Electron main process, DESIGN §9);
+   * Path of a better-sqlite3 addon built for another ABI (the Electron main process, docs/architecture.md §9);
    * default: the Node build where npm put it.
    */
   readonly nativeBinding?: string;

@@ -1,5 +1,5 @@
 /**
- * Write-behind batching for one live session (DESIGN §7; reference runtime `SessionWriteBehind`).
+ * Write-behind batching for one live session (docs/architecture.md §7; reference runtime `SessionWriteBehind`).
  *
  * - `enqueue` never waits: the first pending event arms one fixed window timer (later events do
  *   not reset it); on expiry one write takes the whole pending queue.

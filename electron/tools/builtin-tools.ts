@@ -1,5 +1,5 @@
 /**
- * The built-in tools (DESIGN §6), one per file under `builtin/`. The registry takes this array.
+ * The built-in tools (docs/architecture.md §6), one per file under `builtin/`. The registry takes this array.
  */
 import { createBashTool, type BashToolOptions } from './builtin/bash.js';
 import { createEditFileTool } from './builtin/edit-file.js';

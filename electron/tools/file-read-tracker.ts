@@ -2,7 +2,7 @@
  * The in-memory {@link FileReadTracker}: one per session, owned by whoever builds the session's
  * tool context. It remembers, per absolute real path, the sha256 of the bytes last read or written
  * by a file tool, so `edit_file` / `write_file` can refuse files the model has not seen or that
- * changed on disk since (read-before-edit, DESIGN §6).
+ * changed on disk since (read-before-edit, docs/architecture.md §6).
  */
 import type { FileReadTracker } from './tool.js';
 

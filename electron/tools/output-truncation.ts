@@ -1,5 +1,5 @@
 /**
- * Head + tail truncation of oversized tool output (DESIGN §6): the model sees the start and the end
+ * Head + tail truncation of oversized tool output (docs/architecture.md §6): the model sees the start and the end
  * and a notice saying exactly what was omitted and where the full text is, if it was kept.
  */
 import { cutHeadUtf8, cutTailUtf8, utf8Length } from '../../shared/text-cut.js';

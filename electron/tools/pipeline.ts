@@ -1,5 +1,5 @@
 /**
- * The per-call tool pipeline (DESIGN §6; reference runtime `prepareExecution` / `finish`):
+ * The per-call tool pipeline (docs/architecture.md §6; reference runtime `prepareExecution` / `finish`):
  *
  *   parse arguments (invalid JSON → INVALID_ARGS, never executed) → find the tool (UNKNOWN_TOOL)
  *   → validate (INVALID_ARGS) → policy (allow / deny / a standing session rule / ask) — before

@@ -1,6 +1,6 @@
 /**
  * Tool registry: the tools a session can call, their model-facing schemas, argument validation and
- * concurrency classification (DESIGN §6).
+ * concurrency classification (docs/architecture.md §6).
  *
  * Built-ins are zod-defined (`z.toJSONSchema(schema, {io:'input'})` gives the model-facing JSON
  * Schema, STACK.md §9); foreign tools bring a JSON Schema and are validated with ajv (draft 2020-12).

@@ -1,5 +1,5 @@
 /**
- * Tool-call scheduler for one step (DESIGN §6; reference runtime `tool-calls.ts`):
+ * Tool-call scheduler for one step (docs/architecture.md §6; reference runtime `tool-calls.ts`):
  *
  * - calls start in model order; each start is reported (`onStart` — the loop logs `tool/call` and
  *   flushes, so the call is durable before its body runs) and prepared (policy, approval) one at a

@@ -1,6 +1,6 @@
 /**
  * The environment a tool process gets (issue 8 "Tool environment", issue 11 "A non-interactive
- * shell"; DESIGN §6).
+ * shell"; docs/architecture.md §6).
  *
  * 1. Secrets are removed: provider keys (DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …),
  *    anything named like a credential (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, `*_KEY`,

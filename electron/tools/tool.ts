@@ -1,5 +1,5 @@
 /**
- * What a tool is (DESIGN §6): name, description, JSON-schema parameters, `execute(args, ctx)`,
+ * What a tool is (docs/architecture.md §6): name, description, JSON-schema parameters, `execute(args, ctx)`,
  * optional `isConcurrencySafe(args)`, optional `timeoutMs`, a risk class for the approval policy and
  * a presentation hint for the UI. Built-in tools define their arguments with zod; foreign tools
  * (JSON schema only) are validated with ajv by the registry.
@@ -74,7 +74,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   isConcurrencySafe?(args: z.infer<S>): boolean;
   /**
    * Checks the call's preconditions and describes the change it would make, before an approval
-   * is asked (DESIGN §6 "validate, then ask, then show the change"). Must not change anything.
+   * is asked (docs/architecture.md §6 "validate, then ask, then show the change"). Must not change anything.
    * @throws ToolError exactly as `execute` would for the same failed precondition; the call then
    *   ends with that error and no approval is asked.
    */

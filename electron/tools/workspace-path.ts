@@ -1,5 +1,5 @@
 /**
- * Workspace confinement for the file tools (DESIGN §6: "File tools are confined to the workspace
+ * Workspace confinement for the file tools (docs/architecture.md §6: "File tools are confined to the workspace
  * (resolve symlinks; refuse `..` escapes)").
  *
  * A path is accepted when its *real* location (every symlink resolved, also a dangling one and the

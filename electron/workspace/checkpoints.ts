@@ -1,5 +1,5 @@
 /**
- * Workspace checkpoints (DESIGN §8, "workspace/checkpoint"): snapshots of a session's workspace at
+ * Workspace checkpoints (docs/architecture.md §8, "workspace/checkpoint"): snapshots of a session's workspace at
  * turn boundaries, stored as commits in a shadow git repository in the data folder — never in the
  * user's own `.git`. A fork can get its own folder restored to the snapshot at its boundary, and two
  * branches' files can be diffed.

@@ -8,9 +8,25 @@
  * session the text stays in the composer (`held`); the start screen's first prompt is kept here and
  * `providerConfigured()` starts its session once the card saved a working provider.
  */
+import type { HostClient } from '../../shared/api.js';
 import { HostCallError } from '../host/host-client.js';
-import type { AppRuntime } from './app-runtime.js';
+import type { AppStore } from './app-store.js';
 import { providerReadiness } from './provider-readiness.js';
+
+/**
+ * What the actions use of the window's runtime (AppRuntime satisfies it; declared here so this
+ * file does not import app-runtime.ts, which creates the actions).
+ */
+export interface ActionRuntime {
+  readonly app: AppStore;
+  readonly client: HostClient;
+  /** Reloads the sidebar's session list. */
+  refreshSessions(): Promise<void>;
+  /** Reloads the settings into the app store. */
+  loadSettings(): Promise<void>;
+  /** Shows a failed action to the person. */
+  reportError(action: string, error: unknown): void;
+}
 
 /** The start screen's first prompt, held until a provider is configured. */
 interface PendingStart {
@@ -29,7 +45,7 @@ export type SendOutcome = 'sent' | 'held' | 'failed';
 export class AppActions {
   private pending: PendingStart | undefined;
 
-  constructor(private readonly runtime: AppRuntime) {}
+  constructor(private readonly runtime: ActionRuntime) {}
 
   private get app() {
     return this.runtime.app.getState();

@@ -14,7 +14,7 @@ import { applyPushes, applySubscribeResult, createSessionStore, prependSessionEv
 
 /**
  * How many of a session's newest events are loaded when it opens — about a screenful of rows — so
- * the first rows cost the same whatever the session's length (DESIGN §13 time to first rows).
+ * the first rows cost the same whatever the session's length (docs/architecture.md §13 time to first rows).
  */
 export const OPEN_TAIL_EVENTS = 200;
 /**

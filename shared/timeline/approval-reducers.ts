@@ -7,7 +7,7 @@ import { headPreview } from '../preview.js';
 import type { ApprovalRow, ToolRow } from '../timeline-rows.js';
 import type { Mutable, ReducerTable } from './fold-state.js';
 
-export const approvalReducers: ReducerTable = {
+export const approvalReducers = {
   'approval/asked': (fold, e, d) => {
     const id = asString(d['id']) ?? `seq-${e.seq}`;
     const callId = asString(d['callId']);
@@ -51,4 +51,4 @@ export const approvalReducers: ReducerTable = {
       t.refSeqs = [...t.refSeqs, e.seq];
     }
   },
-};
+} satisfies ReducerTable;

@@ -9,7 +9,7 @@ import type { StepRow, ToolRow } from '../timeline-rows.js';
 import { TAIL_CHARS, blockKind, ensureBlock, noteChunk, ownByStep } from './block-rows.js';
 import type { AnyBlockRow, ReducerTable } from './fold-state.js';
 
-export const chunkReducers: ReducerTable = {
+export const chunkReducers = {
   'assistant/chunk': (fold, e, d) => {
     const turn = asNumber(d['turn']) ?? fold.openTurn ?? 0;
     const step = asNumber(d['step']) ?? 0;
@@ -108,4 +108,4 @@ export const chunkReducers: ReducerTable = {
         return ownByStep(fold, e, st);
     }
   },
-};
+} satisfies ReducerTable;

@@ -50,7 +50,7 @@ export function attachCompactionReplacement(fold: FoldState, e: SessionEvent, te
   return true;
 }
 
-export const compactionReducers: ReducerTable = {
+export const compactionReducers = {
   'compaction/start': (fold, e, d) => {
     const id = asString(d['compactionId']) ?? `seq-${e.seq}`;
     const idx = compactionRow(fold, e, id, asNumber(d['turn']) ?? null);
@@ -108,4 +108,4 @@ export const compactionReducers: ReducerTable = {
     fold.own(e.seq, idx);
     if (fold.openCompaction === id) fold.openCompaction = undefined;
   },
-};
+} satisfies ReducerTable;

@@ -10,7 +10,7 @@
  * Pure: no Node, no DOM, no React.
  */
 import type { TokenUsage } from '../chunks.js';
-import type { SessionEvent } from '../events.js';
+import type { SessionEvent, SessionEventType } from '../events.js';
 import type { Loose } from '../event-read.js';
 import type { BlockRowBase, EventRow, StepRow, TimelineRow, ToolRow } from '../timeline-rows.js';
 import { SpanClock, type SpanMark } from '../span-clock.js';
@@ -22,8 +22,8 @@ export type BlockKind = 'text' | 'reasoning' | 'tool';
 /** What a reducer is handed: the fold state, the event, and its payload read loosely (`{}` when not an object). */
 export type EventReducer = (fold: FoldState, event: SessionEvent, data: Loose) => void;
 
-/** Reducers of one event family, by event type. */
-export type ReducerTable = { readonly [type: string]: EventReducer };
+/** Reducers of one event family, by event type (keyed by the union, so a misspelt type fails to compile). */
+export type ReducerTable = { readonly [K in SessionEventType]?: EventReducer };
 
 export interface StepState {
   readonly turn: number;

@@ -17,7 +17,7 @@ export const logEventReducer: EventReducer = (fold, e, d) => {
   fold.eventRow(e, type, eventLabel(type, d), preview ? { preview } : undefined);
 };
 
-export const logReducers: ReducerTable = {
+export const logReducers = {
   'session/title': (fold, e, d) => {
     const title = asString(d['title']);
     if (title !== undefined && title.trim()) fold.title = title;
@@ -64,4 +64,4 @@ export const logReducers: ReducerTable = {
     const row: ElidedRow = { kind: 'elided', key: `elided:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [], fromSeq: e.seq, toSeq: e.seq };
     fold.own(e.seq, fold.push(row));
   },
-};
+} satisfies ReducerTable;

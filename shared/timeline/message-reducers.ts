@@ -10,7 +10,7 @@ import { TAIL_CHARS, blockKind, isFailed, newBlockRow, rowBlockKind } from './bl
 import { attachCompactionReplacement } from './compaction-reducers.js';
 import type { AnyBlockRow, Mutable, ReducerTable } from './fold-state.js';
 
-export const messageReducers: ReducerTable = {
+export const messageReducers = {
   'user/message': (fold, e, d) => {
     const source = asObject(d['source']);
     const sourceKind = asString(source?.['kind']) ?? 'user';
@@ -111,4 +111,4 @@ export const messageReducers: ReducerTable = {
     fold.own(e.seq, shown[0] ?? st.rowIdx);
     if (shown.length === 0 && st.rowIdx >= 0) fold.addRef(st.rowIdx, e.seq);
   },
-};
+} satisfies ReducerTable;

@@ -10,7 +10,7 @@ import { eventLabel } from './event-labels.js';
 import type { ReducerTable } from './fold-state.js';
 import type { PriceQuote } from '../pricing.js';
 
-export const requestReducers: ReducerTable = {
+export const requestReducers = {
   'request/header': (fold, e, d) => {
     const header = asObject(d['header']);
     const config = asObject(header?.['config']);
@@ -87,4 +87,4 @@ export const requestReducers: ReducerTable = {
     };
     fold.own(e.seq, fold.push(row));
   },
-};
+} satisfies ReducerTable;

@@ -46,7 +46,7 @@ function updateOverlap(fold: FoldState, st: StepState): void {
   });
 }
 
-export const toolReducers: ReducerTable = {
+export const toolReducers = {
   'tool/call': (fold, e, d) => {
     const where = fold.openStepNumbers();
     const turn = asNumber(d['turn']) ?? where.turn ?? 0;
@@ -105,4 +105,4 @@ export const toolReducers: ReducerTable = {
     fold.surfaceRows.set(e.seq, [idx]);
     updateOverlap(fold, fold.stepState(turn, step, e));
   },
-};
+} satisfies ReducerTable;

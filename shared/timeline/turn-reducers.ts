@@ -7,7 +7,7 @@ import { addUsage, asNumber, turnEndFacts, turnEndLabel } from '../event-read.js
 import type { CompactionRow, StepRow, TurnEndRow, TurnRow } from '../timeline-rows.js';
 import type { Mutable, ReducerTable, StepState } from './fold-state.js';
 
-export const turnReducers: ReducerTable = {
+export const turnReducers = {
   'turn/start': (fold, e, d) => {
     const turn = asNumber(d['turn']) ?? (fold.openTurn ?? 0) + 1;
     const row: TurnRow = { kind: 'turn', key: `turn:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq], turn, steps: 0, ended: false };
@@ -120,4 +120,4 @@ export const turnReducers: ReducerTable = {
     const idx = fold.push({ kind: 'end-seed', key: `end-seed:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq] });
     fold.own(e.seq, idx);
   },
-};
+} satisfies ReducerTable;

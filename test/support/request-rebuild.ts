@@ -1,5 +1,5 @@
 /**
- * "Model-visible means logged" (DESIGN §3): rebuilds every model request of a session from its log
+ * "Model-visible means logged" (docs/architecture.md §3): rebuilds every model request of a session from its log
  * prefix (messages from the surface, envelope from the last `request/header`) and returns the
  * serialised bodies, to compare byte for byte with what the scripted server received.
  */

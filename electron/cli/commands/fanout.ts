@@ -12,7 +12,7 @@ import type { SessionEvent } from '../../../shared/events.js';
 import { visibleInline, visibleText } from '../../../shared/visible-text.js';
 import { assertCheckRunnable, DEFAULT_CHECK_TIMEOUT_MS, proposeCheck } from '../../fanout/check-runner.js';
 import { rankedReport, storedBranchReport, type BranchReport, type RankedReport } from '../../fanout/branch-report.js';
-import { checkVariants, Fanout, parseVariant, variantRoute } from '../../fanout/fanout.js';
+import { checkVariants, Fanout, parseVariant, variantRoute } from '../../host/services/fanout-run.js';
 import type { Runtime } from '../../host/runtime.js';
 import { checkForkBoundary, forkBoundaryAt } from '../../session/fork-boundary.js';
 import { recordedHereFrom } from '../../store/session-provenance.js';

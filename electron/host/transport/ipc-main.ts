@@ -1,5 +1,5 @@
 /**
- * Electron IPC transport (DESIGN §9): one `invoke` channel for HostApi calls and one `send` channel
+ * Electron IPC transport (docs/architecture.md §9): one `invoke` channel for HostApi calls and one `send` channel
  * for the live feed, carrying the same RPC messages as the WebSocket transport. Every call's sender
  * is checked: it must be the app window's own top-level frame showing the app's own page.
  */

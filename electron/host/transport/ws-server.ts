@@ -1,5 +1,5 @@
 /**
- * Browser mode (DESIGN §9): serves the built renderer over HTTP and the HostApi over a WebSocket
+ * Browser mode (docs/architecture.md §9): serves the built renderer over HTTP and the HostApi over a WebSocket
  * on `/host`, bound to 127.0.0.1 only. The WebSocket requires the random per-run token from the
  * URL and an Origin of this server; anything else is refused before the upgrade. `GET /host/auth`
  * tells a page whether its token is accepted (so it can say so instead of reconnecting forever).

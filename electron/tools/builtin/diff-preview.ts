@@ -1,5 +1,5 @@
 /**
- * The unified diff an approval shows for a file change (DESIGN §6), made with the `diff` package
+ * The unified diff an approval shows for a file change (docs/architecture.md §6), made with the `diff` package
  * (jsdiff `structuredPatch` / `formatPatch`; https://github.com/kpdecker/jsdiff). Bounded: a diff
  * that would take more than {@link MAX_EDIT_LENGTH} edit steps to compute falls back to the
  * replaced text only, and the patch text is cut at {@link MAX_PATCH_CHARS} on a line boundary.

@@ -1,6 +1,6 @@
 /**
  * `edit_file{path, old_string, new_string, replace_all?}`: exact-string replacement in a file this
- * session has read and that has not changed since (read-before-edit, DESIGN §6). `old_string` must
+ * session has read and that has not changed since (read-before-edit, docs/architecture.md §6). `old_string` must
  * occur exactly once unless `replace_all`. The new bytes' hash is recorded as read.
  *
  * Byte-faithful: the replacement is done on the file's bytes (the UTF-8 encodings of old_string and

@@ -3,7 +3,7 @@
  * not valid UTF-8 (RFC 3629; an invalid range is a "maximal subpart" as in the WHATWG Encoding
  * Standard's UTF-8 decoder, which is also how Node's `toString('utf8')` turns each into one
  * U+FFFD). The file tools use these facts to say what read_file shows and to keep such bytes
- * exactly as they are on edit (DESIGN §6).
+ * exactly as they are on edit (docs/architecture.md §6).
  */
 import { isUtf8 } from 'node:buffer';
 

@@ -1,5 +1,5 @@
 /**
- * The branch picker (DESIGN §10): the fork tree of the open session's lineage — its root session
+ * The branch picker (docs/architecture.md §10): the fork tree of the open session's lineage — its root session
  * and every fork below it, indented — each labelled by its title and the first prompt typed after
  * its fork point. The open session is highlighted; clicking a node opens it. Two nodes can be
  * ticked and compared, or any node compared with the open session.

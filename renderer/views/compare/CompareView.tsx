@@ -1,5 +1,5 @@
 /**
- * The compare view (DESIGN §10): two sessions from their common boundary — how long the shared
+ * The compare view (docs/architecture.md §10): two sessions from their common boundary — how long the shared
  * history is, each branch's figures (turns, steps, tool calls, tokens, time, how the last turn
  * ended, first prompt), the transcripts after the boundary side by side, and the diff between the
  * files each branch ended with. Figures and files come from `compareSessions`, asked again when

@@ -1,6 +1,6 @@
 /**
 /**
- * Pending approvals: for each tool call waiting on the person, what it will change (DESIGN §6,
+ * Pending approvals: for each tool call waiting on the person, what it will change (docs/architecture.md §6,
  * issue 11): the unified diff of a file write or edit, or the exact command and the folder it runs
  * in; with Allow once / Allow for this session / Reject. For bash, "for this session" allows
  * commands starting with a prefix the person can edit (the host refuses one that does not cover

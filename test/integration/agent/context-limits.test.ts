@@ -1,5 +1,5 @@
 /**
- * Context limits through the real loop, client and store (issue 9, DESIGN §5): an overflow with no
+ * Context limits through the real loop, client and store (issue 9, docs/architecture.md §5): an overflow with no
  * known window compacts once and completes (and a window the error states is learned and logged);
  * an overflow caused by the output size alone is retried with a lower max output and no compaction;
  * recovery never loops and ends with advice; a server that truncates prompts silently gets a

@@ -1,5 +1,5 @@
 /**
- * Project instructions (DESIGN §8b, issue 15) through the real agent, store and `openai` client
+ * Project instructions (docs/architecture.md §8b, issue 15) through the real agent, store and `openai` client
  * against the scripted server: AGENTS.md from the project root down to the workspace and the
  * user-level file reach the first request's system prompt (nearest last); a folder below the
  * workspace contributes its file (CLAUDE.md where it has no AGENTS.md) to the result of the call that

@@ -17,6 +17,7 @@ import { MemorySessionStore } from '../../../electron/store/memory-session-store
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { claudeCodeTranscript } from '../../support/claude-code-log.js';
 import { AGENT_LOGS } from '../../support/import-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let dataDir: string;
@@ -85,7 +86,7 @@ describe('forkline import / show / fork on other agents\' logs', () => {
     const id = /^session (\S+)/m.exec(r.stdout)![1]!;
     // The reference: the same pipeline in this process on a memory store, which has no writer thread.
     const memory = new MemorySessionStore();
-    const reference = new SessionRepository(memory, { newId: () => 'unused' }).importText(readFileSync(file, 'utf8'), 'large-transcript.jsonl');
+    const reference = importText(new SessionRepository(memory, { newId: () => 'unused' }), readFileSync(file, 'utf8'), 'large-transcript.jsonl');
     expect(reference.events).toBeGreaterThan(3 * IMPORT_BATCH_EVENTS);
     expect(r.stdout).toContain(`${reference.events.toLocaleString('en-US')} events`);
     const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));

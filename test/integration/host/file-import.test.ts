@@ -13,6 +13,7 @@ import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import type { HostConnection } from '../../../electron/host/host-connection.js';
 import { AGENT_LOGS } from '../../support/import-fixtures.js';
 import { serializeAll } from '../../support/store-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 let dir: string;
 let runtime: Runtime;
@@ -50,7 +51,7 @@ describe('streaming import from the window', () => {
     expect(progress.length).toBeGreaterThan(100);
     expect(progress.every((f, i) => i === 0 || f >= progress[i - 1]!)).toBe(true);
     expect(progress.at(-1)).toBe(1);
-    const whole = runtime.repository.importText(text, 'cc.jsonl');
+    const whole = importText(runtime.repository, text, 'cc.jsonl');
     expect(summary.turns).toBe(whole.turns);
     expect(serializeAll(runtime.store.readAll(summary.sessionId))).toEqual(serializeAll(runtime.store.readAll(whole.sessionId)));
     expect(runtime.store.readAll(summary.sessionId).some((e) => e.type === 'user/message' && JSON.stringify(e.data).includes('café → ✓ 🚀'))).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The host's side of context limits and model listing (issue 9): the window in force in DESIGN §5
+ * The host's side of context limits and model listing (issue 9): the window in force in docs/architecture.md §5
  * order (setting → published, lowered by learned) for the real runtime against the scripted
  * server's model list; learned limits survive a restart (model-limits.json); per-model settings;
  * `listModels` and `testConnection` through the dispatcher, with their argument checks.

@@ -16,6 +16,7 @@ import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } fr
 import { AgentLogWriter, header } from '../../support/store-fixtures.js';
 import { waitFor } from '../../support/agent-harness.js';
 import { claudeCodeTranscript } from '../../support/claude-code-log.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 let llm: ScriptedLlm;
 let dir: string;
@@ -102,7 +103,7 @@ describe('full-text search from the host', () => {
 
   it('finds text of a large import at once: its deferred documents are written first, in passes that let other work run', async () => {
     const lines = [...claudeCodeTranscript(150, 7)];
-    const summary = runtime.host.repository.importText(`${lines.join('\n')}\n`, 'large.jsonl');
+    const summary = importText(runtime.host.repository, `${lines.join('\n')}\n`, 'large.jsonl');
     expect(summary.events).toBeGreaterThan(3_000);
     // The last prompt of the log: its document is among the last ones written.
     const prompt = JSON.parse(lines.filter((l) => l.includes('"type":"user"') && !l.includes('tool_result')).at(-1)!) as { message: { content: string } };

@@ -15,6 +15,7 @@ import { SessionRepository } from '../../../electron/store/session-repository.js
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { waitFor } from '../../support/agent-harness.js';
 import { AGENT_LOGS } from '../../support/import-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 let dir: string;
 let runtime: Runtime;
@@ -44,7 +45,7 @@ describe('sessions written by another process', () => {
     expect(connection.listSessions()).toEqual([]);
     // Another process imports a log into the same store file.
     const other = new SqliteSessionStore(join(dir, 'data', 'sessions.db'));
-    const summary = new SessionRepository(other, { newId: () => 'other-1' }).importText(
+    const summary = importText(new SessionRepository(other, { newId: () => 'other-1' }), 
       readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8'),
       'cc_hello-world-script.jsonl',
     );

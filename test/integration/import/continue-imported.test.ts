@@ -12,6 +12,7 @@ import type { SessionEvent } from '../../../shared/events.js';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startScriptedLlm, textResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { AGENT_LOGS } from '../../support/import-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 let llm: ScriptedLlm;
 let dir: string;
@@ -48,7 +49,7 @@ async function rejection(promise: Promise<unknown> | (() => unknown)): Promise<{
 describe('continuing an imported Claude Code session', () => {
   it('refuses send and compact in place, then forks into a live session whose request history is the imported conversation', async () => {
     const text = readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8');
-    const summary = runtime.repository.importText(text, 'cc_hello-world-script.jsonl');
+    const summary = importText(runtime.repository, text, 'cc_hello-world-script.jsonl');
     const importedId = summary.sessionId;
     const connection = runtime.host.connect(() => undefined);
 

@@ -17,6 +17,7 @@ import { AGENT_LOGS } from '../../support/import-fixtures.js';
 import { rebuildRequestBodies } from '../../support/request-rebuild.js';
 import { startScriptedLlm, textResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { strictThinkingViolations } from '../../support/scripted-llm/strict-thinking.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 let llm: ScriptedLlm;
 let dir: string;
@@ -59,7 +60,7 @@ describe('Continue in Forkline on a strict thinking endpoint (host API)', () => 
       { ...base, type: 'assistant', parentUuid: 'u-3', uuid: 'u-4', timestamp: '2026-01-01T00:00:04Z', requestId: 'r2', message: { model: 'claude', id: 'msg_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'The notes are cut.' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } },
     ];
     const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`.replace('PLACEHOLDER_PROMPT', 'half a face: \\ud83d!').replace('PLACEHOLDER_RESULT', 'notes \\udc00 end');
-    const summary = runtime.repository.importText(text, 'lone-surrogate.jsonl');
+    const summary = importText(runtime.repository, text, 'lone-surrogate.jsonl');
     const connection = runtime.host.connect(() => undefined);
     try {
       const child = await connection.forkSession({ sessionId: summary.sessionId, cwd: workspace });
@@ -80,7 +81,7 @@ describe('Continue in Forkline on a strict thinking endpoint (host API)', () => 
   });
 
   it.each(FIXTURES)('%s %s: the continued turn completes; the one correction is logged and every request rebuilds from the log', async (folder, file) => {
-    const summary = runtime.repository.importText(readFileSync(join(AGENT_LOGS, folder, file), 'utf8'), file);
+    const summary = importText(runtime.repository, readFileSync(join(AGENT_LOGS, folder, file), 'utf8'), file);
     const connection = runtime.host.connect(() => undefined);
     try {
       const child = await connection.forkSession({ sessionId: summary.sessionId, cwd: workspace });

@@ -22,6 +22,7 @@ import { SessionRepository } from '../../../electron/store/session-repository.js
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { NO_ID, agentLogFixtures, historyProblems, isSynthesized, sourcePairs, sourceRecords } from '../../support/import-fixtures.js';
 import { serializeAll, tempDir } from '../../support/store-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 interface Expected {
   readonly format: ImportFormatId;
@@ -108,7 +109,7 @@ describe('agent-session-log fixtures import', () => {
   for (const { file, path } of FIXTURES.filter((f) => REFUSED[f.file] !== undefined)) {
     it(`${file} is refused, naming what it is, leaving nothing behind`, () => {
       const before = repo.list().length;
-      const error = catchError(() => repo.importText(readFileSync(path, 'utf8'), file));
+      const error = catchError(() => importText(repo, readFileSync(path, 'utf8'), file));
       expect(error).toBeInstanceOf(UnsupportedFormatError);
       expect((error as Error).message).toContain(REFUSED[file]);
       expect((error as Error).message).toContain('Forkline does not read that format');
@@ -123,7 +124,7 @@ describe('agent-session-log fixtures import', () => {
       const expected = EXPECTED[file]!;
 
       it('imports with the expected counts, pairs, a valid history and a passing invariant', () => {
-        const summary = repo.importText(text, `/somewhere/${file}`);
+        const summary = importText(repo, text, `/somewhere/${file}`);
         expect(summary.format).toBe(expected.format);
         expect(summary).toMatchObject({
           turns: expected.turns,
@@ -180,9 +181,9 @@ describe('agent-session-log fixtures import', () => {
       });
 
       it('re-exports and re-imports identically', () => {
-        const first = repo.importText(text, file);
+        const first = importText(repo, text, file);
         const exported = repo.exportJsonl(first.sessionId);
-        const again = repo.importText(exported, 'exported.jsonl');
+        const again = importText(repo, exported, 'exported.jsonl');
         expect(again.format).toBe('forkline');
         expect(again.sessionId).not.toBe(first.sessionId);
         expect(again.warnings.filter((w) => !/already exists/.test(w))).toEqual([]);
@@ -194,7 +195,7 @@ describe('agent-session-log fixtures import', () => {
         const body = text.trimEnd();
         const cut = body.slice(0, body.length - 7);
         const lastLine = cut.split('\n').length;
-        const summary = repo.importText(cut, `torn-${file}`);
+        const summary = importText(repo, cut, `torn-${file}`);
         expect(summary.warnings.join('\n')).toMatch(/torn|cut off/);
         if (!body.startsWith('[')) expect(summary.skipped).toContainEqual({ line: lastLine, reason: expect.stringContaining('torn last line') });
         const events = store.readAll(summary.sessionId);
@@ -214,13 +215,13 @@ describe('agent-session-log fixtures import', () => {
           lines[target] = lines[target]!.replace('": ', '" ');
           let start = target;
           while (!/^ {2}\{\s*$/.test(lines[start]!)) start--; // top-level elements are indented by two spaces
-          const error = catchError(() => repo.importText(lines.join('\n'), `damaged-${file}`));
+          const error = catchError(() => importText(repo, lines.join('\n'), `damaged-${file}`));
           expect(error).toBeInstanceOf(SessionCorruptionError);
           expect((error as SessionCorruptionError).line).toBe(start + 1);
           expect((error as Error).message).toContain(`line ${start + 1}`);
         } else {
           lines[target] = lines[target]!.slice(0, Math.max(1, Math.floor(lines[target]!.length / 2)));
-          const error = catchError(() => repo.importText(lines.join('\n'), `damaged-${file}`));
+          const error = catchError(() => importText(repo, lines.join('\n'), `damaged-${file}`));
           expect(error).toBeInstanceOf(SessionCorruptionError);
           expect((error as SessionCorruptionError).code).toBe('SESSION_CORRUPT');
           expect((error as SessionCorruptionError).line).toBe(target + 1);

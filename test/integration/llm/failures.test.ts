@@ -1,5 +1,5 @@
 /**
- * Every failure code of DESIGN §5 produced by the real `openai` client against the scripted server,
+ * Every failure code of docs/architecture.md §5 produced by the real `openai` client against the scripted server,
  * ending the stream with `finish{error|aborted}` (never a throw), with status, Retry-After and
  * request id carried when known.
  */

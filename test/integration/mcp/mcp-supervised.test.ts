@@ -1,5 +1,5 @@
 /**
- * MCP stdio servers run under the process supervisor (DESIGN §6, issue 10 with issue 15): a
+ * MCP stdio servers run under the process supervisor (docs/architecture.md §6, issue 10 with issue 15): a
  * server that ignores the end of its stdin (as badly written servers do) still does not outlive a
  * Forkline that was SIGKILLed in the middle of one of its tool calls. Real CLI process, real MCP
  * server process (the official SDK), real scripted OpenAI-compatible endpoint.

@@ -1,5 +1,5 @@
 /**
- * MCP tools end to end (DESIGN §8b, issue 15): a real MCP server written with the official SDK
+ * MCP tools end to end (docs/architecture.md §8b, issue 15): a real MCP server written with the official SDK
  * (test/support/mcp/test-mcp-server.mjs, run as its own process over stdio, or over streamable
  * HTTP), configured through `--mcp-config`-style files, used by the real host, agent, pipeline and
  * store while the scripted model calls its tools through the real `openai` client.

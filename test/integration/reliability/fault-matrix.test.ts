@@ -1,5 +1,5 @@
 /**
- * The fault matrix (issue 10; DESIGN §7–§8; dsh-contracts §8.2, §3.2, §9.7): a real Forkline
+ * The fault matrix (issue 10; docs/architecture.md §7–§8; dsh-contracts §8.2, §3.2, §9.7): a real Forkline
  * process (test/support/fault-child.ts: the real runtime, agent loop, SQLite store, supervised
  * bash, the real `openai` client against the scripted server) is stopped by
  * {SIGKILL, SIGTERM, SIGHUP} × {streaming a model response, inside a tool body with children (one

@@ -1,5 +1,5 @@
 /**
- * Crash recovery with a real child process (DESIGN §8, §11; dsh-contracts §10.1, §8.2). The child
+ * Crash recovery with a real child process (docs/architecture.md §8, §11; dsh-contracts §10.1, §8.2). The child
  * (test/support/crash-child.ts) runs the real Session + SessionRepository + SqliteSessionStore, flushes
  * at the durability barriers, and blocks at a named failpoint; we SIGKILL it, reload the file and
  * assert the exact recovered log, then that reload is idempotent and fork/resume work afterwards.

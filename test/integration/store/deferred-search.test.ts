@@ -11,6 +11,7 @@ import { SessionRepository } from '../../../electron/store/session-repository.js
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { rawSqlite } from '../../support/sqlite-store-harness.js';
 import { tempDir } from '../../support/store-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 const LOG = join(import.meta.dirname, '../../fixtures/agent-session-logs/claude-code/cc_coverage-test-fix.jsonl');
 
@@ -22,7 +23,7 @@ describe('deferred search documents of imported sessions', () => {
     const store = new SqliteSessionStore(file);
     let n = 0;
     const repo = new SessionRepository(store, { newId: () => `imported-${++n}` });
-    const summary = repo.importText(readFileSync(LOG, 'utf8'), 'cc_coverage-test-fix.jsonl');
+    const summary = importText(repo, readFileSync(LOG, 'utf8'), 'cc_coverage-test-fix.jsonl');
     return { store, repo, id: summary.sessionId };
   }
 

@@ -17,6 +17,7 @@ import { SessionRepository } from '../../../electron/store/session-repository.js
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { tempDir } from '../../support/store-fixtures.js';
 import { DSH_SESSION_LOGS } from '../../support/fixtures.js';
+import { importJsonl } from '../../../electron/host/services/session-imports.js';
 
 const FIXTURES = DSH_SESSION_LOGS;
 const FILES = readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')).sort();
@@ -146,7 +147,7 @@ describe('deepseek-harness session fixtures through SQLite', () => {
       const rows = lines(text);
 
       it('imports, derives the implied messages, re-exports and re-imports identically', () => {
-        const imported = repo.importJsonl(text);
+        const imported = importJsonl(repo, text);
         const events = store.readAll(imported.id);
         expect(events).toHaveLength(imported.eventCount);
         expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
@@ -164,7 +165,7 @@ describe('deepseek-harness session fixtures through SQLite', () => {
         // Provenance: a log read from a file is imported, whatever its header says, and stays so.
         expect(loaded.record.header.origin).toMatchObject({ kind: 'imported', format: 'deepseek-harness', formatVersion: '0' });
         const exported = repo.exportJsonl(imported.id);
-        const again = repo.importJsonl(exported.replace('"origin":{"kind":"imported"', '"origin":{"kind":"native"'), `/some/dir/${file}`);
+        const again = importJsonl(repo, exported.replace('"origin":{"kind":"imported"', '"origin":{"kind":"native"'), `/some/dir/${file}`);
         expect(repo.load(again.id).record.header.origin).toMatchObject({ kind: 'imported', file });
         expect(again.id).not.toBe(imported.id);
         expect(store.readAll(again.id)).toEqual(events);
@@ -173,7 +174,7 @@ describe('deepseek-harness session fixtures through SQLite', () => {
 
       if (WELL_FORMED.includes(file)) {
         it('re-exports every event line byte-identical to the original (packed rows included)', () => {
-          const imported = repo.importJsonl(text);
+          const imported = importJsonl(repo, text);
           expect(imported.warnings.filter((w) => !/header id|already exists/.test(w))).toEqual([]);
           const original = text.split('\n').slice(1);
           const exported = repo.exportJsonl(imported.id).split('\n').slice(1);
@@ -189,7 +190,7 @@ describe('deepseek-harness session fixtures through SQLite', () => {
         });
       } else {
         it('warns with the exact missing seq ranges (elided recording) and keeps placeholders', () => {
-          const imported = repo.importJsonl(text);
+          const imported = importJsonl(repo, text);
           const ranges = missingRanges(rows);
           expect(ranges).toEqual(['6–86', '88–98', '109–130', '132–155', '166–188', '190–202', '213–234', '236–242']);
           const gapWarnings = imported.warnings.filter((w) => w.includes('missing'));

@@ -1,5 +1,5 @@
 /**
- * One recovery path (DESIGN §8; issue 10): right after a crash (a real child process SIGKILLed
+ * One recovery path (docs/architecture.md §8; issue 10): right after a crash (a real child process SIGKILLed
  * inside a tool body, real SQLite file), whatever reads the session first — show (load), export,
  * fork, compare, resume, the UI's subscribe, or an import of the unrepaired log — closes it the
  * same way, once: the stored log is byte-identical whichever path came first, and reading it again
@@ -20,6 +20,7 @@ import { SessionRepository } from '../../../electron/store/session-repository.js
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { killHard, spawnTsx, waitForFile } from '../../support/crash-harness.js';
 import { AgentLogWriter, header, serializeAll, steppingClock, tempDir } from '../../support/store-fixtures.js';
+import { importJsonl } from '../../../electron/host/services/session-imports.js';
 
 const tmp = tempDir('forkline-recovery-path-');
 afterAll(() => tmp.dispose());
@@ -149,7 +150,7 @@ describe('one recovery path', () => {
     const store = new SqliteSessionStore(tmp.file('imported.db'));
     try {
       const repository = new SessionRepository(store, { newId: () => 'imported' });
-      const result = repository.importJsonl(raw, 'crashed.jsonl');
+      const result = importJsonl(repository, raw, 'crashed.jsonl');
       expect(result.warnings.join('\n')).toContain('closed it as interrupted (4 closing events)');
       const imported = store.readAll(result.id);
       expect(serializeAll(imported)).toEqual(serializeAll(reference));

@@ -1,5 +1,5 @@
 /**
- * Session ownership with real processes and a real SQLite file (DESIGN §7; issue 10):
+ * Session ownership with real processes and a real SQLite file (docs/architecture.md §7; issue 10):
  * - an owner identity a recycled pid cannot fake (pid + process start time + host);
  * - the schema-2 → 3 migration of a real v2 file, whose bare pid marks stay judged sensibly;
  * - a session whose owner record names a live *unrelated* process resumes without --take-over,

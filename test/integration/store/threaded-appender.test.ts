@@ -14,6 +14,7 @@ import { ThreadedAppender } from '../../../electron/store/threaded-appender.js';
 import { claudeCodeTranscript } from '../../support/claude-code-log.js';
 import { rawSqlite } from '../../support/sqlite-store-harness.js';
 import { buildSession, tempDir } from '../../support/store-fixtures.js';
+import { beginImport, importText } from '../../../electron/host/services/session-imports.js';
 
 describe('ThreadedAppender (writer thread of large imports)', () => {
   const tmp = tempDir('forkline-threaded-');
@@ -101,7 +102,7 @@ describe('ThreadedAppender (writer thread of large imports)', () => {
     const file = tmp.file('failed-import.db');
     const store = new SqliteSessionStore(file);
     const repo = new SessionRepository(store, { newId: () => 'fallback' });
-    const job = repo.beginImport('damaged.jsonl');
+    const job = beginImport(repo, 'damaged.jsonl');
     let thrown: unknown;
     try {
       for (let i = 0; i < lines.length; i += 500) job.write(`${lines.slice(i, i + 500).join('\n')}\n`);
@@ -114,7 +115,7 @@ describe('ThreadedAppender (writer thread of large imports)', () => {
     expect(store.list()).toEqual([]);
     expect(rows(file, '5c1f0d4e-8a9b-4c2d-9e3f-0a1b2c3d4e5f')).toEqual([]);
     // It got far enough to use the thread: the events before the damaged line span several batches.
-    const healthy = new SessionRepository(new SqliteSessionStore(tmp.file('healthy.db')), { newId: () => 'x' }).importText(lines.slice(0, damagedAt).join('\n'));
+    const healthy = importText(new SessionRepository(new SqliteSessionStore(tmp.file('healthy.db')), { newId: () => 'x' }), lines.slice(0, damagedAt).join('\n'));
     expect(healthy.events).toBeGreaterThan(2 * IMPORT_BATCH_EVENTS);
     repo.dispose();
     store.close();

@@ -1,5 +1,5 @@
 /**
- * Two Forkline instances on one SQLite file (DESIGN §7; FIELD-NOTES class 10). A real second process
+ * Two Forkline instances on one SQLite file (docs/architecture.md §7; FIELD-NOTES class 10). A real second process
  * (test/support/store-writer-child.ts) writes to the same file while this process does: busy is
  * waited out (busy_timeout), a writer with a stale next seq is rejected with STALE_APPEND without
  * replacing the winner's rows, and afterwards every session reads back contiguous and intact.

@@ -1,5 +1,5 @@
 /**
- * No tool process outlives Forkline (DESIGN §6; issue 10), with real processes: a stand-in Forkline
+ * No tool process outlives Forkline (docs/architecture.md §6; issue 10), with real processes: a stand-in Forkline
  * (test/support/supervised-child.ts) runs the real bash tool under the real ProcessSupervisor with a
  * command that leaves a background child, a `setsid` child and an orphaned `setsid` daemon behind;
  * whatever signal ends it (SIGKILL included), every one of them — and the watcher — is gone within

@@ -1,5 +1,5 @@
 /**
- * An OpenAI-compatible HTTP server on 127.0.0.1 that plays scripted responses (DESIGN §11):
+ * An OpenAI-compatible HTTP server on 127.0.0.1 that plays scripted responses (docs/architecture.md §11):
  * `POST /v1/chat/completions` (also `/chat/completions`) answers with the next queued step, or the
  * handler's answer when the queue is empty; `GET /v1/models` lists `models`. Every chat request is
  * recorded (parsed body, raw body, headers) in `requests`.

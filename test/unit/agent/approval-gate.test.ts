@@ -1,5 +1,5 @@
 /**
- * The approval gate's "allow for this session" (DESIGN §6): decisions are logged, rules are read
+ * The approval gate's "allow for this session" (docs/architecture.md §6): decisions are logged, rules are read
  * back from the log (resume, fork), a bash rule needs a covering prefix and never covers compound
  * commands, and rules in history that is not this installation's are not honoured.
  */

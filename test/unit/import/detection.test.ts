@@ -15,6 +15,7 @@ import { InvariantChecker } from '../../../electron/session/invariant.js';
 import { MemorySessionStore } from '../../../electron/store/memory-session-store.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { AGENT_LOGS } from '../../support/import-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 function setup(): { repo: SessionRepository; store: MemorySessionStore } {
   const store = new MemorySessionStore();
@@ -30,7 +31,7 @@ function refusal(repo: SessionRepository, text: string, file = 'x.jsonl'): Error
   const before = repo.list().length;
   let error: unknown;
   try {
-    repo.importText(text, file);
+    importText(repo, text, file);
   } catch (e) {
     error = e;
   }
@@ -56,7 +57,7 @@ describe('a format is taken only when the fields it needs are there', () => {
     const { repo } = setup();
     const base = { sessionId: 'q', cwd: '/p', timestamp: '2026-01-01T00:00:00Z' };
     const claude = { ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'hi' } };
-    expect(repo.importText(jsonl([claude]), 'a.jsonl').format).toBe('claude-code');
+    expect(importText(repo, jsonl([claude]), 'a.jsonl').format).toBe('claude-code');
     // A Claude Code file with one record of another agent's shape further down: a format change.
     const qwen = { ...base, type: 'assistant', uuid: 'u2', parentUuid: 'u1', message: { role: 'model', parts: [{ text: 'yo' }] } };
     const error = refusal(repo, jsonl([claude, qwen]));
@@ -79,7 +80,7 @@ describe('a format is taken only when the fields it needs are there', () => {
       { type: 'turn/start', seq: 0, time: 1_780_000_000_001, data: { turn: 1 } },
       { type: 'turn/end', seq: 1, time: 1_780_000_000_002, data: { turn: 1, reason: { kind: 'completed' } } },
     ];
-    const summary = repo.importText(jsonl([{ type: 'session', id: 'dsh-noversion', createdAt: 1_780_000_000_000, cwd: '/w' }, ...events]), 'session.jsonl');
+    const summary = importText(repo, jsonl([{ type: 'session', id: 'dsh-noversion', createdAt: 1_780_000_000_000, cwd: '/w' }, ...events]), 'session.jsonl');
     expect(summary).toMatchObject({ format: 'deepseek-harness', sessionId: 'dsh-noversion', turns: 1 });
     expect(store.readAll('dsh-noversion')).toHaveLength(2);
     const error = refusal(repo, jsonl([{ type: 'session', version: 1, id: 'dsh-v1', createdAt: 1_780_000_000_000 }, ...events]));
@@ -110,8 +111,8 @@ describe('JSON documents are read as documents', () => {
     const { repo, store } = setup();
     const transcript = fixture('claude-code', 'cc_hello-world-script.jsonl');
     const records = lines(transcript).map((l) => JSON.parse(l) as unknown);
-    const fromLines = repo.importText(transcript, 'a.jsonl');
-    const fromDocument = repo.importText(JSON.stringify({ loglines: records, session_id: 'web-1' }, null, 2), 'web.json');
+    const fromLines = importText(repo, transcript, 'a.jsonl');
+    const fromDocument = importText(repo, JSON.stringify({ loglines: records, session_id: 'web-1' }, null, 2), 'web.json');
     expect(fromDocument.format).toBe('claude-code');
     const counts = (s: typeof fromLines) => [s.turns, s.steps, s.userMessages, s.assistantMessages, s.toolCalls, s.toolResults, s.linesRead];
     expect(counts(fromDocument)).toEqual(counts(fromLines));
@@ -125,7 +126,7 @@ describe('JSON documents are read as documents', () => {
       { kind: 'MessageEvent', id: 'e1', timestamp: '2026-03-01T00:00:01', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text: 'list files' }] } },
       { kind: 'MessageEvent', id: 'e2', timestamp: '2026-03-01T00:00:02', source: 'agent', llm_message: { role: 'assistant', content: [{ type: 'text', text: 'none' }] } },
     ];
-    const summary = repo.importText(JSON.stringify({ id: 'conv-1', events }, null, 2), 'trajectory.json');
+    const summary = importText(repo, JSON.stringify({ id: 'conv-1', events }, null, 2), 'trajectory.json');
     expect(summary).toMatchObject({ format: 'openhands', turns: 1, userMessages: 1, assistantMessages: 1 });
   });
 
@@ -184,7 +185,7 @@ describe('a format change inside a file is an error naming the line', () => {
   it('records of one format that prove nothing (unknown types) are no format change', () => {
     const { repo, store } = setup();
     const text = [...cc(), JSON.stringify({ type: 'some-future-record', sessionId: 'x', uuid: 'z1' })].join('\n') + '\n';
-    const summary = repo.importText(text, 'a.jsonl');
+    const summary = importText(repo, text, 'a.jsonl');
     expect(summary.format).toBe('claude-code');
     expect(eventsOfType(store.readAll(summary.sessionId), 'import/foreign').some((e) => e.data.type === 'some-future-record')).toBe(true);
   });

@@ -17,6 +17,7 @@ import { Session } from '../../../electron/session/session.js';
 import { MemorySessionStore } from '../../../electron/store/memory-session-store.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { AGENT_LOGS, historyProblems } from '../../support/import-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 function setup(): { repo: SessionRepository; store: MemorySessionStore } {
   const store = new MemorySessionStore();
@@ -30,7 +31,7 @@ function jsonl(records: readonly unknown[]): string {
 
 /** Imports and checks what every import must satisfy; returns the events and the session. */
 function importChecked(repo: SessionRepository, store: MemorySessionStore, text: string) {
-  const summary = repo.importText(text, 'log.jsonl');
+  const summary = importText(repo, text, 'log.jsonl');
   const events = store.readAll(summary.sessionId);
   const checker = new InvariantChecker();
   for (const e of events) checker.accept(e);
@@ -274,11 +275,11 @@ describe('detection by content', () => {
   it('does not care about the file name, and lists the formats it reads when nothing matches', () => {
     const { repo } = setup();
     const cc = readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8');
-    expect(repo.importText(cc, 'whatever.json').format).toBe('claude-code');
+    expect(importText(repo, cc, 'whatever.json').format).toBe('claude-code');
     for (const text of ['', 'hello world\n', '{"a":1}\n{"b":2}\n', '[1,2,3]']) {
       let error: unknown;
       try {
-        repo.importText(text, 'x.jsonl');
+        importText(repo, text, 'x.jsonl');
       } catch (e) {
         error = e;
       }

@@ -18,6 +18,7 @@ import { Session } from '../../../electron/session/session.js';
 import { MemorySessionStore } from '../../../electron/store/memory-session-store.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { AGENT_LOGS, historyProblems } from '../../support/import-fixtures.js';
+import { importText } from '../../../electron/host/services/session-imports.js';
 
 function setup(): { repo: SessionRepository; store: MemorySessionStore } {
   const store = new MemorySessionStore();
@@ -34,7 +35,7 @@ const jsonl = (records: readonly unknown[]): string => records.map((r) => JSON.s
 
 /** Imports and checks what every import must satisfy (invariant, a history a provider accepts). */
 function importChecked(repo: SessionRepository, store: MemorySessionStore, text: string, file = 'log.jsonl') {
-  const summary = repo.importText(text, file);
+  const summary = importText(repo, text, file);
   const events = store.readAll(summary.sessionId);
   const checker = new InvariantChecker();
   for (const e of events) checker.accept(e);
@@ -159,7 +160,7 @@ describe('a Claude Code sub-agent file', () => {
   it('is its own session agent-<id>, titled for its task, linked to its parent (imported first or later)', () => {
     for (const parentFirst of [true, false]) {
       const { repo, store } = setup();
-      if (parentFirst) expect(repo.importText(parentText, `${parentId}.jsonl`).sessionId).toBe(parentId);
+      if (parentFirst) expect(importText(repo, parentText, `${parentId}.jsonl`).sessionId).toBe(parentId);
       const { summary, header } = importChecked(repo, store, childText, childPath);
       expect(summary.sessionId).toBe('agent-a0ad4f44468bdf20d');
       expect(summary.title).toBe('Sub-agent (general-purpose): Search the repo for TODO comments');
@@ -167,14 +168,14 @@ describe('a Claude Code sub-agent file', () => {
       expect(header.origin).toMatchObject({ kind: 'imported', format: 'claude-code', spawnedBy: { sessionId: parentId, agentId: 'a0ad4f44468bdf20d' } });
       expect(header.parentSession).toBeUndefined(); // a provenance link, not a fork: no parent prefix is read
       expect(summary.warnings.join('\n')).toContain(parentFirst ? `linked to its parent session ${parentId}, imported already` : `linked to its parent session ${parentId}, not imported yet`);
-      if (!parentFirst) expect(repo.importText(parentText, `${parentId}.jsonl`).sessionId).toBe(parentId);
+      if (!parentFirst) expect(importText(repo, parentText, `${parentId}.jsonl`).sessionId).toBe(parentId);
       expect(store.get(parentId)).toBeDefined();
     }
   });
 
   it('whose records carry the parent\'s sessionId (the real layout) is not a copy of the parent', () => {
     const { repo, store } = setup();
-    repo.importText(parentText, `${parentId}.jsonl`);
+    importText(repo, parentText, `${parentId}.jsonl`);
     const shared = childText.replaceAll('"sessionId":"agent-a0ad4f44468bdf20d"', `"sessionId":"${parentId}"`);
     expect(shared).toContain(`"sessionId":"${parentId}"`);
     // Even with only a bare file name (a drop in the window), the records name the parent.
@@ -187,7 +188,7 @@ describe('a Claude Code sub-agent file', () => {
 
   it('with neither an agentId nor a subagents/ path, still never takes the parent\'s id', () => {
     const { repo, store } = setup();
-    repo.importText(parentText, `${parentId}.jsonl`);
+    importText(repo, parentText, `${parentId}.jsonl`);
     const bare = childText.replaceAll('"sessionId":"agent-a0ad4f44468bdf20d"', `"sessionId":"${parentId}"`).replaceAll('"agentId":"a0ad4f44468bdf20d",', '');
     expect(bare).not.toContain('agentId');
     const { summary, header } = importChecked(repo, store, bare, 'sub.jsonl');

@@ -149,7 +149,7 @@ describe('serializeChatRequest', () => {
   });
 });
 
-describe('echo what the wire sent (DESIGN §5)', () => {
+describe('echo what the wire sent (docs/architecture.md §5)', () => {
   const custom: SerializeOptions = { dialect: PROVIDER_PRESETS.custom.dialect };
   const openrouter: SerializeOptions = { dialect: PROVIDER_PRESETS.openrouter.dialect };
   const details = [{ type: 'reasoning.encrypted', data: 'ENC', format: 'openai-responses-v1', index: 0 }];

@@ -8,6 +8,7 @@ import { SessionRepository } from '../../../electron/store/session-repository.js
 import { recordedHereFrom } from '../../../electron/store/session-provenance.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { buildSession, tempDir } from '../../support/store-fixtures.js';
+import { importJsonl } from '../../../electron/host/services/session-imports.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
@@ -31,7 +32,7 @@ describe('recordedHereFrom', () => {
     const native = buildSession('native', 2, 2, { cwd: '/w' });
     repo.store.createSession(native.header, native.events);
     const shared = buildSession('shared', 2, 2, { cwd: '/elsewhere' });
-    const imported = repo.importJsonl(exportJsonl(shared.header, shared.events)).id;
+    const imported = importJsonl(repo, exportJsonl(shared.header, shared.events)).id;
     expect(recordedHereFrom(repo, 'native')).toBe(0);
     expect(recordedHereFrom(repo, imported)).toBe(Number.POSITIVE_INFINITY);
     expect(recordedHereFrom(repo, 'missing')).toBe(Number.POSITIVE_INFINITY);

@@ -1,5 +1,5 @@
 /**
- * Property tests for fork boundaries (DESIGN §8; dsh-contracts §8.4, §10.9): over random logs of
+ * Property tests for fork boundaries (docs/architecture.md §8; dsh-contracts §8.4, §10.9): over random logs of
  * closed and open turns, `checkForkBoundary` accepts exactly the seqs between turns, and
  * `forkBoundaryAt` (what `fork --at SEQ` cuts) returns exactly the turn end at or before the anchor
  * — the child never holds an event after its boundary turn's `turn/end` — or refuses with

@@ -1,5 +1,5 @@
 /**
- * No logged string holds a lone surrogate (DESIGN §6, issue 11): `Session.append` refuses one in
+ * No logged string holds a lone surrogate (docs/architecture.md §6, issue 11): `Session.append` refuses one in
  * `reject` mode (tests, FORKLINE_INVARIANTS=enforce) and replaces it with U+FFFD plus a note in
  * `repair` mode (production); nothing is committed by a refused append.
  */

@@ -1,5 +1,5 @@
 /**
- * JSONL import/export rules (DESIGN §7 import/export; FIELD-NOTES class 2; dsh-contracts §10.4): a torn
+ * JSONL import/export rules (docs/architecture.md §7 import/export; FIELD-NOTES class 2; dsh-contracts §10.4): a torn
  * final line is dropped with a warning, damage at or before the last turn/end is a corruption
  * error naming the session and seq, damage after it ends the preserved prefix with a warning that
  * says what was dropped; nothing is lost silently. Export round-trips exactly, packed or not.

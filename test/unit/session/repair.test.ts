@@ -1,5 +1,5 @@
 /**
- * Crash-repair closers (DESIGN §8; dsh-contracts §8.2, §10.2): exactly which events close a log
+ * Crash-repair closers (docs/architecture.md §8; dsh-contracts §8.2, §10.2): exactly which events close a log
  * whose last turn is open, in which order, and that they satisfy the session invariant.
  */
 import { describe, expect, it } from 'vitest';

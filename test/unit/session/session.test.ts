@@ -1,5 +1,5 @@
 /**
- * Session log contracts (DESIGN §3; dsh-contracts §1.1, §8.3, §10.10): append validation and
+ * Session log contracts (docs/architecture.md §3; dsh-contracts §1.1, §8.3, §10.10): append validation and
  * freezing (the fast append-path copier agrees with shared/json.ts), seeds, session/end-seed,
  * snapshots, observer containment and re-entrancy.
  */

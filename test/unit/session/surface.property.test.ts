@@ -1,5 +1,5 @@
 /**
- * Property tests for surface folding (DESIGN §3, §11; dsh-contracts §4.1, §10.10): random sequences
+ * Property tests for surface folding (docs/architecture.md §3, §11; dsh-contracts §4.1, §10.10): random sequences
  * of appends and replacements against a naive reference model. Rejected operations leave the
  * session unchanged; `deriveMessages()` (incremental, cached) equals a from-scratch fold of the same
  * log; provenance rules are enforced exactly.

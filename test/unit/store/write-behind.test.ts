@@ -1,5 +1,5 @@
 /**
- * SessionWriteBehind timing (DESIGN §7; dsh-contracts §7.3, §10.3 write-behind): one fixed window
+ * SessionWriteBehind timing (docs/architecture.md §7; dsh-contracts §7.3, §10.3 write-behind): one fixed window
  * from the first pending event, events arriving during a write form the next batch, concurrent
  * flushes share one barrier, failures are retained in order and reported. Only time is faked; the
  * writer is a real SqliteSessionStore on a file (wrapped to fail on demand).

@@ -7,14 +7,14 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProviderChoice } from '../../shared/api.js';
-import { ForklineError } from '../../shared/errors.js';
-import type { CheckResultData } from '../../shared/events.js';
-import type { Agent } from '../agent/agent.js';
-import type { Runtime } from '../host/runtime.js';
-import { titleFromPrompt } from '../host/host-connection.js';
-import { PROVIDER_PRESETS } from '../llm/providers.js';
-import { runCheck } from './check-runner.js';
+import type { ProviderChoice } from '../../../shared/api.js';
+import { ForklineError } from '../../../shared/errors.js';
+import type { CheckResultData } from '../../../shared/events.js';
+import type { Agent } from '../../agent/agent.js';
+import type { Runtime } from '../runtime.js';
+import { titleFromPrompt } from '../host-connection.js';
+import { PROVIDER_PRESETS } from '../../llm/providers.js';
+import { runCheck } from '../../fanout/check-runner.js';
 
 /** Most branches a fan-out makes, and the fewest. */
 export const MAX_BRANCHES = 8;
