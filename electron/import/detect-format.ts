@@ -16,10 +16,16 @@
  *   stream / trajectory export, `openhands/events/serialization`) or SDK events `{kind:"MessageEvent"|…, id, source}`
  *   (OpenHands software-agent-sdk `openhands/sdk/event`), as array elements or one per line.
  *
+ * - `gemini-cli`: a chat's metadata `{sessionId, projectHash, …}` (the first JSONL line, or the whole
+ *   JSON document with its `messages`), or a message `{id, timestamp, type:"gemini"}` (gemini-cli
+ *   `packages/core/src/services/chatRecordingTypes.ts`; see gemini-cli.ts).
+ * - `cline`, `opencode`: a folder's files as `forkline/folder-entry` records (folder-entry.ts).
+ *
  * A record no rule recognises is not decisive; detection reads on (bounded by the caller).
  */
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import type { ImportFormatId } from '../../shared/import-summary.js';
+import { folderEntryFormat } from './folder-entry.js';
 
 const CODEX_LINE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
 const CLAUDE_MESSAGE_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
@@ -56,6 +62,10 @@ export function formatOfRecord(value: JsonValue, inArray: boolean): ImportFormat
   if ((type === 'custom-title' || type === 'last-prompt') && typeof value['sessionId'] === 'string') return 'claude-code';
   if (typeof value['id'] === 'number' && typeof value['source'] === 'string' && (typeof value['action'] === 'string' || typeof value['observation'] === 'string')) return 'openhands';
   if (typeof value['kind'] === 'string' && OPENHANDS_SDK_KINDS.has(value['kind']) && 'id' in value) return 'openhands';
+  if (!inArray && typeof value['sessionId'] === 'string' && typeof value['projectHash'] === 'string') return 'gemini-cli';
+  if (!inArray && type === 'gemini' && typeof value['id'] === 'string' && typeof value['timestamp'] === 'string') return 'gemini-cli';
+  const folder = folderEntryFormat(value);
+  if (folder !== undefined) return folder;
   return undefined;
 }
 

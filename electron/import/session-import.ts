@@ -31,7 +31,11 @@ import { CodexImporter } from './codex.js';
 import { DETECTION_RECORD_LIMIT, formatOfRecord } from './detect-format.js';
 import { ImportedLogWriter, type ImportSink } from './log-writer.js';
 import { OpenHandsImporter } from './openhands.js';
+import { GeminiCliImporter } from './gemini-cli.js';
+import { ClineImporter } from './cline.js';
+import { OpencodeImporter } from './opencode.js';
 import { JsonArraySplitter, LineSplitter, type RawRecord } from './record-source.js';
+import { JsonDocumentCollector, startsJsonDocument } from './json-document.js';
 import type { RecordImporter } from './record-importer.js';
 import { ReferenceLogImporter } from './reference-log.js';
 import { checkNesting } from '../session/import-limits.js';
@@ -55,7 +59,10 @@ interface Pending {
 }
 
 export class SessionImport {
-  private mode: 'start' | 'lines' | 'array' = 'start';
+  private mode: 'start' | 'lines' | 'array' | 'document' = 'start';
+  /** Text seen while the first line is not complete (to tell a JSON document from JSONL). */
+  private head = '';
+  private document = new JsonDocumentCollector();
   private lines = new LineSplitter();
   private array = new JsonArraySplitter();
   private detecting: Pending[] = [];
@@ -97,14 +104,21 @@ export class SessionImport {
     try {
       this.charsRead += chunk.length;
       if (this.mode === 'start') {
-        const text = chunk.replace(/^\uFEFF/, '');
+        const text = (this.head + chunk).replace(/^\uFEFF/, '');
         const first = /\S/.exec(text);
         if (!first) return;
-        this.mode = first[0] === '[' ? 'array' : 'lines';
+        const document = startsJsonDocument(text);
+        if (document === undefined) {
+          this.head = text;
+          return;
+        }
+        this.head = '';
+        this.mode = document ? 'document' : first[0] === '[' ? 'array' : 'lines';
         chunk = text;
       }
       const onRecord = (r: RawRecord) => this.onRecord(r);
-      if (this.mode === 'array') this.array.push(chunk, onRecord);
+      if (this.mode === 'document') this.document.push(chunk);
+      else if (this.mode === 'array') this.array.push(chunk, onRecord);
       else this.lines.push(chunk, onRecord);
     } catch (error) {
       this.fail();
@@ -117,7 +131,15 @@ export class SessionImport {
     this.guard();
     try {
       const onRecord = (r: RawRecord) => this.onRecord(r);
-      if (this.mode === 'array') {
+      if (this.mode === 'start' && this.head !== '') {
+        // A short first line with no newline after it: one JSONL record.
+        this.mode = 'lines';
+        this.lines.push(this.head, onRecord);
+        this.head = '';
+      }
+      if (this.mode === 'document') {
+        onRecord({ text: this.document.take(), line: 1, torn: false });
+      } else if (this.mode === 'array') {
         this.array.end(onRecord);
         if (!this.array.complete) this.warnings.push('the JSON array is not closed: the file was cut off; everything before the cut was imported');
       } else if (this.mode === 'lines') {
@@ -284,6 +306,15 @@ export class SessionImport {
         break;
       case 'openhands':
         this.importer = new OpenHandsImporter(writer);
+        break;
+      case 'gemini-cli':
+        this.importer = new GeminiCliImporter(writer);
+        break;
+      case 'cline':
+        this.importer = new ClineImporter(writer);
+        break;
+      case 'opencode':
+        this.importer = new OpencodeImporter(writer);
         break;
     }
   }
