@@ -138,7 +138,17 @@ export class SessionImport {
         this.head = '';
       }
       if (this.mode === 'document') {
-        onRecord({ text: this.document.take(), line: 1, torn: false });
+        const text = this.document.take();
+        checkNesting(text, 'the JSON document');
+        let value: JsonValue;
+        try {
+          value = JSON.parse(text) as JsonValue;
+        } catch (error) {
+          // A whole document has no records before its end: one that does not parse is damaged or cut off.
+          throw new SessionCorruptionError('(file)', undefined, `the JSON document does not parse (${error instanceof Error ? error.message : String(error)}): the file is damaged or cut off`, { cause: error, line: 1 });
+        }
+        this.recordsRead++;
+        this.onValue(value, 1);
       } else if (this.mode === 'array') {
         this.array.end(onRecord);
         if (!this.array.complete) this.warnings.push('the JSON array is not closed: the file was cut off; everything before the cut was imported');
@@ -213,22 +223,27 @@ export class SessionImport {
       this.damaged(record.line, reason);
       return;
     }
+    this.onValue(value, record.line);
+  }
+
+  /** A parsed record (a JSONL line, an array element, or a whole JSON document). */
+  private onValue(value: JsonValue, line: number): void {
     if (this.damage) {
       // After damage in an event log: only a later completed turn matters (it makes the damage committed).
       if (this.importer?.closesTurn(value)) {
-        throw new SessionCorruptionError(this.writer?.sessionId ?? '(file)', undefined, `line ${this.damage.line} is damaged (${this.damage.reason}) inside the committed region (a completed turn follows at line ${record.line})`, {
+        throw new SessionCorruptionError(this.writer?.sessionId ?? '(file)', undefined, `line ${this.damage.line} is damaged (${this.damage.reason}) inside the committed region (a completed turn follows at line ${line})`, {
           line: this.damage.line,
         });
       }
-      this.skip(record.line, `after the damaged line ${this.damage.line}`);
+      this.skip(line, `after the damaged line ${this.damage.line}`);
       return;
     }
     if (!this.importer) {
-      this.detecting.push({ line: record.line, value });
+      this.detecting.push({ line: line, value });
       this.detect(false);
       return;
     }
-    this.feed(value, record.line);
+    this.feed(value, line);
   }
 
   private damaged(line: number, reason: string): void {

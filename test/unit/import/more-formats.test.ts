@@ -123,11 +123,12 @@ describe('a JSON document is told from JSONL', () => {
     expect(repo.list()).toHaveLength(1);
   });
 
-  it('a document cut off is not a session log (nothing stored)', () => {
+  it('a document cut off is refused as damaged (nothing stored)', () => {
     const { repo } = setup();
     const text = JSON.stringify(GEMINI_DOC, null, 2);
     const error = errorOf(() => repo.importText(text.slice(0, text.length - 40)));
-    expect(error.code).toBe('UNSUPPORTED_FORMAT');
+    expect(error.code).toBe('SESSION_CORRUPT');
+    expect(error.message).toContain('the JSON document does not parse');
     expect(repo.list()).toHaveLength(0);
   });
 });
