@@ -22,7 +22,9 @@
  *
  * Mapping (as `convertSessionToClientHistory` rebuilds the model's view):
  * - `user`: a prompt; it starts a turn. Text parts are the message; other parts (inline data, files)
- *   cannot be replayed and are noted in the model view.
+ *   cannot be replayed and are noted in the model view. Slash commands, `?` queries and empty
+ *   messages never reached the model (`isIgnoredUserContent`) and are raw rows; `<session_context>`
+ *   / `<hook_context>` messages are context the CLI added: they join the turn of the next prompt.
  * - `gemini`: one model response = one step. Text parts → text, `thought` parts or `thoughts[]`
  *   summaries (`**subject** description`) → reasoning, `functionCall` parts in `content` (newer
  *   writers) or else `toolCalls[]` → tool calls (`args` as JSON arguments). Each `toolCalls[].result`
@@ -142,17 +144,39 @@ export class GeminiCliImporter implements RecordImporter {
   finish(): void {
     for (const r of this.rawRecords) this.b.foreign(r.time, r.type, r.record);
     let answered = false;
+    /** The open turn holds only CLI-added context so far (the next prompt joins it). */
+    let contextOnly = false;
     for (const m of this.messages.values()) {
       const time = isoTime(m['timestamp']);
       const type = str(m['type']);
       if (type === 'user') {
         const { blocks, other } = textParts(m['content']);
+        const text = blocks.map((b) => b.text).join('').trim();
+        if (other === 0 && (text === '' || text.startsWith('/') || text.startsWith('?'))) {
+          // A slash command or help query: handled by the CLI, never sent to the model (upstream `isIgnoredUserContent`).
+          this.b.foreign(time, 'message/user-command', m);
+          continue;
+        }
         if (other > 0) this.b.noteModelView('user messages with non-text parts (images, files): only their text is replayed');
-        if (this.b.inTurn) this.b.endTurn(time, answered ? { kind: 'completed' } : { kind: 'interrupted' });
-        this.b.startTurn(time);
-        this.b.userMessage(time, blocks.length > 0 ? blocks : [{ type: 'text', text: '' }], { kind: 'user', foreign: { format: 'gemini-cli', ...withoutKeys(m, 'content') } });
+        const facts = { format: 'gemini-cli', ...withoutKeys(m, 'content') };
+        if (text.startsWith('<session_context>') || text.startsWith('<hook_context>')) {
+          // Context the CLI added for the model: it joins the turn of the prompt it goes with.
+          if (!this.b.inTurn || answered) {
+            if (this.b.inTurn) this.b.endTurn(time, { kind: 'completed' });
+            this.b.startTurn(time);
+            contextOnly = true;
+          }
+          this.b.userMessage(time, blocks, { kind: 'inject', foreign: facts });
+          answered = false;
+          continue;
+        }
+        if (this.b.inTurn && !contextOnly) this.b.endTurn(time, answered ? { kind: 'completed' } : { kind: 'interrupted' });
+        if (!this.b.inTurn) this.b.startTurn(time);
+        contextOnly = false;
+        this.b.userMessage(time, blocks.length > 0 ? blocks : [{ type: 'text', text: '' }], { kind: 'user', foreign: facts });
         answered = false;
       } else if (type === 'gemini') {
+        contextOnly = false;
         answered = this.response(m, time);
       } else {
         this.b.foreign(time, `message/${type ?? 'unknown'}`, m);

@@ -162,6 +162,28 @@ describe('Gemini CLI JSONL rules', () => {
   });
 });
 
+describe('Gemini CLI user messages the model never saw, and context the CLI added', () => {
+  it('slash commands and ? queries are raw rows; a <session_context> message joins the next prompt\'s turn', () => {
+    const { repo, store } = setup();
+    const at = (s: number) => `2026-03-03T09:00:0${s}Z`;
+    const text = jsonl([
+      { sessionId: 'gem-ctx', projectHash: 'h', startTime: at(0) },
+      { id: 'c0', timestamp: at(1), type: 'user', content: [{ text: '<session_context>\nOS: linux\n</session_context>' }] },
+      { id: 'u1', timestamp: at(2), type: 'user', content: [{ text: 'hi' }] },
+      { id: 'g1', timestamp: at(3), type: 'gemini', content: 'hello', model: 'gemini-2.5-pro' },
+      { id: 'u2', timestamp: at(4), type: 'user', content: [{ text: '/stats' }] },
+      { id: 'u3', timestamp: at(5), type: 'user', content: '?' },
+      { id: 'u4', timestamp: at(6), type: 'user', content: [{ text: 'bye' }] },
+      { id: 'g2', timestamp: at(7), type: 'gemini', content: 'ciao', model: 'gemini-2.5-pro' },
+    ]);
+    const { summary, messages, events } = importChunks(repo, store, [text]);
+    expect(summary.turns).toBe(2);
+    expect(messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['<session_context>\nOS: linux\n</session_context>', 'hi', 'hello', 'bye', 'ciao']);
+    expect(eventsOfType(events, 'user/message')[0]!.data.source.kind).toBe('inject');
+    expect(eventsOfType(events, 'import/foreign').filter((e) => e.data.type === 'message/user-command')).toHaveLength(2);
+  });
+});
+
 describe('Cline rules', () => {
   const entry = (path: string, value: unknown) => folderEntryLine({ format: 'cline', folder: '1700000000000', path, value: value as JsonValue });
 
