@@ -20,8 +20,9 @@
  * at its `step-start` parts; each step's text, reasoning and tool parts form one assistant message
  * and its tool results follow right after it (`completed` → output, `error` → error text; a call
  * still `pending`/`running` is outcome unknown). Usage is the step's `step-finish.tokens` (else,
- * for a one-step message, the message's `tokens`): `input` excludes cache reads and writes and
- * `output` excludes `reasoning`, so output = output + reasoning. Every other part is a raw row.
+ * for a one-step message, the message's `tokens`). opencode's `getUsage` (session/index.ts) stores
+ * `input` without cache reads and writes, and the AI SDK's `outputTokens` as `output` — which
+ * already counts reasoning (`reasoning` is its subset). Every other part is a raw row.
  */
 import type { TokenUsage } from '../../shared/chunks.js';
 import type { JsonObject, JsonValue } from '../../shared/json.js';
@@ -203,7 +204,7 @@ function readTokens(value: JsonValue | undefined): TokenUsage | undefined {
   const write = num(cache['write']);
   return {
     inputTokens: input,
-    outputTokens: output + reasoning,
+    outputTokens: output,
     ...(read !== undefined ? { cacheReadTokens: read } : {}),
     ...(write !== undefined && write > 0 ? { cacheWriteTokens: write } : {}),
     ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),

@@ -65,7 +65,7 @@ describe('forkline import on Gemini CLI chats and session folders', () => {
     expect(r.stdout).toContain('1 call had no result in the log (closed as outcome unknown)');
     expect(r.stdout).toContain('Cline / Roo Code task → 2 turns, 0 tool calls from 1767312000000');
     expect(r.stdout).toContain('opencode session 0.15.8 → 2 turns, 3 tool calls from ses_4b2f0c1d7ffeQ8wH2kLmN3pR5s.json');
-    expect(r.stdout).toContain('tokens: 50 in, 227 out, 26,900 cached, 1,500 cache-written, 12 reasoning');
+    expect(r.stdout).toContain('tokens: 50 in, 215 out, 26,900 cached, 1,500 cache-written, 12 reasoning');
     expect(r.stdout.match(/^session \S+/gm)).toHaveLength(5);
     const ls = await forkline(['ls']);
     expect(ls.stdout.trim().split('\n')).toHaveLength(5);

@@ -237,8 +237,8 @@ describe('continuing an imported opencode session (storage folder)', () => {
       toolResults: 3,
       unansweredCalls: 0,
     });
-    // Per step: output + reasoning; the second message's one step uses its step-finish.
-    expect(summary.tokens).toEqual({ input: 10 + 12 + 8 + 20, output: 90 + 12 + 60 + 40 + 25, cacheRead: 8800 + 9000 + 0 + 9100, cacheWrite: 900 + 600, reasoning: 12 });
+    // Per step (output already counts reasoning); the second message's one step uses its step-finish.
+    expect(summary.tokens).toEqual({ input: 10 + 12 + 8 + 20, output: 90 + 60 + 40 + 25, cacheRead: 8800 + 9000 + 0 + 9100, cacheWrite: 900 + 600, reasoning: 12 });
     expect(runtime.store.get(summary.sessionId)!.header.cwd).toBe('/home/user/demo');
     const sent = await continueImported(summary, 'Run the tests again.');
     expect(sent).toEqual([
