@@ -11,6 +11,9 @@
  * say|ask, text}`; `say:"api_req_started"` text is JSON `{tokensIn, tokensOut, cacheReads,
  * cacheWrites, cost}`). Roo Code (a Cline fork) writes the same two files.
  *
+ * An `api_conversation_history.json` dropped on its own (a JSON array, detected by its `<task>`
+ * prompt) is read the same way, message by message, without the UI rows (no title, no UI usage).
+ *
  * Mapping: `api_conversation_history.json` is what the model saw, so it is the conversation.
  * - assistant message = one step: `text` → text, `thinking` → reasoning, `tool_use` → tool calls
  *   (`input` as JSON arguments); `redacted_thinking` cannot be replayed (noted).
@@ -64,6 +67,15 @@ export class ClineImporter implements RecordImporter {
 
   record(value: JsonValue): void {
     if (!isObject(value)) return this.b.foreign(undefined, 'record', value);
+    if (typeof value['role'] === 'string' && value['type'] === undefined) {
+      // An api_conversation_history.json opened on its own: its messages arrive one by one.
+      this.historySeen = true;
+      const time = num(value['ts']) ?? this.b.time(undefined);
+      if (this.fact.createdAt === undefined && time !== 0) this.fact.createdAt = time;
+      if (value['role'] === 'assistant') return this.assistant(value, time, undefined);
+      if (value['role'] === 'user') return this.user(value, time);
+      return this.b.foreign(time, `message/${value['role']}`, value);
+    }
     const folder = str(value['folder']);
     if (folder !== undefined) this.fact.id ??= folder;
     const path = str(value['path']) ?? '';

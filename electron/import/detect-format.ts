@@ -19,7 +19,8 @@
  * - `gemini-cli`: a chat's metadata `{sessionId, projectHash, …}` (the first JSONL line, or the whole
  *   JSON document with its `messages`), or a message `{id, timestamp, type:"gemini"}` (gemini-cli
  *   `packages/core/src/services/chatRecordingTypes.ts`; see gemini-cli.ts).
- * - `cline`, `opencode`: a folder's files as `forkline/folder-entry` records (folder-entry.ts).
+ * - `cline`, `opencode`: a folder's files as `forkline/folder-entry` records (folder-entry.ts); also
+ *   a Cline / Roo Code `api_conversation_history.json` on its own, by its first message (`<task>…`).
  *
  * A record no rule recognises is not decisive; detection reads on (bounded by the caller).
  */
@@ -64,9 +65,20 @@ export function formatOfRecord(value: JsonValue, inArray: boolean): ImportFormat
   if (typeof value['kind'] === 'string' && OPENHANDS_SDK_KINDS.has(value['kind']) && 'id' in value) return 'openhands';
   if (!inArray && typeof value['sessionId'] === 'string' && typeof value['projectHash'] === 'string') return 'gemini-cli';
   if (!inArray && type === 'gemini' && typeof value['id'] === 'string' && typeof value['timestamp'] === 'string') return 'gemini-cli';
+  if (inArray && value['role'] === 'user' && startsClineTask(value['content'])) return 'cline';
   const folder = folderEntryFormat(value);
   if (folder !== undefined) return folder;
   return undefined;
+}
+
+/**
+ * A Cline / Roo Code `api_conversation_history.json` opened on its own (a JSON array of Anthropic
+ * messages): its first message is the task, whose text starts with `<task>` (Cline's prompt
+ * wrapping). A bare array of chat messages proves nothing without it.
+ */
+function startsClineTask(content: JsonValue | undefined): boolean {
+  const first = typeof content === 'string' ? content : Array.isArray(content) && isObject(content[0]) ? content[0]['text'] : undefined;
+  return typeof first === 'string' && first.trimStart().startsWith('<task>');
 }
 
 /** How many leading records detection reads before giving up. */

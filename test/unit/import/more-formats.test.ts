@@ -208,6 +208,21 @@ describe('Cline rules', () => {
   });
 });
 
+describe('a Cline api_conversation_history.json on its own (as the window sends a dropped file)', () => {
+  it('is recognised by its <task> prompt and streamed message by message; a bare chat array is not', () => {
+    const { repo, store } = setup();
+    const history = [
+      { role: 'user', content: [{ type: 'text', text: '<task>\nSay hi\n</task>' }], ts: 1_700_000_100_000 },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'attempt_completion', input: { result: 'hi' } }], ts: 1_700_000_101_000, metrics: { tokens: { prompt: 50, completion: 5, cached: 20 } } },
+    ];
+    const { summary } = importChunks(repo, store, [JSON.stringify(history, null, 2)]);
+    expect(summary).toMatchObject({ format: 'cline', turns: 1, assistantMessages: 1, toolCalls: 1, unansweredCalls: 1 });
+    expect(summary.tokens).toEqual({ input: 30, output: 5, cacheRead: 20 });
+    expect(store.get(summary.sessionId)!.header.createdAt).toBe(1_700_000_100_000);
+    expect(errorOf(() => repo.importText(JSON.stringify([{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }]))).code).toBe('UNSUPPORTED_FORMAT');
+  });
+});
+
 describe('opencode rules', () => {
   it('a call left pending or running is answered as outcome unknown; a part of no message read before it is kept raw', () => {
     const { repo, store } = setup();
