@@ -165,6 +165,24 @@ describe('continuing imported Gemini CLI chats', () => {
   });
 });
 
+describe("the window's import (host API, chunked upload)", () => {
+  it('takes a Gemini JSON document and a lone Cline api_conversation_history.json in small chunks', async () => {
+    const connection = runtime.host.connect(() => undefined);
+    const upload = async (file: string, name: string): Promise<ImportSummary> => {
+      const text = readFileSync(file, 'utf8');
+      const { importId } = connection.importBegin({ fileName: name, size: text.length });
+      for (let at = 0; at < text.length; at += 97) connection.importChunk({ importId, text: text.slice(at, at + 97) });
+      return connection.importEnd({ importId });
+    };
+    const gemini = await upload(join(AGENT_LOGS, 'gemini-cli', 'agentsessions_gemini_small.json'), 'session-2026-01-16.json');
+    expect(gemini).toMatchObject({ format: 'gemini-cli', turns: 1, assistantMessages: 1 });
+    const cline = await upload(join(FOLDERS, 'cline', '1767225600000', 'api_conversation_history.json'), 'api_conversation_history.json');
+    expect(cline).toMatchObject({ format: 'cline', turns: 1, assistantMessages: 4, toolCalls: 4, toolResults: 3, unansweredCalls: 1 });
+    connection.dispose();
+    expect((await continueImported(cline, 'Go on.')).slice(-2)).toEqual([expect.stringMatching(/^tool toolu_04Complete: No result/), 'user: Go on.']);
+  });
+});
+
 describe('continuing imported Cline / Roo Code tasks (task folders)', () => {
   it('a task with native tool calls: results in call order, usage from metrics, the last completion outcome unknown', async () => {
     const task = join(FOLDERS, 'cline', '1767225600000');
