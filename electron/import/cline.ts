@@ -182,6 +182,11 @@ export class ClineImporter implements RecordImporter {
       else if (type === 'tool_use') blocks.push({ type: 'tool-call', id: str(block['id']) ?? `cline-call-${this.b.writer.nextSeq}`, name: str(block['name']) ?? '(unknown)', arguments: JSON.stringify(block['input'] ?? {}) });
       else this.b.noteModelView(`assistant content of type ${String(type)} cannot be replayed`);
     }
+    if (blocks.length === 0) {
+      // An empty response (a request cut off before any content): nothing to replay.
+      this.b.foreign(time, 'message/assistant-empty', m);
+      return;
+    }
     if (!this.b.inTurn) this.b.startTurn(time);
     this.b.assistantMessage(time, blocks, { provider: this.provider, model: this.model }, readMetrics(m['metrics']) ?? uiUsage, { format: 'cline', ...withoutKeys(m, 'content', 'role') });
     const calls = blocks.filter((b) => b.type === 'tool-call');

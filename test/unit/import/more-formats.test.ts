@@ -214,8 +214,11 @@ describe('a Cline api_conversation_history.json on its own (as the window sends 
     const history = [
       { role: 'user', content: [{ type: 'text', text: '<task>\nSay hi\n</task>' }], ts: 1_700_000_100_000 },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'attempt_completion', input: { result: 'hi' } }], ts: 1_700_000_101_000, metrics: { tokens: { prompt: 50, completion: 5, cached: 20 } } },
+      // A response cut off before any content: a raw row, never an empty assistant message.
+      { role: 'assistant', content: [], ts: 1_700_000_102_000 },
     ];
-    const { summary } = importChunks(repo, store, [JSON.stringify(history, null, 2)]);
+    const { summary, events } = importChunks(repo, store, [JSON.stringify(history, null, 2)]);
+    expect(eventsOfType(events, 'import/foreign').map((e) => e.data.type)).toEqual(['message/assistant-empty']);
     expect(summary).toMatchObject({ format: 'cline', turns: 1, assistantMessages: 1, toolCalls: 1, unansweredCalls: 1 });
     expect(summary.tokens).toEqual({ input: 30, output: 5, cacheRead: 20 });
     expect(store.get(summary.sessionId)!.header.createdAt).toBe(1_700_000_100_000);
