@@ -16,6 +16,10 @@
  *   `{"$set":{…}}` updates metadata (a `$set.messages` is a checkpoint that replaces every message);
  *   `{"$rewindTo": id}` drops that message and every later one.
  *
+ * The chat records no CLI version, so the summary's format version is the shape: `json` or `jsonl`.
+ * The session id is `sessionId`, the title `summary`, the creation time `startTime`; no working
+ * folder is recorded (only `projectHash`).
+ *
  * Because later lines rewrite earlier messages, the conversation is known only at the end of the
  * file: the importer keeps the messages (one entry per id) and writes them in `finish()`. Messages
  * a rewind or a checkpoint dropped, and the `$set`/`$rewindTo` records, are kept as raw rows.
