@@ -167,6 +167,7 @@ describe('a format change inside a file is an error naming the line', () => {
   const codex = () => lines(fixture('codex', 'codex_real-exec-session_redacted_no-tools.rollout.jsonl'));
   const dsh = () => lines(fixture('deepseek-harness', 'dsh_fs-edit.session.jsonl'));
   const oh = () => (JSON.parse(fixture('openhands', 'oh_basic_interactions.trajectory.json')) as unknown[]).map((e) => JSON.stringify(e));
+  const gemini = () => lines(fixture('gemini-cli', 'agentsessions_gemini_jsonl_v040.jsonl'));
 
   const cases: [string, () => string[], () => string[], string, string][] = [
     ['Claude Code then Codex', cc, codex, 'a Codex CLI rollout record', 'a Claude Code transcript'],
@@ -175,6 +176,8 @@ describe('a format change inside a file is an error naming the line', () => {
     ['a reference-runtime log then Claude Code', dsh, cc, 'a Claude Code transcript record', 'a DeepSeek Harness session'],
     ['Codex then OpenHands events', codex, oh, 'an OpenHands', 'a Codex CLI rollout'],
     ['two reference-runtime logs', dsh, dsh, 'starts a second DeepSeek Harness session (another session header)', 'a DeepSeek Harness session'],
+    ['Claude Code then a Gemini CLI chat', cc, gemini, 'a Gemini CLI chat record', 'a Claude Code transcript'],
+    ['two Gemini CLI chats (JSONL)', gemini, gemini, 'starts a second Gemini CLI chat (another session header)', 'a Gemini CLI chat'],
   ];
   for (const [name, first, second, what, began] of cases) {
     it(name, () => {
