@@ -12,7 +12,7 @@
  * that is not a session); 129 / 130 / 143 `run` or `resume` stopped by SIGHUP / Ctrl+C / SIGTERM
  * (the turn was cancelled and the session saved).
  */
-import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -43,6 +43,7 @@ import { priceCommand, tokenText, totalText } from './cli/commands/price.js';
 import { sessionCost } from '../shared/session-cost.js';
 import { formatUsd } from '../shared/pricing.js';
 import { sessionCostJson } from './cli/cost-json.js';
+import type { ImportSource } from './host/services/folder-import.js';
 import { describeReason, TimelineText } from './cli/timeline-text.js';
 import { defaultDataDir } from './host/data-dir.js';
 import type { Runtime } from './host/runtime.js';
@@ -89,9 +90,11 @@ Usage:
   forkline rewind ID --to SEQ                  restore the session's folder to that turn and continue from
                                                there as a new fork; the abandoned line stays restorable
   forkline export ID [--out FILE]              write a session as JSONL (stdout by default)
-  forkline import FILE…                        import session logs: Forkline or DeepSeek Harness JSONL,
+  forkline import FILE|DIR…                    import session logs: Forkline or DeepSeek Harness JSONL,
                                                Claude Code transcripts, Codex rollouts, OpenHands
-                                               trajectories (detected by content); prints a summary
+                                               trajectories, Gemini CLI chats (detected by content),
+                                               Cline / Roo Code task folders, opencode storage
+                                               folders; prints a summary
   forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows
   forkline price ID [--as MODEL,…] [--json]    what a session cost, and would have cost on other models
                                                (MODEL: PROVIDER:MODEL, e.g. openai:gpt-5, or a bare id)
@@ -682,9 +685,9 @@ async function main(argv: string[]): Promise<number> {
       for (const file of files) if (!existsSync(file)) throw new UsageError(`no file ${file}`);
       for (const file of files) {
         const stat = statSync(file);
-        // A FIFO or device could block or never end: only regular files; the size is capped before reading.
-        if (!stat.isFile()) throw new UsageError(`${file} is not a regular file`);
-        checkFileSize(stat.size);
+        // A FIFO or device could block or never end: only regular files (and session folders); the size is capped before reading.
+        if (!stat.isFile() && !stat.isDirectory()) throw new UsageError(`${file} is not a regular file`);
+        if (stat.isFile()) checkFileSize(stat.size);
       }
       // Importing needs only the store: none of the agent, model client, tools or MCP is loaded.
       const runtime = openStoredSessions(dataDirOf(cli.values));
@@ -692,12 +695,17 @@ async function main(argv: string[]): Promise<number> {
       runtime.repository.removeAbandonedImports();
       let failed = 0;
       let badInput = 0;
+      const { importSources } = await import('./host/services/folder-import.js');
       try {
         for (const [i, file] of files.entries()) {
           if (i > 0) out('\n');
           try {
-            const summary = await importFile(runtime, file);
-            out(`${visibleText(formatImportSummary(summary).join('\n'))}\n`);
+            // A file, or a folder of JSON files (Cline / Roo Code task, opencode storage): one import per session.
+            for (const [j, source] of importSources(file).entries()) {
+              if (j > 0) out('\n');
+              const summary = await importFile(runtime, source);
+              out(`${visibleText(formatImportSummary(summary).join('\n'))}\n`);
+            }
           } catch (error) {
             if (!ForklineError.isInstance(error)) throw error;
             failed++;
@@ -801,13 +809,13 @@ function resolveSessionId(runtime: { readonly repository: Runtime['repository'] 
   );
 }
 
-/** Streams one file through the import pipeline (constant memory) and returns its summary. */
-async function importFile(runtime: { readonly repository: Runtime['repository'] }, file: string): Promise<ImportSummary> {
+/** Streams one file or folder session through the import pipeline (constant memory) and returns its summary. */
+async function importFile(runtime: { readonly repository: Runtime['repository'] }, source: ImportSource): Promise<ImportSummary> {
   // Loaded here, not at the top: commands that only read the store (ls, show) load no importer code.
   const { beginImport } = await import('./host/services/session-imports.js');
-  const job = beginImport(runtime.repository, file);
+  const job = beginImport(runtime.repository, source.fileName);
   try {
-    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) job.write(chunk as string);
+    for await (const chunk of source.chunks()) job.write(chunk);
     return job.end();
   } catch (error) {
     job.abort();

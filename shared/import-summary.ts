@@ -6,7 +6,7 @@
  */
 
 /** Format ids recorded in `SessionHeader.origin.format`. */
-export type ImportFormatId = 'forkline' | 'deepseek-harness' | 'claude-code' | 'codex' | 'openhands';
+export type ImportFormatId = 'forkline' | 'deepseek-harness' | 'claude-code' | 'codex' | 'openhands' | 'gemini-cli' | 'cline' | 'opencode';
 
 export interface ImportFormatInfo {
   readonly id: ImportFormatId;
@@ -23,6 +23,9 @@ export const IMPORT_FORMATS: readonly ImportFormatInfo[] = [
   { id: 'claude-code', label: 'Claude Code transcript', where: '~/.claude/projects/<project>/<session>.jsonl' },
   { id: 'codex', label: 'Codex CLI rollout', where: '~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl' },
   { id: 'openhands', label: 'OpenHands trajectory or event stream', where: 'a trajectory .json (event array) or one event per line' },
+  { id: 'gemini-cli', label: 'Gemini CLI chat', where: '~/.gemini/tmp/<project>/chats/session-*.json or .jsonl' },
+  { id: 'cline', label: 'Cline / Roo Code task', where: 'a task folder holding api_conversation_history.json and ui_messages.json' },
+  { id: 'opencode', label: 'opencode session', where: 'opencode\'s storage folder (session/, message/, part/) or a session file in it' },
 ];
 
 /** `forkline (Forkline export), deepseek-harness (…), …` for messages. */

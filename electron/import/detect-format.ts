@@ -30,9 +30,16 @@
  * - `codex`: `{timestamp, type:"session_meta"|"turn_context"|"response_item"|"event_msg"|"compacted", payload}` (§3).
  * - `openhands`: V0 events `{id:number, source, action|observation}` or SDK events
  *   `{kind:"MessageEvent"|…, id}` (§4), one per line, as array elements, or one per document.
+ * - `gemini-cli`: a chat's metadata `{sessionId, projectHash, …}` (the first JSONL line — a header —
+ *   or the whole JSON document with its `messages`), or a model message `{id, timestamp,
+ *   type:"gemini"}` (gemini-cli `packages/core/src/services/chatRecordingTypes.ts`; see gemini-cli.ts).
+ * - `cline`, `opencode`: a folder's files as `forkline/folder-entry` JSONL lines (folder-entry.ts);
+ *   also a Cline / Roo Code `api_conversation_history.json` on its own (a JSON array), by its first
+ *   message: `role:"user"` with text opening `<task>` (Cline's prompt wrapping).
  */
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import type { ImportFormatId } from '../../shared/import-summary.js';
+import { folderEntryFormat } from './folder-entry.js';
 
 /** How a record reached detection. */
 export type RecordShape = 'line' | 'element' | 'document';
@@ -141,6 +148,30 @@ function arrayField(document: JsonObject, keys: readonly string[]): readonly Jso
   return undefined;
 }
 
+/** Gemini CLI chat metadata: the JSONL header line, or the whole JSON document (with its `messages`). */
+function geminiMetadata(r: JsonObject): boolean {
+  return isStr(r['sessionId']) && isStr(r['projectHash']);
+}
+
+/**
+ * A Gemini CLI model message `{id, timestamp, type:"gemini"}`. Its `user` / `info` messages
+ * (`{id, timestamp, type, content}`) are too plain to prove the format on their own.
+ */
+function geminiMessage(r: JsonObject): boolean {
+  return r['type'] === 'gemini' && isStr(r['id']) && isStr(r['timestamp']) && !has(r, 'uuid');
+}
+
+/**
+ * A Cline / Roo Code `api_conversation_history.json` element that opens a task: the first user
+ * message, whose text starts with `<task>`. A bare array of chat messages proves nothing without it.
+ */
+function clineTaskOpening(r: JsonObject): boolean {
+  if (r['role'] !== 'user') return false;
+  const content = r['content'];
+  const first = isStr(content) ? content : Array.isArray(content) && isObject(content[0]) ? content[0]['text'] : undefined;
+  return isStr(first) && first.trimStart().startsWith('<task>');
+}
+
 /** The formats we read, in the order detection tries them. */
 export const READ_FORMATS: readonly ReadFormatRule[] = [
   { id: 'forkline', shapes: ['line'], role: 'header', proves: (r) => isReferenceHeader(r) && has(r, 'origin') },
@@ -155,6 +186,14 @@ export const READ_FORMATS: readonly ReadFormatRule[] = [
   { id: 'claude-code', shapes: ['line', 'element'], proves: claudeRecord, recordsOf: (d) => arrayField(d, ['loglines']) },
   { id: 'codex', shapes: ['line', 'element'], proves: (r) => isStr(r['type']) && CODEX_LINE_TYPES.has(r['type']) && has(r, 'payload') && isStr(r['timestamp']) },
   { id: 'openhands', shapes: ['line', 'element', 'document'], proves: openHandsEvent, recordsOf: (d) => arrayField(d, ['events', 'history', 'trajectory']) },
+  // The JSON document (before 0.40) is itself the chat: its only record, `messages` inside.
+  { id: 'gemini-cli', shapes: ['document'], proves: (r) => geminiMetadata(r) && Array.isArray(r['messages']) },
+  // JSONL (0.40 on): the metadata line starts a chat (a second one starts another chat).
+  { id: 'gemini-cli', shapes: ['line'], role: 'header', proves: geminiMetadata },
+  { id: 'gemini-cli', shapes: ['line'], proves: geminiMessage },
+  { id: 'cline', shapes: ['element'], proves: clineTaskOpening },
+  { id: 'cline', shapes: ['line'], proves: (r) => folderEntryFormat(r) === 'cline' },
+  { id: 'opencode', shapes: ['line'], proves: (r) => folderEntryFormat(r) === 'opencode' },
 ];
 
 /** Other agents' logs we recognise but do not read. */
@@ -178,14 +217,6 @@ export const UNREAD_FORMATS: readonly UnreadFormatRule[] = [
     evidence: 'conversations with `chat_messages`',
     shapes: ['line', 'element', 'document'],
     proves: (r) => Array.isArray(r['chat_messages']) || (Array.isArray(r['conversations']) && r['conversations'].some((c) => isObject(c) && Array.isArray(c['chat_messages']))),
-  },
-  {
-    name: 'a Gemini CLI chat',
-    evidence: 'a `sessionId` + `projectHash` header or `messages[]` with `type` user/gemini',
-    shapes: ['line', 'element', 'document'],
-    proves: (r) =>
-      (isStr(r['sessionId']) && isStr(r['projectHash'])) ||
-      ((r['type'] === 'gemini' || r['type'] === 'user' || r['type'] === 'info') && isStr(r['id']) && isStr(r['timestamp']) && has(r, 'content') && !has(r, 'uuid')),
   },
 ];
 

@@ -9,7 +9,13 @@
  * Three shapes of file: JSONL (one record per line), a top-level JSON array (one record per
  * element), and one JSON document (a file that starts with `{` whose first line is not a whole
  * record — a pretty-printed object — is read whole, up to MAX_IMPORT_RECORD_CHARS, and detected as
- * a document; when it does not parse either, its lines are read as JSONL after all).
+ * a document). A document is never partly imported. When its first line is a lone `{` it is
+ * certainly a document (no JSONL line is a lone `{`): one that does not parse is SESSION_CORRUPT
+ * ("the JSON document does not parse …: the file is damaged or cut off"), one above the bound is
+ * SESSION_CORRUPT naming the bound. Otherwise (`{"a": 1,` on line 1: maybe a JSONL file with a
+ * damaged first line) a file that does not parse as one document has its lines read as JSONL.
+ * Sessions kept as folders (Cline / Roo Code, opencode) arrive as JSONL too: one
+ * `forkline/folder-entry` line per file (folder-entry.ts).
  *
  * Detection says what it saw: a file that matches no format is "a JSON document / a JSON array /
  * a JSONL file that matches no format we read"; one that looks like a known agent's log we do not
@@ -41,6 +47,9 @@ import { CodexImporter } from './codex.js';
 import { DETECTION_RECORD_LIMIT, formatOfDocument, formatOfRecord, sameFamily, verdictName, type FormatVerdict, type RecordShape } from './detect-format.js';
 import { ImportedLogWriter, type ImportSink } from './log-writer.js';
 import { OpenHandsImporter } from './openhands.js';
+import { GeminiCliImporter } from './gemini-cli.js';
+import { ClineImporter } from './cline.js';
+import { OpencodeImporter } from './opencode.js';
 import { JsonArraySplitter, LineSplitter, MAX_IMPORT_RECORD_CHARS, type RawRecord } from './record-source.js';
 import type { RecordImporter } from './record-importer.js';
 import { ReferenceLogImporter } from './reference-log.js';
@@ -80,6 +89,9 @@ export const IMPORTERS: { readonly [K in ImportFormatId]: (ctx: ImporterContext)
   'claude-code': (ctx) => new ClaudeCodeImporter(ctx.writer, ctx.fileName),
   codex: (ctx) => new CodexImporter(ctx.writer),
   openhands: (ctx) => new OpenHandsImporter(ctx.writer),
+  'gemini-cli': (ctx) => new GeminiCliImporter(ctx.writer),
+  cline: (ctx) => new ClineImporter(ctx.writer),
+  opencode: (ctx) => new OpencodeImporter(ctx.writer),
 };
 
 /** `the formats we read` tail of every refusal. */
@@ -98,7 +110,7 @@ export class SessionImport {
   /** The first character of the text is `{`: a first line that is not JSON may be a pretty-printed document. */
   private startsWithBrace = false;
   /** The lines of a file read as one JSON document (see the module comment). */
-  private doc: { readonly records: RawRecord[]; chars: number } | undefined;
+  private doc: { readonly records: RawRecord[]; chars: number; readonly certain: boolean } | undefined;
   /** Why the file did not parse as one JSON document (after which it was read as JSONL). */
   private docError: string | undefined;
   /** Records handed to the importer so far (a header rule matters only at the first). */
@@ -209,6 +221,10 @@ export class SessionImport {
   }
 
   private typed(error: unknown): unknown {
+    if (error instanceof Error && error.name === 'RecordTooLongError' && this.doc?.certain) {
+      // One line of a document above the record cap: the document is too long (its lines are no records).
+      return this.documentTooLong(error);
+    }
     if (error instanceof Error && (error.name === 'RecordTooLongError' || error.name === 'ArrayShapeError')) {
       const line = (error as Error & { line: number }).line;
       return new SessionCorruptionError(this.writer?.sessionId ?? '(file)', undefined, `line ${line}: ${error.message}`, { cause: error, line });
@@ -242,7 +258,8 @@ export class SessionImport {
         // A first line that is not a whole record in a file that starts with `{`: maybe one pretty-printed JSON document.
         this.recordsRead--;
         this.mode = 'document';
-        this.doc = { records: [record], chars: record.text.length };
+        // A first line that is a lone `{` (how pretty-printers open an object) can start no JSONL file: certainly a document.
+        this.doc = { records: [record], chars: record.text.length, certain: record.text.trim() === '{' };
         return;
       }
       if (record.torn) {
@@ -373,7 +390,9 @@ export class SessionImport {
     const doc = this.doc!;
     doc.records.push(record);
     doc.chars += record.text.length + 1;
-    if (doc.chars > MAX_IMPORT_RECORD_CHARS) this.documentAsLines(`it is longer than ${MAX_IMPORT_RECORD_CHARS} characters`);
+    if (doc.chars <= MAX_IMPORT_RECORD_CHARS) return;
+    if (doc.certain) throw this.documentTooLong(undefined);
+    this.documentAsLines(`it is longer than ${MAX_IMPORT_RECORD_CHARS} characters`);
   }
 
   /** Gives up reading the file as one document: its lines go through as JSONL records. */
@@ -385,6 +404,10 @@ export class SessionImport {
     for (const r of records) this.onRecord(r);
   }
 
+  private documentTooLong(cause: unknown): SessionCorruptionError {
+    return new SessionCorruptionError('(file)', undefined, `the JSON document is longer than ${MAX_IMPORT_RECORD_CHARS} characters, the most a whole-document import reads`, { cause, line: 1 });
+  }
+
   /** The whole file was read as one JSON document: detect it and feed its records. */
   private endDocument(): void {
     const text = this.doc!.records.map((r) => r.text).join('\n');
@@ -393,11 +416,17 @@ export class SessionImport {
     try {
       value = JSON.parse(text) as JsonValue;
     } catch (error) {
-      this.documentAsLines(error instanceof Error ? error.message : String(error));
+      const reason = error instanceof Error ? error.message : String(error);
+      if (this.doc!.certain) {
+        // A whole document has no records before its end: one that does not parse is damaged or cut off, never partly imported.
+        throw new SessionCorruptionError('(file)', undefined, `the JSON document does not parse (${reason}): the file is damaged or cut off`, { cause: error, line: 1 });
+      }
+      this.documentAsLines(reason);
       return;
     }
     this.doc = undefined;
-    // Blank lines before the document were noted as skipped lines; they are no records of it.
+    // Blank lines before the document were counted and noted as skipped lines; they are no records of it.
+    this.recordsRead = 0;
     this.skipped.length = 0;
     this.skippedCount = 0;
     const found = formatOfDocument(value);

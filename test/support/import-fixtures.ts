@@ -27,10 +27,11 @@ function isObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Records of a source file: JSONL lines, or the elements of a JSON array. */
+/** Records of a source file: JSONL lines, the elements of a JSON array, or a pretty-printed JSON document as one record. */
 export function sourceRecords(text: string): JsonObject[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('[')) return (JSON.parse(trimmed) as JsonValue[]).filter(isObject);
+  if (/^\{\s*\n/.test(trimmed)) return [JSON.parse(trimmed) as JsonValue].filter(isObject);
   return text
     .split('\n')
     .filter((l) => l.trim() !== '')
@@ -67,6 +68,15 @@ export function sourcePairs(folder: string, records: readonly JsonObject[]): Sou
       const tcm = isObject(r['tool_call_metadata']) ? r['tool_call_metadata'] : undefined;
       if (tcm && typeof r['action'] === 'string') calls.push(String(tcm['tool_call_id']));
       if (tcm && typeof r['observation'] === 'string') answered.push(String(tcm['tool_call_id']));
+    } else if (folder === 'gemini-cli') {
+      // A call and its result are one `toolCalls[]` record of a model message (the document's `messages[]`, or a JSONL line).
+      for (const m of Array.isArray(r['messages']) ? r['messages'] : [r]) {
+        for (const c of isObject(m) && Array.isArray(m['toolCalls']) ? m['toolCalls'] : []) {
+          if (!isObject(c)) continue;
+          calls.push(String(c['id']));
+          if (c['result'] !== undefined && c['result'] !== null) answered.push(String(c['id']));
+        }
+      }
     } else {
       const data = isObject(r['data']) ? r['data'] : {};
       if (r['type'] === 'tool/call') calls.push(String(data['callId']));

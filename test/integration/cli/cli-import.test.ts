@@ -158,14 +158,16 @@ describe('forkline import / show / fork on other agents\' logs', () => {
     const before = (await forkline(['ls'])).stdout.trim().split('\n').length;
     const qwen = join(AGENT_LOGS, 'other', 'agentsessions_qwen_0004.jsonl');
     const pi = join(AGENT_LOGS, 'other', 'agentsessions_pi_small.jsonl');
-    const gemini = join(AGENT_LOGS, 'gemini-cli', 'agentsessions_gemini_small.json');
-    const r = await forkline(['import', qwen, pi, gemini, joined]);
+    // A pretty-printed JSON document of a format we do not read (Gemini CLI chats, refused here before, are read now).
+    const claudeAi = join(work, 'conversations.json');
+    writeFileSync(claudeAi, JSON.stringify([{ uuid: 'c1', name: 'Plan', chat_messages: [{ uuid: 'm1', sender: 'human', text: 'hi' }] }], null, 2));
+    const r = await forkline(['import', qwen, pi, claudeAi, joined]);
     expect(r.code).toBe(2);
     expect(r.stdout).not.toMatch(/^session /m);
     expect(r.stderr).toContain(`${qwen}: this is not a session log we can read (it looks like a Qwen Code chat log (line 1)`);
     expect(r.stderr).toContain(`${pi}: this is not a session log we can read (it looks like a Pi agent session (line 1)`);
     expect(r.stderr).not.toContain('upgrade Forkline');
-    expect(r.stderr).toContain(`${gemini}: this is not a session log we can read (it looks like a Gemini CLI chat`);
+    expect(r.stderr).toContain(`${claudeAi}: this is not a session log we can read (it looks like a claude.ai conversation export`);
     expect(r.stderr).not.toContain('is not JSON');
     const line = claude.split('\n').length + 1;
     expect(r.stderr).toContain(`line ${line} is a Codex CLI rollout record, but the file began as a Claude Code transcript (line 1)`);

@@ -68,6 +68,10 @@ const EXPECTED: Record<string, Expected> = {
   'agentsessions_claude_subagent-child.jsonl': { format: 'claude-code', turns: 1, user: 1, assistant: 1, calls: 1, results: 1, unanswered: 0 },
   // a prompt with an image between two text parts, plus the runtime-context snapshot; one answer.
   'dsh_inline-image-prompt.session.jsonl': { format: 'deepseek-harness', turns: 1, user: 2, assistant: 1, calls: 0, results: 0, unanswered: 0 },
+  // Gemini CLI JSON document: a prompt and its answer (with a thought summary).
+  'agentsessions_gemini_small.json': { format: 'gemini-cli', turns: 1, user: 1, assistant: 1, calls: 0, results: 0, unanswered: 0 },
+  // Gemini CLI 0.40 JSONL: a prompt; a response with one shell call (its result inside the call record); the final answer.
+  'agentsessions_gemini_jsonl_v040.jsonl': { format: 'gemini-cli', turns: 1, user: 1, assistant: 2, calls: 1, results: 1, unanswered: 0 },
 };
 
 /**
@@ -77,9 +81,10 @@ const EXPECTED: Record<string, Expected> = {
 const REFUSED: Record<string, string> = {
   'agentsessions_qwen_0004.jsonl': 'it looks like a Qwen Code chat log (line 1)',
   'agentsessions_pi_small.jsonl': 'it looks like a Pi agent session (line 1)',
-  'agentsessions_gemini_small.json': 'it looks like a Gemini CLI chat',
-  'agentsessions_gemini_jsonl_v040.jsonl': 'it looks like a Gemini CLI chat (line 1)',
 };
+
+/** A pretty-printed JSON document (not JSONL, not an array): read whole, so damage anywhere refuses it. */
+const isDocument = (text: string): boolean => /^\s*\{\s*\n/.test(text);
 
 const tmp = tempDir('forkline-import-');
 const store = new SqliteSessionStore(tmp.file('imports.db'));
@@ -195,6 +200,11 @@ describe('agent-session-log fixtures import', () => {
         const body = text.trimEnd();
         const cut = body.slice(0, body.length - 7);
         const lastLine = cut.split('\n').length;
+        if (isDocument(body)) {
+          // A whole document has no records before its end: a cut one is refused as damaged.
+          expect(catchError(() => importText(repo, cut, `torn-${file}`))).toMatchObject({ code: 'SESSION_CORRUPT', message: expect.stringContaining('the JSON document does not parse') });
+          return;
+        }
         const summary = importText(repo, cut, `torn-${file}`);
         expect(summary.warnings.join('\n')).toMatch(/torn|cut off/);
         if (!body.startsWith('[')) expect(summary.skipped).toContainEqual({ line: lastLine, reason: expect.stringContaining('torn last line') });
@@ -209,7 +219,14 @@ describe('agent-session-log fixtures import', () => {
         const lines = text.split('\n');
         const before = repo.list().length;
         let target = Math.floor(lines.length / 2);
-        if (text.trimStart().startsWith('[')) {
+        if (isDocument(text)) {
+          while (!/^\s+"[a-zA-Z_]+": /.test(lines[target]!)) target++;
+          lines[target] = lines[target]!.replace('": ', '" ');
+          const error = catchError(() => importText(repo, lines.join('\n'), `damaged-${file}`));
+          expect(error).toBeInstanceOf(SessionCorruptionError);
+          expect((error as SessionCorruptionError).line).toBe(1);
+          expect((error as Error).message).toContain('the JSON document does not parse');
+        } else if (text.trimStart().startsWith('[')) {
           // Pretty-printed array: damage a line inside an element; the error names the element's first line.
           while (!/^\s+"[a-z_]+": /.test(lines[target]!)) target++;
           lines[target] = lines[target]!.replace('": ', '" ');

@@ -89,12 +89,10 @@ describe('a format is taken only when the fields it needs are there', () => {
 });
 
 describe('JSON documents are read as documents', () => {
-  it('a pretty-printed Gemini CLI chat is named, never "line 1 is not JSON"', () => {
+  it('a pretty-printed Gemini CLI chat is read as one document (its only record), never "line 1 is not JSON"', () => {
     const { repo } = setup();
-    const error = refusal(repo, fixture('gemini-cli', 'agentsessions_gemini_small.json'), 'chat.json');
-    expect(error).toBeInstanceOf(UnsupportedFormatError);
-    expect(error.message).toContain('it looks like a Gemini CLI chat');
-    expect(error.message).not.toContain('not JSON');
+    const summary = importText(repo, fixture('gemini-cli', 'agentsessions_gemini_small.json'), 'chat.json');
+    expect(summary).toMatchObject({ format: 'gemini-cli', formatVersion: 'json', linesRead: 1 });
   });
 
   it('a claude.ai export (pretty-printed array of conversations, or one conversation) is named', () => {
@@ -140,9 +138,19 @@ describe('JSON documents are read as documents', () => {
 
   it('a file that starts like a document but is not JSON says both', () => {
     const { repo } = setup();
-    const error = refusal(repo, '{\n  "messages": [\n    {"type": "user",\n');
+    // `{"messages": [` on line 1 could be a JSONL file's damaged first line, or a document: neither reads.
+    const error = refusal(repo, '{"messages": [\n    {"type": "user",\n');
     expect(error).toBeInstanceOf(UnsupportedFormatError);
     expect(error.message).toMatch(/line 1 is not JSON, and the file is not one JSON document either: /);
+  });
+
+  it('a file whose first line is a lone { is a document: one that does not parse is damaged or cut off (SESSION_CORRUPT)', () => {
+    const { repo } = setup();
+    // No JSONL line is a lone `{`, so this is certainly a document, cut off: never "not a session log".
+    const error = refusal(repo, '{\n  "messages": [\n    {"type": "user",\n');
+    expect(error).toBeInstanceOf(SessionCorruptionError);
+    expect((error as SessionCorruptionError).line).toBe(1);
+    expect(error.message).toMatch(/the JSON document does not parse \(.+\): the file is damaged or cut off/);
   });
 
   it('a JSONL file whose first line is damaged is still a damaged JSONL file (SESSION_CORRUPT naming the line)', () => {
@@ -160,6 +168,7 @@ describe('a format change inside a file is an error naming the line', () => {
   const codex = () => lines(fixture('codex', 'codex_real-exec-session_redacted_no-tools.rollout.jsonl'));
   const dsh = () => lines(fixture('deepseek-harness', 'dsh_fs-edit.session.jsonl'));
   const oh = () => (JSON.parse(fixture('openhands', 'oh_basic_interactions.trajectory.json')) as unknown[]).map((e) => JSON.stringify(e));
+  const gemini = () => lines(fixture('gemini-cli', 'agentsessions_gemini_jsonl_v040.jsonl'));
 
   const cases: [string, () => string[], () => string[], string, string][] = [
     ['Claude Code then Codex', cc, codex, 'a Codex CLI rollout record', 'a Claude Code transcript'],
@@ -168,6 +177,8 @@ describe('a format change inside a file is an error naming the line', () => {
     ['a reference-runtime log then Claude Code', dsh, cc, 'a Claude Code transcript record', 'a DeepSeek Harness session'],
     ['Codex then OpenHands events', codex, oh, 'an OpenHands', 'a Codex CLI rollout'],
     ['two reference-runtime logs', dsh, dsh, 'starts a second DeepSeek Harness session (another session header)', 'a DeepSeek Harness session'],
+    ['Claude Code then a Gemini CLI chat', cc, gemini, 'a Gemini CLI chat record', 'a Claude Code transcript'],
+    ['two Gemini CLI chats (JSONL)', gemini, gemini, 'starts a second Gemini CLI chat (another session header)', 'a Gemini CLI chat'],
   ];
   for (const [name, first, second, what, began] of cases) {
     it(name, () => {

@@ -284,7 +284,7 @@ describe('detection by content', () => {
         error = e;
       }
       expect(error).toBeInstanceOf(UnsupportedFormatError);
-      expect((error as UnsupportedFormatError).formats).toEqual(['forkline', 'deepseek-harness', 'claude-code', 'codex', 'openhands']);
+      expect((error as UnsupportedFormatError).formats).toEqual(['forkline', 'deepseek-harness', 'claude-code', 'codex', 'openhands', 'gemini-cli', 'cline', 'opencode']);
       expect((error as Error).message).toContain('Formats we read: forkline (Forkline export), deepseek-harness');
     }
     expect(repo.list()).toHaveLength(1);
