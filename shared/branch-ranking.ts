@@ -14,6 +14,8 @@ export interface RankFigures {
   /** Lines added + removed since the fork point. */
   readonly diffLines: number;
   readonly tokens: number;
+  /** USD since the fork point at the prices logged with its requests; absent when a response had no known price. */
+  readonly costUsd?: number;
   readonly durationMs: number;
 }
 

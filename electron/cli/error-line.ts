@@ -108,8 +108,11 @@ export function reportError(error: unknown, debug = false): ErrorReport {
   if (ForklineError.isInstance(error)) {
     const cause = rootCause(error.cause);
     if (cause !== error.cause || isSqliteError(cause) || isSystemError(cause)) {
+      // Only a cause we can say in words of its own (a full disk, a read-only store) replaces the
+      // error's code; otherwise the error's own message already says it (STORE_UNREADABLE for a
+      // damaged file names the file and what to do).
       const report = systemReport(cause);
-      if (report !== undefined) return line(`${error.message}: ${report.words} [${report.code}]`, EXIT_FAILED);
+      if (report?.known) return line(`${error.message}: ${report.words} [${report.code}]`, EXIT_FAILED);
     }
     if (error.code === 'STALE_APPEND') return line(`${error.message} [STALE_APPEND]`, EXIT_FAILED);
     return line(`${error.message} [${error.code}]`, isInputError(error) ? EXIT_USAGE : EXIT_FAILED);
@@ -122,13 +125,15 @@ export function reportError(error: unknown, debug = false): ErrorReport {
 }
 
 /** The words for a SQLite or system error, or undefined for anything else. */
-function systemReport(error: unknown): { readonly what: string; readonly words: string; readonly code: string } | undefined {
+function systemReport(error: unknown): { readonly what: string; readonly words: string; readonly code: string; readonly known: boolean } | undefined {
   if (isSqliteError(error)) {
-    return { what: 'the session store failed: ', words: sqliteWords(error.code) ?? `${error.message.split('\n')[0]}; the file was left as it is`, code: error.code };
+    const words = sqliteWords(error.code);
+    return { what: 'the session store failed: ', words: words ?? `${error.message.split('\n')[0]}; the file was left as it is`, code: error.code, known: words !== undefined };
   }
   if (isSystemError(error)) {
     const path = error.path !== undefined ? ` ${error.path}` : '';
-    return { what: `cannot ${error.syscall ?? 'access'}${path}: `, words: ERRNO_WORDS[error.code] ?? error.message.split('\n')[0]!, code: error.code };
+    const words = ERRNO_WORDS[error.code];
+    return { what: `cannot ${error.syscall ?? 'access'}${path}: `, words: words ?? error.message.split('\n')[0]!, code: error.code, known: words !== undefined };
   }
   return undefined;
 }

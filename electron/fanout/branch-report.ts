@@ -58,6 +58,7 @@ export async function branchReport(
     failures: check === undefined ? undefined : (check.counts?.failed ?? (check.passed ? 0 : 1)),
     diffLines,
     tokens: stats.inputTokens + stats.cacheReadTokens + stats.outputTokens,
+    ...(stats.costUsd !== undefined && stats.unpricedResponses === 0 ? { costUsd: stats.costUsd } : {}),
     durationMs: stats.durationMs,
     ...(forkCheckpoint ? { forkCheckpoint } : {}),
     ...(lastCheckpoint ? { lastCheckpoint } : {}),

@@ -29,7 +29,14 @@ const CRITERIA: readonly { readonly compare: (a: RankFigures, b: RankFigures) =>
     say: (a, b) => `fewer failures: ${a.failures ?? 'n/a'} vs ${b.failures ?? 'n/a'} in ${short(b.session)}`,
   },
   { compare: (a, b) => a.diffLines - b.diffLines, say: (a, b) => `smaller diff: ${a.diffLines} vs ${b.diffLines} changed lines in ${short(b.session)}` },
-  { compare: (a, b) => a.tokens - b.tokens, say: (a, b) => `lower cost: ${a.tokens} vs ${b.tokens} tokens in ${short(b.session)}` },
+  {
+    // USD when both branches are fully priced (issue 22), else their tokens.
+    compare: (a, b) => (a.costUsd !== undefined && b.costUsd !== undefined ? a.costUsd - b.costUsd : a.tokens - b.tokens),
+    say: (a, b) =>
+      a.costUsd !== undefined && b.costUsd !== undefined
+        ? `lower cost: $${a.costUsd.toFixed(6)} vs $${b.costUsd.toFixed(6)} in ${short(b.session)}`
+        : `lower cost: ${a.tokens} vs ${b.tokens} tokens in ${short(b.session)}`,
+  },
   { compare: (a, b) => a.durationMs - b.durationMs, say: (a, b) => `shorter time: ${seconds(a.durationMs)} vs ${seconds(b.durationMs)} in ${short(b.session)}` },
 ];
 

@@ -261,6 +261,19 @@ export function everyEventTypeLog(id = 'every'): Session {
   w.stepStart();
   w.user('second');
   session.append({ type: 'request/context', data: { provider: 'deepseek', model: 'deepseek-chat', contextWindow: 128_000 } });
+  session.append({
+    type: 'request/price',
+    data: {
+      turn: w.turn,
+      step: w.step,
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+      quote: { kind: 'known', snapshot: 'genai-prices@0.1.8', source: 'list', priceId: 'deepseek-chat', rates: { inputMtok: 0.27, cacheReadMtok: 0.07, outputMtok: 1.1 } },
+      estimatedInputTokens: 1200,
+      outputCap: 8192,
+      worstCaseUsd: 0.0093352,
+    },
+  });
   // A failed attempt (chunks only) then a retry in the same step.
   session.append({ type: 'assistant/chunk', data: { turn: w.turn, step: w.step, chunk: { type: 'finish', reason: { kind: 'error', failure: { message: 'busy', code: 'SERVER', status: 503 } } } } });
   session.append({ type: 'llm/retry', data: { turn: w.turn, step: w.step, attempt: 1, delayMs: 500, failure: { message: 'busy', code: 'SERVER', status: 503 } } });
