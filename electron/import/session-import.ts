@@ -1,6 +1,10 @@
 /**
  * SessionImport: one streaming import of a session log of any format we read (issue 12).
  *
+ * Size: over 500 lines because the three file shapes (JSONL, JSON array, one JSON document),
+ * detection and the damage rules share one record stream and its line numbers; the formats
+ * themselves live in detect-format.ts and the importers.
+ *
  * Text goes in by chunks (`write`), records come out one at a time (`record-source.ts`), the
  * format is decided by content from the first decisive record (`detect-format.ts`), and that
  * format's importer writes our events through an {@link ImportedLogWriter} in batches. Memory
