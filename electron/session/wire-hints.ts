@@ -48,10 +48,17 @@ export function mergeWireHints(a: WireHints | undefined, b: WireHints | undefine
   return { ...(reasoningContent !== undefined ? { reasoningContent } : {}), ...(reasoningField !== undefined ? { reasoningField } : {}) };
 }
 
-/** True when every fact of `wanted` is already in `known`. */
+/**
+ * True when every fact of `wanted` is already in force under `known` (a correction would not change
+ * the wire). `reasoningField: 'reasoning_content'` is in force under `reasoningContent: 'tool-calls'`
+ * with no field known: reasoning of unknown origin then goes in `reasoning_content` already.
+ */
 export function coversWireHints(known: WireHints | undefined, wanted: WireHints): boolean {
   if (wanted.reasoningContent !== undefined && known?.reasoningContent !== wanted.reasoningContent) return false;
-  if (wanted.reasoningField !== undefined && known?.reasoningField !== wanted.reasoningField) return false;
+  if (wanted.reasoningField !== undefined && known?.reasoningField !== wanted.reasoningField) {
+    const implied = wanted.reasoningField === 'reasoning_content' && known?.reasoningField === undefined && known?.reasoningContent === 'tool-calls';
+    if (!implied) return false;
+  }
   return true;
 }
 
