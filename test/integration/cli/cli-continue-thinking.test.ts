@@ -12,7 +12,8 @@
  *   default is refused exactly once, corrected (`HISTORY_CORRECTED`, `reasoningContent: 'omit'`),
  *   and the next resume is refused nothing;
  * - a native `run --base-url URL "list the files"` on an endpoint that streams an empty
- *   `reasoning_content` with its tool call is never refused, and neither is its resume.
+ *   `reasoning_content` with its tool call is never refused, and neither is its resume; nor is a
+ *   native session recorded on another custom endpoint and resumed on this one;
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -193,6 +194,31 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+  it('a native session recorded on another custom endpoint, resumed on the thinking endpoint: refused nothing', async () => {
+    const plain = await startScriptedLlm();
+    const folder = mkdtempSync(join(tmpdir(), 'forkline-thinking-moved-'));
+    writeFileSync(join(folder, 'a.txt'), 'alpha\n');
+    try {
+      // Recorded where nothing streams reasoning_content: the log teaches nothing about the field.
+      plain.enqueue(toolCallResponse([{ id: 'call_ls', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('One file: a.txt.'));
+      const run = await forkline(['run', '--cwd', folder, '--base-url', plain.baseUrl, '--model', 'plain-model', '--approval', 'allow', 'list the files']);
+      expect(run.code, run.stderr).toBe(0);
+      const id = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)![1]!;
+
+      const before = llm.requests.length;
+      llm.enqueue(textResponse('Still one.'));
+      const resume = await forkline(['resume', id, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'and now?']);
+      expect(resume.code, resume.stderr).toBe(0);
+      expect(rejectionsSince(before)).toEqual([]);
+      expect(llm.requests.length - before).toBe(1);
+      expect(strictThinkingViolations(llm.requests.at(-1)!.body)).toEqual([]);
+      expect(readLog(id).some((e) => e.type === 'llm/warning' && e.data.code === 'HISTORY_CORRECTED')).toBe(false);
+    } finally {
+      await plain.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('a server that refuses unknown message fields: the default reasoning_content is refused once, corrected and logged, then never again', async () => {
     const strictFields = await startScriptedLlm({ rejectUnknownFields: true });
     try {
