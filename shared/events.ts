@@ -123,12 +123,17 @@ export type LlmWarningCode = 'PROMPT_TRUNCATED' | 'MAX_OUTPUT_LOWERED' | 'CONTEX
  *   `reasoning_content` (`""` when none is known), as DeepSeek's thinking mode requires; taught by a
  *   streamed `reasoning_content` field (even an empty one) or by the endpoint's own 400
  *   ("Missing `reasoning_content` field …", an `llm/warning{HISTORY_CORRECTED}`).
+ *   It is also the default for a non-strict endpoint the log knows nothing about (custom and local
+ *   servers, `assumeReasoningContent` in providers.ts), so a thinking endpoint accepts the first
+ *   request of a continued import.
+ * - `reasoningContent: 'omit'` — `reasoning_content` is never sent: the endpoint refused it as an
+ *   unknown field (Cerebras, Mistral and other strict schemas; an `llm/warning{HISTORY_CORRECTED}`).
  * - `reasoningField` — the field this endpoint streams reasoning in; reasoning of unknown origin
  *   (imported logs) goes back in it.
  * Never applied under a strict dialect (OpenAI refuses unknown fields).
  */
 export interface WireHints {
-  readonly reasoningContent?: 'tool-calls';
+  readonly reasoningContent?: 'tool-calls' | 'omit';
   readonly reasoningField?: 'reasoning_content' | 'reasoning';
 }
 

@@ -32,7 +32,9 @@
  * goes into every `request/header.dialect`. A rejection of the history's shape that the adapter
  * knows how to fix (`electron/llm/history-rejection.ts`) is corrected once inside the step —
  * `llm/warning{HISTORY_CORRECTED, dialect}`, an `llm/retry` with no wait, and a changed header —
- * and fails the turn if the corrected request is refused the same way.
+ * at most once per step, and fails the turn if the corrected request is refused the same way. A
+ * custom or local endpoint the log knows nothing about gets `reasoning_content` on tool-call
+ * messages by default (`requestDialect`); a refusal of the field is corrected the same way.
  */
 import type { LlmFailure, TokenUsage } from '../../shared/chunks.js';
 import { Emitter, type Event } from '../../shared/event.js';
@@ -54,7 +56,7 @@ import { isOutputOnlyOverflow, loweredMaxOutput } from '../llm/context-overflow.
 import { limitKey } from '../llm/model-limits.js';
 import type { ModelClient } from '../llm/model-client.js';
 import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
-import { historyFixFor } from '../llm/history-rejection.js';
+import { describeHistoryFix, historyFixFor, requestDialect } from '../llm/history-rejection.js';
 import { dialectOf } from '../llm/providers.js';
 import type { Session } from '../session/session.js';
 import { coversWireHints, mergeWireHints, WireHintTracker } from '../session/wire-hints.js';
@@ -491,7 +493,7 @@ export class Agent {
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
       ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     };
-    const dialect = this.wireHints.hintsFor(this.session, { provider: config.provider, ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}) });
+    const dialect = requestDialect(config.provider, this.wireHints.hintsFor(this.session, { provider: config.provider, ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}) }));
     return { config: callConfig, ...(system !== '' ? { system } : {}), ...(tools.length > 0 ? { tools } : {}), ...(dialect !== undefined ? { dialect: { ...dialect } } : {}) };
   }
 
@@ -631,6 +633,7 @@ export class Agent {
     let retry = 0;
     let outputLowered = false;
     let overflowCompacted = false;
+    let historyCorrected = false;
     if (session.requestHeader() !== undefined) await this.maybeCompact(turn, step, this.effective(await this.options.config()), signal, 'pressure');
     for (;;) {
       if (this.options.beforeRequest) {
@@ -716,7 +719,8 @@ export class Agent {
           throw new TurnFailure({ ...failure, message: `${failure.message} — ${contextAdvice(this.effective(config), overflowCompacted)}` });
         }
         const fix = historyFixFor(failure);
-        if (fix !== undefined && dialectOf({ provider: config.provider }).echo !== 'strict' && !coversWireHints(header.dialect, fix)) {
+        if (fix !== undefined && !historyCorrected && dialectOf({ provider: config.provider }).echo !== 'strict' && !coversWireHints(header.dialect, fix)) {
+          historyCorrected = true;
           // The endpoint refused the history's shape and said which: correct it once, logged (the
           // next header carries the corrected dialect, so the request is rebuildable), never blindly.
           const dialect = mergeWireHints(header.dialect, fix)!;
@@ -726,7 +730,7 @@ export class Agent {
               turn,
               step,
               code: 'HISTORY_CORRECTED',
-              message: `the endpoint refused the history (${failure.message}); sending it again with reasoning_content on every assistant message with tool calls`,
+              message: `the endpoint refused the history (${failure.message}); ${describeHistoryFix(fix)}`,
               dialect,
               failure,
             },

@@ -41,12 +41,19 @@ export type ProviderId = 'deepseek' | 'openai' | 'openrouter' | 'gemini' | 'olla
  * - `deepseek`: as-received, and `reasoning_content` on every assistant message with tool calls
  *   or reasoning whatever field it arrived in (a preset that knows the server needs it);
  * - `strict` (OpenAI): nothing but standard fields — OpenAI rejects unknown message fields.
+ * `assumeReasoningContent` — under `as-received`, what to send while the log knows nothing about the
+ * endpoint's `reasoning_content` (issue 20): `true` (custom and local servers, which may be
+ * DeepSeek-style thinking endpoints) sends it on every assistant message with tool calls (`""` when
+ * none is known), so a thinking endpoint accepts the first request; a strict server's refusal of
+ * the field is corrected once (history-rejection.ts). Absent for hosted presets whose wire is known
+ * not to want it (OpenRouter and Gemini stream `reasoning` / thought signatures instead).
  */
 export interface WireDialect {
   readonly thinking: 'deepseek' | 'effort' | 'none';
   readonly reasoningEfforts: readonly string[];
   readonly defaultReasoningEffort?: string;
   readonly echo: 'as-received' | 'deepseek' | 'strict';
+  readonly assumeReasoningContent?: true;
   readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
 }
 
@@ -139,7 +146,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     baseUrl: 'http://127.0.0.1:11434/v1',
     requiresApiKey: false,
     models: [],
-    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', assumeReasoningContent: true, maxTokensField: 'max_tokens' },
   },
   vllm: {
     id: 'vllm',
@@ -147,7 +154,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     baseUrl: 'http://127.0.0.1:8000/v1',
     requiresApiKey: false,
     models: [],
-    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', assumeReasoningContent: true, maxTokensField: 'max_tokens' },
   },
   llamacpp: {
     id: 'llamacpp',
@@ -155,7 +162,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     baseUrl: 'http://127.0.0.1:8080/v1',
     requiresApiKey: false,
     models: [],
-    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', assumeReasoningContent: true, maxTokensField: 'max_tokens' },
   },
   lmstudio: {
     id: 'lmstudio',
@@ -163,7 +170,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     baseUrl: 'http://127.0.0.1:1234/v1',
     requiresApiKey: false,
     models: [],
-    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', assumeReasoningContent: true, maxTokensField: 'max_tokens' },
   },
   custom: {
     id: 'custom',
@@ -171,7 +178,7 @@ export const PROVIDER_PRESETS: { readonly [K in ProviderId]: ProviderPreset } = 
     baseUrl: '',
     requiresApiKey: false,
     models: [],
-    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', maxTokensField: 'max_tokens' },
+    dialect: { thinking: 'none', reasoningEfforts: [], echo: 'as-received', assumeReasoningContent: true, maxTokensField: 'max_tokens' },
   },
 };
 

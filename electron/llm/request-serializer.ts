@@ -24,7 +24,9 @@
  * - `strict` dialects (OpenAI) get none of these: OpenAI answers 400 to unknown message fields.
  * - The header's `dialect` (what the log taught about this endpoint, `electron/session/wire-hints.ts`)
  *   adds to that: `reasoningContent: 'tool-calls'` turns the `reasoning_content` echo on even when no
- *   message of this request shows the field (after compaction, for imported history);
+ *   message of this request shows the field (after compaction, for imported history; also the
+ *   logged default of custom and local endpoints, history-rejection.ts `requestDialect`);
+ *   `reasoningContent: 'omit'` (the endpoint refused the field) turns it off, also under `deepseek`;
  *   `reasoningField` is where reasoning of unknown origin (imported logs) goes back.
  * Zero-argument calls streamed as `""` (or whitespace) go back as `"{}"`: strict servers reject an
  * empty arguments string (the log keeps the raw string; this mapping is deterministic).
@@ -175,11 +177,12 @@ export function serializeTool(tool: ToolSchema): WireTool {
 export function serializeMessages(messages: readonly Message[], dialect: WireDialect, system?: string, hints?: WireHints): WireMessage[] {
   const out: WireMessage[] = [];
   if (system !== undefined && system !== '') out.push({ role: 'system', content: system });
-  const echoContent = dialect.echo === 'deepseek' || (dialect.echo === 'as-received' && (hints?.reasoningContent === 'tool-calls' || messages.some(hasReasoningContent)));
+  const omitContent = dialect.echo !== 'strict' && hints?.reasoningContent === 'omit';
+  const echoContent = !omitContent && (dialect.echo === 'deepseek' || (dialect.echo === 'as-received' && (hints?.reasoningContent === 'tool-calls' || messages.some(hasReasoningContent))));
   const unknownField = dialect.echo === 'as-received' ? hints?.reasoningField : undefined;
   for (const message of orderToolResults(messages)) {
     if (message.role === 'assistant') {
-      out.push(serializeAssistant(message, dialect, echoContent, unknownField));
+      out.push(serializeAssistant(message, dialect, echoContent, unknownField, omitContent));
     } else if (message.source.kind === 'tool') {
       const block = message.content[0];
       if (block === undefined || block.type !== 'tool-result') continue;
@@ -302,8 +305,16 @@ export function wireArguments(raw: string): string {
  * `echoContent`: the request shows the server speaks `reasoning_content` (see serializeMessages).
  * `unknownField`: where reasoning of unknown origin goes back when the log taught it
  * (`request/header.dialect.reasoningField`); it wins over the `echoContent` default.
+ * `omitContent`: the endpoint refused `reasoning_content` (`request/header.dialect.reasoningContent:
+ * 'omit'`): the field is never sent, whatever the dialect (reasoning that came in it is not sent).
  */
-export function serializeAssistant(message: AssistantMessage, dialect: WireDialect, echoContent = dialect.echo === 'deepseek', unknownField?: 'reasoning_content' | 'reasoning'): WireMessage {
+export function serializeAssistant(
+  message: AssistantMessage,
+  dialect: WireDialect,
+  echoContent = dialect.echo === 'deepseek',
+  unknownField?: 'reasoning_content' | 'reasoning',
+  omitContent = false,
+): WireMessage {
   let text = '';
   let all = '';
   let inContent = '';
@@ -344,9 +355,9 @@ export function serializeAssistant(message: AssistantMessage, dialect: WireDiale
   } = { role: 'assistant', content: text };
   if (calls.length > 0) wire.tool_calls = calls;
   if (dialect.echo === 'deepseek') {
-    if (calls.length > 0 || hasReasoning) wire.reasoning_content = all;
+    if (!omitContent && (calls.length > 0 || hasReasoning)) wire.reasoning_content = all;
   } else if (dialect.echo === 'as-received') {
-    if (hasContentField || (echoContent && calls.length > 0)) wire.reasoning_content = inContent;
+    if (!omitContent && (hasContentField || (echoContent && calls.length > 0))) wire.reasoning_content = inContent;
     if (hasReasoningField) wire.reasoning = inReasoning;
     if (details.length > 0) wire.reasoning_details = details;
   }

@@ -11,7 +11,9 @@
  *   'tool-calls'`, `reasoningField: 'reasoning_content'`; one in `reasoning` → `reasoningField:
  *   'reasoning'`;
  * - an `llm/warning{HISTORY_CORRECTED, dialect}` (the endpoint rejected a history shape and told us
- *   which) → its `dialect`.
+ *   which) → its `dialect`. What a rejection taught about `reasoning_content` (`'tool-calls'` or
+ *   `'omit'`) is the endpoint's own word: a later streamed field does not override it, only a later
+ *   correction does.
  * Only events from `fromSeq` on teach (the ones this installation recorded): an imported log's
  * events never say what *our* endpoint wants.
  *
@@ -37,19 +39,26 @@ export function routeKey(route: WireRoute): string {
   return `${route.provider}\n${(route.baseUrl ?? '').replace(/\/+$/, '')}`;
 }
 
-/** Merges two hint sets (facts only accumulate; a later reasoning field wins). */
+/** Merges two hint sets (facts accumulate; a later fact about the same field wins). */
 export function mergeWireHints(a: WireHints | undefined, b: WireHints | undefined): WireHints | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  const reasoningContent = a.reasoningContent ?? b.reasoningContent;
+  const reasoningContent = b.reasoningContent ?? a.reasoningContent;
   const reasoningField = b.reasoningField ?? a.reasoningField;
   return { ...(reasoningContent !== undefined ? { reasoningContent } : {}), ...(reasoningField !== undefined ? { reasoningField } : {}) };
 }
 
-/** True when every fact of `wanted` is already in `known`. */
+/**
+ * True when every fact of `wanted` is already in force under `known` (a correction would not change
+ * the wire). `reasoningField: 'reasoning_content'` is in force under `reasoningContent: 'tool-calls'`
+ * with no field known: reasoning of unknown origin then goes in `reasoning_content` already.
+ */
 export function coversWireHints(known: WireHints | undefined, wanted: WireHints): boolean {
   if (wanted.reasoningContent !== undefined && known?.reasoningContent !== wanted.reasoningContent) return false;
-  if (wanted.reasoningField !== undefined && known?.reasoningField !== wanted.reasoningField) return false;
+  if (wanted.reasoningField !== undefined && known?.reasoningField !== wanted.reasoningField) {
+    const implied = wanted.reasoningField === 'reasoning_content' && known?.reasoningField === undefined && known?.reasoningContent === 'tool-calls';
+    if (!implied) return false;
+  }
   return true;
 }
 
@@ -72,6 +81,8 @@ export class WireHintTracker {
   private scanned = 0;
   private route = '';
   private readonly byRoute = new Map<string, WireHints>();
+  /** Routes whose `reasoningContent` a rejection taught (a streamed field no longer changes it). */
+  private readonly corrected = new Set<string>();
 
   /** @param fromSeq first seq whose events may teach (this installation's first event). */
   constructor(private readonly fromSeq = 0) {}
@@ -86,7 +97,11 @@ export class WireHintTracker {
         continue;
       }
       if (event.seq < this.fromSeq) continue;
-      const taught = hintsOfEvent(event);
+      let taught = hintsOfEvent(event);
+      if (taught?.reasoningContent !== undefined) {
+        if (event.type === 'llm/warning') this.corrected.add(this.route);
+        else if (this.corrected.has(this.route)) taught = taught.reasoningField !== undefined ? { reasoningField: taught.reasoningField } : undefined;
+      }
       if (taught !== undefined) {
         const merged = mergeWireHints(this.byRoute.get(this.route), taught);
         if (merged !== undefined) this.byRoute.set(this.route, merged);

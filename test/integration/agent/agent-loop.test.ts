@@ -298,11 +298,12 @@ describe('agent loop', () => {
       const rebuilt = JSON.stringify(harness!.client.requestBody({ header: prefix.requestHeader()!, messages: prefix.deriveMessages() }));
       expect(rebuilt).toBe(sent[i]!.rawBody);
     });
-    // The first header, then one change: the first reply streamed reasoning_content, so the dialect
-    // in force (logged, issue 20) asks for it on every tool-call message; reasoning_content is echoed.
+    // The first header, then one change: a custom endpoint gets reasoning_content on tool-call
+    // messages by default (logged, issue 20); the first reply streamed reasoning_content, so the
+    // dialect in force also names the field; reasoning_content is echoed.
     const headers = of(events, 'request/header');
     expect(headers.map((e) => e.data.reason)).toEqual(['initial', 'change']);
-    expect(headers[0]!.data.header.dialect).toBeUndefined();
+    expect(headers[0]!.data.header.dialect).toEqual({ reasoningContent: 'tool-calls' });
     expect(headers[1]!.data.header.dialect).toEqual({ reasoningContent: 'tool-calls', reasoningField: 'reasoning_content' });
     const third = sent[2]!.body as { messages: { role: string; reasoning_content?: string }[] };
     expect(third.messages.find((m) => m.role === 'assistant')!.reasoning_content).toBe('I should wait.');

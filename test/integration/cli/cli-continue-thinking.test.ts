@@ -3,13 +3,17 @@
  * scripted server in strict thinking mode on 127.0.0.1, which refuses what DeepSeek refuses):
  * - every importable fixture with tool calls (Claude Code, Codex, OpenHands, DeepSeek Harness),
  *   imported, forked into a folder and resumed on the endpoint (`resume CHILD --base-url URL
- *   --model M "continue"`), completes its turn: the one rejection an imported history can meet
- *   (no `reasoning_content`: nothing in an imported log says this endpoint wants it) is corrected
- *   once and logged (`HISTORY_CORRECTED`), results go in call order, and nothing else is refused;
+ *   --model M "continue"`), completes its turn with no rejection at all: a custom endpoint gets
+ *   `reasoning_content` on every tool-call message by default (`""` when none is known) and results
+ *   go in call order;
  * - a Claude Code transcript with three parallel sub-agent calls answered out of order continues
  *   with no rejection at all;
+ * - on a server that refuses unknown message fields (Cerebras' 400 for `reasoning_content`), the
+ *   default is refused exactly once, corrected (`HISTORY_CORRECTED`, `reasoningContent: 'omit'`),
+ *   and the next resume is refused nothing;
  * - a native `run --base-url URL "list the files"` on an endpoint that streams an empty
- *   `reasoning_content` with its tool call is never refused, and neither is its resume.
+ *   `reasoning_content` with its tool call is never refused, and neither is its resume; nor is a
+ *   native session recorded on another custom endpoint and resumed on this one;
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +25,7 @@ import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store
 import { agentLogFixtures, sourcePairs, sourceRecords } from '../../support/import-fixtures.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type RecordedRequest, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { strictThinkingViolations } from '../../support/scripted-llm/strict-thinking.js';
+import { unknownFieldViolations } from '../../support/scripted-llm/strict-fields.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
@@ -97,14 +102,13 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
     expect(resume.stdout).toMatch(/Turn \d+ ended: completed/);
 
     const requests = llm.requests.slice(before);
-    const rejected = rejectionsSince(before);
-    // At most the one correction a foreign history needs, and never for call order.
-    expect(rejected.length).toBeLessThanOrEqual(1);
-    for (const r of rejected) expect(r).toContain('Missing `reasoning_content` field in the assistant message at message index');
-    expect(strictThinkingViolations(requests.at(-1)!.body)).toEqual([]);
+    // A custom endpoint gets reasoning_content on every tool-call message by default and results in
+    // call order: the thinking endpoint refuses nothing, so nothing needs correcting.
+    expect(rejectionsSince(before)).toEqual([]);
+    expect(requests).toHaveLength(1);
+    expect(strictThinkingViolations(requests[0]!.body)).toEqual([]);
     const warnings = readLog(child).filter((e): e is SessionEvent<'llm/warning'> => e.type === 'llm/warning' && e.data.code === 'HISTORY_CORRECTED');
-    expect(warnings).toHaveLength(rejected.length);
-    if (rejected.length === 1) expect(resume.stdout).toContain('HISTORY_CORRECTED');
+    expect(warnings).toEqual([]);
 
     // A follow-up on the same endpoint starts from what the log learned: no rejection at all.
     llm.setHandler(() => textResponse('Still here.'));
@@ -153,7 +157,7 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
     const resume = await forkline(['resume', child, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'what first?']);
     llm.setHandler(undefined);
     expect(resume.code, resume.stderr).toBe(0);
-    for (const r of rejectionsSince(before)) expect(r).not.toContain('out of call order');
+    expect(rejectionsSince(before)).toEqual([]);
     const last = llm.requests.at(-1)!;
     const order = (last.body.messages as { role: string; tool_call_id?: string }[]).filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
     expect(order).toEqual(['toolu_A', 'toolu_B', 'toolu_C']);
@@ -188,6 +192,67 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
       expect(strictThinkingViolations(llm.requests.at(-1)!.body)).toEqual([]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+  it('a native session recorded on another custom endpoint, resumed on the thinking endpoint: refused nothing', async () => {
+    const plain = await startScriptedLlm();
+    const folder = mkdtempSync(join(tmpdir(), 'forkline-thinking-moved-'));
+    writeFileSync(join(folder, 'a.txt'), 'alpha\n');
+    try {
+      // Recorded where nothing streams reasoning_content: the log teaches nothing about the field.
+      plain.enqueue(toolCallResponse([{ id: 'call_ls', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('One file: a.txt.'));
+      const run = await forkline(['run', '--cwd', folder, '--base-url', plain.baseUrl, '--model', 'plain-model', '--approval', 'allow', 'list the files']);
+      expect(run.code, run.stderr).toBe(0);
+      const id = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)![1]!;
+
+      const before = llm.requests.length;
+      llm.enqueue(textResponse('Still one.'));
+      const resume = await forkline(['resume', id, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'and now?']);
+      expect(resume.code, resume.stderr).toBe(0);
+      expect(rejectionsSince(before)).toEqual([]);
+      expect(llm.requests.length - before).toBe(1);
+      expect(strictThinkingViolations(llm.requests.at(-1)!.body)).toEqual([]);
+      expect(readLog(id).some((e) => e.type === 'llm/warning' && e.data.code === 'HISTORY_CORRECTED')).toBe(false);
+    } finally {
+      await plain.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('a server that refuses unknown message fields: the default reasoning_content is refused once, corrected and logged, then never again', async () => {
+    const strictFields = await startScriptedLlm({ rejectUnknownFields: true });
+    try {
+      const imported = await forkline(['import', join(ROOT, 'test/fixtures/agent-session-logs/deepseek-harness/dsh_fs-edit.session.jsonl')]);
+      expect(imported.code, imported.stderr).toBe(0);
+      const id = /^session (\S+)/m.exec(imported.stdout)![1]!;
+      const fork = await forkline(['fork', id, '--cwd', work]);
+      expect(fork.code, fork.stderr).toBe(0);
+      const child = fork.stdout.trim();
+
+      strictFields.setHandler(() => textResponse('Continuing.'));
+      const resume = await forkline(['resume', child, '--base-url', strictFields.baseUrl, '--model', 'strict-model', 'continue']);
+      expect(resume.code, resume.stderr).toBe(0);
+      expect(resume.stdout).toMatch(/Turn \d+ ended: completed/);
+      expect(resume.stdout).toContain('HISTORY_CORRECTED');
+      expect(strictFields.rejected).toHaveLength(1);
+      expect(JSON.stringify(strictFields.rejected[0]!.step)).toMatch(/messages\.\d+\.assistant\.reasoning_content: property '.*' is unsupported/);
+      expect(strictFields.requests).toHaveLength(2);
+      expect(unknownFieldViolations(strictFields.requests[1]!.body)).toEqual([]);
+      const warnings = readLog(child).filter((e): e is SessionEvent<'llm/warning'> => e.type === 'llm/warning' && e.data.code === 'HISTORY_CORRECTED');
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.data.dialect).toEqual({ reasoningContent: 'omit' });
+      const headers = readLog(child).filter((e): e is SessionEvent<'request/header'> => e.type === 'request/header');
+      expect(headers.at(-1)!.data.header.dialect).toEqual({ reasoningContent: 'omit' });
+
+      // The next resume starts from what the log learned: refused nothing.
+      const again = strictFields.requests.length;
+      const next = await forkline(['resume', child, '--base-url', strictFields.baseUrl, '--model', 'strict-model', 'and then?']);
+      expect(next.code, next.stderr).toBe(0);
+      expect(strictFields.rejected).toHaveLength(1);
+      expect(strictFields.requests.length - again).toBe(1);
+      expect(unknownFieldViolations(strictFields.requests.at(-1)!.body)).toEqual([]);
+    } finally {
+      await strictFields.close();
     }
   });
 });

@@ -86,6 +86,8 @@ describe('continuing an imported Claude Code session', () => {
       {
         role: 'assistant',
         content: '',
+        // A custom endpoint the log knows nothing about gets reasoning_content on tool-call messages (issue 20).
+        reasoning_content: '',
         tool_calls: [
           {
             id: 'toolu_01R3SZZYuAq6mou5RqHE4rzF',
@@ -98,6 +100,8 @@ describe('continuing an imported Claude Code session', () => {
       {
         role: 'assistant',
         content: '',
+        // A custom endpoint the log knows nothing about gets reasoning_content on tool-call messages (issue 20).
+        reasoning_content: '',
         tool_calls: [
           {
             id: 'toolu_01GNvoSEyj9jAsgFtJBduDPp',

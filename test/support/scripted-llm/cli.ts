@@ -1,6 +1,7 @@
 /**
  * `npm run scripted-llm -- --script FILE [--port N] [--loop]`: serves a script file until Ctrl+C.
- * `--strict-thinking` refuses what DeepSeek's thinking mode refuses (strict-thinking.ts).
+ * `--strict-thinking` refuses what DeepSeek's thinking mode refuses (strict-thinking.ts);
+ * `--reject-unknown-fields` refuses message fields outside the schema (strict-fields.ts).
  * Prints the base URL on the first line of stdout; one line per request on stderr. Each request gets
  * the step of its own conversation (conversation-position.ts), so several sessions, resumes and
  * forks can share one server.
@@ -10,7 +11,7 @@ import { conversationPosition, stepsByConversation } from './conversation-positi
 import { loadScriptFile } from './script-file.js';
 import { startScriptedLlm } from './server.js';
 
-const USAGE = 'usage: npm run scripted-llm -- --script FILE [--port N] [--loop] [--strict-thinking]';
+const USAGE = 'usage: npm run scripted-llm -- --script FILE [--port N] [--loop] [--strict-thinking] [--reject-unknown-fields]';
 
 /** Parses the arguments, starts the server and resolves once it is listening; returns a closer. */
 export async function main(argv: readonly string[]): Promise<() => Promise<void>> {
@@ -18,12 +19,14 @@ export async function main(argv: readonly string[]): Promise<() => Promise<void>
   let port = 0;
   let loop = false;
   let strictThinking = false;
+  let rejectUnknownFields = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--script') script = argv[++i];
     else if (arg === '--port') port = Number(argv[++i]);
     else if (arg === '--loop') loop = true;
     else if (arg === '--strict-thinking') strictThinking = true;
+    else if (arg === '--reject-unknown-fields') rejectUnknownFields = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(USAGE);
       return async () => {};
@@ -39,6 +42,7 @@ export async function main(argv: readonly string[]): Promise<() => Promise<void>
     log: (line) => console.error(line),
     handler: stepsByConversation(steps, loop),
     strictThinking,
+    rejectUnknownFields,
     noStepMessage: (request) =>
       `scripted-llm: the script has ${steps.length} replies and this conversation already has ${conversationPosition(request)}; nothing is scripted for its next step (start the server with --loop to start over)`,
   });

@@ -20,4 +20,5 @@ export {
 } from './builders.js';
 export { loadScriptFile } from './script-file.js';
 export { conversationPosition, stepsByConversation } from './conversation-position.js';
+export { unknownFieldViolations, unknownFieldsValidator } from './strict-fields.js';
 export { strictThinkingValidator, strictThinkingViolations, thinkingStep, type StrictThinkingOptions } from './strict-thinking.js';

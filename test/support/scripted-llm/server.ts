@@ -17,6 +17,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { Socket } from 'node:net';
 import { assertStep, compileStep, frameText, type Plan } from './compile.js';
 import type { ScriptStep } from './script.js';
+import { unknownFieldsValidator } from './strict-fields.js';
 import { strictThinkingValidator, thinkingStep, type StrictThinkingOptions } from './strict-thinking.js';
 
 /** One recorded chat-completions request. `body` is the parsed JSON (undefined if it did not parse). */
@@ -66,6 +67,11 @@ export interface ScriptedLlmOptions {
    * its 400, before `validator`; replies without reasoning stream an empty `reasoning_content`.
    */
   readonly strictThinking?: boolean | StrictThinkingOptions;
+  /**
+   * Strict-fields mode (strict-fields.ts): refuse a message field outside the Chat Completions
+   * schema (e.g. `reasoning_content`) with Cerebras' 400, before `validator` (after strict thinking).
+   */
+  readonly rejectUnknownFields?: boolean;
 }
 
 export interface ScriptedLlm {
@@ -99,6 +105,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
   let handler = options.handler;
   let validator = options.validator;
   const strict = options.strictThinking ? strictThinkingValidator(options.strictThinking === true ? {} : options.strictThinking) : undefined;
+  const strictFields = options.rejectUnknownFields === true ? unknownFieldsValidator() : undefined;
   const rejected: { request: RecordedRequest; step: ScriptStep }[] = [];
   let closed = false;
   const baseDir = options.baseDir ?? process.cwd();
@@ -141,7 +148,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     }
     const recorded: RecordedRequest = { number: requests.length + 1, method: req.method, path, headers: req.headers, rawBody, body };
     requests.push(recorded);
-    const rejection = strict?.(recorded) ?? validator?.(recorded);
+    const rejection = strict?.(recorded) ?? strictFields?.(recorded) ?? validator?.(recorded);
     if (rejection !== undefined) rejected.push({ request: recorded, step: rejection });
     const next = rejection ?? queue.shift() ?? (handler ? await handler(recorded) : undefined);
     const step = next !== undefined && strict !== undefined && rejection === undefined ? thinkingStep(next) : next;

@@ -7,12 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestHeader, SessionEvent } from '../../../shared/events.js';
 import type { AssistantBlock, Message } from '../../../shared/messages.js';
-import { historyFixFor } from '../../../electron/llm/history-rejection.js';
+import { historyFixFor, requestDialect } from '../../../electron/llm/history-rejection.js';
 import { PROVIDER_PRESETS } from '../../../electron/llm/providers.js';
 import { MISSING_RESULT_TEXT, orderToolResults, serializeChatRequest, type SerializeOptions } from '../../../electron/llm/request-serializer.js';
 import { llmFailure } from '../../../electron/llm/failure.js';
-import { WireHintTracker } from '../../../electron/session/wire-hints.js';
+import { coversWireHints, WireHintTracker } from '../../../electron/session/wire-hints.js';
 import { strictThinkingViolations } from '../../support/scripted-llm/strict-thinking.js';
+import { unknownFieldViolations } from '../../support/scripted-llm/strict-fields.js';
 
 const custom: SerializeOptions = { dialect: PROVIDER_PRESETS.custom.dialect };
 const openai: SerializeOptions = { dialect: PROVIDER_PRESETS.openai.dialect };
@@ -124,5 +125,61 @@ describe('the dialect the log taught (issue 20 item 1)', () => {
     expect(tracker.hintsFor(source, { provider: 'custom', baseUrl: 'http://b/v1' })).toEqual({ reasoningContent: 'tool-calls', reasoningField: 'reasoning_content' });
     expect(tracker.hintsFor(source, { provider: 'custom', baseUrl: 'http://c/v1' })).toBeUndefined();
     expect(new WireHintTracker(0).hintsFor(source, { provider: 'custom', baseUrl: 'http://a/v1' })).toEqual({ reasoningField: 'reasoning' });
+  });
+  it('the default when the log knows nothing: reasoning_content for custom and local presets, not for hosted or strict ones', () => {
+    for (const provider of ['custom', 'vllm', 'llamacpp', 'lmstudio', 'ollama', 'some-unknown-name']) expect(requestDialect(provider, undefined)).toEqual({ reasoningContent: 'tool-calls' });
+    for (const provider of ['openai', 'openrouter', 'gemini', 'deepseek']) expect(requestDialect(provider, undefined)).toBeUndefined();
+    // What the log knows wins; a route known to stream `reasoning` gets no default.
+    expect(requestDialect('custom', { reasoningContent: 'omit' })).toEqual({ reasoningContent: 'omit' });
+    expect(requestDialect('custom', { reasoningField: 'reasoning' })).toEqual({ reasoningField: 'reasoning' });
+    expect(requestDialect('custom', { reasoningField: 'reasoning_content' })).toEqual({ reasoningContent: 'tool-calls', reasoningField: 'reasoning_content' });
+    // The default body passes the strict thinking server; "missing" then needs no correction.
+    const wire = body(imported, custom, { ...header, dialect: requestDialect('custom', undefined)! });
+    expect(strictThinkingViolations(wire)).toEqual([]);
+    expect(wire.messages.filter((m: { role: string }) => m.role === 'assistant').map((m: { reasoning_content?: string }) => m.reasoning_content)).toEqual(['imported thinking', '']);
+    expect(coversWireHints({ reasoningContent: 'tool-calls' }, { reasoningContent: 'tool-calls', reasoningField: 'reasoning_content' })).toBe(true);
+    expect(coversWireHints({ reasoningContent: 'tool-calls' }, { reasoningContent: 'omit' })).toBe(false);
+  });
+
+  it('reasoningContent omit: the field is never sent, also under the deepseek dialect and for reasoning that streamed in it', () => {
+    const streamed = [user('go'), assistant('a1', [{ type: 'reasoning', text: 'mine', field: 'reasoning_content' }, call('c1', 'Bash')]), result('c1'), assistant('a2', [{ type: 'reasoning', text: 'r', field: 'reasoning' }, call('c2', 'Bash')]), result('c2')];
+    const omit: RequestHeader = { ...header, dialect: { reasoningContent: 'omit' } };
+    const wire = body(streamed, custom, omit);
+    expect(JSON.stringify(wire)).not.toContain('reasoning_content');
+    expect(wire.messages[3].reasoning).toBe('r');
+    expect(unknownFieldViolations(body(imported, custom, omit))).toEqual([]);
+    expect(JSON.stringify(body(streamed, { dialect: PROVIDER_PRESETS.deepseek.dialect }, omit))).not.toContain('reasoning_content');
+    expect(unknownFieldViolations(body(imported, custom, { ...header, dialect: { reasoningContent: 'tool-calls' } }))[0]).toBe("messages.1.assistant.reasoning_content: property 'messages.1.assistant.reasoning_content' is unsupported");
+  });
+
+  it('recognises a refusal of reasoning_content as an unknown field, in the wordings servers use', () => {
+    const refusals: [number, string][] = [
+      [400, "400 messages.2.assistant.reasoning_content: property 'messages.2.assistant.reasoning_content' is unsupported"], // Cerebras
+      [422, `422 {"detail":[{"type":"extra_forbidden","loc":["body","messages",1,"reasoning_content"],"msg":"Extra inputs are not permitted","input":""}]}`], // pydantic extra="forbid"
+      [422, '422 {"title":"Unprocessable Entity","status":422,"detail":"validation failed","errors":[{"message":"unexpected property","location":"body.messages[3].reasoning_content"}]}'], // Huma
+      [400, "400 Additional properties are not allowed ('reasoning_content' was unexpected) - 'messages.1'"],
+      [400, '400 Unrecognized request argument supplied: reasoning_content'],
+      [400, '400 Invalid JSON payload received. Unknown name "reasoning_content" at \'messages[1]\': Cannot find field.'],
+    ];
+    for (const [status, message] of refusals) expect(historyFixFor(llmFailure('INVALID_REQUEST', message, { status })), message).toEqual({ reasoningContent: 'omit' });
+    expect(historyFixFor(llmFailure('INVALID_REQUEST', '400 messages[51]: assistant message with tool_calls must include reasoning_content', { status: 400 }))).toEqual({ reasoningContent: 'tool-calls', reasoningField: 'reasoning_content' });
+    expect(historyFixFor(llmFailure('INVALID_REQUEST', "400 property 'messages.2.assistant.audio' is unsupported", { status: 400 }))).toBeUndefined();
+  });
+
+  it('a correction is the endpoint\'s word: a later streamed reasoning_content does not undo an omit, a later correction does', () => {
+    let seq = 0;
+    const ev = (type: string, data: unknown): SessionEvent => ({ seq: seq++, type, time: 0, data }) as unknown as SessionEvent;
+    const corrected = (dialect: unknown) => ev('llm/warning', { turn: 1, step: 1, code: 'HISTORY_CORRECTED', message: 'm', dialect });
+    const events: SessionEvent[] = [
+      ev('request/context', { provider: 'custom', model: 'm', baseUrl: 'http://a/v1' }),
+      corrected({ reasoningContent: 'omit' }),
+      ev('assistant/message', { turn: 1, step: 2, message: assistant('m1', [{ type: 'reasoning', text: '', field: 'reasoning_content' }]) }),
+    ];
+    const source = { length: events.length, eventAt: (s: number) => events[s] };
+    const tracker = new WireHintTracker(0);
+    expect(tracker.hintsFor(source, { provider: 'custom', baseUrl: 'http://a/v1' })).toEqual({ reasoningContent: 'omit', reasoningField: 'reasoning_content' });
+    events.push(corrected({ reasoningContent: 'tool-calls', reasoningField: 'reasoning_content' }));
+    source.length = events.length;
+    expect(tracker.hintsFor(source, { provider: 'custom', baseUrl: 'http://a/v1' })).toEqual({ reasoningContent: 'tool-calls', reasoningField: 'reasoning_content' });
   });
 });
