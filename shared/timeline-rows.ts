@@ -63,6 +63,11 @@ export interface TurnEndRow extends RowBase<'turn-end'> {
   readonly durationMs?: number;
   /** Sum of the turn's step usages. */
   readonly usage?: TokenUsage;
+  /**
+   * What the turn's steps cost at the prices logged for their requests: `usd` when every step's
+   * price is known, else `knownUsd` over those priced and how many are not. Absent when nothing was billed.
+   */
+  readonly cost?: { readonly usd?: number; readonly knownUsd: number; readonly unknownCount: number };
   /** `interrupted` when crash recovery closed the turn. */
   readonly crash?: CrashBadge;
 }

@@ -22,6 +22,7 @@ import { CommandIcon, DeleteIcon, ExportIcon, ForkIcon, GearIcon, PlusIcon, Rena
 import { useImportFiles } from '../import/use-import-files.js';
 import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
+import { SessionCost } from './SessionCost.js';
 import { SessionActivityBadge } from './SessionActivityBadge.js';
 
 /**
@@ -145,6 +146,7 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
           </span>
           {session.status === 'running' && <span className="sr-only"> (running)</span>}
           <SessionActivityBadge session={session} />
+          <SessionCost session={session} />
           {session.ownedElsewhere && <span className="badge badge-muted">read-only</span>}
           {session.origin?.kind === 'imported' && (
             <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>

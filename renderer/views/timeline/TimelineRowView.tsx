@@ -97,7 +97,16 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
           {duration.text}
         </span>
       )}
-      {row.usage && <span className="muted">{usageLabel(row.usage)}</span>}
+      {row.usage && (
+        <span className="muted" data-testid="turn-end-tokens" title="tokens: total input (its cached part), output (its reasoning part)">
+          {usageLabel(row.usage)}
+        </span>
+      )}
+      {row.cost && (
+        <span className="muted mono" data-testid="turn-end-cost" title="what the turn's steps cost, at the prices logged for their requests">
+          {row.cost.usd !== undefined ? formatUsd(row.cost.usd) : row.cost.knownUsd > 0 ? `≥ ${formatUsd(row.cost.knownUsd)} (${row.cost.unknownCount} unpriced)` : 'price unknown'}
+        </span>
+      )}
       <span className="spacer" />
       {!imported && (
         <>
