@@ -86,6 +86,8 @@ export interface StepRow extends RowBase<'step'> {
   readonly ttftMs?: number;
   /** From the step's `usage` chunk, then from its `assistant/message` usage. */
   readonly usage?: TokenUsage;
+  /** Time the step's tool calls waited for approval decisions, included in `durationMs` (shown apart). */
+  readonly approvalWaitMs?: number;
   /** The price logged for the step's request (`request/price`, issue 22): cost = usage × this. */
   readonly price?: PriceQuote;
   /** Number of model attempts (1 + retries). */
@@ -173,6 +175,8 @@ export interface ToolRow extends RowBase<'tool'> {
   /** Set when this call overlapped other calls of its step. */
   readonly parallel?: OverlapSlot;
   readonly approval?: { readonly id: string; readonly outcome?: string };
+  /** Time spent waiting for the person's approval decision, included in `durationMs` (shown apart). */
+  readonly approvalWaitMs?: number;
   /** Seq of a pruning replacement of this call's result. */
   readonly prunedBy?: number;
   readonly chunkCount: number;
@@ -208,6 +212,8 @@ export interface ApprovalRow extends RowBase<'approval'> {
   /** What the person was shown, in one line (`$ command · in folder`, or `path +a −r`). */
   readonly shown?: string;
   readonly outcome?: string;
+  /** How long the decision took (from the question to the decision). */
+  readonly waitMs?: number;
 }
 
 /** A compaction transaction and its replacement message. */
