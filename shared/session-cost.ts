@@ -276,11 +276,17 @@ export function costJson(t: CostTotals, snapshots: readonly string[]): Record<st
  * responses have no known price; `12.3k tokens, price unknown` when none has. Empty when nothing
  * was billed.
  */
-export function costLabel(t: CostTotals | undefined): string {
+export function costLabel(t: CostTotals | undefined, options: { readonly compact?: boolean } = {}): string {
   if (!t || (t.tokens === 0 && t.unknownCount === 0 && t.knownUsd === 0)) return '';
-  if (t.usd !== undefined) return formatUsd(t.usd);
-  if (t.knownUsd > 0) return `≥ ${formatUsd(t.knownUsd)} (${t.unknownCount} unpriced)`;
-  return `${formatTokens(t.tokens)} tokens, price unknown`;
+  const usd = options.compact ? compactUsd : formatUsd;
+  if (t.usd !== undefined) return usd(t.usd);
+  if (t.knownUsd > 0) return options.compact ? `≥ ${usd(t.knownUsd)}` : `≥ ${usd(t.knownUsd)} (${t.unknownCount} unpriced)`;
+  return options.compact ? `${formatTokens(t.tokens)} tok` : `${formatTokens(t.tokens)} tokens, price unknown`;
+}
+
+/** USD for a narrow place (a sidebar row): four decimals below a cent (`$0.0022`), else as {@link formatUsd}. */
+export function compactUsd(usd: number): string {
+  return usd !== 0 && Math.abs(usd) < 0.01 ? `$${usd.toFixed(4)}` : formatUsd(usd);
 }
 
 /** What the tokens of totals count, for a tooltip: total input with its cached part, output with its reasoning part. */

@@ -18,7 +18,7 @@ import { tickSeconds, useNow } from '../sidebar/SessionCost.js';
 
 /** `$1.00` or `50k tokens`. */
 export function budgetLabel(budget: SessionBudget): string {
-  const parts = [budget.sessionUsd !== undefined ? formatUsd(budget.sessionUsd) : '', budget.sessionTokens !== undefined ? `${formatTokens(budget.sessionTokens)} tokens` : ''].filter(Boolean);
+  const parts = [budget.sessionUsd !== undefined ? formatUsd(budget.sessionUsd).replace(/(\.\d*?[1-9])0+$/, '$1') : '', budget.sessionTokens !== undefined ? `${formatTokens(budget.sessionTokens)} tokens` : ''].filter(Boolean);
   return parts.join(' / ');
 }
 

@@ -127,7 +127,7 @@ export function PricesSection(): ReactNode {
           No price overrides.
         </div>
       ) : (
-        <table className="kv-table prices-table" data-testid="prices-table">
+        <table className="prices-table" data-testid="prices-table">
           <thead>
             <tr>
               <th>endpoint</th>
@@ -141,7 +141,7 @@ export function PricesSection(): ReactNode {
           <tbody>
             {prices.map((p, i) => (
               <tr key={`${p.baseUrl ?? ''} ${p.model} ${i}`} data-testid="price-row" data-model={p.model}>
-                <td className="mono clip" title={p.baseUrl}>
+                <td className="mono clip" title={p.baseUrl ?? 'any endpoint'}>
                   {p.baseUrl ?? 'any'}
                 </td>
                 <td className="mono">{p.model}</td>

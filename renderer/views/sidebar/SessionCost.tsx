@@ -30,10 +30,10 @@ export function useNow(on: boolean): number {
 export function SessionCost({ session }: { readonly session: SessionSummary }): ReactNode {
   const running = session.status === 'running' && session.turnStartedAt !== undefined;
   const now = useNow(running);
-  const label = costLabel(session.cost);
+  const label = costLabel(session.cost, { compact: true });
   if (!label && !running) return null;
   return (
-    <span className="session-cost muted mono" data-testid="session-cost" title={session.cost ? `cost so far: ${label || '$0'}\n${costTokensTitle(session.cost)}` : undefined}>
+    <span className="session-cost muted mono" data-testid="session-cost" title={session.cost ? `cost so far: ${costLabel(session.cost) || '$0'}\n${costTokensTitle(session.cost)}` : undefined}>
       {running && (
         <span data-testid="session-elapsed" title="Time since the running turn started">
           {tickSeconds(now - session.turnStartedAt!)}

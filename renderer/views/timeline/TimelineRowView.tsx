@@ -163,7 +163,7 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
       </span>
       {row.approvalWaitMs !== undefined && row.approvalWaitMs >= 1000 && (
         <span className="muted step-approval-wait" data-testid="step-approval-wait" title="Time this step waited for your approval decisions">
-          +{formatDuration(row.approvalWaitMs)} approval wait
+          +{formatDuration(row.approvalWaitMs)} approval
         </span>
       )}
       {showsTtft(row) && (
