@@ -6,6 +6,7 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { SessionSummary } from '../../../shared/api.js';
+import { formatTokens } from '../../../shared/format.js';
 import { costLabel, costTokensTitle } from '../../../shared/session-cost.js';
 
 /** `7 s`, `1 m 05 s`: whole seconds, for a clock that ticks. */
@@ -41,6 +42,7 @@ export function SessionCost({ session }: { readonly session: SessionSummary }): 
       )}
       {running && label && ' · '}
       {label && <span data-testid="session-cost-usd">{label}</span>}
+      {session.cost && session.cost.tokens > 0 && session.cost.usd !== undefined && <span> · {formatTokens(session.cost.tokens)} tok</span>}
     </span>
   );
 }

@@ -141,12 +141,14 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
             </span>
           )}
           <span className={`status-dot ${session.status}`} data-testid="session-status-dot" aria-hidden="true" />
-          <span className="session-title" data-testid="session-title">
-            {title}
+          <span className="session-text">
+            <span className="session-title" data-testid="session-title">
+              {title}
+            </span>
+            <SessionCost session={session} />
           </span>
           {session.status === 'running' && <span className="sr-only"> (running)</span>}
           <SessionActivityBadge session={session} />
-          <SessionCost session={session} />
           {session.ownedElsewhere && <span className="badge badge-muted">read-only</span>}
           {session.origin?.kind === 'imported' && (
             <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
