@@ -174,7 +174,7 @@ describe('cost in the app', () => {
     await end.waitFor({ timeout: 20_000 });
     expect(await end.getAttribute('data-reason')).toBe('budget');
     await idle();
-    expect(await end.getByTestId('budget-stop-message').textContent()).toContain('budget, so it was not sent');
+    expect(await end.getByTestId('budget-stop-message').textContent()).toMatch(/^Stopped by the session budget before anything was sent: the next request could cost up to \$0\.00\d{4}, and the session has spent \$0\.005000 of its \$0\.006000\.$/);
     // Nothing was sent for turn 2.
     expect(app.llm.requests.length).toBe(2);
     await app.screenshot('cost-budget-stop');

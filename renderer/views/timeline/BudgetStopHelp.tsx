@@ -5,6 +5,8 @@
  * sends "Continue." as the next turn. Escape closes the field.
  */
 import { useMemo, useState, type ReactNode } from 'react';
+import { formatTokens } from '../../../shared/format.js';
+import { formatUsd } from '../../../shared/pricing.js';
 import type { TurnEndRow } from '../../../shared/timeline.js';
 import { useApp, useRuntime, useSession, useTimeline } from '../context.js';
 import { BudgetEditor } from '../session/SessionMeter.js';
@@ -15,6 +17,13 @@ export const CONTINUE_TEXT = 'Continue where you stopped.';
 /** A raised limit that leaves room for the stopped request: twice the old one, or spent + 2 × its worst case. */
 export function raisedBudget(b: NonNullable<TurnEndRow['end']['budget']>): number {
   return Math.max(b.budget * 2, b.spent + 2 * (b.worstCase ?? 0));
+}
+
+/** The stop in the app's words (the logged message names the command-line flags). */
+export function stopSentence(b: NonNullable<TurnEndRow['end']['budget']>): string {
+  const show = (n: number): string => (b.limit === 'usd' ? formatUsd(n) : `${formatTokens(n)} tokens`);
+  const worst = b.worstCase !== undefined ? `the next request could cost up to ${show(b.worstCase)}` : 'the next request could not be bounded';
+  return `Stopped by the ${b.scope} budget before anything was sent: ${worst}, and the ${b.scope} has spent ${show(b.spent)} of its ${show(b.budget)}.`;
 }
 
 export function BudgetStopHelp({ row, sessionId }: { readonly row: TurnEndRow; readonly sessionId: string }): ReactNode {
@@ -28,7 +37,7 @@ export function BudgetStopHelp({ row, sessionId }: { readonly row: TurnEndRow; r
   const facts = row.end.budget;
   return (
     <div className="turn-end-budget" data-testid="budget-stop" onClick={(e) => e.stopPropagation()}>
-      <span data-testid="budget-stop-message">Stopped by the budget before the request was sent: {row.end.message}</span>
+      <span data-testid="budget-stop-message">{facts ? stopSentence(facts) : `Stopped by the budget: ${row.end.message ?? ''}`}</span>
       {last && !running && !readOnly && !raising && (
         <button type="button" className="small primary" data-testid="budget-raise" onClick={() => setRaising(true)}>
           Raise budget and continue
