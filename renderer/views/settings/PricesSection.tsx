@@ -144,7 +144,9 @@ export function PricesSection(): ReactNode {
                 <td className="mono clip" title={p.baseUrl ?? 'any endpoint'}>
                   {p.baseUrl ?? 'any'}
                 </td>
-                <td className="mono">{p.model}</td>
+                <td className="mono clip" title={p.model}>
+                  {p.model}
+                </td>
                 <td className="mono">${p.inputMtok}</td>
                 <td className="mono">{p.cacheReadMtok !== undefined ? `$${p.cacheReadMtok}` : '—'}</td>
                 <td className="mono">${p.outputMtok}</td>
