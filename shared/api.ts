@@ -23,6 +23,7 @@ import type { JsonValue } from './json.js';
 import type { Message, UserMessage } from './messages.js';
 import type { RequestDiff } from './request-diff.js';
 import type { RequestRecord } from './request-log.js';
+import type { CostTotals } from './session-cost.js';
 import type { SnippetPart } from './search-query.js';
 
 export type AgentStatus = 'idle' | 'running';
@@ -52,6 +53,15 @@ export interface SessionSummary {
   readonly lastTurn?: string;
   /** This host's agent waits for the person to decide an approval. */
   readonly waitingApproval?: boolean;
+  /**
+   * What the session cost so far (issue 22), from the prices logged in it; kept by the host
+   * incrementally (no full log is read per list). Absent when the log could not be read.
+   */
+  readonly cost?: CostTotals;
+  /** Epoch ms the open turn of this host's agent started (the sidebar's live meter). */
+  readonly turnStartedAt?: number;
+  /** The budget set for this session in the app, if any. */
+  readonly budget?: SessionBudget;
 }
 
 export interface InboxSnapshot {
@@ -219,6 +229,31 @@ export interface ModelLimitSetting {
   readonly maxOutputTokens?: number;
 }
 
+/**
+ * A person's price for an endpoint and model, in USD per million tokens (Settings' form of the
+ * cli.json `prices` entries, issue 22). `model` `*` prices every model of the endpoint; without
+ * `baseUrl` it applies to the model on any endpoint. Overrides win over the bundled list.
+ */
+export interface PriceOverrideSetting {
+  readonly baseUrl?: string;
+  readonly provider?: string;
+  readonly model: string;
+  readonly inputMtok: number;
+  readonly outputMtok: number;
+  readonly cacheReadMtok?: number;
+  readonly cacheWriteMtok?: number;
+  readonly reasoningMtok?: number;
+}
+
+/**
+ * A per-session budget set in the app (issue 22): USD for the whole session, or billed tokens
+ * (total input + output) where prices are unknown. A request that could cross it is not sent.
+ */
+export interface SessionBudget {
+  readonly sessionUsd?: number;
+  readonly sessionTokens?: number;
+}
+
 /** An endpoint's models with the limits known for them (tokens), and where the numbers came from. */
 export interface ModelListing {
   readonly models: readonly { readonly id: string; readonly contextWindow?: number; readonly maxOutput?: number }[];
@@ -252,6 +287,8 @@ export interface SettingsView {
   readonly modelLimits?: readonly ModelLimitSetting[];
   /** The user-level MCP servers as configured in Settings: the `mcpServers` object of the usual JSON shape. */
   readonly mcpServers: Readonly<Record<string, JsonValue>>;
+  /** The person's price overrides (absent in older hosts). */
+  readonly prices?: readonly PriceOverrideSetting[];
 }
 
 /** One MCP tool as offered to the model. */
@@ -387,8 +424,14 @@ export interface HostMethods {
    * Applies and saves a partial update. `modelLimits` sets the person's limits for one endpoint + model
    * (an entry with neither number removes them). `mcpServers` replaces the user-level MCP servers (the
    * `mcpServers` object of the usual JSON shape); running servers whose configuration changed restart.
+   * `prices` replaces the price overrides (validated: a negative price is refused naming its field).
    */
-  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue> }): SettingsView;
+  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue>; prices?: PriceOverrideSetting[] }): SettingsView;
+  /**
+   * Sets (or, with neither limit, clears) a session's budget; it applies from the next request,
+   * also to a turn that is running. Kept in the settings file.
+   */
+  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number }): SessionSummary;
   setApiKey(params: { provider: string; apiKey: string }): SettingsView;
   /**
    * The endpoint's models with their known windows (`GET /models`, OpenRouter / vLLM / llama.cpp /
@@ -452,6 +495,7 @@ export const HOST_METHODS = [
   'decideApproval',
   'getSettings',
   'updateSettings',
+  'setSessionBudget',
   'setApiKey',
   'listModels',
   'testConnection',

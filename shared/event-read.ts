@@ -177,6 +177,8 @@ export interface TurnEndFacts {
   readonly failure?: LlmFailure;
   /** For `budget`: what stopped the turn, in words. */
   readonly message?: string;
+  /** For `budget`: the limit that stopped it (kind, scope, the limit, spent before, the request's worst case). */
+  readonly budget?: { readonly limit: 'usd' | 'tokens'; readonly scope: 'session' | 'turn'; readonly budget: number; readonly spent: number; readonly worstCase?: number };
 }
 
 export function turnEndFacts(data: unknown): TurnEndFacts {
@@ -203,7 +205,14 @@ export function turnEndFacts(data: unknown): TurnEndFacts {
     const failure = readFailure(reason?.['failure'] ?? reason?.['error']) ?? { code: 'UNKNOWN', message: '' };
     return { kind, failure };
   }
-  if (kind === 'budget') return { kind, message: asString(reason?.['message']) ?? '' };
+  if (kind === 'budget') {
+    const limit = reason?.['limit'] === 'tokens' ? 'tokens' : 'usd';
+    const scope = reason?.['scope'] === 'turn' ? 'turn' : 'session';
+    const budget = asNumber(reason?.['budget']);
+    const spent = asNumber(reason?.['spent']);
+    const worstCase = asNumber(reason?.['worstCase']);
+    return { kind, message: asString(reason?.['message']) ?? '', ...(budget !== undefined && spent !== undefined ? { budget: { limit, scope, budget, spent, ...(worstCase !== undefined ? { worstCase } : {}) } } : {}) };
+  }
   return { kind };
 }
 

@@ -12,7 +12,8 @@
  */
 import type { TokenUsage } from './chunks.js';
 import type { SessionEvent } from './events.js';
-import { totalInputTokens, usageCost, type CostBreakdown, type PriceQuote } from './pricing.js';
+import { formatUsd, totalInputTokens, usageCost, type CostBreakdown, type PriceQuote } from './pricing.js';
+import { formatTokens } from './format.js';
 
 /** One billed response. */
 export interface BilledResponse {
@@ -80,61 +81,98 @@ export interface SessionCostOptions {
 
 /** Folds a log into what each billed response cost. */
 export function sessionCost(events: readonly SessionEvent[], options: SessionCostOptions = {}): SessionCost {
-  const responses: BilledResponse[] = [];
-  let price: SessionEvent<'request/price'>['data'] | undefined;
-  let priceSeq = -1;
+  const fold = new SessionCostFold(options);
+  for (const e of events) fold.add(e);
+  return fold.result();
+}
+
+/**
+ * The fold behind {@link sessionCost}, fed one event at a time, so that a caller that keeps it
+ * (the host's per-session cost summary for the session list) reads each event once: `add` the new
+ * events since the last call, then read `responses` or `result()`.
+ */
+export class SessionCostFold {
+  /** The billed responses so far, in log order. */
+  readonly responses: BilledResponse[] = [];
+  /** Events folded so far (the next seq for a caller that feeds a log in order). */
+  count = 0;
+  private price: SessionEvent<'request/price'>['data'] | undefined;
+  private priceSeq = -1;
   /** The endpoint of the latest `request/context` (for pricing responses logged without a price). */
-  let baseUrl: string | undefined;
-  let openTurn = 0;
+  private baseUrl: string | undefined;
+  private openTurn = 0;
   /** Seq of the open compaction's `compaction/start` (a price logged after it is the summary request's). */
-  let compactionStart = -1;
-  for (const e of events) {
+  private compactionStart = -1;
+
+  constructor(private readonly options: SessionCostOptions = {}) {}
+
+  /** Folds the next event of the log. */
+  add(e: SessionEvent): void {
+    this.count++;
+    const options = this.options;
     switch (e.type) {
       case 'turn/start':
-        openTurn = e.data.turn;
+        this.openTurn = e.data.turn;
         break;
       case 'turn/end':
-        openTurn = 0;
+        this.openTurn = 0;
         break;
       case 'compaction/start':
-        compactionStart = e.seq;
+        this.compactionStart = e.seq;
         break;
       case 'request/context':
-        baseUrl = e.data.baseUrl;
+        this.baseUrl = e.data.baseUrl;
         break;
       case 'request/price':
-        price = e.data;
-        priceSeq = e.seq;
+        this.price = e.data;
+        this.priceSeq = e.seq;
         break;
       case 'assistant/message': {
+        const price = this.price;
         const source = e.data.message.source;
         const logged = price !== undefined && price.turn === e.data.turn && price.step === e.data.step ? price : undefined;
         const provider = logged?.provider ?? source.provider ?? '';
         const model = logged?.model ?? source.model ?? '';
-        responses.push(priced({ kind: 'step', seq: e.seq, time: e.time, turn: e.data.turn, step: e.data.step, provider, model, ...endpoint(logged?.baseUrl ?? baseUrl), usage: e.data.usage }, logged, options));
+        this.responses.push(priced({ kind: 'step', seq: e.seq, time: e.time, turn: e.data.turn, step: e.data.step, provider, model, ...endpoint(logged?.baseUrl ?? this.baseUrl), usage: e.data.usage }, logged, options));
         break;
       }
       case 'compaction/summary': {
         // The summary request's own `request/price` (logged after its compaction/start); a
         // compaction between turns, or one recorded before they were logged, has none.
+        const price = this.price;
         const { provider, model } = e.data;
-        const own = price !== undefined && priceSeq > compactionStart && compactionStart >= 0 && price.provider === provider && price.model === model ? price : undefined;
-        responses.push(priced({ kind: 'compaction', seq: e.seq, time: e.time, turn: openTurn, step: own?.step ?? 0, provider, model, ...endpoint(own?.baseUrl ?? baseUrl), usage: e.data.usage }, own, options));
+        const own = price !== undefined && this.priceSeq > this.compactionStart && this.compactionStart >= 0 && price.provider === provider && price.model === model ? price : undefined;
+        this.responses.push(priced({ kind: 'compaction', seq: e.seq, time: e.time, turn: this.openTurn, step: own?.step ?? 0, provider, model, ...endpoint(own?.baseUrl ?? this.baseUrl), usage: e.data.usage }, own, options));
         break;
       }
       default:
         break;
     }
   }
-  const turns = new Map<number, BilledResponse[]>();
-  for (const r of responses) {
-    let list = turns.get(r.turn);
-    if (!list) turns.set(r.turn, (list = []));
-    list.push(r);
+
+  /** Totals over every response folded so far. */
+  total(): CostTotals {
+    return totals(this.responses);
   }
-  const snapshots: string[] = [];
-  for (const r of responses) if (r.snapshot !== undefined && !snapshots.includes(r.snapshot)) snapshots.push(r.snapshot);
-  return { responses, total: totals(responses), turns: new Map([...turns].map(([turn, list]) => [turn, totals(list)])), snapshots };
+
+  /** What the folded log cost: responses, totals, per-turn totals and snapshots. */
+  result(): SessionCost {
+    const responses = [...this.responses];
+    const turns = new Map<number, BilledResponse[]>();
+    for (const r of responses) {
+      let list = turns.get(r.turn);
+      if (!list) turns.set(r.turn, (list = []));
+      list.push(r);
+    }
+    const snapshots: string[] = [];
+    for (const r of responses) if (r.snapshot !== undefined && !snapshots.includes(r.snapshot)) snapshots.push(r.snapshot);
+    return { responses, total: totals(responses), turns: new Map([...turns].map(([turn, list]) => [turn, totals(list)])), snapshots };
+  }
+}
+
+/** Totals over some billed responses (a turn's, a step's). */
+export function costTotals(list: readonly BilledResponse[]): CostTotals {
+  return totals(list);
 }
 
 function endpoint(baseUrl: string | undefined): { baseUrl?: string } {
@@ -231,4 +269,28 @@ export function costJson(t: CostTotals, snapshots: readonly string[]): Record<st
     reasoningTokens: t.reasoningTokens,
     priceSnapshots: [...snapshots],
   };
+}
+
+/**
+ * Short label of totals for a row or a meter: `$0.0123`; `≥ $0.0100 (2 unpriced)` when some
+ * responses have no known price; `12.3k tokens, price unknown` when none has. Empty when nothing
+ * was billed.
+ */
+export function costLabel(t: CostTotals | undefined, options: { readonly compact?: boolean } = {}): string {
+  if (!t || (t.tokens === 0 && t.unknownCount === 0 && t.knownUsd === 0)) return '';
+  const usd = options.compact ? compactUsd : formatUsd;
+  if (t.usd !== undefined) return usd(t.usd);
+  if (t.knownUsd > 0) return options.compact ? `≥ ${usd(t.knownUsd)}` : `≥ ${usd(t.knownUsd)} (${t.unknownCount} unpriced)`;
+  return options.compact ? `${formatTokens(t.tokens)} tok` : `${formatTokens(t.tokens)} tokens, price unknown`;
+}
+
+/** USD for a narrow place (a sidebar row): four decimals below a cent (`$0.0022`), else as {@link formatUsd}. */
+export function compactUsd(usd: number): string {
+  return usd !== 0 && Math.abs(usd) < 0.01 ? `$${usd.toFixed(4)}` : formatUsd(usd);
+}
+
+/** What the tokens of totals count, for a tooltip: total input with its cached part, output with its reasoning part. */
+export function costTokensTitle(t: CostTotals): string {
+  const cached = [t.cacheReadTokens ? `${formatTokens(t.cacheReadTokens)} cached` : '', t.cacheWriteTokens ? `${formatTokens(t.cacheWriteTokens)} cache-write` : ''].filter(Boolean).join(', ');
+  return `input ${formatTokens(t.inputTokens)} total${cached ? ` (${cached})` : ''} · output ${formatTokens(t.outputTokens)}${t.reasoningTokens ? ` (${formatTokens(t.reasoningTokens)} reasoning)` : ''}${t.unreportedCount ? ` · ${t.unreportedCount} response(s) without reported usage, counted at their worst case` : ''}`;
 }

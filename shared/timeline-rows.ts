@@ -63,6 +63,11 @@ export interface TurnEndRow extends RowBase<'turn-end'> {
   readonly durationMs?: number;
   /** Sum of the turn's step usages. */
   readonly usage?: TokenUsage;
+  /**
+   * What the turn's steps cost at the prices logged for their requests: `usd` when every step's
+   * price is known, else `knownUsd` over those priced and how many are not. Absent when nothing was billed.
+   */
+  readonly cost?: { readonly usd?: number; readonly knownUsd: number; readonly unknownCount: number };
   /** `interrupted` when crash recovery closed the turn. */
   readonly crash?: CrashBadge;
 }
@@ -81,6 +86,8 @@ export interface StepRow extends RowBase<'step'> {
   readonly ttftMs?: number;
   /** From the step's `usage` chunk, then from its `assistant/message` usage. */
   readonly usage?: TokenUsage;
+  /** Time the step's tool calls waited for approval decisions, included in `durationMs` (shown apart). */
+  readonly approvalWaitMs?: number;
   /** The price logged for the step's request (`request/price`, issue 22): cost = usage × this. */
   readonly price?: PriceQuote;
   /** Number of model attempts (1 + retries). */
@@ -168,6 +175,8 @@ export interface ToolRow extends RowBase<'tool'> {
   /** Set when this call overlapped other calls of its step. */
   readonly parallel?: OverlapSlot;
   readonly approval?: { readonly id: string; readonly outcome?: string };
+  /** Time spent waiting for the person's approval decision, included in `durationMs` (shown apart). */
+  readonly approvalWaitMs?: number;
   /** Seq of a pruning replacement of this call's result. */
   readonly prunedBy?: number;
   readonly chunkCount: number;
@@ -203,6 +212,8 @@ export interface ApprovalRow extends RowBase<'approval'> {
   /** What the person was shown, in one line (`$ command · in folder`, or `path +a −r`). */
   readonly shown?: string;
   readonly outcome?: string;
+  /** How long the decision took (from the question to the decision). */
+  readonly waitMs?: number;
 }
 
 /** A compaction transaction and its replacement message. */

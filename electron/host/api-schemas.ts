@@ -15,6 +15,19 @@ const providerChoice = z
   .strict();
 
 const tokens = z.number().int().min(1).max(100_000_000);
+/** A price override as Settings sends it; ranges are checked by parsePriceOverrides (errors name the field). */
+const priceOverride = z
+  .object({
+    baseUrl: z.string().max(2000).optional(),
+    provider: z.string().max(64).optional(),
+    model: z.string().max(200),
+    inputMtok: z.number(),
+    outputMtok: z.number(),
+    cacheReadMtok: z.number().optional(),
+    cacheWriteMtok: z.number().optional(),
+    reasoningMtok: z.number().optional(),
+  })
+  .strict();
 const modelLimits = z.object({ baseUrl: z.string().max(2000), model: z.string().min(1).max(200), contextWindow: tokens.optional(), maxOutputTokens: tokens.optional() }).strict();
 
 /**
@@ -62,8 +75,10 @@ export const PARAM_SCHEMAS = {
       approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional(),
       modelLimits: modelLimits.optional(),
       mcpServers: z.record(z.string().max(40), z.json()).optional(),
+      prices: z.array(priceOverride).max(200).optional(),
     })
     .strict(),
+  setSessionBudget: z.object({ sessionId: id, sessionUsd: z.number().finite().optional(), sessionTokens: z.number().finite().optional() }).strict(),
   setApiKey: z.object({ provider: z.string().min(1).max(64), apiKey: z.string().max(4096) }).strict(),
   listModels: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000).optional() }).strict(),
   testConnection: z

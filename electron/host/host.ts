@@ -52,8 +52,9 @@ import { sessionWorkspace } from './workspace-folder.js';
 import type { SettingsStore } from './settings-store.js';
 import { ModelLimitStore } from './model-limit-store.js';
 import { PublishedLimits } from './published-limits.js';
-import type { SpendGuard } from '../agent/spend-guard.js';
+import type { Budget, SpendGuard } from '../agent/spend-guard.js';
 import { TerminalManager } from './terminal-manager.js';
+import { SessionCostCache } from './services/session-costs.js';
 
 /**
  * What one agent runs with instead of the shared settings (a fan-out branch, issue 21): its own
@@ -93,7 +94,7 @@ export interface HostOptions<C extends ClientConnection = ClientConnection> {
   /** Supervises the processes tools start, so none outlives this process (process-supervisor.ts). */
   readonly supervisor?: ProcessSupervisor;
   /** Makes each live agent's price logger and budget check (issue 22, electron/agent/spend-guard.ts). */
-  readonly spendGuard?: () => SpendGuard;
+  readonly spendGuard?: (sessionBudget: () => Budget | undefined) => SpendGuard;
   /** Secret values (API keys) that tool results must never show (default: the keys in settings). */
   readonly toolSecrets?: () => readonly string[];
   /** Limits learned from providers, per endpoint + model (default: in memory only). */
@@ -138,6 +139,8 @@ interface Subscription {
 /** The host; `C` is the connection class the composition root makes (HostConnection in the app). */
 export class Host<C extends ClientConnection = ClientConnection> implements IDisposable {
   private readonly agents = new Map<string, AgentHandle>();
+  /** Per-session cost totals for the session list, folded incrementally. */
+  private readonly costs = new SessionCostCache();
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly connections = new Set<HostClient>();
   readonly terminals: TerminalManager;
@@ -250,7 +253,32 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
       ...(h.origin !== undefined ? { origin: h.origin } : {}),
       ...(record.lastTurn !== undefined ? { lastTurn: this.agents.get(h.id)?.live.session.state.openTurn !== undefined ? 'open' : record.lastTurn } : {}),
       ...((this.agents.get(h.id)?.agent.approvals.list.length ?? 0) > 0 ? { waitingApproval: true } : {}),
+      ...this.costFacts(record),
+      ...(this.options.settings.sessionBudget(h.id) ? { budget: this.options.settings.sessionBudget(h.id)! } : {}),
     };
+  }
+
+  /**
+   * The list's cost facts of a session: its totals (folded incrementally, see SessionCostCache)
+   * and, while a turn of this host's agent is open, when that turn started (the sidebar's meter).
+   */
+  private costFacts(record: SessionRecord): Pick<SessionSummary, 'cost' | 'turnStartedAt'> {
+    const id = record.header.id;
+    const live = this.agents.get(id)?.live.session;
+    const events = live?.events;
+    const length = events?.length ?? record.eventCount;
+    const cost = this.costs.totals(id, length, (from, to) => (events ? events.slice(from, to) : this.repository.store.readRange(id, from, to)));
+    let turnStartedAt: number | undefined;
+    if (events && live.state.openTurn !== undefined) {
+      for (let i = events.length - 1; i >= 0; i--) {
+        const e = events[i]!;
+        if (e.type === 'turn/start') {
+          turnStartedAt = e.time;
+          break;
+        }
+      }
+    }
+    return { ...(cost ? { cost } : {}), ...(turnStartedAt !== undefined ? { turnStartedAt } : {}) };
   }
 
   /**
@@ -313,7 +341,7 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
       onToolOutput: ({ turn, step, callId, text }) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, turn, step, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
       ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
-      ...(this.options.spendGuard ? { spendGuard: this.options.spendGuard() } : {}),
+      ...(this.options.spendGuard ? { spendGuard: this.options.spendGuard(() => this.options.settings.sessionBudget(sessionId)) } : {}),
       instructions: new ProjectInstructions({ cwd, ...(this.options.userInstructionsFile !== undefined ? { userFile: this.options.userInstructionsFile } : {}) }),
       ...(mcp
         ? {
@@ -325,7 +353,13 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
         : {}),
     });
     const disposables = new DisposableStore();
-    disposables.add(live.session.onDidAppend((event) => this.queueEvent(sessionId, event)));
+    disposables.add(
+      live.session.onDidAppend((event) => {
+        this.queueEvent(sessionId, event);
+        // The session list's cost and meter move with each billed response and turn.
+        if (event.type === 'assistant/message' || event.type === 'compaction/summary' || event.type === 'turn/start' || event.type === 'turn/end') this.broadcast({ kind: 'sessions/changed' });
+      }),
+    );
     disposables.add(
       agent.onDidChangeStatus((status) => {
         this.broadcast({ kind: 'session/status', sessionId, status });

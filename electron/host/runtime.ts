@@ -132,7 +132,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.storeWatchMs !== undefined ? { storeWatchMs: options.storeWatchMs } : {}),
     ...(options.approvalAnswerer ? { approvalAnswerer: options.approvalAnswerer } : {}),
     supervisor,
-    spendGuard: spendGuardFactory(options.pricing),
+    spendGuard: spendGuardFactory(options.pricing, { overrides: () => settings.priceOverrides() }),
     spill: (sessionId, callId, text) => {
       try {
         const dir = join(spillDir, sessionId.replace(/[^A-Za-z0-9._-]/g, '_'));

@@ -14,7 +14,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ModelLimitSetting, ProviderChoice, ProviderPresetView, SettingsView } from '../../shared/api.js';
+import type { ModelLimitSetting, PriceOverrideSetting, ProviderChoice, ProviderPresetView, SessionBudget, SettingsView } from '../../shared/api.js';
+import { parsePriceOverrides, PriceOverrideError, type PriceOverride } from '../pricing/price-list.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
 import type { JsonValue } from '../../shared/json.js';
@@ -96,6 +97,10 @@ interface PersistedSettings {
   readonly mcpServers?: Readonly<Record<string, JsonValue>>;
   /** Workspace MCP files the user trusted: absolute path → sha256 of the trusted bytes. */
   readonly trustedMcpConfigs?: Readonly<Record<string, string>>;
+  /** The person's price overrides (issue 22), in the cli.json `prices` shape. */
+  readonly prices?: readonly PriceOverrideSetting[];
+  /** Budgets set per session in the app: session id → limits. */
+  readonly sessionBudgets?: Readonly<Record<string, SessionBudget>>;
 }
 
 export interface SettingsStoreOptions {
@@ -137,6 +142,8 @@ export class SettingsStore {
           ...(Array.isArray(parsed.modelLimits) ? { modelLimits: parsed.modelLimits.filter(isLimitSetting) } : {}),
           ...(isRecord(parsed.mcpServers) ? { mcpServers: parsed.mcpServers } : {}),
           ...(isRecord(parsed.trustedMcpConfigs) ? { trustedMcpConfigs: parsed.trustedMcpConfigs as Record<string, string> } : {}),
+          ...(Array.isArray(parsed.prices) ? { prices: parsed.prices } : {}),
+          ...(isRecord(parsed.sessionBudgets) ? { sessionBudgets: parsed.sessionBudgets as unknown as Record<string, SessionBudget> } : {}),
         };
       } catch (error) {
         console.error(`settings file ${options.file} is unreadable; using defaults (the file is left as it is):`, error);
@@ -258,8 +265,9 @@ export class SettingsStore {
    * @throws ForklineError INVALID_SETTINGS for an empty model or base URL; McpConfigError
    *   MCP_CONFIG_INVALID for `mcpServers` that are not a valid server map.
    */
-  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>> }): void {
+  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>>; prices?: readonly PriceOverrideSetting[] }): void {
     if (patch.mcpServers !== undefined) parseMcpServers({ mcpServers: patch.mcpServers }, 'settings', 'Settings', this.options.env);
+    if (patch.prices !== undefined) checkPrices(patch.prices);
     let modelLimits: readonly ModelLimitSetting[] | undefined;
     if (patch.modelLimits) {
       const entry = patch.modelLimits;
@@ -273,6 +281,7 @@ export class SettingsStore {
       ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}),
       ...(patch.mcpServers !== undefined ? { mcpServers: patch.mcpServers } : {}),
       ...(modelLimits !== undefined ? { modelLimits } : {}),
+      ...(patch.prices !== undefined ? { prices: patch.prices.map((p) => stripUndefined(p) as PriceOverrideSetting) } : {}),
     };
     const next: PersistedSettings = { ...this.settings, ...changes };
     if (next.active.model.trim() === '' || next.active.baseUrl.trim() === '') {
@@ -281,6 +290,46 @@ export class SettingsStore {
     this.settings = next;
     this.persisted = { ...this.persisted, ...changes };
     if (patch.active) this.noteConfigured(patch.active);
+    this.save();
+  }
+
+  /**
+   * The price overrides set in Settings, parsed for the price book. A file edited into an invalid
+   * shape gives none (reported on stderr) rather than stopping the app.
+   */
+  priceOverrides(): readonly PriceOverride[] {
+    const raw = this.settings.prices;
+    if (this.parsedPrices && this.parsedPrices.raw === raw) return this.parsedPrices.parsed;
+    let parsed: PriceOverride[] = [];
+    try {
+      parsed = parsePriceOverrides(raw ?? [], 'Settings prices');
+    } catch (error) {
+      console.error(`settings: ${(error as Error).message}; the Settings price overrides are not used`);
+    }
+    this.parsedPrices = { raw, parsed };
+    return parsed;
+  }
+  /** The last parse of the Settings prices (same array: same result, so the price book is kept). */
+  private parsedPrices: { raw: readonly PriceOverrideSetting[] | undefined; parsed: readonly PriceOverride[] } | undefined;
+
+  /** The budget set for a session in the app, if any. */
+  sessionBudget(sessionId: string): SessionBudget | undefined {
+    return this.settings.sessionBudgets?.[sessionId];
+  }
+
+  /**
+   * Sets or (with neither limit) clears a session's budget, and saves it.
+   * @throws ForklineError INVALID_BUDGET for a limit that is not a positive number.
+   */
+  setSessionBudget(sessionId: string, budget: SessionBudget): void {
+    for (const [field, value] of Object.entries(budget) as [keyof SessionBudget, number | undefined][]) {
+      if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new ForklineError('INVALID_BUDGET', `${field === 'sessionUsd' ? 'the USD budget' : 'the token budget'} must be a number above 0 (got ${value})`);
+    }
+    const others = Object.fromEntries(Object.entries(this.persisted.sessionBudgets ?? {}).filter(([id]) => id !== sessionId));
+    const clean = stripUndefined(budget) as SessionBudget;
+    const sessionBudgets = Object.keys(clean).length > 0 ? { ...others, [sessionId]: clean } : others;
+    this.settings = { ...this.settings, sessionBudgets };
+    this.persisted = { ...this.persisted, sessionBudgets };
     this.save();
   }
 
@@ -352,7 +401,21 @@ export class SettingsStore {
       dataDir: this.options.dataDir,
       modelLimits: this.settings.modelLimits ?? [],
       mcpServers: this.settings.mcpServers ?? {},
+      prices: this.settings.prices ?? [],
     };
+  }
+}
+
+/**
+ * Checks price overrides as Settings sends them.
+ * @throws ForklineError INVALID_PRICE_OVERRIDE naming the field (`prices[0].inputMtok: must not be negative`).
+ */
+function checkPrices(prices: readonly PriceOverrideSetting[]): void {
+  try {
+    parsePriceOverrides(prices);
+  } catch (error) {
+    if (error instanceof PriceOverrideError) throw new ForklineError('INVALID_PRICE_OVERRIDE', error.message);
+    throw error;
   }
 }
 

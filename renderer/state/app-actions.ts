@@ -8,7 +8,7 @@
  * session the text stays in the composer (`held`); the start screen's first prompt is kept here and
  * `providerConfigured()` starts its session once the card saved a working provider.
  */
-import type { HostClient } from '../../shared/api.js';
+import type { HostClient, SessionBudget } from '../../shared/api.js';
 import { HostCallError } from '../host/host-client.js';
 import type { AppStore } from './app-store.js';
 import { providerReadiness } from './provider-readiness.js';
@@ -163,6 +163,20 @@ export class AppActions {
   }
 
   /** Manual compaction; the outcome is shown as a toast. */
+  /**
+   * Sets (or, with neither limit, clears) a session's budget and reloads the list that shows it.
+   * Returns the host's refusal message (e.g. a budget that is not above 0), or undefined when it was set.
+   */
+  async setBudget(sessionId: string, budget: SessionBudget): Promise<string | undefined> {
+    try {
+      await this.runtime.client.setSessionBudget({ sessionId, ...budget });
+      await this.runtime.refreshSessions();
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
   async compact(sessionId: string): Promise<void> {
     try {
       const result = await this.runtime.client.compactSession({ sessionId });

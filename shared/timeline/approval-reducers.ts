@@ -4,7 +4,7 @@
  */
 import { asNumber, asObject, asString } from '../event-read.js';
 import { headPreview } from '../preview.js';
-import type { ApprovalRow, ToolRow } from '../timeline-rows.js';
+import type { ApprovalRow, StepRow, ToolRow } from '../timeline-rows.js';
 import type { Mutable, ReducerTable } from './fold-state.js';
 
 export const approvalReducers = {
@@ -30,7 +30,8 @@ export const approvalReducers = {
         t.refSeqs = [...t.refSeqs, e.seq];
       }
     }
-    fold.approvals.set(id, { row: idx, tool });
+    // Where the wait began: the time until the decision is shown apart from the tool's own time.
+    fold.approvals.set(id, { row: idx, tool, mark: fold.clock.mark(e.time), ...(fold.openStep !== undefined ? { step: fold.openStep } : {}) });
   },
 
   'approval/decided': (fold, e, d) => {
@@ -45,10 +46,18 @@ export const approvalReducers = {
     a.outcome = outcome;
     a.refSeqs = [...a.refSeqs, e.seq];
     fold.own(e.seq, known.row);
+    const waitMs = known.mark ? fold.clock.since(known.mark, e.time) : undefined;
+    if (waitMs !== undefined) a.waitMs = waitMs;
     if (known.tool !== undefined) {
       const t = fold.edit<ToolRow>(known.tool);
       t.approval = { id, outcome };
       t.refSeqs = [...t.refSeqs, e.seq];
+      if (waitMs !== undefined) t.approvalWaitMs = (t.approvalWaitMs ?? 0) + waitMs;
+    }
+    const st = known.step !== undefined ? fold.steps.get(known.step) : undefined;
+    if (waitMs !== undefined && st && st.rowIdx >= 0) {
+      const s = fold.edit<StepRow>(st.rowIdx);
+      s.approvalWaitMs = (s.approvalWaitMs ?? 0) + waitMs;
     }
   },
 } satisfies ReducerTable;

@@ -74,7 +74,7 @@ export class FoldState {
   readonly compactions = new Map<string, number>();
   openCompaction: string | undefined;
   // Approval family: approval id → its row and the tool row it belongs to.
-  readonly approvals = new Map<string, { row: number; tool: number | undefined }>();
+  readonly approvals = new Map<string, { row: number; tool: number | undefined; mark?: SpanMark; step?: string }>();
   /** Surface event seq → rows that show it (for shadowing). */
   readonly surfaceRows = new Map<number, number[]>();
   // Request family: the route in effect.

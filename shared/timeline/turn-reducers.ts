@@ -6,6 +6,7 @@ import type { TokenUsage } from '../chunks.js';
 import { addUsage, asNumber, turnEndFacts, turnEndLabel } from '../event-read.js';
 import type { CompactionRow, StepRow, TurnEndRow, TurnRow } from '../timeline-rows.js';
 import type { Mutable, ReducerTable, StepState } from './fold-state.js';
+import { usageCost } from '../pricing.js';
 
 export const turnReducers = {
   'turn/start': (fold, e, d) => {
@@ -24,12 +25,20 @@ export const turnReducers = {
     const label = turnEndLabel(facts);
     const ts = fold.turns.get(turn);
     let usage: TokenUsage | undefined;
+    let knownUsd = 0;
+    let unknownCount = 0;
+    let billed = 0;
     if (ts) {
       for (const key of ts.stepKeys) {
         const st = fold.steps.get(key);
         if (st) {
           fold.finishAttempt(st);
           usage = addUsage(usage, st.usage);
+          // The step's cost at the price logged for its request (as the step header shows it).
+          const price = st.rowIdx >= 0 ? (fold.rows[st.rowIdx] as StepRow | undefined)?.price : undefined;
+          if (st.usage || price?.kind === 'unknown') billed++;
+          if (price?.kind === 'known' && st.usage) knownUsd += usageCost(st.usage, price).usd;
+          else if (st.usage || price?.kind === 'unknown') unknownCount++;
         }
       }
     }
@@ -37,6 +46,7 @@ export const turnReducers = {
     const row: Mutable<TurnEndRow> = { kind: 'turn-end', key: `turn-end:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq], turn, end: facts, label };
     if (durationMs !== undefined) row.durationMs = durationMs;
     if (usage) row.usage = usage;
+    if (billed > 0) row.cost = { ...(unknownCount === 0 ? { usd: knownUsd } : {}), knownUsd, unknownCount };
     if (facts.kind === 'interrupted') row.crash = 'interrupted';
     const idx = fold.push(row);
     fold.own(e.seq, idx);

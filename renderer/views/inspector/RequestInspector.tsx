@@ -19,7 +19,9 @@ import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import type { RequestTarget } from '../../state/app-store.js';
 import { CopyButton } from '../common/CopyButton.js';
-import { useApp, useClient, useSession } from '../context.js';
+import { useApp, useClient, useSession, useTimeline } from '../context.js';
+import { formatUsd, usageCost } from '../../../shared/pricing.js';
+import type { StepRow } from '../../../shared/timeline.js';
 import { MessageCard, toolNamesOf } from '../messages/MessageCard.js';
 import { EventList } from './EventList.js';
 
@@ -240,6 +242,11 @@ function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestIn
   const u = r.usage;
   const prompt = u ? u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) : undefined;
   const tone = r.finish === 'stop' || r.finish === 'tool-calls' ? 'ok' : r.finish === undefined ? 'muted' : r.finish === 'max-tokens' ? 'warn' : 'bad';
+  // The price logged for this step's request (the step row holds it, issue 22).
+  const ref = inspection.request.ref;
+  const timeline = useTimeline();
+  const price = ref.kind === 'step' ? timeline.rows.find((row): row is StepRow => row.kind === 'step' && row.turn === ref.turn && row.step === ref.step)?.price : undefined;
+  const cost = price?.kind === 'known' && u ? usageCost(u, price) : undefined;
   return (
     <div data-testid="request-response">
       <div className="response-finish">
@@ -256,27 +263,41 @@ function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestIn
       <table className="kv-table" data-testid="response-facts">
         <tbody>
           <tr>
-            <th>input</th>
+            <th>cost</th>
+            <td className="mono" data-testid="response-cost" title={price?.kind === 'known' ? `priced with ${price.snapshot} (${price.source}: ${price.priceId})` : price?.kind === 'unknown' ? price.reason : 'no price was logged for this request'}>
+              {cost ? formatUsd(cost.usd) : u ? 'price unknown' : '—'}
+              {cost && (
+                <span className="muted">
+                  {' '}
+                  (input {formatUsd(cost.input)} · cached {formatUsd(cost.cacheRead)}
+                  {cost.cacheWrite > 0 ? ` · cache write ${formatUsd(cost.cacheWrite)}` : ''} · output {formatUsd(cost.output)}
+                  {cost.reasoning > 0 ? ` · reasoning ${formatUsd(cost.reasoning)}` : ''})
+                </span>
+              )}
+            </td>
+          </tr>
+          <tr>
+            <th title="total input: uncached + cache read + cache write">input (total)</th>
             <td className="mono" data-testid="response-input">
               {u ? `${formatTokens(prompt)} tokens` : '—'}
               {u && <span className="muted"> ({formatTokens(u.inputTokens)} uncached)</span>}
             </td>
           </tr>
           <tr>
-            <th>cached</th>
+            <th title="the part of the input read from the provider's cache">of it cached</th>
             <td className="mono" data-testid="response-cached">
               {u ? formatTokens(u.cacheReadTokens ?? 0) : '—'}
               {u && prompt ? <span className="muted"> ({Math.round(((u.cacheReadTokens ?? 0) / prompt) * 100)}% of input)</span> : null}
             </td>
           </tr>
           <tr>
-            <th>output</th>
+            <th title="output tokens, reasoning included">output (total)</th>
             <td className="mono" data-testid="response-output">
               {u ? formatTokens(u.outputTokens) : '—'}
             </td>
           </tr>
           <tr>
-            <th>reasoning</th>
+            <th title="the part of the output spent on reasoning">of it reasoning</th>
             <td className="mono" data-testid="response-reasoning">
               {u?.reasoningTokens !== undefined ? formatTokens(u.reasoningTokens) : '—'}
             </td>

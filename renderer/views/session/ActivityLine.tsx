@@ -9,7 +9,9 @@
  * the stall when they change.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { formatTokens } from '../../../shared/format.js';
+import { formatDuration, formatTokens } from '../../../shared/format.js';
+import { turnMeter } from '../../../shared/live-cost.js';
+import { formatUsd } from '../../../shared/pricing.js';
 import { STALL_MS, activityLabel, isStalled, turnActivity } from '../../../shared/turn-activity.js';
 import { useSession, useTimeline } from '../context.js';
 
@@ -44,6 +46,10 @@ export function ActivityLine(): ReactNode {
   const streamedTokens = Math.round(activity.streamedChars / 4);
   const tokens = activity.reportedTokens > 0 || streamedTokens > 0 ? `≈${formatTokens(Math.max(streamedTokens, activity.reportedTokens))} tokens out` : undefined;
   const silent = lastEventAt !== undefined ? seconds(now - lastEventAt) : '';
+  // The live meter: the turn's cost and billed tokens so far, and its approval wait shown apart.
+  const meter = turnMeter(timeline.rows, activity.turn);
+  const waitMs = meter.approvalWaitMs + (meter.waitingSince !== undefined ? Math.max(0, now - meter.waitingSince) : 0);
+  const cost = meter.billedSteps === 0 && meter.unknownCount === 0 ? undefined : meter.unknownCount === 0 ? formatUsd(meter.knownUsd) : meter.knownUsd > 0 ? `≥ ${formatUsd(meter.knownUsd)}` : 'price unknown';
   return (
     <div className={`activity-line${stalled ? ' stalled' : ''}`} data-testid="activity-line" data-phase={activity.phase} data-stalled={stalled ? 'true' : 'false'}>
       <span className="activity-dot" aria-hidden="true" />
@@ -57,6 +63,16 @@ export function ActivityLine(): ReactNode {
       {tokens && (
         <span className="muted mono" data-testid="activity-tokens" title="Estimated from the characters streamed in this turn (about 4 per token); the provider's exact count shows on each step when it ends">
           {tokens}
+        </span>
+      )}
+      {cost !== undefined && (
+        <span className="muted mono" data-testid="activity-cost" title={`this turn so far: ${formatTokens(meter.tokens)} billed tokens (total input + output) over ${meter.billedSteps} finished step(s)${meter.unknownCount ? `; ${meter.unknownCount} without a known price` : ''}`}>
+          {cost} · {formatTokens(meter.tokens)} tokens
+        </span>
+      )}
+      {waitMs >= 1000 && (
+        <span className="muted mono" data-testid="activity-approval-wait" title="Time this turn spent waiting for your approval decisions (not counted as tool time)">
+          approval wait {meter.waitingSince !== undefined ? seconds(waitMs) : formatDuration(waitMs)}
         </span>
       )}
       {stalled && (

@@ -13,6 +13,7 @@ import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
 import { ConnectionTestButton } from './ConnectionTestButton.js';
 import { McpServersSection } from './McpServersSection.js';
+import { PricesSection } from './PricesSection.js';
 import { ModelLimitsFields, parseTokens } from './ModelLimitsFields.js';
 import { ModelListField } from './ModelListField.js';
 
@@ -267,6 +268,7 @@ export function SettingsDialog(): ReactNode {
       ) : (
         <>
           <SettingsForm view={view} onSaved={setSettings} onClose={close} />
+          <PricesSection />
           <McpServersSection />
         </>
       )}

@@ -22,6 +22,7 @@ import { CommandIcon, DeleteIcon, ExportIcon, ForkIcon, GearIcon, PlusIcon, Rena
 import { useImportFiles } from '../import/use-import-files.js';
 import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
+import { SessionCost } from './SessionCost.js';
 import { SessionActivityBadge } from './SessionActivityBadge.js';
 
 /**
@@ -140,8 +141,11 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
             </span>
           )}
           <span className={`status-dot ${session.status}`} data-testid="session-status-dot" aria-hidden="true" />
-          <span className="session-title" data-testid="session-title">
-            {title}
+          <span className="session-text">
+            <span className="session-title" data-testid="session-title">
+              {title}
+            </span>
+            <SessionCost session={session} />
           </span>
           {session.status === 'running' && <span className="sr-only"> (running)</span>}
           <SessionActivityBadge session={session} />

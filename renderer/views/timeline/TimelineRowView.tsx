@@ -32,6 +32,7 @@ import { FoldToggle } from './FoldToggle.js';
 import { cutTail } from '../../../shared/text-cut.js';
 import { visible } from '../../../shared/visible-text.js';
 import { FailedTurnHelp } from './FailedTurnHelp.js';
+import { BudgetStopHelp } from './BudgetStopHelp.js';
 import { approvalLabel, measured, showsTtft, stepFinishLabel, turnDurationLabel } from './trust-labels.js';
 
 export interface RowViewProps {
@@ -97,7 +98,16 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
           {duration.text}
         </span>
       )}
-      {row.usage && <span className="muted">{usageLabel(row.usage)}</span>}
+      {row.usage && (
+        <span className="muted" data-testid="turn-end-tokens" title="tokens: total input (its cached part), output (its reasoning part)">
+          {usageLabel(row.usage)}
+        </span>
+      )}
+      {row.cost && (
+        <span className="muted mono" data-testid="turn-end-cost" title="what the turn's steps cost, at the prices logged for their requests">
+          {row.cost.usd !== undefined ? formatUsd(row.cost.usd) : row.cost.knownUsd > 0 ? `≥ ${formatUsd(row.cost.knownUsd)} (${row.cost.unknownCount} unpriced)` : 'price unknown'}
+        </span>
+      )}
       <span className="spacer" />
       {!imported && (
         <>
@@ -130,6 +140,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
         </>
       )}
       {row.end.kind === 'error' && row.end.failure && !imported && <FailedTurnHelp row={row} failure={row.end.failure} sessionId={sessionId} />}
+      {row.end.kind === 'budget' && !imported && <BudgetStopHelp row={row} sessionId={sessionId} />}
     </div>
   );
 }
@@ -147,9 +158,14 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
           {row.model}
         </span>
       )}
-      <span className="muted step-duration" data-testid="step-duration">
-        {row.durationMs !== undefined ? formatDuration(row.durationMs) : row.open && live ? 'running…' : ''}
+      <span className="muted step-duration" data-testid="step-duration" title={row.approvalWaitMs ? `${formatDuration(row.durationMs ?? 0)} in all, of which ${formatDuration(row.approvalWaitMs)} waiting for approval (not counted here)` : undefined}>
+        {row.durationMs !== undefined ? formatDuration(Math.max(0, row.durationMs - (row.approvalWaitMs ?? 0))) : row.open && live ? 'running…' : ''}
       </span>
+      {row.approvalWaitMs !== undefined && row.approvalWaitMs >= 1000 && (
+        <span className="muted step-approval-wait" data-testid="step-approval-wait" title="Time this step waited for your approval decisions">
+          +{formatDuration(row.approvalWaitMs)} approval
+        </span>
+      )}
       {showsTtft(row) && (
         <span className="muted step-ttft" title="time to the first streamed chunk">
           ttft {measured(row.ttftMs!)}

@@ -8,6 +8,7 @@ import { memo, useMemo, type CSSProperties, type ReactNode } from 'react';
 import type { ToolRow } from '../../../shared/timeline.js';
 import { fileDiffs, parseToolArgs, prettyArgs, summarizeToolArgs, terminalFacts, toolPresentation } from '../../../shared/tool-view.js';
 import { readTodos } from '../../../shared/event-read.js';
+import { formatDuration } from '../../../shared/format.js';
 import type { TodoItem } from '../../../shared/events.js';
 import { useSession } from '../context.js';
 import { DiffView } from './DiffView.js';
@@ -164,6 +165,11 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
         {row.isError && !row.crash && (
           <span className="badge badge-bad" data-testid="tool-error-badge" title={row.errorName}>
             {row.errorCode ?? 'error'}
+          </span>
+        )}
+        {row.approvalWaitMs !== undefined && row.approvalWaitMs >= 1000 && (
+          <span className="muted approval-wait" data-testid="tool-approval-wait" title="Time this call waited for your approval decision (not counted in its run time)">
+            waited {formatDuration(row.approvalWaitMs)} for approval
           </span>
         )}
         <span className="duration" data-testid="tool-duration" title={duration.title}>

@@ -27,14 +27,16 @@ export function measured(ms: number): string {
 }
 
 /** The duration cell of a tool row. Empty while nothing is known yet (streaming, pending). */
-export function toolDurationLabel(row: Pick<ToolRow, 'state' | 'durationMs' | 'errorCode' | 'crash'>): Label {
+export function toolDurationLabel(row: Pick<ToolRow, 'state' | 'durationMs' | 'errorCode' | 'crash' | 'approvalWaitMs'>): Label {
   if (row.crash === 'outcome-unknown' || row.errorCode === 'TOOL_OUTCOME_UNKNOWN') return { text: 'unknown', title: 'The app stopped while this call ran; how long it ran (and whether it finished) is unknown.' };
   if (row.crash === 'not-started' || (row.errorCode !== undefined && NOT_RUN.has(row.errorCode))) return { text: 'not run', title: 'This call never started, so it has no duration.' };
   if (row.durationMs === undefined || !Number.isFinite(row.durationMs) || row.durationMs < 0) {
     return row.state === 'running' ? { text: '…', title: 'running' } : row.state === 'done' || row.state === 'error' ? { text: 'unknown', title: 'No start time was logged for this call.' } : { text: '' };
   }
-  if (row.errorCode === 'ABORTED') return { text: `killed after ${measured(row.durationMs)}`, title: 'Cancelled while running: it was stopped (with every process it started) after this long.' };
-  return { text: measured(row.durationMs) };
+  // The wait for the person's decision is not the tool's time: it is shown apart (tool-approval-wait).
+  const ran = Math.max(0, row.durationMs - (row.approvalWaitMs ?? 0));
+  if (row.errorCode === 'ABORTED') return { text: `killed after ${measured(ran)}`, title: 'Cancelled while running: it was stopped (with every process it started) after this long.' };
+  return row.approvalWaitMs ? { text: measured(ran), title: `ran ${measured(ran)}; the ${measured(row.approvalWaitMs)} waiting for approval is not counted` } : { text: measured(row.durationMs) };
 }
 
 /** The duration of a turn: unknown when crash recovery closed it (its end was written later, at recovery). */
