@@ -14,15 +14,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../shared/events.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { agentLogFixtures, sourcePairs, sourceRecords } from '../../support/import-fixtures.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type RecordedRequest, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { strictThinkingViolations } from '../../support/scripted-llm/strict-thinking.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
 let dataDir: string;
 let work: string;
@@ -38,20 +37,8 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', FORKLINE_CHECKPOINTS: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
 
 function readLog(id: string): SessionEvent[] {
   const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));
