@@ -18,24 +18,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../shared/events.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { agentLogFixtures, sourcePairs, sourceRecords } from '../../support/import-fixtures.js';
-import { startScriptedLlm, textResponse, toolCallResponse, type RecordedRequest, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { textResponse, toolCallResponse, type RecordedRequest, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { strictThinkingViolations } from '../../support/scripted-llm/strict-thinking.js';
 import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
 
 let llm: ScriptedLlm;
 let dataDir: string;
 let work: string;
 
 beforeAll(async () => {
-  llm = await startScriptedLlm({ strictThinking: true });
-  dataDir = mkdtempSync(join(tmpdir(), 'forkline-cli-thinking-'));
-  work = mkdtempSync(join(tmpdir(), 'forkline-cli-thinking-ws-'));
+  ({ llm, dataDir, work } = await openScriptedCli('forkline-cli-thinking', { llm: { strictThinking: true } }));
 });
-afterAll(async () => {
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 
 /** The CLI through the shared spawn helper (test/support/cli-process.ts). */
 const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });

@@ -98,10 +98,19 @@ describe('fanout failures (issue 21)', () => {
 
   it('Ctrl+C cancels every branch; each logs its closers', async () => {
     let sent = false;
+    // Ctrl+C once both branches have started and both stalled requests have reached the server
+    // (the signal itself, instead of a fixed 1.5 s after the "started" lines).
+    const stalled = () => llm.requests.filter((r) => r.body.model === 'model-stall').length;
+    const stalledBefore = stalled();
     const res = await forkline(['fanout', parentId, ...route(), '--variant', 'model=model-stall,system=Answer in haiku.', '--variant', 'model=model-stall', '--check', 'true', '--json', 'fix it'], (stderr, child) => {
       if (!sent && (stderr.match(/started/g) ?? []).length === 2) {
         sent = true;
-        setTimeout(() => child.kill('SIGINT'), 1500);
+        const poll = setInterval(() => {
+          if (stalled() < stalledBefore + 2) return;
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }, 10);
+        child.once('exit', () => clearInterval(poll));
       }
     });
     expect(sent).toBe(true);

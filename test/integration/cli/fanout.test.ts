@@ -9,14 +9,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../electron/host/dispatch.js';
 import { createRuntime } from '../../../electron/host/runtime.js';
-import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 /** Fan-outs in the ranking loop: 3, not 10 — each one is a CLI process running three branches with their checks (~3 s on this 2-core box). */
@@ -48,17 +49,10 @@ function reply(model: string, messages: readonly Message[]) {
 }
 
 beforeAll(async () => {
-  llm = await startScriptedLlm({ models: ['model-a', 'model-b', 'model-c'] });
+  ({ llm, dataDir, work } = await openScriptedCli('forkline-fanout', { llm: { models: ['model-a', 'model-b', 'model-c'] }, example: 'examples/fix-sum' }));
   llm.setHandler((request) => reply(String(request.body.model), request.body.messages as Message[]));
-  dataDir = mkdtempSync(join(tmpdir(), 'forkline-fanout-'));
-  work = mkdtempSync(join(tmpdir(), 'forkline-fanout-work-'));
-  cpSync(join(ROOT, 'examples/fix-sum'), work, { recursive: true });
 });
-afterAll(async () => {
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 
 /** The CLI through the shared spawn helper (test/support/cli-process.ts). */
 const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir });

@@ -4,12 +4,12 @@
  * promptly instead of hanging); an approved `echo $DEEPSEEK_API_KEY` puts no key in the stored log.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
 
 const KEY = 'sk-cli-test-0123456789abcdefABCDEF';
 let llm: ScriptedLlm;
@@ -17,15 +17,9 @@ let dataDir: string;
 let work: string;
 
 beforeAll(async () => {
-  llm = await startScriptedLlm();
-  dataDir = mkdtempSync(join(tmpdir(), 'forkline-tools-cli-'));
-  work = realpathSync(mkdtempSync(join(tmpdir(), 'forkline-tools-cli-ws-')));
+  ({ llm, dataDir, work } = await openScriptedCli('forkline-tools-cli', {}));
 });
-afterAll(async () => {
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 
 /** The CLI through the shared spawn helper (test/support/cli-process.ts). */
 const forkline = (args: string[], env: Record<string, string> = {}, onStdout?: (text: string, pid: number) => void): Promise<ForklineRun> =>
