@@ -71,7 +71,7 @@ function withDataDir(args: readonly string[], dataDir: string | undefined): stri
 
 /**
  * A running `forkline ARGS [--data-dir DIR]` with its output collected as text (the shared spawn
- * helper of the CLI integration tests; resolves on the process's `exit`).
+ * helper of the CLI integration tests; resolves once the process exited and its output is read).
  */
 export function startForkline(args: readonly string[], options: ForklineOptions = {}): { readonly child: ChildProcess; stdout(): string; stderr(): string; readonly exited: Promise<ForklineRun> } {
   const started = Date.now();
@@ -86,7 +86,21 @@ export function startForkline(args: readonly string[], options: ForklineOptions 
     stderr += d;
     options.onStderr?.(stderr, child);
   });
-  const exited = new Promise<ForklineRun>((resolve) => child.on('exit', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr, ms: Date.now() - started })));
+  // Resolved when stdout and stderr are drained ('close'), not at 'exit', which can come before the
+  // last chunk is read on a loaded machine; a process the run left behind that still holds the
+  // pipes delays that by at most 5 s.
+  const exited = new Promise<ForklineRun>((resolve) => {
+    let status: { code: number; signal: NodeJS.Signals | null; ms: number } | undefined;
+    const done = () => resolve({ ...status!, stdout, stderr });
+    child.on('exit', (code, signal) => {
+      status = { code: code ?? -1, signal, ms: Date.now() - started };
+      setTimeout(done, 5000).unref();
+    });
+    child.on('close', (code, signal) => {
+      status ??= { code: code ?? -1, signal, ms: Date.now() - started };
+      done();
+    });
+  });
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
