@@ -2,11 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // Browser end-to-end tests: real Chromium (Debian, /usr/bin/chromium) through playwright-core,
 // driving the built renderer in browser mode against the real host and the scripted model server.
+// Each file starts its own host (temp data folder, port 0), scripted server and browser, so files
+// run two at a time (FORKLINE_E2E_WORKERS overrides it; 1 runs them one after another).
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.ts'],
     pool: 'forks',
-    fileParallelism: false,
+    maxWorkers: Number(process.env['FORKLINE_E2E_WORKERS'] ?? 2),
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -3,31 +3,63 @@
 // sources, so the CLI tests never run a stale one), unit + integration tests (vitest), then the
 // browser end-to-end tests (vitest + playwright-core + Debian Chromium). Ends with one line
 // `N passed, N failed` (typecheck, lint and the CLI build count as one check each).
-import { spawnSync } from 'node:child_process';
+//
+// Two lanes run side by side (the CI machine has 2 cores): lane 1 builds the CLI bundle and runs
+// the unit + integration tests (output streamed); lane 2 runs the three typechecks, the lint and the
+// renderer build one after the other (each step's output printed whole when it ends, so the two
+// never interleave within a step). The browser tests start when both lanes are done.
+//
+// `node scripts/test.js static|unit|integration|e2e` runs one area alone (the npm scripts
+// test:static, test:unit = test/unit only, test:integration = test/integration only, test:e2e),
+// with the same closing `N passed, N failed` line.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { findChromium } from './chromium-path.js';
 
 let passed = 0;
 let failed = 0;
 const failures = [];
+const timings = [];
 
-function run(label, cmd, args) {
-  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
-  const result = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
-  return result.status === 0;
+/**
+ * Runs one command. `buffered`: its output is collected and printed whole at the end (for the lane
+ * that runs beside the streamed one). Resolves true when it exits 0.
+ */
+function run(label, cmd, args, { buffered = false } = {}) {
+  const started = Date.now();
+  const header = `\n=== ${label}: ${cmd} ${args.join(' ')}`;
+  if (!buffered) console.log(header);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
+    const chunks = [];
+    if (buffered) {
+      child.stdout.on('data', (d) => chunks.push(d));
+      child.stderr.on('data', (d) => chunks.push(d));
+    }
+    child.on('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code) => {
+      const seconds = (Date.now() - started) / 1000;
+      timings.push(`${label}: ${seconds.toFixed(1)} s`);
+      if (buffered) {
+        const out = Buffer.concat(chunks).toString('utf8').trimEnd();
+        console.log(`${header}  (${seconds.toFixed(1)} s)${out ? `\n${out}` : ''}`);
+      }
+      resolve(code === 0);
+    });
+  });
 }
 
-function check(label, cmd, args) {
-  if (run(label, cmd, args)) passed++;
+async function check(label, cmd, args, options) {
+  if (await run(label, cmd, args, options)) passed++;
   else {
     failed++;
     failures.push(label);
   }
 }
 
-function vitest(label, config, reportFile) {
+async function vitest(label, config, reportFile, extraArgs = []) {
   rmSync(reportFile, { force: true });
-  const ok = run(label, 'npx', ['vitest', 'run', '-c', config, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`]);
+  const ok = await run(label, 'npx', ['vitest', 'run', '-c', config, ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`]);
   if (!existsSync(reportFile)) {
     failed++;
     failures.push(`${label} (no report)`);
@@ -47,31 +79,64 @@ function vitest(label, config, reportFile) {
   if (report.numFailedTests > 0) failures.push(`${label}: ${report.numFailedTests} failed`);
 }
 
-const only = process.argv[2];
-if (!only || only === 'static') {
-  check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.node.json']);
-  check('typecheck (renderer)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
-  check('typecheck (browser tests)', 'npx', ['tsc', '-p', 'tsconfig.e2e.json']);
-  check('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
+/** Typecheck ×3 and lint, one after the other. */
+async function staticChecks(buffered) {
+  await check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.node.json'], { buffered });
+  await check('typecheck (renderer)', 'npx', ['tsc', '-p', 'tsconfig.web.json'], { buffered });
+  await check('typecheck (browser tests)', 'npx', ['tsc', '-p', 'tsconfig.e2e.json'], { buffered });
+  await check('lint', 'npx', ['eslint', '--max-warnings', '0', '.'], { buffered });
 }
-if (!only || only === 'unit') {
-  check('build CLI bundle', process.execPath, ['scripts/build-cli.js']);
-  vitest('unit + integration', 'vitest.config.ts', '.vitest-unit.json');
+
+/** The CLI bundle (which the integration tests run), then vitest over `paths` (all of vitest.config.ts's include when empty). */
+async function vitestTests(label, paths, { cli = true } = {}) {
+  if (cli) await check('build CLI bundle', process.execPath, ['scripts/build-cli.js']);
+  await vitest(label, 'vitest.config.ts', '.vitest-unit.json', paths);
 }
-if (!only || only === 'e2e') {
+
+/** undefined when Chromium and the renderer build are there; else the failure already counted. */
+function chromiumMissing() {
   const chromium = findChromium();
   if (existsSync('test/e2e') && chromium.path === undefined) {
     // One line instead of a playwright launch error per browser test.
     console.log(`\n=== e2e (chromium): not run — ${chromium.reason}`);
     failed++;
     failures.push(`e2e (chromium): ${chromium.reason}`);
-  } else if (existsSync('test/e2e') && run('build renderer', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
-    vitest('e2e (chromium)', 'vitest.e2e.config.ts', '.vitest-e2e.json');
-  } else if (existsSync('test/e2e')) {
+    return true;
+  }
+  return false;
+}
+
+async function buildRenderer(buffered) {
+  const ok = await run('build renderer', 'npx', ['vite', 'build', '--logLevel', 'warn'], { buffered });
+  if (!ok) {
     failed++;
     failures.push('renderer build');
   }
+  return ok;
 }
+
+const only = process.argv[2];
+const started = Date.now();
+if (only === 'static') await staticChecks(false);
+else if (only === 'unit') await vitestTests('unit', ['test/unit'], { cli: false });
+else if (only === 'integration') await vitestTests('integration', ['test/integration']);
+else if (only === 'e2e') {
+  if (existsSync('test/e2e') && !chromiumMissing() && (await buildRenderer(false))) await vitest('e2e (chromium)', 'vitest.e2e.config.ts', '.vitest-e2e.json');
+} else if (only === undefined) {
+  const e2e = existsSync('test/e2e');
+  const [, rendererBuilt] = await Promise.all([
+    vitestTests('unit + integration', []),
+    (async () => {
+      await staticChecks(true);
+      return e2e ? buildRenderer(true) : false;
+    })(),
+  ]);
+  if (e2e && rendererBuilt && !chromiumMissing()) await vitest('e2e (chromium)', 'vitest.e2e.config.ts', '.vitest-e2e.json');
+} else {
+  console.error(`unknown area ${only}: static, unit, integration or e2e`);
+  process.exit(2);
+}
+console.log(`\nTimings (wall, ${((Date.now() - started) / 1000).toFixed(1)} s in all):\n- ${timings.join('\n- ')}`);
 if (failures.length > 0) console.log(`\nFailures:\n- ${failures.join('\n- ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

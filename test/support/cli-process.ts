@@ -3,7 +3,7 @@
  * tests: with pipes (bytes kept as bytes, so output can be compared exactly), through a shell
  * pipeline (`| head -1`, `| wc -c`), or in a real pseudo terminal (node-pty).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { spawn as spawnPty, type IPty } from 'node-pty';
 
@@ -42,6 +42,77 @@ export function runCli(args: readonly string[], options: { readonly env?: Record
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out), stderr }));
   });
+}
+
+/** What `forkline()` gives back: the exit status (`-1` when killed by a signal), the signal, and the output as text. */
+export interface ForklineRun {
+  readonly code: number;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Wall time from spawn to exit. */
+  readonly ms: number;
+}
+
+export interface ForklineOptions {
+  /** Appended as `--data-dir DIR` after the arguments (left off when undefined). */
+  readonly dataDir?: string;
+  /** Added to (or overriding) `cliEnv()`. */
+  readonly env?: Record<string, string>;
+  /** Called with all of stdout so far on every chunk (e.g. to send SIGINT once a line shows). */
+  readonly onStdout?: (text: string, child: ChildProcess) => void;
+  /** Called with all of stderr so far on every chunk. */
+  readonly onStderr?: (text: string, child: ChildProcess) => void;
+}
+
+function withDataDir(args: readonly string[], dataDir: string | undefined): string[] {
+  return dataDir === undefined ? [...args] : [...args, '--data-dir', dataDir];
+}
+
+/**
+ * A running `forkline ARGS [--data-dir DIR]` with its output collected as text (the shared spawn
+ * helper of the CLI integration tests; resolves once the process exited and its output is read).
+ */
+export function startForkline(args: readonly string[], options: ForklineOptions = {}): { readonly child: ChildProcess; stdout(): string; stderr(): string; readonly exited: Promise<ForklineRun> } {
+  const started = Date.now();
+  const child = spawn(process.execPath, [FORKLINE, ...withDataDir(args, options.dataDir)], { cwd: ROOT, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    options.onStdout?.(stdout, child);
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    options.onStderr?.(stderr, child);
+  });
+  // Resolved when stdout and stderr are drained ('close'), not at 'exit', which can come before the
+  // last chunk is read on a loaded machine; a process the run left behind that still holds the
+  // pipes delays that by at most 5 s.
+  const exited = new Promise<ForklineRun>((resolve) => {
+    let status: { code: number; signal: NodeJS.Signals | null; ms: number } | undefined;
+    const done = () => resolve({ ...status!, stdout, stderr });
+    child.on('exit', (code, signal) => {
+      status = { code: code ?? -1, signal, ms: Date.now() - started };
+      setTimeout(done, 5000).unref();
+    });
+    child.on('close', (code, signal) => {
+      status ??= { code: code ?? -1, signal, ms: Date.now() - started };
+      done();
+    });
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Runs `forkline ARGS [--data-dir DIR]` to its exit. */
+export function forkline(args: readonly string[], options: ForklineOptions = {}): Promise<ForklineRun> {
+  return startForkline(args, options).exited;
+}
+
+/** `forkline()` without an event loop turn (spawnSync), for tests that run step by step; `timeoutMs` kills a hung run. */
+export function forklineSync(args: readonly string[], options: { readonly dataDir?: string; readonly env?: Record<string, string>; readonly timeoutMs?: number } = {}): { readonly code: number; readonly stdout: string; readonly stderr: string } {
+  const r = spawnSync(process.execPath, [FORKLINE, ...withDataDir(args, options.dataDir)], { cwd: ROOT, env: cliEnv(options.env), encoding: 'utf8', timeout: options.timeoutMs ?? 60_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /**

@@ -5,12 +5,12 @@
  * `a` allows a command prefix for the session, so the next such command runs without a prompt;
  * control characters in a command are shown escaped.
  */
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, type IPty } from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
@@ -18,16 +18,9 @@ let dataDir: string;
 let work: string;
 
 beforeAll(async () => {
-  llm = await startScriptedLlm();
-  dataDir = mkdtempSync(join(tmpdir(), 'forkline-prompt-'));
-  work = realpathSync(mkdtempSync(join(tmpdir(), 'forkline-prompt-ws-')));
-  cpSync(join(ROOT, 'examples/fix-sum'), work, { recursive: true });
+  ({ llm, dataDir, work } = await openScriptedCli('forkline-prompt', { example: 'examples/fix-sum' }));
 });
-afterAll(async () => {
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 
 /** Runs `forkline run` in a pty; `answer(screen)` returns what to type when a prompt appears. */
 function runInTerminal(task: string, answers: readonly string[]): Promise<{ screen: string; code: number; prompts: number }> {

@@ -4,12 +4,13 @@
  * fork / export / import on the stored session, and clear messages (not stack traces) when no key
  * is set or the endpoint refuses.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScriptFile, startScriptedLlm, textResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { loadScriptFile, textResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
@@ -18,31 +19,12 @@ let work: string;
 let sessionId: string;
 
 beforeAll(async () => {
-  llm = await startScriptedLlm();
-  dataDir = mkdtempSync(join(tmpdir(), 'forkline-cli-'));
-  work = mkdtempSync(join(tmpdir(), 'forkline-sum-'));
-  cpSync(join(ROOT, 'examples/fix-sum'), work, { recursive: true });
+  ({ llm, dataDir, work } = await openScriptedCli('forkline-cli', { example: 'examples/fix-sum' }));
 });
-afterAll(async () => {
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 
-function forkline(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[], env: Record<string, string> = {}): Promise<ForklineRun> => forklineRun(args, { dataDir, env });
 
 const testPasses = () => spawnSync(process.execPath, ['test.js'], { cwd: work }).status === 0;
 

@@ -18,7 +18,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../shared/events.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
@@ -26,37 +25,20 @@ import { agentLogFixtures, sourcePairs, sourceRecords } from '../../support/impo
 import { startScriptedLlm, textResponse, toolCallResponse, type RecordedRequest, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { strictThinkingViolations } from '../../support/scripted-llm/strict-thinking.js';
 import { unknownFieldViolations } from '../../support/scripted-llm/strict-fields.js';
+import { forkline as forklineRun, ROOT, type ForklineRun } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
 let dataDir: string;
 let work: string;
 
 beforeAll(async () => {
-  llm = await startScriptedLlm({ strictThinking: true });
-  dataDir = mkdtempSync(join(tmpdir(), 'forkline-cli-thinking-'));
-  work = mkdtempSync(join(tmpdir(), 'forkline-cli-thinking-ws-'));
+  ({ llm, dataDir, work } = await openScriptedCli('forkline-cli-thinking', { llm: { strictThinking: true } }));
 });
-afterAll(async () => {
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 
-function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', FORKLINE_CHECKPOINTS: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
 
 function readLog(id: string): SessionEvent[] {
   const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, textResponse, toolCallResponse, usage, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
@@ -35,20 +35,8 @@ function dataDirWith(prices: unknown): string {
   return dir;
 }
 
-function forkline(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', FORKLINE_CHECKPOINTS: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (dataDir: string, args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
 
 const sessionIdOf = (stdout: string) => /session ([0-9a-f-]{36})\s*$/.exec(stdout)![1]!;
 const listDir = (id: string) => toolCallResponse([{ id, name: 'list_dir', arguments: '{"path":"."}' }]);

@@ -8,12 +8,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '../../support/fixtures.js';
 import { AGENT_LOGS } from '../../support/import-fixtures.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const FOLDERS = join(FIXTURES_DIR, 'agent-session-folders');
 let dataDir: string;
 let work: string;
@@ -27,20 +26,8 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORKLINE_CHECKPOINTS: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
 
 describe('forkline import on Gemini CLI chats and session folders', () => {
   it('imports documents, task folders and a storage folder in one call, names the folder it cannot read, and forks a task', async () => {

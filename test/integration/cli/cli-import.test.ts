@@ -8,7 +8,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../shared/events.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
@@ -18,8 +17,8 @@ import { SessionRepository } from '../../../electron/store/session-repository.js
 import { claudeCodeTranscript } from '../../support/claude-code-log.js';
 import { AGENT_LOGS } from '../../support/import-fixtures.js';
 import { importText } from '../../../electron/host/services/session-imports.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 let dataDir: string;
 let work: string;
 
@@ -32,20 +31,8 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORKLINE_CHECKPOINTS: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
 
 describe('forkline import / show / fork on other agents\' logs', () => {
   it('imports several files in one call, summarises each, and names the one it cannot read', async () => {

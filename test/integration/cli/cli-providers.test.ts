@@ -11,11 +11,12 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMPACTION_INSTRUCTION } from '../../../electron/agent/compaction.js';
 import { validators } from '../../support/provider-validators.js';
 import { httpError, loadScriptFile, startScriptedLlm, textResponse, toolCallResponse, usage, type RecordedRequest, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
@@ -49,20 +50,8 @@ function workspace(from?: string): string {
   return dir;
 }
 
-function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', FORKLINE_CHECKPOINTS: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
 
 const sessionOf = (stdout: string) => /session ([0-9a-f-]{36})\s*$/.exec(stdout)![1]!;
 

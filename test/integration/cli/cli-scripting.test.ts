@@ -15,6 +15,7 @@ import type { TimelineRow } from '../../../shared/timeline.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const SERVER = join(ROOT, 'test/support/mcp/test-mcp-server.mjs');
@@ -30,20 +31,8 @@ interface Run {
   readonly stderr: string;
 }
 
-function forkline(args: string[], options: { dataDir?: string } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', options.dataDir ?? dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[], options: { dataDir?: string } = {}): Promise<ForklineRun> => forklineRun(args, { dataDir: options.dataDir ?? dataDir });
 
 const noStack = (r: Run) => expect(r.stderr).not.toMatch(/\n\s+at /);
 

@@ -7,7 +7,7 @@
  * - `forkline resume` of a session another running Forkline holds: SESSION_LIVE saying where it
  *   runs; `--take-over` takes it over.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPidAlive } from '../../../electron/platform/process-identity.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
+import { startForkline } from '../../support/cli-process.js';
 import { claudeCodeTranscript } from '../../support/claude-code-log.js';
 import { spawnTsx, waitForLine } from '../../support/crash-harness.js';
 import { LEFT_BEHIND_PID_FILES, LEFT_BEHIND_SCRIPT } from '../../support/left-behind.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
 let root: string;
 
@@ -33,25 +33,10 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-interface Running {
-  readonly child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function forkline(args: string[], dataDir: string): Running {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return { child, stdout: () => out, stderr: () => err, exited };
+/** A running CLI through the shared spawn helper (test/support/cli-process.ts). */
+function forkline(args: string[], dataDir: string): { readonly child: ChildProcess; stdout(): string; stderr(): string; readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+  const run = startForkline(args, { dataDir });
+  return { child: run.child, stdout: run.stdout, stderr: run.stderr, exited: run.exited.then(({ code, signal }) => ({ code, signal })) };
 }
 
 async function until(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {

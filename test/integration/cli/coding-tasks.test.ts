@@ -5,7 +5,7 @@
  * tools really execute. The test then re-reads the files and runs the task's test itself: it fails
  * before and passes after. The stored session reloads with the invariants holding.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +16,8 @@ import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { editsFromUnifiedDiff } from '../../support/unified-diff.js';
 import { CODING_TASKS } from '../../support/fixtures.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const TASKS = CODING_TASKS;
 const taskNames = readdirSync(TASKS).filter((n) => n.startsWith('humanevalfix-'));
 
@@ -39,17 +39,8 @@ function runTaskTest(dir: string): number {
   return result.status ?? -1;
 }
 
-/** Runs the CLI as a child process; resolves with its exit code and output. */
-function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args);
 
 describe('forkline run fixes real bugs end to end', () => {
   for (const name of taskNames) {

@@ -5,12 +5,13 @@
  * runs in every new worktree with `FORKLINE_BRANCH` and a distinct port offset, its output logged;
  * Ctrl+C cancels every branch with its closers logged.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frame, framesResponse, httpError, startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
+import type { ChildProcess } from 'node:child_process';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
@@ -50,23 +51,8 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function forkline(args: string[], onStderr?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      onStderr?.(stderr, child);
-    });
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[], onStderr?: (text: string, child: ChildProcess) => void): Promise<ForklineRun> => forklineRun(args, { dataDir, ...(onStderr ? { onStderr } : {}) });
 
 const route = () => ['--base-url', llm.baseUrl, '--model', 'model-a', '--approval', 'allow'];
 
@@ -112,10 +98,19 @@ describe('fanout failures (issue 21)', () => {
 
   it('Ctrl+C cancels every branch; each logs its closers', async () => {
     let sent = false;
+    // Ctrl+C once both branches have started and both stalled requests have reached the server
+    // (the signal itself, instead of a fixed 1.5 s after the "started" lines).
+    const stalled = () => llm.requests.filter((r) => r.body.model === 'model-stall').length;
+    const stalledBefore = stalled();
     const res = await forkline(['fanout', parentId, ...route(), '--variant', 'model=model-stall,system=Answer in haiku.', '--variant', 'model=model-stall', '--check', 'true', '--json', 'fix it'], (stderr, child) => {
       if (!sent && (stderr.match(/started/g) ?? []).length === 2) {
         sent = true;
-        setTimeout(() => child.kill('SIGINT'), 1500);
+        const poll = setInterval(() => {
+          if (stalled() < stalledBefore + 2) return;
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }, 10);
+        child.once('exit', () => clearInterval(poll));
       }
     });
     expect(sent).toBe(true);

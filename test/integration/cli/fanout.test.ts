@@ -7,15 +7,17 @@
  * is told which files changed; `rewind` restores the folder byte for byte and the abandoned line's
  * files can be restored exactly. Bad input is refused before anything starts.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../electron/host/dispatch.js';
 import { createRuntime } from '../../../electron/host/runtime.js';
-import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 /** Fan-outs in the ranking loop: 3, not 10 — each one is a CLI process running three branches with their checks (~3 s on this 2-core box). */
@@ -47,32 +49,13 @@ function reply(model: string, messages: readonly Message[]) {
 }
 
 beforeAll(async () => {
-  llm = await startScriptedLlm({ models: ['model-a', 'model-b', 'model-c'] });
+  ({ llm, dataDir, work } = await openScriptedCli('forkline-fanout', { llm: { models: ['model-a', 'model-b', 'model-c'] }, example: 'examples/fix-sum' }));
   llm.setHandler((request) => reply(String(request.body.model), request.body.messages as Message[]));
-  dataDir = mkdtempSync(join(tmpdir(), 'forkline-fanout-'));
-  work = mkdtempSync(join(tmpdir(), 'forkline-fanout-work-'));
-  cpSync(join(ROOT, 'examples/fix-sum'), work, { recursive: true });
 });
-afterAll(async () => {
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 
-function forkline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir });
 
 const route = ['--base-url', '', '--approval', 'allow'];
 const withRoute = (args: string[]) => [...args, ...route.map((r) => (r === '' ? llm.baseUrl : r))];

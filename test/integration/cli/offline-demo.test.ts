@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forklineSync } from '../../support/cli-process.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let dir: string;
@@ -31,15 +32,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function forkline(args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', join(dir, 'data')], {
-    cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[]): { code: number; stdout: string; stderr: string } => forklineSync(args, { dataDir: join(dir, 'data') });
 
 /** The README demo's copy line, with /tmp/fix-sum replaced by `target`. */
 function readmeCopyCommand(target: string): string {

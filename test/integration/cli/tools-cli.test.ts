@@ -3,56 +3,27 @@
  * grep on a FIFO returns at once; a catastrophic grep is stopped by Ctrl+C (the process exits
  * promptly instead of hanging); an approved `echo $DEEPSEEK_API_KEY` puts no key in the stored log.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const KEY = 'sk-cli-test-0123456789abcdefABCDEF';
 let llm: ScriptedLlm;
 let dataDir: string;
 let work: string;
 
 beforeAll(async () => {
-  llm = await startScriptedLlm();
-  dataDir = mkdtempSync(join(tmpdir(), 'forkline-tools-cli-'));
-  work = realpathSync(mkdtempSync(join(tmpdir(), 'forkline-tools-cli-ws-')));
+  ({ llm, dataDir, work } = await openScriptedCli('forkline-tools-cli', {}));
 });
-afterAll(async () => {
-  await llm.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly ms: number;
-}
-
-/** Runs the CLI; `onStdout` may act on the output so far (e.g. send SIGINT). */
-function forkline(args: string[], env: Record<string, string> = {}, onStdout?: (text: string, pid: number) => void): Promise<Run> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      onStdout?.(stdout, child.pid!);
-    });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
+const forkline = (args: string[], env: Record<string, string> = {}, onStdout?: (text: string, pid: number) => void): Promise<ForklineRun> =>
+  forklineRun(args, { dataDir, env, ...(onStdout ? { onStdout: (text: string, child: ChildProcess) => onStdout(text, child.pid!) } : {}) });
 const model = () => ['--base-url', llm.baseUrl, '--model', 'scripted-model'];
 
 describe('tools through the CLI', () => {

@@ -11,7 +11,6 @@
  * 6. the UI's approval setting does not become the CLI's default; `help` says what is in force;
  * and the data folder / sessions.db are user-only, a corrupt sessions.db is reported and kept.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +23,7 @@ import { startBrowserServer } from '../../../electron/host/transport/ws-server.j
 import { hostileLog, writeLog } from '../../support/hostile-logs.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { WsHostClient } from '../../support/ws-host-client.js';
+import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const CLI = join(ROOT, 'bin/forkline.js');
@@ -60,26 +60,9 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function forkline(args: string[], env: Record<string, string> = {}, data = dataDir): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--data-dir', data], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '', OPENROUTER_API_KEY: '', PATH: `${shimDir}:${process.env['PATH']}`, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The CLI through the shared spawn helper (test/support/cli-process.ts), with the git shim first on PATH. */
+const forkline = (args: string[], env: Record<string, string> = {}, data = dataDir): Promise<ForklineRun> =>
+  forklineRun(args, { dataDir: data, env: { OPENROUTER_API_KEY: '', PATH: `${shimDir}:${process.env['PATH']}`, ...env } });
 
 async function importLog(name: string, text: string, data = dataDir): Promise<string> {
   const result = await forkline(['import', writeLog(join(base, 'logs'), name, text)], {}, data);
