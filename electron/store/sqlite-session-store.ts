@@ -526,7 +526,9 @@ export class SqliteSessionStore implements SessionStore {
       for (const child of this.stmt('listChildren').all(sessionId) as SessionRow[]) {
         const prefix: SessionEvent[] = [];
         this.collectRange(row, 0, child.seed_length ?? 0, prefix);
-        this.insertEvents(child.id, prefix, child.search_pending_from === null);
+        // The prefix gets its documents now unless the child's pending range covers it (a live
+        // child defers from its first own batch on, after the prefix).
+        this.insertEvents(child.id, prefix, child.search_pending_from === null || child.search_pending_from >= (child.seed_length ?? 0));
         this.stmt('clearPrefix').run(child.id);
       }
       this.stmt('deleteSession').run(sessionId);

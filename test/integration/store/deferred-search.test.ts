@@ -125,4 +125,25 @@ describe('deferred search documents of imported sessions', () => {
     repo.dispose();
     store.close();
   });
+
+  it("deleting a fork's parent gives the child's copied prefix its documents (the child deferred only its own events)", async () => {
+    const file = tmp.file('fork-delete.db');
+    const store = new SqliteSessionStore(file);
+    let n = 0;
+    const repo = new SessionRepository(store, { newId: () => `s-${++n}` });
+    const parent = repo.create({ id: 'parent' });
+    parent.session.append({ type: 'turn/start', data: { turn: 1 } });
+    parent.session.append({ type: 'user/message', data: { id: 'u1', role: 'user', content: [{ type: 'text', text: 'the capybara prefix' }], source: { kind: 'user' } }, surfaceOp: 'append' });
+    parent.session.append({ type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } } as never);
+    await parent.release();
+    const forked = await repo.fork('parent');
+    const child = repo.resume(forked.header.id);
+    child.session.append({ type: 'turn/start', data: { turn: child.session.lastTurn + 1 } });
+    await child.release();
+    expect(store.search({ terms: ['capybara'], limit: 10 }).map((h) => h.sessionId)).toEqual(['parent']);
+    repo.delete('parent');
+    expect(store.search({ terms: ['capybara'], limit: 10 }).map((h) => h.sessionId)).toEqual([child.session.id]);
+    repo.dispose();
+    store.close();
+  });
 });
