@@ -139,6 +139,13 @@ export function tailStart(window: readonly SessionEvent[], from: number, count: 
 const FORK_SCAN_FIRST_WINDOW = 8;
 const FORK_SCAN_MAX_WINDOW = 4096;
 
+/**
+ * Live sessions defer their search documents; background passes write them once no live session
+ * has written for this long (ms), and when one is released. A search never waits for this: it
+ * writes whatever is pending first, so every stored event is found.
+ */
+export const LIVE_SEARCH_QUIET_MS = 2_000;
+
 export class SessionRepository implements IDisposable {
   private readonly liveSessions = new Map<string, LiveSession>();
   /** Live sessions whose release (final flush) is under way. */
@@ -413,7 +420,13 @@ export class SessionRepository implements IDisposable {
     const id = session.id;
     const ownerToken = owner.token!;
     let lost = false;
-    const writer = new SessionWriteBehind((batch) => this.store.append(id, batch, { ownerToken }), {
+    // Events only: their search documents are left to the background passes (after the session has
+    // been quiet a while, or released) and, whatever is left, to the next search before it answers.
+    const appendOptions = { ownerToken, deferSearch: true } as const;
+    const writer = new SessionWriteBehind((batch) => {
+      this.store.append(id, batch, appendOptions);
+      this.liveWritten();
+    }, {
       ...(this.options.writeWindowMs !== undefined ? { windowMs: this.options.writeWindowMs } : {}),
     });
     // Events the constructor appended (end-seed) happened before anyone could subscribe.
@@ -461,6 +474,7 @@ export class SessionRepository implements IDisposable {
           this.releasing.delete(id);
         }
         released = true;
+        this.indexSearchInBackground();
         subscription.dispose();
         failSubscription.dispose();
         writer.dispose();
@@ -605,7 +619,28 @@ export class SessionRepository implements IDisposable {
     return { newId: this.options.newId, now: this.now };
   }
 
-  /** Writes the search documents that imports deferred, in background passes (see {@link SearchPasses.inBackground}). */
+  /**
+   * Notes a live session's write: once no live session of this repository has written for
+   * {@link LIVE_SEARCH_QUIET_MS}, the search documents they deferred are written in background
+   * passes. One timer for all sessions; a write only moves a timestamp (the timer re-arms itself).
+   */
+  private liveWritten(): void {
+    this.lastLiveWrite = performance.now();
+    if (this.quietTimer !== undefined || this.disposedRepo) return;
+    const check = (): void => {
+      this.quietTimer = undefined;
+      if (this.disposedRepo) return;
+      const quietFor = performance.now() - this.lastLiveWrite;
+      if (quietFor >= LIVE_SEARCH_QUIET_MS) this.indexSearchInBackground();
+      else this.quietTimer = setTimeout(check, LIVE_SEARCH_QUIET_MS - quietFor).unref();
+    };
+    this.quietTimer = setTimeout(check, LIVE_SEARCH_QUIET_MS).unref();
+  }
+  private lastLiveWrite = 0;
+  private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposedRepo = false;
+
+  /** Writes the search documents that imports and live sessions deferred, in background passes (see {@link SearchPasses.inBackground}). */
   indexSearchInBackground(): void {
     this.searchPasses.inBackground();
   }
@@ -673,6 +708,8 @@ export class SessionRepository implements IDisposable {
   }
 
   dispose(): void {
+    this.disposedRepo = true;
+    clearTimeout(this.quietTimer);
     this.searchPasses.dispose();
     for (const live of [...this.liveSessions.values()]) live.dispose();
     this.writeFailEmitter.dispose();

@@ -69,6 +69,14 @@ export interface AppendOptions {
    * owned under this claim (another process took it over meanwhile).
    */
   readonly ownerToken?: string;
+  /**
+   * Leave this batch's search documents to {@link SessionStore.indexPendingSearch} (the background
+   * passes, and always the next search before it answers), so the write path stores events only.
+   * When none of the session's documents are pending yet, they are pending from this batch's first
+   * seq on. For live sessions (the repository's write path). A store without a separate index
+   * ignores it.
+   */
+  readonly deferSearch?: boolean;
 }
 
 export interface CreateSessionOptions {

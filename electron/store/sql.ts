@@ -120,6 +120,17 @@ export const SQL = {
   listChildren: 'SELECT * FROM sessions WHERE prefix_from = ?',
   sessionEventCount: 'SELECT event_count, owner_token, owner_pid, owner_host, search_pending_from FROM sessions WHERE id = ?',
   updateEventCount: 'UPDATE sessions SET event_count = ?, updated_at = ? WHERE id = ?',
+  /**
+   * The write path's whole per-batch bookkeeping in one statement: advances the event count, the
+   * activity time and (when the batch holds a turn marker) the last-turn state, and starts the
+   * session's deferred search documents at the batch when asked and none are pending yet — but only
+   * when the stored next seq is the batch's first and the claim token (if given) still owns the
+   * session; no row comes back otherwise (the caller then finds out why). Returns the session's
+   * `search_pending_from` after the update (NULL: write the batch's documents with it).
+   * Params: new event_count, updated_at, last_turn or NULL, first deferred seq or NULL, id, expected event_count, owner token or NULL (twice).
+   */
+  advanceEventCount: `UPDATE sessions SET event_count = ?, updated_at = ?, last_turn = coalesce(?, last_turn), search_pending_from = coalesce(search_pending_from, ?)
+    WHERE id = ? AND event_count = ? AND (? IS NULL OR owner_token = ?) RETURNING search_pending_from`,
   /** A commit that changes nothing but the activity time (the writer thread's durable last commit). Params: updated_at, id. */
   touchSession: 'UPDATE sessions SET updated_at = ? WHERE id = ?',
   setTitle: 'UPDATE sessions SET title = ? WHERE id = ?',

@@ -95,7 +95,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly onRowWritten: ((row: RowWritten) => void) | undefined;
   private readonly nativeBinding: string | undefined;
   /** Transactions built once: the write path runs one per flushed batch, reads one per range. */
-  private readonly appendTx: Database.Transaction<(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined) => void>;
+  private readonly appendTx: Database.Transaction<(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined, deferSearch: boolean) => void>;
   /** One read transaction, so a range spanning a fork prefix and the child's rows is one snapshot. */
   private readonly readTx: Database.Transaction<(sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) => void>;
   /** Catches the FTS index up in its own write transaction (before a search). */
@@ -131,8 +131,8 @@ export class SqliteSessionStore implements SessionStore {
       }
       throw error;
     }
-    this.appendTx = this.db.transaction((sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined) =>
-      this.appendInTransaction(sessionId, events, ownerToken),
+    this.appendTx = this.db.transaction((sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined, deferSearch: boolean) =>
+      this.appendInTransaction(sessionId, events, ownerToken, deferSearch),
     );
     this.indexTx = this.db.transaction(() => this.catchUpIndex());
     this.pendingSearchTx = this.db.transaction((maxEvents: number) => this.indexPendingInTransaction(maxEvents));
@@ -277,18 +277,33 @@ export class SqliteSessionStore implements SessionStore {
   append(sessionId: string, events: readonly SessionEvent[], options: AppendOptions = {}): void {
     this.assertOpen();
     if (events.length === 0) return;
-    this.appendTx.immediate(sessionId, events, options.ownerToken);
+    this.appendTx.immediate(sessionId, events, options.ownerToken, options.deferSearch === true);
   }
 
-  private appendInTransaction(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined): void {
-    const row = this.stmt('sessionEventCount').get(sessionId) as Pick<SessionRow, 'event_count' | 'owner_token' | 'owner_pid' | 'owner_host' | 'search_pending_from'> | undefined;
+  /**
+   * One append, inside its write transaction. The checks (session exists, claim token still owns
+   * it, the batch starts at the stored next seq) and the bookkeeping (event count, activity time,
+   * last turn, deferred search start) are one conditional `UPDATE … RETURNING`; only a refused
+   * batch pays for a second look to say why. A throw rolls everything back.
+   */
+  private appendInTransaction(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined, deferSearch: boolean): void {
+    const from = events[0]!.seq;
+    const token = ownerToken ?? null;
+    const advanced = this.stmt('advanceEventCount').get(from + events.length, this.now(), lastTurnAfter(undefined, events) ?? null, deferSearch ? from : null, sessionId, from, token, token) as
+      | Pick<SessionRow, 'search_pending_from'>
+      | undefined;
+    if (!advanced) this.refusedAppend(sessionId, events, ownerToken);
+    checkContiguous(sessionId, events, from);
+    this.insertEvents(sessionId, events, advanced.search_pending_from === null);
+  }
+
+  /** Why an append was refused (in the order the checks are documented): never returns. */
+  private refusedAppend(sessionId: string, events: readonly SessionEvent[], ownerToken: string | undefined): never {
+    const row = this.stmt('sessionEventCount').get(sessionId) as Pick<SessionRow, 'event_count' | 'owner_token' | 'owner_pid' | 'owner_host'> | undefined;
     if (!row) throw new StoreError('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
     if (ownerToken !== undefined && row.owner_token !== ownerToken) throw lostClaim(sessionId, row.owner_pid, row.owner_host);
     checkContiguous(sessionId, events, row.event_count);
-    this.insertEvents(sessionId, events, row.search_pending_from === null);
-    this.stmt('updateEventCount').run(row.event_count + events.length, this.now(), sessionId);
-    const lastTurn = lastTurnAfter(undefined, events);
-    if (lastTurn !== undefined) this.stmt('setLastTurn').run(lastTurn, sessionId);
+    throw new StoreError('STALE_APPEND', `append to ${sessionId} was refused (the session changed meanwhile)`);
   }
 
   /**
@@ -511,7 +526,9 @@ export class SqliteSessionStore implements SessionStore {
       for (const child of this.stmt('listChildren').all(sessionId) as SessionRow[]) {
         const prefix: SessionEvent[] = [];
         this.collectRange(row, 0, child.seed_length ?? 0, prefix);
-        this.insertEvents(child.id, prefix, child.search_pending_from === null);
+        // The prefix gets its documents now unless the child's pending range covers it (a live
+        // child defers from its first own batch on, after the prefix).
+        this.insertEvents(child.id, prefix, child.search_pending_from === null || child.search_pending_from >= (child.seed_length ?? 0));
         this.stmt('clearPrefix').run(child.id);
       }
       this.stmt('deleteSession').run(sessionId);

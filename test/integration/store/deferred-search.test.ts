@@ -96,4 +96,54 @@ describe('deferred search documents of imported sessions', () => {
     repo.dispose();
     store.close();
   });
+
+  it('a live session stores events only; a search mid-session finds them, and its release writes the rest in the background', async () => {
+    const file = tmp.file('live.db');
+    const store = new SqliteSessionStore(file);
+    const repo = new SessionRepository(store, { newId: () => 'live-1' });
+    const live = repo.create({ id: 'live-1' });
+    const say = (id: string, text: string): void => {
+      live.session.append({ type: 'user/message', data: { id, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } }, surfaceOp: 'append' });
+    };
+    live.session.append({ type: 'turn/start', data: { turn: 1 } });
+    say('u1', 'find the zebrafish coverage');
+    await live.flush();
+    const mid = docState(file, 'live-1');
+    expect(mid.docs).toBe(0);
+    expect(mid.pendingFrom).toBe(0);
+    const hits = store.search({ terms: ['zebrafish'], limit: 10 });
+    expect(hits.map((h) => [h.sessionId, h.kind])).toEqual([['live-1', 'user']]);
+    expect(docState(file, 'live-1').pendingFrom).toBe(store.get('live-1')!.eventCount);
+    say('u2', 'and the okapi');
+    await live.release();
+    const deadline = Date.now() + 10_000;
+    while (docState(file, 'live-1').pendingFrom !== store.get('live-1')!.eventCount && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const done = docState(file, 'live-1');
+    expect(done.pendingFrom).toBe(done.eventCount);
+    expect(done.docs).toBe(2);
+    expect(store.search({ terms: ['okapi'], limit: 10 }).map((h) => h.sessionId)).toEqual(['live-1']);
+    repo.dispose();
+    store.close();
+  });
+
+  it("deleting a fork's parent gives the child's copied prefix its documents (the child deferred only its own events)", async () => {
+    const file = tmp.file('fork-delete.db');
+    const store = new SqliteSessionStore(file);
+    let n = 0;
+    const repo = new SessionRepository(store, { newId: () => `s-${++n}` });
+    const parent = repo.create({ id: 'parent' });
+    parent.session.append({ type: 'turn/start', data: { turn: 1 } });
+    parent.session.append({ type: 'user/message', data: { id: 'u1', role: 'user', content: [{ type: 'text', text: 'the capybara prefix' }], source: { kind: 'user' } }, surfaceOp: 'append' });
+    parent.session.append({ type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } } as never);
+    await parent.release();
+    const forked = await repo.fork('parent');
+    const child = repo.resume(forked.header.id);
+    child.session.append({ type: 'turn/start', data: { turn: child.session.lastTurn + 1 } });
+    await child.release();
+    expect(store.search({ terms: ['capybara'], limit: 10 }).map((h) => h.sessionId)).toEqual(['parent']);
+    repo.delete('parent');
+    expect(store.search({ terms: ['capybara'], limit: 10 }).map((h) => h.sessionId)).toEqual([child.session.id]);
+    repo.dispose();
+    store.close();
+  });
 });
