@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
 import { ROOT, startE2eApp, type E2eApp } from './support/e2e-harness.js';
-import { waitForFocus } from './support/keyboard-focus.js';
+import { runCommand, waitForFocus } from './support/keyboard-focus.js';
 
 let app: E2eApp;
 
@@ -80,14 +80,14 @@ async function tabTo(page: Page, testId: string, options: { back?: boolean; with
   throw new Error(`Tab did not reach ${testId}`);
 }
 
-/** Opens session `id` from the sessions list by keyboard (F6 to the list, arrows to the row, Enter). */
+/** Opens session `id` from the sessions list by keyboard (the palette's "session list", arrows to the row, Enter). */
 async function openByKeyboard(page: Page, id: string): Promise<void> {
   const row = page.locator(`[data-testid="session-row"][data-session-id="${id}"]`);
   await row.waitFor();
-  // One Tab stop in the list: reach it, then walk the rows with the arrows.
-  await tabTo(page, 'session-row');
+  await runCommand(page, 'session list');
+  await waitForFocus(page, 'session-open');
   for (let i = 0; i < 40; i++) {
-    if (await page.evaluate((sid) => (document.activeElement as HTMLElement | null)?.dataset['sessionId'] === sid, id)) break;
+    if (await page.evaluate((sid) => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-session-id]')?.dataset['sessionId'] === sid, id)) break;
     await page.keyboard.press('ArrowDown');
   }
   await page.keyboard.press('Enter');
@@ -101,7 +101,10 @@ async function fanOut(page: Page, count: number, shot?: string): Promise<void> {
   await end.waitFor();
   await tabTo(page, 'fanout-button', { within: '[data-testid="turn-end"][data-turn="1"]' });
   await page.keyboard.press('Enter');
-  await waitForFocus(page, 'fanout-count');
+  await waitForFocus(page, 'fanout-count').catch(async (e: unknown) => {
+    await app.screenshot('debug-fanout');
+    throw e;
+  });
   for (let i = 2; i < count; i++) await page.keyboard.press('ArrowDown');
   expect(await page.getByTestId('fanout-variant').count()).toBe(count);
   await page.keyboard.press('Tab');
@@ -156,7 +159,7 @@ describe('fan-out board by keyboard', () => {
     const maxGap = await page.evaluate(() => (window as unknown as { __maxGap: number }).__maxGap);
     expect(maxGap).toBeLessThan(1000);
     const best = page.locator('[data-testid="board-column"][data-rank="1"]');
-    expect(await best.getByTestId('board-variant').textContent()).toBe('model=model-b');
+    expect(await best.getByTestId('board-variant').textContent()).toContain('model-b');
     expect(await best.getByTestId('board-check').textContent()).toContain('passed');
     expect(await page.locator('[data-testid="board-column"]:not([data-rank="1"]) [data-testid="board-check"]').first().textContent()).toContain('failed');
     await best.getByTestId('board-transcript').getByText('done (model-b)').first().waitFor();

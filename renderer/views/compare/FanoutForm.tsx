@@ -5,7 +5,7 @@
  * and editable. Starting opens the board; Escape or Cancel closes the form. Keyboard only: the
  * count takes focus on open; Tab walks the fields; Enter on Start runs.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FanoutVariantInput } from '../../../shared/api.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
@@ -41,9 +41,11 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
   const [drafts, setDrafts] = useState<VariantDraft[]>(() => Array.from({ length: 8 }, () => ({ model: '', effort: '', prompt: '', system: '' })));
   const [error, setError] = useState<string | undefined>();
   const [starting, setStarting] = useState(false);
+  const countRef = useRef<HTMLSelectElement>(null);
+  // Opened by its button: the count takes focus (the person asked for the form).
+  useEffect(() => countRef.current?.focus(), []);
 
   useEffect(() => {
-    focusAfterRender(byTestId('fanout-count'));
     let live = true;
     void client.proposeFanoutCheck({ sessionId }).then(
       (r) => live && r.check !== undefined && setCheck((c) => c || r.check!),
@@ -70,7 +72,7 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
   const start = async (): Promise<void> => {
     if (!prompt.trim()) {
       setError('Write the prompt every branch gets (a branch may have its own below).');
-      focusAfterRender(byTestId('fanout-prompt'));
+      document.querySelector<HTMLElement>('[data-testid="fanout-prompt"]')?.focus();
       return;
     }
     setStarting(true);
@@ -105,7 +107,7 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
     >
       <label>
         Branches
-        <select data-testid="fanout-count" value={count} onChange={(e) => setCount(Number(e.target.value))}>
+        <select ref={countRef} data-testid="fanout-count" value={count} onChange={(e) => setCount(Number(e.target.value))}>
           {[2, 3, 4, 5, 6, 7, 8].map((n) => (
             <option key={n} value={n}>
               {n}
