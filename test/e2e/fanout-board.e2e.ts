@@ -102,7 +102,7 @@ async function fanOut(page: Page, count: number, shot?: string): Promise<void> {
   await tabTo(page, 'fanout-button', { within: '[data-testid="turn-end"][data-turn="1"]' });
   await page.keyboard.press('Enter');
   await waitForFocus(page, 'fanout-count').catch(async (e: unknown) => {
-    await app.screenshot('debug-fanout');
+    await app.screenshot('debug-fanout-form');
     throw e;
   });
   for (let i = 2; i < count; i++) await page.keyboard.press('ArrowDown');

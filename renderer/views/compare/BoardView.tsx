@@ -157,8 +157,11 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
   // Figures: asked again when a branch changes, at most every 700 ms (streaming changes the signature often).
   useEffect(() => {
     let live = true;
+    // A running branch's log is still being written: it is ranked once its turn is over.
+    const idle = ids.filter((_id, i) => summaries[i]?.status !== 'running');
+    if (idle.length === 0) return;
     const timer = setTimeout(() => {
-      client.rankBranches({ sessionIds: [...ids] }).then(
+      client.rankBranches({ sessionIds: idle }).then(
         (r) => {
           if (live) {
             setRanking(r);
