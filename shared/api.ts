@@ -330,6 +330,58 @@ export interface FolderListing {
   readonly folders: readonly string[];
 }
 
+/** One fan-out branch's variant as the UI gives it (issue 21): what it does differently. */
+export interface FanoutVariantInput {
+  /** A model of the endpoint (else the active one). */
+  readonly model?: string;
+  /** A reasoning effort (else the active one). */
+  readonly effort?: string;
+  /** This branch's prompt instead of the fan-out's. */
+  readonly prompt?: string;
+  /** Added to the system prompt for this branch. */
+  readonly system?: string;
+}
+
+/** A started fan-out: its id (for `cancelFanout`), the check it runs and its branches in order. */
+export interface FanoutStarted {
+  readonly fanoutId: string;
+  readonly parent: string;
+  readonly check: string;
+  readonly branches: readonly { readonly sessionId: string; readonly label: string; readonly model: string }[];
+}
+
+/** What `applyBranch` did: `applied: false` with conflicts means nothing was written. */
+export interface ApplyBranchResult {
+  readonly branch: string;
+  readonly parent: string;
+  readonly folder: string;
+  /** The folder's checkpoint before the apply (its undo); absent when there was nothing to apply. */
+  readonly before?: string;
+  readonly applied: boolean;
+  readonly files: readonly { readonly path: string; readonly status: 'A' | 'M' | 'D'; readonly how: 'theirs' | 'merged' | 'same' }[];
+  readonly conflicts: readonly { readonly path: string; readonly hunks: readonly string[] }[];
+}
+
+/** What `rewindSession` did: the new session continuing from the turn, in the same folder. */
+export interface RewindResult {
+  readonly sessionId: string;
+  readonly from: string;
+  readonly atSeq: number;
+  readonly turn: number;
+  readonly folder: string;
+  readonly restored: string;
+  readonly abandoned: string;
+}
+
+/** What `discardBranch` did: its folder removed (final files kept as `checkpoint`), or why not. */
+export interface DiscardResult {
+  readonly sessionId: string;
+  readonly folder: string;
+  readonly removed: boolean;
+  readonly checkpoint?: string;
+  readonly reason?: string;
+}
+
 /** Every host method: params → result. */
 export interface HostMethods {
   listSessions(params: Record<string, never>): SessionSummary[];
@@ -376,6 +428,21 @@ export interface HostMethods {
    * diff > fewer tokens > shorter time), each with its figures and the reasons; for a board view.
    */
   rankBranches(params: { sessionIds: readonly string[] }): RankedReport;
+  /** The check command a fan-out of this session would run (proposed from its project), to show and edit. */
+  proposeFanoutCheck(params: { sessionId: string }): { check?: string };
+  /**
+   * Fan-out from a turn end (issue 21): 2–8 forks by reference, each in its own worktree, run at
+   * once with their variants; each branch's check runs after its turn. Returns once the forks exist.
+   */
+  startFanout(params: { sessionId: string; atSeq?: number; prompt: string; variants: readonly FanoutVariantInput[]; check?: string; concurrency?: number }): FanoutStarted;
+  /** Cancels every branch of a running fan-out. */
+  cancelFanout(params: { fanoutId: string }): { cancelled: boolean };
+  /** A branch's changes merged three-way into its parent's folder; on conflicts nothing is written. */
+  applyBranch(params: { sessionId: string }): ApplyBranchResult;
+  /** The folder restored to the turn ending at `toSeq`; the conversation continues in a new fork. */
+  rewindSession(params: { sessionId: string; toSeq: number }): RewindResult;
+  /** Removes a branch's own folder (only a Forkline worktree, never the user's); the session stays. */
+  discardBranch(params: { sessionId: string }): DiscardResult;
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string };
   /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
@@ -475,6 +542,12 @@ export const HOST_METHODS = [
   'forkSession',
   'compareSessions',
   'rankBranches',
+  'proposeFanoutCheck',
+  'startFanout',
+  'cancelFanout',
+  'applyBranch',
+  'rewindSession',
+  'discardBranch',
   'exportSession',
   'importSession',
   'importBegin',

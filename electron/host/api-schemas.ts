@@ -50,6 +50,33 @@ export const PARAM_SCHEMAS = {
   forkSession: z.object({ sessionId: id, atSeq: z.number().int().min(0).optional(), worktree: z.boolean().optional(), cwd: z.string().min(1).max(4096).optional() }).strict(),
   compareSessions: z.object({ a: id, b: id, files: z.boolean().optional() }).strict(),
   rankBranches: z.object({ sessionIds: z.array(id).min(1).max(64) }).strict(),
+  proposeFanoutCheck: z.object({ sessionId: id }).strict(),
+  startFanout: z
+    .object({
+      sessionId: id,
+      atSeq: z.number().int().min(0).optional(),
+      prompt: z.string().min(1).max(200_000),
+      variants: z
+        .array(
+          z
+            .object({
+              model: z.string().min(1).max(200).optional(),
+              effort: z.string().min(1).max(40).optional(),
+              prompt: z.string().min(1).max(200_000).optional(),
+              system: z.string().min(1).max(50_000).optional(),
+            })
+            .strict(),
+        )
+        .min(2)
+        .max(8),
+      check: z.string().min(1).max(4096).optional(),
+      concurrency: z.number().int().min(1).max(8).optional(),
+    })
+    .strict(),
+  cancelFanout: z.object({ fanoutId: id }).strict(),
+  applyBranch: z.object({ sessionId: id }).strict(),
+  rewindSession: z.object({ sessionId: id, toSeq: z.number().int().min(0) }).strict(),
+  discardBranch: z.object({ sessionId: id }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
   importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024), fileName: z.string().max(1000).optional() }).strict(),
   importBegin: z.object({ fileName: z.string().max(1000), size: z.number().int().min(0).optional() }).strict(),

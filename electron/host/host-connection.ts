@@ -4,7 +4,7 @@
  * through a connection belong to it and end with it.
  */
 import { join } from 'node:path';
-import type { CompareBranch, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
+import type { ApplyBranchResult, CompareBranch, DiscardResult, FanoutStarted, FanoutVariantInput, RewindResult, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import { ForklineError } from '../../shared/errors.js';
 import { firstUnreplayableSeq, type ImportSummary } from '../../shared/import-summary.js';
@@ -27,6 +27,8 @@ import { rankedReport, storedBranchReport } from '../fanout/branch-report.js';
 import type { RankedReport } from '../../shared/branch-ranking.js';
 import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
 import { cutHead } from '../../shared/text-cut.js';
+import { titleFromPrompt } from './services/session-title.js';
+import { applyBranch, cancelFanout, discardBranch, proposedCheckFor, rewindSession, startFanout, type BranchDeps } from './services/branch-actions.js';
 
 /** One client's view of the host: every HostApi method, bound to this connection. */
 /** Streaming imports one connection may run at once. */
@@ -194,6 +196,46 @@ export class HostConnection implements HostHandlers, IDisposable {
     for (const id of params.sessionIds) if (!this.repo.get(id)) throw new ForklineError('SESSION_NOT_FOUND', `session ${id} does not exist`);
     const reports = await Promise.all(params.sessionIds.map((id) => storedBranchReport(this.repo, this.host.options.checkpoints, id)));
     return rankedReport(reports);
+  }
+
+  /** What the branch actions use of this host (electron/host/services/branch-actions.ts). */
+  private get branchDeps(): BranchDeps<HostConnection> {
+    return { host: this.host, repository: this.repo, settings: this.host.options.settings };
+  }
+
+  /** The check a fan-out would run, proposed from the session's project (issue 21). */
+  proposeFanoutCheck(params: { sessionId: string }): { check?: string } {
+    if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+    const check = proposedCheckFor(this.branchDeps, params.sessionId);
+    return check !== undefined ? { check } : {};
+  }
+
+  /** Starts a fan-out (checked and forked before it returns; the branches run in the background). */
+  async startFanout(params: { sessionId: string; atSeq?: number; prompt: string; variants: readonly FanoutVariantInput[]; check?: string; concurrency?: number }): Promise<FanoutStarted> {
+    this.host.requireCredential();
+    return startFanout(this.branchDeps, params);
+  }
+
+  /** Cancels every branch of a running fan-out. */
+  cancelFanout(params: { fanoutId: string }): { cancelled: boolean } {
+    return { cancelled: cancelFanout(this.branchDeps, params.fanoutId) };
+  }
+
+  /** A branch merged three-way into its parent's folder. */
+  async applyBranch(params: { sessionId: string }): Promise<ApplyBranchResult> {
+    const result = await applyBranch(this.branchDeps, params.sessionId);
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return result;
+  }
+
+  /** A session's folder rewound to a turn; the conversation continues in a new fork. */
+  rewindSession(params: { sessionId: string; toSeq: number }): Promise<RewindResult> {
+    return rewindSession(this.branchDeps, params.sessionId, params.toSeq);
+  }
+
+  /** A branch's own folder removed (never the user's). */
+  discardBranch(params: { sessionId: string }): Promise<DiscardResult> {
+    return discardBranch(this.branchDeps, params.sessionId);
   }
 
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string } {
@@ -474,11 +516,7 @@ function lastTurnEndBefore(events: readonly SessionEvent[], seq: number): number
   return undefined;
 }
 
-/** A short title from a prompt: its first line, at most 60 characters. */
-export function titleFromPrompt(text: string): string {
-  const line = text.trim().split('\n')[0]!.trim();
-  return line.length > 60 ? `${cutHead(line, 57)}…` : line || 'Session';
-}
+export { titleFromPrompt };
 
 /**
  * The workspace snapshot of the turn that ends at `boundary`: the `workspace/checkpoint` logged for

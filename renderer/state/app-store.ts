@@ -100,6 +100,18 @@ export interface BranchesSlice {
   /** Opens the compare view for two different sessions (ignored when they are the same). */
   openCompare(a: string, b: string): void;
   closeCompare(): void;
+  /** Set while the N-way board (3–8 branches, issue 21) replaces the session view. */
+  readonly board?: BoardTarget;
+  /** Opens the board for 2–8 sessions (two without a fan-out open the compare view). */
+  openBoard(target: BoardTarget): void;
+  closeBoard(): void;
+}
+
+/** What the board shows: the branches in order and, for a running fan-out, its id and check. */
+export interface BoardTarget {
+  readonly ids: readonly string[];
+  readonly fanoutId?: string;
+  readonly check?: string;
 }
 
 export type MainTab = 'timeline' | 'terminal';
@@ -211,11 +223,12 @@ const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
       requestTarget: undefined,
       jump: undefined,
       compare: undefined,
+      board: undefined,
       find: undefined,
       ...(options.keepBranches ? {} : { branchesOpen: false }),
       focusSessionFor: options.focusSession ? selectedId : undefined,
     })),
-  openAt: (selectedId, seq) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined, find: undefined, branchesOpen: false }),
+  openAt: (selectedId, seq) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined, board: undefined, find: undefined, branchesOpen: false }),
   inspect: (inspector) => set(inspector ? { inspector, dockTab: 'events' } : { inspector }),
   inspectRequest: (requestTarget) => set(requestTarget ? { requestTarget, dockTab: 'request' } : { requestTarget }),
   jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq }, dockTab: 'events' }),
@@ -291,9 +304,16 @@ const branchesSlice = (set: Set): BranchesSlice => ({
   setBranchesOpen: (branchesOpen) => set(branchesOpen ? { branchesOpen, dockTab: 'branches' } : { branchesOpen }),
   openCompare: (a, b) => {
     if (a === b) return;
-    set({ compare: { a, b } });
+    set({ compare: { a, b }, board: undefined });
   },
   closeCompare: () => set({ compare: undefined }),
+  openBoard: (target) => {
+    const ids = [...new Set(target.ids)].slice(0, 8);
+    if (ids.length < 2) return;
+    if (ids.length === 2 && target.fanoutId === undefined) set({ compare: { a: ids[0]!, b: ids[1]! }, board: undefined });
+    else set({ board: { ...target, ids }, compare: undefined });
+  },
+  closeBoard: () => set({ board: undefined }),
 });
 
 const layoutSlice = (set: Set, sidebarCollapsed: boolean): LayoutSlice => ({

@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { byTestId, focusAfterRender } from '../keyboard/focus-after-render.js';
+import { BoardView } from './compare/BoardView.js';
 import { CompareView } from './compare/CompareView.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { SessionScope, useApp, useOpenSession, useRuntime } from './context.js';
@@ -26,6 +27,8 @@ function Main(): ReactNode {
   const session = useOpenSession();
   const selectedId = useApp((s) => s.selectedId);
   const compare = useApp((s) => s.compare);
+  const board = useApp((s) => s.board);
+  if (board) return <BoardView key={board.ids.join(':')} ids={board.ids} {...(board.fanoutId !== undefined ? { fanoutId: board.fanoutId } : {})} {...(board.check !== undefined ? { check: board.check } : {})} />;
   if (compare) return <CompareView key={`${compare.a}:${compare.b}`} a={compare.a} b={compare.b} />;
   if (!selectedId) return <StartScreen />;
   if (!session) {

@@ -11,8 +11,10 @@ import type { ProviderChoice } from '../../../shared/api.js';
 import { ForklineError } from '../../../shared/errors.js';
 import type { CheckResultData } from '../../../shared/events.js';
 import type { Agent } from '../../agent/agent.js';
-import type { Runtime } from '../runtime.js';
-import { titleFromPrompt } from '../host-connection.js';
+import type { Host } from '../host.js';
+import type { ClientConnection } from '../host-client.js';
+import type { SessionRepository } from '../../store/session-repository.js';
+import { titleFromPrompt } from './session-title.js';
 import { PROVIDER_PRESETS } from '../../llm/providers.js';
 import { runCheck } from '../../fanout/check-runner.js';
 
@@ -84,6 +86,12 @@ export function variantRoute(active: ProviderChoice, variant: VariantSpec): Prov
   return { provider: r.provider, baseUrl: r.baseUrl ?? preset.baseUrl, model: r.model ?? preset.defaultModel ?? '', ...(r.reasoningEffort !== undefined ? { reasoningEffort: r.reasoningEffort } : {}) };
 }
 
+/** What a fan-out uses of the runtime (a Runtime satisfies it; so does a host connection's host). */
+export interface FanoutDeps<C extends ClientConnection = ClientConnection> {
+  readonly host: Host<C>;
+  readonly repository: SessionRepository;
+}
+
 /** One branch of a running fan-out. */
 export interface FanoutBranch {
   readonly index: number;
@@ -114,13 +122,13 @@ export interface FanoutParams {
  * Runs a fan-out on `runtime`. Forks are made first (one failing fork — an open turn, no
  * checkpoint — refuses before anything runs: the first one fails and nothing exists yet).
  */
-export class Fanout {
+export class Fanout<C extends ClientConnection = ClientConnection> {
   readonly branches: FanoutBranch[] = [];
   private readonly agents = new Map<string, Agent>();
   private readonly abort = new AbortController();
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: FanoutDeps<C>,
     private readonly params: FanoutParams,
   ) {}
 
@@ -213,7 +221,7 @@ export class Fanout {
  * unknown model (one the endpoint does not list, when it lists models).
  * @throws ForklineError FANOUT_INVALID naming the fix.
  */
-export async function checkVariants(runtime: Runtime, variants: readonly VariantSpec[], routes: readonly ProviderChoice[]): Promise<void> {
+export async function checkVariants<C extends ClientConnection>(runtime: FanoutDeps<C>, variants: readonly VariantSpec[], routes: readonly ProviderChoice[]): Promise<void> {
   if (variants.length < MIN_BRANCHES || variants.length > MAX_BRANCHES) {
     throw new ForklineError('FANOUT_INVALID', `a fan-out makes ${MIN_BRANCHES} to ${MAX_BRANCHES} branches: pass that many --variant options (got ${variants.length})`);
   }

@@ -119,14 +119,14 @@ export function BranchPicker(): ReactNode {
   const client = useClient();
   const { sessions, sessionsState, openId, compare } = useApp(useShallow((s) => ({ sessions: s.sessions, sessionsState: s.sessionsState, openId: s.selectedId, compare: s.compare })));
   const setBranchesOpen = useApp((s) => s.setBranchesOpen);
-  const openCompare = useApp((s) => s.openCompare);
+  const openBoard = useApp((s) => s.openBoard);
   const pairs = useMemo(() => (openId ? forkPairs(sessions, openId) : []), [sessions, openId]);
   const prompts = useForkPrompts(client, pairs, sessions);
   const nodes = useMemo(() => (openId ? branchTree(sessions, openId, prompts) : []), [sessions, openId, prompts]);
-  // Ticked nodes (at most two; ticking a third drops the oldest), kept only while they are in the tree.
+  // Ticked nodes (at most eight, the board's columns; a ninth drops the oldest), kept only while they are in the tree.
   const [ticked, setTicked] = useState<readonly string[]>([]);
   const checked = useMemo(() => ticked.filter((id) => nodes.some((n) => n.session.id === id)), [ticked, nodes]);
-  const onCheck = (id: string, on: boolean): void => setTicked((prev) => (on ? [...prev.filter((x) => x !== id), id].slice(-2) : prev.filter((x) => x !== id)));
+  const onCheck = (id: string, on: boolean): void => setTicked((prev) => (on ? [...prev.filter((x) => x !== id), id].slice(-8) : prev.filter((x) => x !== id)));
   const comparing = new Set(compare ? [compare.a, compare.b] : []);
   // Keyboard: one Tab stop in the tree (the node last moved to, else the open one); ↑/↓/Home/End move.
   const [focusId, setFocusId] = useState<string | undefined>();
@@ -195,11 +195,11 @@ export function BranchPicker(): ReactNode {
           type="button"
           className="small"
           data-testid="branch-compare-selected"
-          disabled={checked.length !== 2}
-          title={checked.length === 2 ? 'Compare the two ticked sessions' : 'Tick two sessions to compare them'}
-          onClick={() => openCompare(checked[0]!, checked[1]!)}
+          disabled={checked.length < 2}
+          title={checked.length >= 2 ? `Compare the ${checked.length} ticked sessions side by side` : 'Tick 2 to 8 sessions to compare them'}
+          onClick={() => openBoard({ ids: checked })}
         >
-          Compare {checked.length}/2
+          Compare {checked.length}/8
         </button>
         <button type="button" className="icon-button" data-testid="branch-picker-close" aria-label="Close branches" title="Close" onClick={() => setBranchesOpen(false)}>
           ✕

@@ -16,7 +16,7 @@ import { Markdown } from '../markdown/Markdown.js';
 import { ToolRowView } from '../timeline/ToolRowView.js';
 
 /** Rows shown per column before "show all". */
-const ROW_LIMIT = 300;
+export const ROW_LIMIT = 300;
 
 const ToolItem = memo(function ToolItem({ row, sessionId }: { readonly row: ToolRow; readonly sessionId: string }): ReactNode {
   const key = `${sessionId}:${row.key}`;
@@ -79,7 +79,8 @@ const CompareRow = memo(function CompareRow({ row, sessionId, live }: { readonly
   }
 });
 
-function TranscriptRows({ fromSeq, limit, onShowAll }: { readonly fromSeq: number; readonly limit: number; readonly onShowAll: () => void }): ReactNode {
+/** The rows of the session in scope from `fromSeq` on (at most `limit`), live. */
+export function TranscriptRows({ fromSeq, limit, onShowAll }: { readonly fromSeq: number; readonly limit: number; readonly onShowAll: () => void }): ReactNode {
   const timeline = useTimeline();
   const sessionId = useSession((s) => s.sessionId);
   const phase = useSession((s) => s.phase);

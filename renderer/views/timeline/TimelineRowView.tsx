@@ -21,7 +21,7 @@ import type {
   UserRow,
   WarningRow,
 } from '../../../shared/timeline.js';
-import { useApp, useRuntime, useSession } from '../context.js';
+import { useApp, useClient, useRuntime, useSession } from '../context.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { Badge, CrashBadges } from './badges.js';
 import { CompactionView } from './CompactionView.js';
@@ -33,6 +33,9 @@ import { cutTail } from '../../../shared/text-cut.js';
 import { visible } from '../../../shared/visible-text.js';
 import { FailedTurnHelp } from './FailedTurnHelp.js';
 import { BudgetStopHelp } from './BudgetStopHelp.js';
+import { FanoutForm } from '../compare/FanoutForm.js';
+import { describeError } from '../../host/host-client.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { approvalLabel, measured, showsTtft, stepFinishLabel, turnDurationLabel } from './trust-labels.js';
 
 export interface RowViewProps {
@@ -75,6 +78,22 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
   const [forking, setForking] = useState(false);
   // An imported session is continued through its banner ("Continue in Forkline", which asks for a folder).
   const imported = useSession((s) => s.imported !== undefined);
+  const client = useClient();
+  const select = useApp((s) => s.select);
+  const toast = useApp((s) => s.toast);
+  const [fanningOut, setFanningOut] = useState(false);
+  const rewind = async (): Promise<void> => {
+    setForking(true);
+    try {
+      const r = await client.rewindSession({ sessionId, toSeq: row.seq });
+      toast(`Rewound ${r.folder} to turn ${r.turn}; the abandoned line stays as its own session`, 'info');
+      select(r.sessionId, { focusSession: true });
+    } catch (error) {
+      toast(`Rewind failed: ${describeError(error)}`, 'error');
+    } finally {
+      setForking(false);
+    }
+  };
   const fork = async (worktree: boolean): Promise<void> => {
     setForking(true);
     try {
@@ -84,7 +103,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
     }
   };
   return (
-    <div className={`row row-turn-end tone-${tone}`} data-testid="turn-end" data-turn={row.turn} data-reason={row.end.kind}>
+    <div className={`row row-turn-end tone-${tone}${fanningOut ? ' with-form' : ''}`} data-testid="turn-end" data-turn={row.turn} data-reason={row.end.kind}>
       <span className="turn-end-label">
         turn {row.turn} ended: {row.crash ? <CrashBadges crash={row.crash} /> : <b>{row.label}</b>}
       </span>
@@ -137,7 +156,46 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
           >
             fork in own folder
           </button>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="fanout-button"
+            title="Fan out: 2–8 branches from this turn, each in its own folder, run at once, on a board"
+            disabled={forking}
+            aria-expanded={fanningOut}
+            onClick={(e) => {
+              e.stopPropagation();
+              setFanningOut(true);
+            }}
+          >
+            fan out…
+          </button>
+          {row.end.kind === 'completed' && (
+            <button
+              type="button"
+              className="link-button"
+              data-testid="rewind-here-button"
+              title="Rewind to here: restore the folder to the end of this turn and continue from it in a new session (the later line stays as its own session)"
+              disabled={forking}
+              onClick={(e) => {
+                e.stopPropagation();
+                void rewind();
+              }}
+            >
+              rewind to here
+            </button>
+          )}
         </>
+      )}
+      {fanningOut && (
+        <FanoutForm
+          sessionId={sessionId}
+          atSeq={row.seq}
+          onClose={() => {
+            setFanningOut(false);
+            focusAfterRender(byTestId('fanout-button'));
+          }}
+        />
       )}
       {row.end.kind === 'error' && row.end.failure && !imported && <FailedTurnHelp row={row} failure={row.end.failure} sessionId={sessionId} />}
       {row.end.kind === 'budget' && !imported && <BudgetStopHelp row={row} sessionId={sessionId} />}

@@ -1,0 +1,163 @@
+/**
+ * "Fan out…" under a finished turn (issue 21): 2–8 branches from this turn end, each a fork in its
+ * own folder, run at once. Per branch a variant: a model of the endpoint (its list), a reasoning
+ * effort, its own prompt, a system-prompt addendum. The check command is proposed from the project
+ * and editable. Starting opens the board; Escape or Cancel closes the form. Keyboard only: the
+ * count takes focus on open; Tab walks the fields; Enter on Start runs.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { FanoutVariantInput } from '../../../shared/api.js';
+import { describeError } from '../../host/host-client.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { useApp, useClient } from '../context.js';
+
+const EFFORTS = ['', 'low', 'medium', 'high'] as const;
+
+interface VariantDraft {
+  model: string;
+  effort: string;
+  prompt: string;
+  system: string;
+}
+
+/** The draft as the host's variant (empty fields left out). */
+function toInput(d: VariantDraft): FanoutVariantInput {
+  return {
+    ...(d.model ? { model: d.model } : {}),
+    ...(d.effort ? { effort: d.effort } : {}),
+    ...(d.prompt.trim() ? { prompt: d.prompt } : {}),
+    ...(d.system.trim() ? { system: d.system } : {}),
+  };
+}
+
+export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: string; readonly atSeq: number; readonly onClose: () => void }): ReactNode {
+  const client = useClient();
+  const active = useApp((s) => s.settings?.active);
+  const openBoard = useApp((s) => s.openBoard);
+  const [models, setModels] = useState<readonly string[]>([]);
+  const [count, setCount] = useState(2);
+  const [prompt, setPrompt] = useState('');
+  const [check, setCheck] = useState('');
+  const [drafts, setDrafts] = useState<VariantDraft[]>(() => Array.from({ length: 8 }, () => ({ model: '', effort: '', prompt: '', system: '' })));
+  const [error, setError] = useState<string | undefined>();
+  const [starting, setStarting] = useState(false);
+  const countRef = useRef<HTMLSelectElement>(null);
+  // Opened by its button: the count takes focus (the person asked for the form).
+  useEffect(() => countRef.current?.focus(), []);
+
+  useEffect(() => {
+    let live = true;
+    void client.proposeFanoutCheck({ sessionId }).then(
+      (r) => live && r.check !== undefined && setCheck((c) => c || r.check!),
+      () => undefined,
+    );
+    if (active) {
+      void client.listModels({ provider: active.provider, baseUrl: active.baseUrl }).then(
+        (l) => {
+          if (!live) return;
+          const ids = l.models.map((m) => m.id);
+          setModels(ids);
+          // A different model per branch by default, when the endpoint has that many.
+          setDrafts((prev) => prev.map((d, i) => (d.model ? d : { ...d, model: ids[i % Math.max(1, ids.length)] ?? active.model })));
+        },
+        () => undefined,
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [client, sessionId, active]);
+
+  const update = (i: number, patch: Partial<VariantDraft>): void => setDrafts((prev) => prev.map((d, j) => (j === i ? { ...d, ...patch } : d)));
+  const start = async (): Promise<void> => {
+    if (!prompt.trim()) {
+      setError('Write the prompt every branch gets (a branch may have its own below).');
+      document.querySelector<HTMLElement>('[data-testid="fanout-prompt"]')?.focus();
+      return;
+    }
+    setStarting(true);
+    setError(undefined);
+    try {
+      const started = await client.startFanout({ sessionId, atSeq, prompt, variants: drafts.slice(0, count).map(toInput), ...(check.trim() ? { check: check.trim() } : {}) });
+      onClose();
+      openBoard({ ids: started.branches.map((b) => b.sessionId), fanoutId: started.fanoutId, check: started.check });
+    } catch (e) {
+      setError(describeError(e));
+      focusAfterRender(byTestId('fanout-error'));
+    } finally {
+      setStarting(false);
+    }
+  };
+  const modelOptions = [...new Set([...(active ? [active.model] : []), ...models])];
+  return (
+    <div
+      className="fanout-form"
+      data-testid="fanout-form"
+      role="group"
+      aria-label="Fan out from this turn"
+      onClick={(e) => e.stopPropagation()}
+      onKeyDown={(e) => {
+        // The timeline's row keys stay out of the form.
+        e.stopPropagation();
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          onClose();
+        }
+      }}
+    >
+      <label>
+        Branches
+        <select ref={countRef} data-testid="fanout-count" value={count} onChange={(e) => setCount(Number(e.target.value))}>
+          {[2, 3, 4, 5, 6, 7, 8].map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+        <span className="muted">each a fork in its own folder, all running at once</span>
+      </label>
+      <label>
+        Prompt
+        <textarea data-testid="fanout-prompt" rows={2} value={prompt} placeholder="What every branch is asked" onChange={(e) => setPrompt(e.target.value)} style={{ flex: 1 }} />
+      </label>
+      {drafts.slice(0, count).map((d, i) => (
+        <div key={i} className="fanout-variant" data-testid="fanout-variant" data-index={i}>
+          <span className="muted">#{i + 1}</span>
+          <select data-testid={`fanout-model-${i}`} aria-label={`Branch ${i + 1} model`} value={d.model} onChange={(e) => update(i, { model: e.target.value })}>
+            {modelOptions.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+          <select data-testid={`fanout-effort-${i}`} aria-label={`Branch ${i + 1} reasoning effort`} value={d.effort} onChange={(e) => update(i, { effort: e.target.value })}>
+            {EFFORTS.map((x) => (
+              <option key={x} value={x}>
+                {x || 'effort: default'}
+              </option>
+            ))}
+          </select>
+          <input data-testid={`fanout-system-${i}`} aria-label={`Branch ${i + 1} system prompt addendum`} placeholder="system addendum" value={d.system} onChange={(e) => update(i, { system: e.target.value })} />
+          <input data-testid={`fanout-variant-prompt-${i}`} aria-label={`Branch ${i + 1} own prompt`} placeholder="own prompt (else the one above)" value={d.prompt} onChange={(e) => update(i, { prompt: e.target.value })} />
+        </div>
+      ))}
+      <label>
+        Check
+        <input data-testid="fanout-check" className="mono" value={check} placeholder="command run in each branch's folder after its turn" onChange={(e) => setCheck(e.target.value)} style={{ flex: 1 }} />
+      </label>
+      {error && (
+        <div className="banner error" data-testid="fanout-error" tabIndex={-1} role="alert">
+          {error}
+        </div>
+      )}
+      <div className="board-actions">
+        <button type="button" className="small primary" data-testid="fanout-start" disabled={starting} onClick={() => void start()}>
+          {starting ? 'Starting…' : `Start ${count} branches`}
+        </button>
+        <button type="button" className="small" data-testid="fanout-close" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * Fan-out, the N-way board, apply and rewind (issue 21), by keyboard alone, in Chromium against
+ * browser mode (real host, SQLite, git checkpoints, the scripted model server). Each case makes
+ * its own base session (one finished turn in a copy of examples/fix-sum, whose test fails), so the
+ * cases are independent. Models are keyed by name: model-b fixes sum.js, the others do not.
+ * Screenshots: test-results/60-fanout-form.png, 61-board-running.png, 62-board-ranked.png,
+ * 63-board-applied.png (1400×900); 64-board-1000.png, 65-rewound-1000.png (1000×700).
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
+import { ROOT, startE2eApp, type E2eApp } from './support/e2e-harness.js';
+import { runCommand, waitForFocus } from './support/keyboard-focus.js';
+
+let app: E2eApp;
+
+interface Message {
+  role: string;
+  content?: unknown;
+}
+
+/** model-b fixes sum.js; the others write notes; a non-"fix" prompt gets a greeting. */
+function reply(model: string, messages: readonly Message[]) {
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  const userText = JSON.stringify(messages[lastUser]?.content ?? '');
+  if (!userText.includes('fix')) return textResponse(`hello from ${model}`);
+  const toolsSince = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
+  const id = (n: number) => `call_${model}_${messages.length}_${n}`;
+  if (toolsSince === 0) return toolCallResponse([{ id: id(0), name: 'read_file', arguments: '{"path":"sum.js"}' }]);
+  if (toolsSince === 1) {
+    if (model === 'model-b') return toolCallResponse([{ id: id(1), name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: 'let total;', new_string: 'let total = 0;' }) }]);
+    return toolCallResponse([{ id: id(1), name: 'write_file', arguments: JSON.stringify({ path: `notes-${model}.txt`, content: 'I looked at it.\n' }) }]);
+  }
+  return textResponse(`done (${model}): ${'a few words of streamed text. '.repeat(20)}`, { split: 12 });
+}
+
+beforeAll(async () => {
+  app = await startE2eApp({ approvalPolicy: 'allow', models: ['model-a', 'model-b', 'model-c', 'model-d'] });
+  app.llm.setHandler((request) => reply(String(request.body.model), request.body.messages as Message[]));
+}, 60_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+/** A fresh base session: a copy of examples/fix-sum and one finished, checkpointed turn. */
+async function baseSession(): Promise<{ id: string; folder: string }> {
+  const folder = mkdtempSync(join(app.dir, 'project-'));
+  cpSync(join(ROOT, 'examples/fix-sum'), folder, { recursive: true });
+  const connection = app.runtime.host.connect(() => undefined);
+  try {
+    const s = await connection.createSession({ cwd: folder });
+    connection.followup({ sessionId: s.id, text: 'say hello' });
+    await app.runtime.host.agentFor(s.id)!.whenIdle();
+    const end = Date.now() + 15_000;
+    while (!app.runtime.host.agentFor(s.id)!.session.events.some((e) => e.type === 'workspace/checkpoint')) {
+      if (Date.now() > end) throw new Error('no checkpoint');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return { id: s.id, folder };
+  } finally {
+    connection.dispose();
+  }
+}
+
+/** Presses Tab (Shift+Tab when `back`) until the element with `testId` (inside `within`, when given) holds focus. */
+async function tabTo(page: Page, testId: string, options: { back?: boolean; within?: string; max?: number } = {}): Promise<void> {
+  for (let i = 0; i < (options.max ?? 80); i++) {
+    const here = await page.evaluate(
+      ([id, within]) => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.dataset['testid'] === id && (!within || el.closest(within) !== null);
+      },
+      [testId, options.within ?? ''] as const,
+    );
+    if (here) return;
+    await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab did not reach ${testId}`);
+}
+
+/** Opens session `id` from the sessions list by keyboard (the palette's "session list", arrows to the row, Enter). */
+async function openByKeyboard(page: Page, id: string): Promise<void> {
+  const row = page.locator(`[data-testid="session-row"][data-session-id="${id}"]`);
+  await row.waitFor();
+  await runCommand(page, 'session list');
+  await waitForFocus(page, 'session-open');
+  for (let i = 0; i < 40; i++) {
+    if (await page.evaluate((sid) => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-session-id]')?.dataset['sessionId'] === sid, id)) break;
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  await page.locator(`[data-testid="session-row"][data-session-id="${id}"][data-selected="true"]`).waitFor();
+  await page.getByTestId('session-view').waitFor();
+}
+
+/** Opens the fan-out form under turn 1 by keyboard and fills it: `count` branches, the prompt, check `node test.js`. */
+async function fanOut(page: Page, count: number, shot?: string): Promise<void> {
+  const end = page.locator('[data-testid="turn-end"][data-turn="1"]');
+  await end.waitFor();
+  await tabTo(page, 'fanout-button', { within: '[data-testid="turn-end"][data-turn="1"]' });
+  await page.keyboard.press('Enter');
+  await waitForFocus(page, 'fanout-count').catch(async (e: unknown) => {
+    await app.screenshot('debug-fanout-form');
+    throw e;
+  });
+  for (let i = 2; i < count; i++) await page.keyboard.press('ArrowDown');
+  expect(await page.getByTestId('fanout-variant').count()).toBe(count);
+  await page.keyboard.press('Tab');
+  await waitForFocus(page, 'fanout-prompt');
+  await page.keyboard.type('fix the failing test');
+  // The check proposed from the project (package.json's test script), replaced by the direct command.
+  await expect.poll(() => page.getByTestId('fanout-check').inputValue(), { timeout: 10_000 }).toBe('npm test --silent');
+  await tabTo(page, 'fanout-check');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('node test.js');
+  for (let i = 0; i < count; i++) expect(await page.getByTestId(`fanout-model-${i}`).inputValue()).toBe(`model-${'abcd'[i]}`);
+  if (shot) await app.screenshot(shot);
+  await tabTo(page, 'fanout-start');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('board-view').waitFor({ timeout: 30_000 });
+}
+
+/** Waits until every board column is idle with its check run and ranked. */
+async function boardSettled(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const cols = [...document.querySelectorAll<HTMLElement>('[data-testid="board-column"]')];
+      return cols.length === n && cols.every((c) => c.dataset['status'] === 'idle' && c.dataset['rank'] !== '' && c.querySelector('[data-testid="board-check"]')?.textContent !== 'not run');
+    },
+    count,
+    { timeout: 90_000 },
+  );
+}
+
+describe('fan-out board by keyboard', () => {
+  it('fans out 4 branches at 1400×900, shows them live and ranked, applies the best', async () => {
+    const base = await baseSession();
+    const page = await app.openPage({ width: 1400, height: 900 });
+    await openByKeyboard(page, base.id);
+    // The main thread's longest stall while the branches stream (requestAnimationFrame gaps).
+    await page.evaluate(() => {
+      const w = window as unknown as { __maxGap: number };
+      w.__maxGap = 0;
+      let last = performance.now();
+      const tick = (t: number) => {
+        w.__maxGap = Math.max(w.__maxGap, t - last);
+        last = t;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await fanOut(page, 4, '60-fanout-form');
+    expect(await page.getByTestId('board-column').count()).toBe(4);
+    await page.getByTestId('board-check-command').filter({ hasText: 'node test.js' }).waitFor();
+    await app.screenshot('61-board-running');
+    await boardSettled(page, 4);
+    const maxGap = await page.evaluate(() => (window as unknown as { __maxGap: number }).__maxGap);
+    expect(maxGap).toBeLessThan(1000);
+    const best = page.locator('[data-testid="board-column"][data-rank="1"]');
+    expect(await best.getByTestId('board-variant').textContent()).toContain('model-b');
+    expect(await best.getByTestId('board-check').textContent()).toContain('passed');
+    expect(await page.locator('[data-testid="board-column"]:not([data-rank="1"]) [data-testid="board-check"]').first().textContent()).toContain('failed');
+    await best.getByTestId('board-transcript').getByText('done (model-b)').first().waitFor();
+    await app.screenshot('62-board-ranked');
+    // Apply to my folder, by keyboard.
+    await tabTo(page, 'board-apply', { within: '[data-testid="board-column"][data-rank="1"]' });
+    await page.keyboard.press('Enter');
+    const result = best.getByTestId('board-apply-result');
+    await result.waitFor();
+    expect(await result.getAttribute('data-applied')).toBe('true');
+    expect(await result.textContent()).toContain('M sum.js');
+    expect(readFileSync(join(base.folder, 'sum.js'), 'utf8')).toContain('let total = 0;');
+    await app.screenshot('63-board-applied');
+  }, 180_000);
+
+  it('at 1000×700: a 2-branch fan-out board, discard one, and rewind the parent by keyboard', async () => {
+    const base = await baseSession();
+    const page = await app.openPage({ width: 1000, height: 700 });
+    await openByKeyboard(page, base.id);
+    await fanOut(page, 2);
+    await boardSettled(page, 2);
+    await app.screenshot('64-board-1000');
+    const loser = page.locator('[data-testid="board-column"][data-rank="2"]');
+    const loserId = (await loser.getAttribute('data-session-id'))!;
+    const loserFolder = app.runtime.repository.get(loserId)!.header.cwd!;
+    await tabTo(page, 'board-discard', { within: '[data-testid="board-column"][data-rank="2"]' });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('toast').filter({ hasText: 'Discarded' }).waitFor();
+    expect(existsSync(loserFolder)).toBe(false);
+    // Apply the winner, then rewind the parent to its turn 1: the folder is as before the apply.
+    await tabTo(page, 'board-apply', { within: '[data-testid="board-column"][data-rank="1"]' });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('board-apply-result').waitFor();
+    expect(readFileSync(join(base.folder, 'sum.js'), 'utf8')).toContain('let total = 0;');
+    await tabTo(page, 'board-close');
+    await page.keyboard.press('Enter');
+    await openByKeyboard(page, base.id);
+    await tabTo(page, 'rewind-here-button', { within: '[data-testid="turn-end"][data-turn="1"]' });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((p) => document.querySelector('[data-testid="session-row"][data-selected="true"]')?.getAttribute('data-session-id') !== p, base.id, { timeout: 20_000 });
+    expect(readFileSync(join(base.folder, 'sum.js'), 'utf8')).toContain('let total;');
+    await app.screenshot('65-rewound-1000');
+  }, 180_000);
+});
