@@ -252,6 +252,16 @@ export interface SettingsView {
   readonly modelLimits?: readonly ModelLimitSetting[];
   /** The user-level MCP servers as configured in Settings: the `mcpServers` object of the usual JSON shape. */
   readonly mcpServers: Readonly<Record<string, JsonValue>>;
+  /**
+   * Whether a key saved in Settings survives a restart (the desktop app's OS keychain); false in
+   * browser mode, where keys are kept in the server's memory only. Absent in older hosts.
+   */
+  readonly keysPersist?: boolean;
+  /**
+   * Providers whose key was saved in Settings before the server restarted and is gone now
+   * (browser mode), so the UI can say so instead of "No key set".
+   */
+  readonly lostKeys?: readonly string[];
 }
 
 /** One MCP tool as offered to the model. */

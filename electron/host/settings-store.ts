@@ -96,6 +96,11 @@ interface PersistedSettings {
   readonly mcpServers?: Readonly<Record<string, JsonValue>>;
   /** Workspace MCP files the user trusted: absolute path → sha256 of the trusted bytes. */
   readonly trustedMcpConfigs?: Readonly<Record<string, string>>;
+  /**
+   * Providers whose key was saved in Settings into a vault that does not survive a restart
+   * (browser mode): names only, never a key. Lets the next run say that the key was lost.
+   */
+  readonly memoryKeys?: readonly string[];
 }
 
 export interface SettingsStoreOptions {
@@ -137,6 +142,7 @@ export class SettingsStore {
           ...(Array.isArray(parsed.modelLimits) ? { modelLimits: parsed.modelLimits.filter(isLimitSetting) } : {}),
           ...(isRecord(parsed.mcpServers) ? { mcpServers: parsed.mcpServers } : {}),
           ...(isRecord(parsed.trustedMcpConfigs) ? { trustedMcpConfigs: parsed.trustedMcpConfigs as Record<string, string> } : {}),
+          ...(Array.isArray(parsed.memoryKeys) ? { memoryKeys: parsed.memoryKeys.filter((p): p is string => typeof p === 'string') } : {}),
         };
       } catch (error) {
         console.error(`settings file ${options.file} is unreadable; using defaults (the file is left as it is):`, error);
@@ -328,8 +334,28 @@ export class SettingsStore {
     this.settings = { ...this.settings, active };
   }
 
+  /**
+   * Stores (or with '', forgets) a provider's key. With a vault that does not survive a restart,
+   * the provider's name (never the key) is noted in the settings file, so the next run can say the
+   * key was lost ({@link lostKeys}).
+   */
   setApiKey(provider: string, key: string): void {
     this.options.vault.set(provider, key === '' ? undefined : key);
+    if (this.options.vault.persistent) return;
+    const others = (this.persisted.memoryKeys ?? []).filter((p) => p !== provider);
+    const memoryKeys = key === '' ? others : [...others, provider];
+    this.settings = { ...this.settings, memoryKeys };
+    this.persisted = { ...this.persisted, memoryKeys };
+    this.save();
+  }
+
+  /**
+   * Providers whose key was saved in Settings in an earlier run of a memory-only vault and is gone
+   * now (no key in the vault or the environment).
+   */
+  lostKeys(): string[] {
+    if (this.options.vault.persistent) return [];
+    return (this.persisted.memoryKeys ?? []).filter((p) => this.apiKey(p) === undefined);
   }
 
   view(): SettingsView {
@@ -352,6 +378,8 @@ export class SettingsStore {
       dataDir: this.options.dataDir,
       modelLimits: this.settings.modelLimits ?? [],
       mcpServers: this.settings.mcpServers ?? {},
+      keysPersist: this.options.vault.persistent,
+      lostKeys: this.lostKeys(),
     };
   }
 }

@@ -19,7 +19,9 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpError, reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
-import { SCREENSHOTS, startE2eApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
+import { ROOT, SCREENSHOTS, startE2eApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
+import { createRuntime } from '../../electron/host/runtime.js';
+import { startBrowserServer } from '../../electron/host/transport/ws-server.js';
 import { layoutProblems } from './support/layout-checks.js';
 import { runCommand, waitForFocus } from './support/keyboard-focus.js';
 
@@ -274,5 +276,39 @@ describe.each(SIZES)('settings that stick at $width×$height', (size) => {
     expect(await theme()).toBe('dark');
     await page.screenshot({ path: join(SCREENSHOTS, `new-user-${size.width}x${size.height}-theme.png`) });
     await context.close();
+  });
+
+  it('browser mode says where a key is entered that it lasts until the server stops, and after a restart that it was lost', async () => {
+    const { app: a, page, byTestId } = await start(size, { provider: 'unconfigured' });
+    await page.keyboard.press('Control+,');
+    await byTestId('settings-dialog').waitFor();
+    expect(await byTestId('settings-key-memory').textContent()).toMatch(/No OS keychain here \(browser mode\).*DEEPSEEK_API_KEY/);
+    await byTestId('settings-api-key').focus();
+    await page.keyboard.type('sk-test-kept-in-memory');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="settings-key-status"][data-has-key="true"]').waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, `new-user-${size.width}x${size.height}-key-memory.png`) });
+    // The server restarts on the same data folder: the key is gone, and Settings says so.
+    const runtime = createRuntime({ dataDir: join(a.dir, 'data'), env: {}, writeWindowMs: 10 });
+    const server = await startBrowserServer({ host: runtime.host, staticDir: join(ROOT, 'dist/renderer') });
+    try {
+      const context = await a.browser.newContext({ viewport: size });
+      const fresh = await context.newPage();
+      await fresh.goto(server.url);
+      await fresh.getByTestId('sidebar').waitFor();
+      await fresh.keyboard.press('Control+,');
+      await fresh.getByTestId('settings-dialog').waitFor();
+      expect(await fresh.getByTestId('settings-key-status').getAttribute('data-has-key')).toBe('false');
+      expect(await fresh.getByTestId('settings-key-status').textContent()).not.toContain('needs no key');
+      expect(await fresh.getByTestId('settings-key-lost').textContent()).toMatch(/before the server restarted is gone.*DEEPSEEK_API_KEY/);
+      expect(await fresh.getByTestId('settings-key-memory').count()).toBe(0);
+      await fresh.screenshot({ path: join(SCREENSHOTS, `new-user-${size.width}x${size.height}-key-lost.png`) });
+      expect(await layoutProblems(fresh)).toEqual([]);
+      await context.close();
+    } finally {
+      await server.close();
+      await runtime.close();
+    }
   });
 });
