@@ -311,4 +311,24 @@ describe.each(SIZES)('settings that stick at $width×$height', (size) => {
       await runtime.close();
     }
   });
+
+  it('an old tab whose server is gone stops reconnecting after a bounded time and says to open the newly printed URL', async () => {
+    const { app: a, byTestId } = await start(size);
+    // The bound is 60 s; `reconnect=3` shortens it for this test.
+    const page = a.page;
+    await page.goto(`${a.server.url}&reconnect=3`);
+    await byTestId('sidebar').waitFor();
+    await a.server.close();
+    await page.locator('[data-testid="connection-banner"][data-state="reconnecting"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="connection-banner"][data-state="gave-up"]').waitFor({ timeout: 20_000 });
+    expect(await byTestId('connection-gave-up').textContent()).toMatch(/stopped reconnecting.*open the new URL it printed/);
+    await app!.screenshot(`new-user-${size.width}x${size.height}-gave-up`);
+    expect(await layoutProblems(page)).toEqual([]);
+    // Nothing more is tried: the banner stays.
+    await page.waitForTimeout(2_000);
+    expect(await page.locator('[data-testid="connection-banner"]').getAttribute('data-state')).toBe('gave-up');
+    // The button is in the Tab order.
+    await byTestId('connection-retry').focus();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('connection-retry');
+  });
 });
