@@ -262,7 +262,12 @@ export interface SettingsView {
    * (browser mode), so the UI can say so instead of "No key set".
    */
   readonly lostKeys?: readonly string[];
+  /** The UI theme the person picked (every window and browser); absent or `system` = follow the system. */
+  readonly theme?: ThemeSetting;
 }
+
+/** The theme setting: a pick, or `system` (follow prefers-color-scheme). */
+export type ThemeSetting = 'light' | 'dark' | 'system';
 
 /** One MCP tool as offered to the model. */
 export interface McpToolView {
@@ -398,7 +403,7 @@ export interface HostMethods {
    * (an entry with neither number removes them). `mcpServers` replaces the user-level MCP servers (the
    * `mcpServers` object of the usual JSON shape); running servers whose configuration changed restart.
    */
-  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue> }): SettingsView;
+  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue>; theme?: ThemeSetting }): SettingsView;
   setApiKey(params: { provider: string; apiKey: string }): SettingsView;
   /**
    * The endpoint's models with their known windows (`GET /models`, OpenRouter / vLLM / llama.cpp /

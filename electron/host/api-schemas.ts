@@ -62,6 +62,7 @@ export const PARAM_SCHEMAS = {
       approvalPolicy: z.enum(['ask', 'allow', 'deny']).optional(),
       modelLimits: modelLimits.optional(),
       mcpServers: z.record(z.string().max(40), z.json()).optional(),
+      theme: z.enum(['light', 'dark', 'system']).optional(),
     })
     .strict(),
   setApiKey: z.object({ provider: z.string().min(1).max(64), apiKey: z.string().max(4096) }).strict(),

@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ModelLimitSetting, ProviderChoice, ProviderPresetView, SettingsView } from '../../shared/api.js';
+import type { ModelLimitSetting, ProviderChoice, ProviderPresetView, SettingsView, ThemeSetting } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
 import type { JsonValue } from '../../shared/json.js';
@@ -101,6 +101,8 @@ interface PersistedSettings {
    * (browser mode): names only, never a key. Lets the next run say that the key was lost.
    */
   readonly memoryKeys?: readonly string[];
+  /** The UI theme the person picked; absent = follow the system. */
+  readonly theme?: ThemeSetting;
 }
 
 export interface SettingsStoreOptions {
@@ -142,6 +144,7 @@ export class SettingsStore {
           ...(Array.isArray(parsed.modelLimits) ? { modelLimits: parsed.modelLimits.filter(isLimitSetting) } : {}),
           ...(isRecord(parsed.mcpServers) ? { mcpServers: parsed.mcpServers } : {}),
           ...(isRecord(parsed.trustedMcpConfigs) ? { trustedMcpConfigs: parsed.trustedMcpConfigs as Record<string, string> } : {}),
+          ...(parsed.theme === 'light' || parsed.theme === 'dark' || parsed.theme === 'system' ? { theme: parsed.theme } : {}),
           ...(Array.isArray(parsed.memoryKeys) ? { memoryKeys: parsed.memoryKeys.filter((p): p is string => typeof p === 'string') } : {}),
         };
       } catch (error) {
@@ -264,7 +267,7 @@ export class SettingsStore {
    * @throws ForklineError INVALID_SETTINGS for an empty model or base URL; McpConfigError
    *   MCP_CONFIG_INVALID for `mcpServers` that are not a valid server map.
    */
-  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>> }): void {
+  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>>; theme?: ThemeSetting }): void {
     if (patch.mcpServers !== undefined) parseMcpServers({ mcpServers: patch.mcpServers }, 'settings', 'Settings', this.options.env);
     let modelLimits: readonly ModelLimitSetting[] | undefined;
     if (patch.modelLimits) {
@@ -278,6 +281,7 @@ export class SettingsStore {
       ...(patch.active ? { active: patch.active } : {}),
       ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}),
       ...(patch.mcpServers !== undefined ? { mcpServers: patch.mcpServers } : {}),
+      ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
       ...(modelLimits !== undefined ? { modelLimits } : {}),
     };
     const next: PersistedSettings = { ...this.settings, ...changes };
@@ -380,6 +384,7 @@ export class SettingsStore {
       mcpServers: this.settings.mcpServers ?? {},
       keysPersist: this.options.vault.persistent,
       lostKeys: this.lostKeys(),
+      ...(this.settings.theme ? { theme: this.settings.theme } : {}),
     };
   }
 }

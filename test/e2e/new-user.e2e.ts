@@ -331,4 +331,28 @@ describe.each(SIZES)('settings that stick at $width×$height', (size) => {
     await byTestId('connection-retry').focus();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('connection-retry');
   });
+
+  it('a theme picked in one browser is a setting: another browser (no local storage) opens with it', async () => {
+    const { app: a } = await start(size);
+    const first = await a.browser.newContext({ viewport: size, colorScheme: 'light' });
+    const page = await first.newPage();
+    await page.goto(a.server.url);
+    await page.getByTestId('sidebar').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('light');
+    await runCommand(page, 'dark theme');
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    await expect.poll(() => a.runtime.settings.view().theme).toBe('dark');
+    await first.close();
+    const second = await a.browser.newContext({ viewport: size, colorScheme: 'light' });
+    const other = await second.newPage();
+    await other.goto(a.server.url);
+    await other.getByTestId('sidebar').waitFor();
+    await expect.poll(() => other.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    // The system changing does not override the pick.
+    await other.emulateMedia({ colorScheme: 'light' });
+    await other.waitForTimeout(300);
+    expect(await other.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    await other.screenshot({ path: join(SCREENSHOTS, `new-user-${size.width}x${size.height}-theme-setting.png`) });
+    await second.close();
+  });
 });
