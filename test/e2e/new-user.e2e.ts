@@ -15,7 +15,9 @@
  *   shows one boundary separator; the theme follows the system until the person picks one.
  * Screenshots: test-results/new-user-*.png.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AGENT_LOGS } from '../support/import-fixtures.js';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpError, reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
@@ -355,4 +357,37 @@ describe.each(SIZES)('settings that stick at $width×$height', (size) => {
     await other.screenshot({ path: join(SCREENSHOTS, `new-user-${size.width}x${size.height}-theme-setting.png`) });
     await second.close();
   });
+
+  it('an import summary toast leaves after 8 s, not 20 s, but stays while focus is on its Dismiss button', async () => {
+    const { page, byTestId } = await start(size);
+    const text = readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8');
+    const drop = async (name: string): Promise<void> => {
+      const transfer = await page.evaluateHandle(
+        ({ name, text }) => {
+          const dt = new DataTransfer();
+          dt.items.add(new File([text], name, { type: 'application/x-ndjson' }));
+          return dt;
+        },
+        { name, text },
+      );
+      await page.dispatchEvent('[data-testid="app"]', 'dragenter', { dataTransfer: transfer });
+      await page.dispatchEvent('[data-testid="app"]', 'dragover', { dataTransfer: transfer });
+      await page.dispatchEvent('[data-testid="app"]', 'drop', { dataTransfer: transfer });
+    };
+    await drop('first.jsonl');
+    const toast = page.locator('[data-testid="toast"]').filter({ hasText: 'Imported first.jsonl' });
+    await toast.waitFor();
+    await app!.screenshot(`new-user-${size.width}x${size.height}-import-toast`);
+    await toast.waitFor({ state: 'detached', timeout: 11_000 });
+    // Held by focus: it stays until focus leaves, then goes.
+    await drop('second.jsonl');
+    const second = page.locator('[data-testid="toast"]').filter({ hasText: 'Imported second.jsonl' });
+    await second.waitFor();
+    await second.getByTestId('toast-dismiss').focus();
+    await page.waitForTimeout(9_000);
+    expect(await second.getAttribute('data-paused')).toBe('true');
+    await page.keyboard.press('Enter');
+    await second.waitFor({ state: 'detached' });
+    expect(await byTestId('toast').count()).toBe(0);
+  }, 60_000);
 });
