@@ -21,7 +21,8 @@ import './styles/keyboard.css';
 import './styles/responsive.css';
 
 // The theme follows the system (prefers-color-scheme, also when it changes) until the person picks
-// one with the theme toggle; that choice is remembered in this browser.
+// one with the theme toggle; that choice is saved in the settings (`theme`, so every window and
+// browser gets it) and cached in this browser so the first paint already has it.
 const THEME_KEY = 'forkline.theme';
 const systemLight = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: light)') : undefined;
 const chosenTheme = (() => {
@@ -33,8 +34,17 @@ const chosenTheme = (() => {
   }
 })();
 let followSystem = chosenTheme === undefined;
-/** True while the theme changes because the system's did (not a choice to remember). */
+/** True while the theme changes because the system's or the settings' did (not a new choice to save). */
 let followingSystemChange = false;
+/** Sets the theme without saving it as the person's choice. */
+const setThemeQuietly = (theme: 'light' | 'dark'): void => {
+  followingSystemChange = true;
+  try {
+    runtime.app.getState().setTheme(theme);
+  } finally {
+    followingSystemChange = false;
+  }
+};
 const savedTheme = chosenTheme ?? (systemLight?.matches ? 'light' : 'dark');
 document.documentElement.dataset['theme'] = savedTheme;
 
@@ -66,12 +76,38 @@ const runtime = new AppRuntime({
   initialSidebarCollapsed: savedSidebarCollapsed,
 });
 runtime.app.subscribe((state, previous) => {
+  if (state.settings !== previous.settings && state.settings) {
+    const setting = state.settings.theme;
+    if (setting === 'light' || setting === 'dark') {
+      followSystem = false;
+      if (state.theme !== setting) setThemeQuietly(setting);
+      try {
+        localStorage.setItem(THEME_KEY, setting);
+      } catch {
+        /* storage unavailable */
+      }
+    } else if (setting === undefined && !followSystem) {
+      // A pick from before the theme was a setting (this browser only): it becomes the setting.
+      void connection.client.updateSettings({ theme: state.theme }).then((view) => runtime.app.getState().setSettings(view), () => undefined);
+    } else if (setting === 'system') {
+      followSystem = true;
+      try {
+        localStorage.removeItem(THEME_KEY);
+      } catch {
+        /* storage unavailable */
+      }
+      const system = systemLight?.matches ? 'light' : 'dark';
+      if (state.theme !== system) setThemeQuietly(system);
+    }
+  }
   try {
     if (state.theme !== previous.theme) {
       document.documentElement.dataset['theme'] = state.theme;
       if (!followingSystemChange) {
         followSystem = false;
         localStorage.setItem(THEME_KEY, state.theme);
+        const theme = state.theme;
+        void connection.client.updateSettings({ theme }).then((view) => runtime.app.getState().setSettings(view), (error: unknown) => console.error('the theme was not saved in the settings:', error));
       }
     }
     if (state.showLogEvents !== previous.showLogEvents) localStorage.setItem(LOG_EVENTS_KEY, String(state.showLogEvents));
@@ -82,9 +118,7 @@ runtime.app.subscribe((state, previous) => {
 });
 systemLight?.addEventListener('change', (e) => {
   if (!followSystem) return;
-  followingSystemChange = true;
-  runtime.app.getState().setTheme(e.matches ? 'light' : 'dark');
-  followingSystemChange = false;
+  setThemeQuietly(e.matches ? 'light' : 'dark');
 });
 runtime.start();
 window.addEventListener('beforeunload', () => {

@@ -289,7 +289,22 @@ export interface SettingsView {
   readonly mcpServers: Readonly<Record<string, JsonValue>>;
   /** The person's price overrides (absent in older hosts). */
   readonly prices?: readonly PriceOverrideSetting[];
+  /**
+   * Whether a key saved in Settings survives a restart (the desktop app's OS keychain); false in
+   * browser mode, where keys are kept in the server's memory only. Absent in older hosts.
+   */
+  readonly keysPersist?: boolean;
+  /**
+   * Providers whose key was saved in Settings before the server restarted and is gone now
+   * (browser mode), so the UI can say so instead of "No key set".
+   */
+  readonly lostKeys?: readonly string[];
+  /** The UI theme the person picked (every window and browser); absent or `system` = follow the system. */
+  readonly theme?: ThemeSetting;
 }
+
+/** The theme setting: a pick, or `system` (follow prefers-color-scheme). */
+export type ThemeSetting = 'light' | 'dark' | 'system';
 
 /** One MCP tool as offered to the model. */
 export interface McpToolView {
@@ -493,7 +508,7 @@ export interface HostMethods {
    * `mcpServers` object of the usual JSON shape); running servers whose configuration changed restart.
    * `prices` replaces the price overrides (validated: a negative price is refused naming its field).
    */
-  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue>; prices?: PriceOverrideSetting[] }): SettingsView;
+  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue>; prices?: PriceOverrideSetting[]; theme?: ThemeSetting }): SettingsView;
   /**
    * Sets (or, with neither limit, clears) a session's budget; it applies from the next request,
    * also to a turn that is running. Kept in the settings file.

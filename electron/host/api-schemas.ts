@@ -103,6 +103,7 @@ export const PARAM_SCHEMAS = {
       modelLimits: modelLimits.optional(),
       mcpServers: z.record(z.string().max(40), z.json()).optional(),
       prices: z.array(priceOverride).max(200).optional(),
+      theme: z.enum(['light', 'dark', 'system']).optional(),
     })
     .strict(),
   setSessionBudget: z.object({ sessionId: id, sessionUsd: z.number().finite().optional(), sessionTokens: z.number().finite().optional() }).strict(),

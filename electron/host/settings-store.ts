@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ModelLimitSetting, PriceOverrideSetting, ProviderChoice, ProviderPresetView, SessionBudget, SettingsView } from '../../shared/api.js';
+import type { ModelLimitSetting, PriceOverrideSetting, ProviderChoice, ProviderPresetView, SessionBudget, SettingsView, ThemeSetting } from '../../shared/api.js';
 import { parsePriceOverrides, PriceOverrideError, type PriceOverride } from '../pricing/price-list.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
@@ -101,6 +101,13 @@ interface PersistedSettings {
   readonly prices?: readonly PriceOverrideSetting[];
   /** Budgets set per session in the app: session id → limits. */
   readonly sessionBudgets?: Readonly<Record<string, SessionBudget>>;
+  /**
+   * Providers whose key was saved in Settings into a vault that does not survive a restart
+   * (browser mode): names only, never a key. Lets the next run say that the key was lost.
+   */
+  readonly memoryKeys?: readonly string[];
+  /** The UI theme the person picked; absent = follow the system. */
+  readonly theme?: ThemeSetting;
 }
 
 export interface SettingsStoreOptions {
@@ -144,6 +151,8 @@ export class SettingsStore {
           ...(isRecord(parsed.trustedMcpConfigs) ? { trustedMcpConfigs: parsed.trustedMcpConfigs as Record<string, string> } : {}),
           ...(Array.isArray(parsed.prices) ? { prices: parsed.prices } : {}),
           ...(isRecord(parsed.sessionBudgets) ? { sessionBudgets: parsed.sessionBudgets as unknown as Record<string, SessionBudget> } : {}),
+          ...(parsed.theme === 'light' || parsed.theme === 'dark' || parsed.theme === 'system' ? { theme: parsed.theme } : {}),
+          ...(Array.isArray(parsed.memoryKeys) ? { memoryKeys: parsed.memoryKeys.filter((p): p is string => typeof p === 'string') } : {}),
         };
       } catch (error) {
         console.error(`settings file ${options.file} is unreadable; using defaults (the file is left as it is):`, error);
@@ -265,7 +274,7 @@ export class SettingsStore {
    * @throws ForklineError INVALID_SETTINGS for an empty model or base URL; McpConfigError
    *   MCP_CONFIG_INVALID for `mcpServers` that are not a valid server map.
    */
-  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>>; prices?: readonly PriceOverrideSetting[] }): void {
+  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>>; prices?: readonly PriceOverrideSetting[]; theme?: ThemeSetting }): void {
     if (patch.mcpServers !== undefined) parseMcpServers({ mcpServers: patch.mcpServers }, 'settings', 'Settings', this.options.env);
     if (patch.prices !== undefined) checkPrices(patch.prices);
     let modelLimits: readonly ModelLimitSetting[] | undefined;
@@ -280,6 +289,7 @@ export class SettingsStore {
       ...(patch.active ? { active: patch.active } : {}),
       ...(patch.approvalPolicy ? { approvalPolicy: patch.approvalPolicy } : {}),
       ...(patch.mcpServers !== undefined ? { mcpServers: patch.mcpServers } : {}),
+      ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
       ...(modelLimits !== undefined ? { modelLimits } : {}),
       ...(patch.prices !== undefined ? { prices: patch.prices.map((p) => stripUndefined(p) as PriceOverrideSetting) } : {}),
     };
@@ -377,8 +387,28 @@ export class SettingsStore {
     this.settings = { ...this.settings, active };
   }
 
+  /**
+   * Stores (or with '', forgets) a provider's key. With a vault that does not survive a restart,
+   * the provider's name (never the key) is noted in the settings file, so the next run can say the
+   * key was lost ({@link lostKeys}).
+   */
   setApiKey(provider: string, key: string): void {
     this.options.vault.set(provider, key === '' ? undefined : key);
+    if (this.options.vault.persistent) return;
+    const others = (this.persisted.memoryKeys ?? []).filter((p) => p !== provider);
+    const memoryKeys = key === '' ? others : [...others, provider];
+    this.settings = { ...this.settings, memoryKeys };
+    this.persisted = { ...this.persisted, memoryKeys };
+    this.save();
+  }
+
+  /**
+   * Providers whose key was saved in Settings in an earlier run of a memory-only vault and is gone
+   * now (no key in the vault or the environment).
+   */
+  lostKeys(): string[] {
+    if (this.options.vault.persistent) return [];
+    return (this.persisted.memoryKeys ?? []).filter((p) => this.apiKey(p) === undefined);
   }
 
   view(): SettingsView {
@@ -402,6 +432,9 @@ export class SettingsStore {
       modelLimits: this.settings.modelLimits ?? [],
       mcpServers: this.settings.mcpServers ?? {},
       prices: this.settings.prices ?? [],
+      keysPersist: this.options.vault.persistent,
+      lostKeys: this.lostKeys(),
+      ...(this.settings.theme ? { theme: this.settings.theme } : {}),
     };
   }
 }

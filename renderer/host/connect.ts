@@ -3,7 +3,8 @@
  * present, else the browser-mode WebSocket at `ws(s)://<location.host>/host?token=…` (the token
  * comes from the page URL's `token` parameter). A page without a token, or whose token the host
  * refuses, gets a status with `refused` set instead of reconnecting forever (the app shows the
- * token page). DOM-only (reads `window` and `location`).
+ * token page); a host that stays unreachable for 60 s (the server is gone) is given up on too, and
+ * the banner asks for the newly printed URL. DOM-only (reads `window` and `location`).
  */
 import type { HostBridge, HostClient } from '../../shared/api.js';
 import { createHostClient } from './host-client.js';
@@ -34,6 +35,13 @@ async function checkToken(token: string): Promise<RefusalReason | undefined> {
   }
 }
 
+/** How long an unreachable host is retried: 60 s, or the page URL's `reconnect=SECONDS` (1–3600). */
+export const DEFAULT_RECONNECT_WINDOW_MS = 60_000;
+function reconnectWindowMs(param: string | null): number {
+  const seconds = Number(param);
+  return param !== null && Number.isFinite(seconds) && seconds >= 1 && seconds <= 3600 ? seconds * 1000 : DEFAULT_RECONNECT_WINDOW_MS;
+}
+
 export function connectHost(): HostConnection {
   const preload = (window as unknown as { forkline?: unknown }).forkline;
   if (isBridge(preload)) {
@@ -54,6 +62,7 @@ export function connectHost(): HostConnection {
     url: hostSocketUrl(window.location),
     createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
     checkRefused: () => checkToken(token),
+    giveUpAfterMs: reconnectWindowMs(new URLSearchParams(window.location.search).get('reconnect')),
   });
   return {
     client: createHostClient(bridge),

@@ -49,6 +49,11 @@ export interface ConnectionStatus {
    * has no token) or `wrong-token` (the host does not accept it, e.g. it restarted with a new one).
    */
   readonly refused?: RefusalReason;
+  /**
+   * The host stayed unreachable for longer than `giveUpAfterMs` (state `closed`, no more
+   * reconnects): the server is gone, e.g. restarted elsewhere with a new URL.
+   */
+  readonly gaveUpAfterMs?: number;
 }
 
 export type RefusalReason = 'missing-token' | 'wrong-token';
@@ -71,6 +76,11 @@ export interface WsBridgeOptions {
    * refuses this client (then the bridge stops reconnecting), undefined when it is just unreachable.
    */
   readonly checkRefused?: () => Promise<RefusalReason | undefined>;
+  /**
+   * Stop reconnecting once the host has been unreachable this long (ms, counted from the moment
+   * the connection was lost, or from the first attempt); undefined retries forever.
+   */
+  readonly giveUpAfterMs?: number;
 }
 
 export interface WsBridge extends HostBridge, IDisposable {
@@ -123,6 +133,8 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   let nextId = 1;
   let socket: WebSocketLike | undefined;
   let reconnectTimer: unknown;
+  /** When the host became unreachable (epoch ms); undefined while connected. */
+  let unreachableSince: number | undefined = now();
   let disposed = false;
   let status: ConnectionStatus = { state: 'connecting', attempt: 0, openCount: 0 };
 
@@ -181,6 +193,13 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
 
   const scheduleReconnect = (reason: string): void => {
     if (disposed) return;
+    unreachableSince ??= now();
+    const giveUp = options.giveUpAfterMs;
+    if (giveUp !== undefined && now() - unreachableSince >= giveUp) {
+      for (const p of [...pending.values()]) fail(p, CLIENT_ERROR_CODES.unreachable, 'HostUnreachableError', 'the host stayed unreachable; this page stopped reconnecting');
+      setStatus({ state: 'closed', attempt: status.attempt, lastError: reason, openCount: status.openCount, gaveUpAfterMs: giveUp });
+      return;
+    }
     const attempt = status.attempt + 1;
     const delay = backoffDelay(attempt, random, options.backoff);
     setStatus({ state: 'reconnecting', attempt, nextRetryAt: now() + delay, lastError: reason, openCount: status.openCount });
@@ -204,6 +223,7 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     ws.onopen = () => {
       if (socket !== ws) return;
       opened = true;
+      unreachableSince = undefined;
       setStatus({ state: 'open', attempt: 0, openCount: status.openCount + 1 });
       sendQueued();
     };

@@ -1,4 +1,7 @@
-/** Tells the person when the host is unreachable and when the next reconnect attempt is due. */
+/**
+ * Tells the person when the host is unreachable and when the next reconnect attempt is due; once
+ * the bridge gave up (the server is gone), says to open the newly printed URL.
+ */
 import { useEffect, useState, type ReactNode } from 'react';
 import { useApp } from './context.js';
 
@@ -15,6 +18,19 @@ export function ConnectionBanner(): ReactNode {
     return (
       <div className="banner info connection-banner" data-testid="connection-banner" data-state="connecting">
         Connecting to the Forkline host…
+      </div>
+    );
+  }
+  if (connection.state === 'closed' && connection.gaveUpAfterMs !== undefined) {
+    return (
+      <div className="banner error connection-banner" data-testid="connection-banner" data-state="gave-up" role="alert">
+        <span data-testid="connection-gave-up">
+          The Forkline server has not answered for {Math.round(connection.gaveUpAfterMs / 1000)} s, so this tab stopped reconnecting. If you restarted{' '}
+          <code>forkline serve</code>, open the new URL it printed (every start has a new token, often a new port).
+        </span>{' '}
+        <button type="button" data-testid="connection-retry" onClick={() => window.location.reload()}>
+          Try this address again
+        </button>
       </div>
     );
   }

@@ -1,8 +1,10 @@
 /**
- * Transient messages (newest last); each closes itself after a while. An import summary toast
- * carries its detail lines (the same lines `forkline import` prints) and stays a little longer.
+ * Transient messages (newest last); each closes itself after a while (5 s, errors and import
+ * summaries 8 s), but never while the pointer is over it or focus is in it, so its detail can be
+ * read and its Dismiss button reached. An import summary toast carries its detail lines (the same
+ * lines `forkline import` prints).
  */
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { bySelector, firstOf, focusAfterRender } from '../keyboard/focus-after-render.js';
 import { mainTarget } from '../keyboard/focus-regions.js';
 import type { Toast as ToastFacts } from '../state/app-store.js';
@@ -19,12 +21,28 @@ function Toast({ id, text, tone, detail }: ToastFacts): ReactNode {
       if (el?.contains(document.activeElement)) focusAfterRender(firstOf(bySelector('[data-testid="toast"] button'), mainTarget));
     };
   }, []);
+  const [held, setHeld] = useState({ pointer: false, focus: false });
+  const paused = held.pointer || held.focus;
   useEffect(() => {
-    const t = setTimeout(() => drop(id), detail ? 20_000 : tone === 'error' ? 8000 : 5000);
+    if (paused) return;
+    const t = setTimeout(() => drop(id), detail || tone === 'error' ? 8000 : 5000);
     return () => clearTimeout(t);
-  }, [drop, id, tone, detail]);
+  }, [drop, id, tone, detail, paused]);
   return (
-    <div ref={ref} className={`toast ${tone}${detail ? ' with-detail' : ''}`} data-testid="toast" data-tone={tone} role={tone === 'error' ? 'alert' : 'status'}>
+    <div
+      ref={ref}
+      className={`toast ${tone}${detail ? ' with-detail' : ''}`}
+      data-testid="toast"
+      data-tone={tone}
+      data-paused={paused ? 'true' : 'false'}
+      role={tone === 'error' ? 'alert' : 'status'}
+      onPointerEnter={() => setHeld((h) => ({ ...h, pointer: true }))}
+      onPointerLeave={() => setHeld((h) => ({ ...h, pointer: false }))}
+      onFocus={() => setHeld((h) => ({ ...h, focus: true }))}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setHeld((h) => ({ ...h, focus: false }));
+      }}
+    >
       <div className="toast-body">
         <span className="toast-text">{text}</span>
         {detail && (
@@ -35,7 +53,7 @@ function Toast({ id, text, tone, detail }: ToastFacts): ReactNode {
           </ul>
         )}
       </div>
-      <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => drop(id)}>
+      <button type="button" className="icon-button" data-testid="toast-dismiss" aria-label="Dismiss" onClick={() => drop(id)}>
         ✕
       </button>
     </div>

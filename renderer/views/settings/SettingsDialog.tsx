@@ -38,6 +38,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
   const [policy, setPolicy] = useState<ApprovalPolicyName>(view.approvalPolicy);
   const [apiKey, setApiKey] = useState('');
   const [keys, setKeys] = useState(view.keys);
+  const [lostKeys, setLostKeys] = useState(view.lostKeys ?? []);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [keyMessage, setKeyMessage] = useState<string | undefined>();
@@ -93,6 +94,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
     try {
       const next = await client.setApiKey({ provider, apiKey });
       setKeys(next.keys);
+      setLostKeys(next.lostKeys ?? []);
       setApiKey('');
       setKeyMessage('Key saved.');
       onSaved(next);
@@ -129,6 +131,9 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
   };
 
   const hasKey = keys[provider] === true;
+  const keyLost = !hasKey && lostKeys.includes(provider);
+  // Where to keep a key for good when the server has no OS keychain (browser mode).
+  const keepHint = preset?.apiKeyEnv ? `set $${preset.apiKeyEnv} in the environment that starts \`forkline serve\`` : 'keep it in the environment that starts the server';
   return (
     <form
       className="settings-form"
@@ -193,10 +198,20 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
           </button>
         </div>
         <span ref={keyStatusRef} tabIndex={-1} role="status" className={`hint ${hasKey ? 'ok' : preset?.needsKey ? 'warn' : ''}`} data-testid="settings-key-status" data-has-key={hasKey ? 'true' : 'false'}>
-          {hasKey ? 'A key is set for this provider.' : preset?.needsKey === false ? 'This provider needs no key.' : 'No key set.'}
+          {hasKey ? 'A key is set for this provider.' : !keyLost && preset?.needsKey === false ? 'This provider needs no key.' : 'No key set.'}
           {preset?.apiKeyEnv ? ` In browser/CLI mode the key can also come from $${preset.apiKeyEnv}.` : ''}
           {keyMessage ? ` ${keyMessage}` : ''}
         </span>
+        {keyLost && (
+          <span role="alert" className="hint warn" data-testid="settings-key-lost">
+            The key saved here before the server restarted is gone: this server has no OS keychain and keeps keys in memory only. Paste it again, or {keepHint} to keep it.
+          </span>
+        )}
+        {view.keysPersist === false && !keyLost && (
+          <span className="hint" data-testid="settings-key-memory">
+            No OS keychain here (browser mode): a key saved here lasts until the server stops. To keep it, {keepHint}.
+          </span>
+        )}
       </div>
       <ConnectionTestButton provider={provider} baseUrl={baseUrl} model={model} apiKey={apiKey} />
       <label className="field">

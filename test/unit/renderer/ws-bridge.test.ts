@@ -77,6 +77,39 @@ describe('ws bridge', () => {
     expect(statuses.map((s) => s.state)).toEqual(['open', 'reconnecting', 'reconnecting', 'open']);
   });
 
+  it('gives up once the host has been unreachable for giveUpAfterMs since the connection was lost', () => {
+    const timers = new ManualTimers();
+    const sockets: FakeSocket[] = [];
+    const bridge = createWsBridge({
+      url: 'ws://127.0.0.1:5000/host?token=t',
+      createSocket: (url) => {
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      timers,
+      now: () => timers.now,
+      random: () => 0.5,
+      giveUpAfterMs: 5_000,
+    });
+    // Open for a long time: that time does not count.
+    timers.advance(10);
+    sockets[0]!.open();
+    timers.advance(60_000);
+    sockets[0]!.drop(1006);
+    expect(bridge.status).toMatchObject({ state: 'reconnecting', attempt: 1 });
+    for (let i = 0; i < 50 && bridge.status.state === 'reconnecting'; i++) {
+      timers.advance(bridge.status.nextRetryAt! - timers.now);
+      sockets.at(-1)!.drop(1006);
+    }
+    expect(bridge.status).toMatchObject({ state: 'closed', gaveUpAfterMs: 5_000 });
+    expect(timers.now - 60_010).toBeGreaterThanOrEqual(5_000);
+    expect(timers.count).toBe(0);
+    const n = sockets.length;
+    timers.advance(60_000);
+    expect(sockets).toHaveLength(n);
+  });
+
   it('stops reconnecting when the host refuses the token, and keeps retrying when it is only unreachable', async () => {
     const timers = new ManualTimers();
     const sockets: FakeSocket[] = [];
