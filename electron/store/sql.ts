@@ -1,6 +1,8 @@
 /**
  * Every SQL statement of the store, by name (reference runtime pattern: SQL as named resources).
- * No other file may contain SQL; `test/unit/store/sql-boundary.test.ts` enforces it.
+ * The schema migrations are the one other place with SQL: one file each in `migrations/`
+ * (their DDL, and a backfill's own queries). No other file may contain SQL;
+ * `test/unit/store/sql-boundary.test.ts` enforces it.
  */
 
 /** How long a connection waits for another one's write lock. */
@@ -25,92 +27,8 @@ export const IMPORT_WRITER_PRAGMAS: readonly string[] = CONNECTION_PRAGMAS.map((
 /** The pragma of the writer thread's last, durable commit. */
 export const DURABLE_COMMIT_PRAGMA = 'synchronous = FULL';
 
-/** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 5;
 /** `PRAGMA application_id` marking a Forkline store ('FKLN'). */
 export const APPLICATION_ID = 0x464b4c4e;
-
-/** Migrations by target version; each runs inside one transaction. */
-export const MIGRATIONS: Readonly<Record<number, string>> = {
-  1: `
-    CREATE TABLE sessions (
-      id TEXT PRIMARY KEY,
-      version INTEGER NOT NULL,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      cwd TEXT,
-      title TEXT,
-      parent_session TEXT,
-      seed_length INTEGER,
-      prefix_from TEXT REFERENCES sessions(id),
-      event_count INTEGER NOT NULL,
-      owner_pid INTEGER
-    ) STRICT;
-    CREATE TABLE events (
-      session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-      seq INTEGER NOT NULL,
-      last_seq INTEGER NOT NULL,
-      type TEXT NOT NULL,
-      time ANY NOT NULL,
-      data TEXT NOT NULL,
-      surface_op TEXT,
-      source_event_seqs TEXT,
-      ignorable INTEGER,
-      PRIMARY KEY (session_id, seq)
-    ) STRICT;
-    CREATE INDEX sessions_by_prefix ON sessions(prefix_from) WHERE prefix_from IS NOT NULL;
-  `,
-  /** Provenance (SessionHeader.origin) as JSON; NULL = native. */
-  2: `ALTER TABLE sessions ADD COLUMN origin TEXT;`,
-  /**
-   * Session ownership a recycled pid cannot fake (issue 10): the owner's process start identity,
-   * host, claim time and claim token. A schema-2 mark (owner_pid only) gets the session's last
-   * append time as its claim time, the latest moment its owner can have claimed it.
-   */
-  3: `
-    ALTER TABLE sessions ADD COLUMN owner_start TEXT;
-    ALTER TABLE sessions ADD COLUMN owner_host TEXT;
-    ALTER TABLE sessions ADD COLUMN owner_since INTEGER;
-    ALTER TABLE sessions ADD COLUMN owner_token TEXT;
-    UPDATE sessions SET owner_since = updated_at WHERE owner_pid IS NOT NULL;
-  `,
-  /**
-   * Full-text search (FTS5, trigram tokenizer: case-insensitive substring matching of terms of 3+
-   * characters) over the text of messages and tool results. The write path stores one
-   * `search_docs` row per indexed event in the same transaction as the event (deleted with its
-   * session); `search_index` is an external-content FTS5 index over those rows, brought up to
-   * `search_state.indexed_upto` in batches by the write path (every few dozen documents or seconds,
-   * see SqliteSessionStore) and always before a search answers, so a search sees every stored
-   * event. `sessions.last_turn` is the state of the session's last turn (`open`, or its turn-end
-   * reason kind) for the session list. Existing sessions are indexed when this migration runs.
-   */
-  4: `
-    CREATE TABLE search_docs (
-      id INTEGER PRIMARY KEY,
-      session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-      seq INTEGER NOT NULL,
-      kind TEXT NOT NULL,
-      text TEXT NOT NULL
-    ) STRICT;
-    CREATE INDEX search_docs_by_session ON search_docs(session_id, seq);
-    CREATE VIRTUAL TABLE search_index USING fts5(text, content='search_docs', content_rowid='id', tokenize='trigram remove_diacritics 1');
-    CREATE TABLE search_state (id INTEGER PRIMARY KEY CHECK (id = 1), indexed_upto INTEGER NOT NULL) STRICT;
-    INSERT INTO search_state (id, indexed_upto) VALUES (1, 0);
-    CREATE TRIGGER search_docs_delete AFTER DELETE ON search_docs
-      WHEN old.id <= (SELECT indexed_upto FROM search_state WHERE id = 1) BEGIN
-      INSERT INTO search_index(search_index, rowid, text) VALUES ('delete', old.id, old.text);
-    END;
-    ALTER TABLE sessions ADD COLUMN last_turn TEXT;
-  `,
-  /**
-   * Search documents written after the events (issue 12 item 5): `search_pending_from` is the
-   * first seq of the session whose search documents are not written yet (NULL: none pending, the
-   * write path writes them with the events). Imports set it, so a large log is stored at the speed
-   * of its events; `SqliteSessionStore.indexPendingSearch` extracts the rest in bounded passes and a
-   * search extracts all of it before it answers. It only ever moves forward.
-   */
-  5: `ALTER TABLE sessions ADD COLUMN search_pending_from INTEGER;`,
-};
 
 export const SQL = {
   insertSession: `INSERT INTO sessions (id, version, created_at, updated_at, cwd, title, parent_session, seed_length, prefix_from, event_count, origin, search_pending_from)
@@ -168,13 +86,6 @@ export const SQL = {
   searchSession: `SELECT d.session_id AS sessionId, d.seq AS seq, d.kind AS kind, d.text AS text FROM search_index
     JOIN search_docs d ON d.id = search_index.rowid WHERE search_index MATCH ? AND d.session_id = ? ORDER BY search_index.rowid DESC LIMIT ?`,
   setLastTurn: 'UPDATE sessions SET last_turn = ? WHERE id = ?',
-  /** Migration 4 backfill: the next page of stored events that can hold searchable text, in insertion order. Params: after rowid, limit. */
-  backfillSearchSource: `SELECT rowid AS rowid, session_id, seq, type, data FROM events
-    WHERE rowid > ? AND type IN ('user/message', 'assistant/message', 'tool/result') ORDER BY rowid LIMIT ?`,
-  /** Migration 4 backfill: the last turn/start or turn/end row of each session. */
-  backfillLastTurnSource: `SELECT e.session_id AS session_id, e.type AS type, e.data AS data FROM events e
-    JOIN (SELECT session_id, max(seq) AS seq FROM events WHERE type IN ('turn/start', 'turn/end') GROUP BY session_id) last
-    ON e.session_id = last.session_id AND e.seq = last.seq`,
   /** The latest unpacked event of a type before a seq (the route in effect for a tail view). Params: session_id, before seq, type. */
   lastOfTypeBefore: `SELECT seq, last_seq, type, time, data, surface_op, source_event_seqs, ignorable FROM events
     WHERE session_id = ? AND seq < ? AND type = ? ORDER BY seq DESC LIMIT 1`,

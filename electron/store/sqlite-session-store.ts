@@ -1,6 +1,6 @@
 /**
  * Size: over 500 lines because every SQL statement of the store is prepared here, next to the
- * transactions that use it (SQL stays confined to this file and sql.ts).
+ * transactions that use it (SQL stays confined to this file, sql.ts and migrations/).
  *
  * SQLite session store on better-sqlite3 (docs/architecture.md §7).
  *
@@ -19,11 +19,12 @@ import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader, type SessionO
 import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
 import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type PackedRow, type PackedRowType } from '../session/chunk-rows.js';
 import { prepareDatabaseFile } from './database-file.js';
-import { lastTurnAfter, lastTurnOfRow, searchableText } from './search-text.js';
+import { lastTurnAfter, searchableText } from './search-text.js';
 import { lostClaim } from './session-ownership.js';
 import { ThreadedAppender } from './threaded-appender.js';
 import type { AppendOptions, BackgroundAppender, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
-import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, MIGRATIONS, SCHEMA_VERSION, SQL, type StatementName } from './sql.js';
+import { applyMigration, MIGRATION_LIST, SCHEMA_VERSION } from './migrations/index.js';
+import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, SQL, type StatementName } from './sql.js';
 
 interface SessionRow {
   id: string;
@@ -177,50 +178,14 @@ export class SqliteSessionStore implements SessionStore {
       if (version > SCHEMA_VERSION) {
         throw new StoreError('SCHEMA_UNSUPPORTED', `${this.file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}. Upgrade Forkline.`);
       }
-      for (let v = version + 1; v <= SCHEMA_VERSION; v++) {
-        this.db.exec(MIGRATIONS[v]!);
-        if (v === 4) this.backfillV4();
-        this.db.pragma(`user_version = ${v}`);
+      // One file per step (migrations/NNN-name.ts), all in this one transaction.
+      for (const migration of MIGRATION_LIST.slice(version)) {
+        applyMigration(this.db, migration);
+        this.db.pragma(`user_version = ${migration.version}`);
       }
       if (appId === 0) this.db.pragma(`application_id = ${APPLICATION_ID}`);
     });
     run.immediate();
-  }
-
-  /**
-   * Migration 4, inside its transaction: indexes every stored message and tool result for search
-   * (decoded like a read, so damaged rows are skipped, never fatal) and records each session's
-   * last-turn state. Done once, on the first open by a build with schema 4.
-   */
-  private backfillV4(): void {
-    const insert = this.db.prepare(SQL.insertSearchDoc);
-    const page = this.db.prepare(SQL.backfillSearchSource);
-    // Paged: better-sqlite3 cannot write while a statement iterates.
-    for (let after = 0; ; ) {
-      const rows = page.all(after, 2_000) as { rowid: number; session_id: string; seq: number; type: string; data: string }[];
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        let data: unknown;
-        try {
-          data = JSON.parse(row.data);
-        } catch {
-          continue;
-        }
-        const doc = searchableText({ seq: row.seq, type: row.type, time: 0, data } as SessionEvent);
-        if (doc) insert.run(row.session_id, row.seq, doc.kind, doc.text);
-      }
-      after = rows[rows.length - 1]!.rowid;
-    }
-    const setLastTurn = this.db.prepare(SQL.setLastTurn);
-    for (const row of this.db.prepare(SQL.backfillLastTurnSource).all() as { session_id: string; type: string; data: string }[]) {
-      let data: unknown;
-      try {
-        data = JSON.parse(row.data);
-      } catch {
-        data = undefined;
-      }
-      setLastTurn.run(lastTurnOfRow(row.type, data), row.session_id);
-    }
   }
 
   private assertOpen(): void {

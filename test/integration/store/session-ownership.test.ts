@@ -20,7 +20,8 @@ import { currentProcessIdentity, processStart, processStartedAtMs } from '../../
 import { Session } from '../../../electron/session/session.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { ownerState } from '../../../electron/store/session-ownership.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../electron/store/sql.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../electron/store/migrations/index.js';
+import { APPLICATION_ID } from '../../../electron/store/sql.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { spawnTsx, waitForLine } from '../../support/crash-harness.js';
 import { AgentLogWriter, header, serializeAll, steppingClock, tempDir } from '../../support/store-fixtures.js';
@@ -84,8 +85,8 @@ describe('schema 2 → 3', () => {
   it('migrates a real v2 file: sessions, events and bare pid marks survive; a mark naming a later-started live process is stale', async () => {
     const file = tmp.file('v2.db');
     const v2 = new Database(file);
-    v2.exec(MIGRATIONS[1]!);
-    v2.exec(MIGRATIONS[2]!);
+    v2.exec(MIGRATIONS[1]!.sql);
+    v2.exec(MIGRATIONS[2]!.sql);
     v2.pragma('user_version = 2');
     v2.pragma(`application_id = ${APPLICATION_ID}`);
     v2.close();

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../../electron/store/sql.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../electron/store/migrations/index.js';
 import { AgentLogWriter, tempDir } from '../../support/store-fixtures.js';
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/stores/forkline-store-v2.db');
@@ -40,7 +40,7 @@ describe('schema 4 migration from a real schema-2 file', () => {
 
   it('walks every version contiguously (3: ownership, 4: search, 5: deferred search documents)', () => {
     expect(SCHEMA_VERSION).toBe(5);
-    for (let v = 1; v <= SCHEMA_VERSION; v++) expect(typeof MIGRATIONS[v], `migration ${v}`).toBe('string');
+    for (let v = 1; v <= SCHEMA_VERSION; v++) expect(MIGRATIONS[v]?.version, `migration ${v}`).toBe(v);
   });
 
   it('indexes existing sessions on migrate, records their last turn, and leaves every event row untouched', () => {

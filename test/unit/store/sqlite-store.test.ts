@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../../shared/errors.js';
 import { Session } from '../../../electron/session/session.js';
 import { SqliteSessionStore, type RowWritten } from '../../../electron/store/sqlite-session-store.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../electron/store/sql.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../electron/store/migrations/index.js';
+import { APPLICATION_ID } from '../../../electron/store/sql.js';
 import { AgentLogWriter, buildSession, header, serializeAll, steppingClock, tempDir } from '../../support/store-fixtures.js';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -29,7 +30,7 @@ describe('SqliteSessionStore schema gate', () => {
   it('migrates a version-1 file to the session origin column, keeping its sessions native', () => {
     const file = tmp.file('v1.db');
     const v1 = new Database(file);
-    v1.exec(MIGRATIONS[1]!);
+    v1.exec(MIGRATIONS[1]!.sql);
     v1.pragma('user_version = 1');
     v1.pragma(`application_id = ${APPLICATION_ID}`);
     v1.prepare('INSERT INTO sessions (id, version, created_at, updated_at, event_count) VALUES (?, 0, 1, 1, 0)').run('old');
