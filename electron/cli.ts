@@ -1,6 +1,7 @@
 /**
- * Size: over 500 lines because every command's option parsing and output sits here; the split
- * into electron/cli/ per command waits for the output/signals work on this file to land.
+ * Size: over 500 lines because most commands' option parsing and output still sit here (fanout,
+ * apply, rewind and price already live in electron/cli/commands/); the split into one file per
+ * command is the next step (a first attempt, branch clisplit, conflicted with the history correction).
  *
  * `forkline` — the headless entry (docs/architecture.md §2): run, resume, serve, ls, show, fork, export, import.
  * Plain Node (no Electron). Every command opens the same SQLite store as the desktop app.

@@ -2,6 +2,10 @@
  * HostConnection: one client's view of the Host (a browser tab over the WebSocket, or the desktop
  * window over IPC). Every HostApi method is implemented here; subscriptions and terminals opened
  * through a connection belong to it and end with it.
+ *
+ * Size: over 500 lines because it is the one table of HostApi handlers; fork, worktree, compare and
+ * checkpoint logic still sit inside some handlers and are next to move into electron/host/services/
+ * (as session-reader, session-imports and branch-actions already did).
  */
 import { join } from 'node:path';
 import type { ApplyBranchResult, CompareBranch, DiscardResult, FanoutStarted, FanoutVariantInput, RewindResult, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';

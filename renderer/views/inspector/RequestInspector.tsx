@@ -1,4 +1,7 @@
 /**
+ * Size: over 500 lines because its four tabs share one loaded request and its show-more state;
+ * splitting the tabs into their own files is the next step when one of them grows.
+ *
  * The request inspector: one model request of the session, rebuilt by the host from the log
  * (`inspectRequest`), in four tabs —
  * - Request: method and URL, headers (API key redacted), the exact JSON body (pretty or as sent),
