@@ -10,35 +10,20 @@ import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
+import { textResponse } from '../support/scripted-llm/index.js';
 import { ROOT, startE2eApp, type E2eApp } from './support/e2e-harness.js';
 import { runCommand, waitForFocus } from './support/keyboard-focus.js';
+import { fixSumReply, type ScriptedMessage } from '../support/fix-sum-replies.js';
 
 let app: E2eApp;
 
-interface Message {
-  role: string;
-  content?: unknown;
-}
-
-/** model-b fixes sum.js; the others write notes; a non-"fix" prompt gets a greeting. */
-function reply(model: string, messages: readonly Message[]) {
-  const lastUser = messages.findLastIndex((m) => m.role === 'user');
-  const userText = JSON.stringify(messages[lastUser]?.content ?? '');
-  if (!userText.includes('fix')) return textResponse(`hello from ${model}`);
-  const toolsSince = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
-  const id = (n: number) => `call_${model}_${messages.length}_${n}`;
-  if (toolsSince === 0) return toolCallResponse([{ id: id(0), name: 'read_file', arguments: '{"path":"sum.js"}' }]);
-  if (toolsSince === 1) {
-    if (model === 'model-b') return toolCallResponse([{ id: id(1), name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: 'let total;', new_string: 'let total = 0;' }) }]);
-    return toolCallResponse([{ id: id(1), name: 'write_file', arguments: JSON.stringify({ path: `notes-${model}.txt`, content: 'I looked at it.\n' }) }]);
-  }
-  return textResponse(`done (${model}): ${'a few words of streamed text. '.repeat(20)}`, { split: 12 });
-}
+/** model-b fixes sum.js; the others write notes of their own; the answer streams in pieces. */
+const reply = (model: string, messages: readonly ScriptedMessage[]) =>
+  fixSumReply(model, messages, { notesPath: (m) => `notes-${m}.txt`, finalReply: (m) => textResponse(`done (${m}): ${'a few words of streamed text. '.repeat(20)}`, { split: 12 }) });
 
 beforeAll(async () => {
   app = await startE2eApp({ approvalPolicy: 'allow', models: ['model-a', 'model-b', 'model-c', 'model-d'] });
-  app.llm.setHandler((request) => reply(String(request.body.model), request.body.messages as Message[]));
+  app.llm.setHandler((request) => reply(String(request.body.model), request.body.messages as ScriptedMessage[]));
 }, 60_000);
 afterAll(async () => {
   await app?.close();

@@ -15,9 +15,10 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../electron/host/dispatch.js';
 import { createRuntime } from '../../../electron/host/runtime.js';
-import { textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import type { ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
 import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
+import { fixSumReply, type ScriptedMessage } from '../../support/fix-sum-replies.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 /** Fan-outs in the ranking loop: 3, not 10 — each one is a CLI process running three branches with their checks (~3 s on this 2-core box). */
@@ -27,30 +28,12 @@ let dataDir: string;
 let work: string;
 let parentId: string;
 
-interface Message {
-  role: string;
-  content?: unknown;
-}
-
 /** Model-keyed replies: model-b fixes sum.js, model-a breaks it differently, model-c writes notes. */
-function reply(model: string, messages: readonly Message[]) {
-  const lastUser = messages.findLastIndex((m) => m.role === 'user');
-  const userText = JSON.stringify(messages[lastUser]?.content ?? '');
-  if (!userText.includes('fix')) return textResponse(`hello from ${model}`);
-  const toolsSince = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
-  const id = (n: number) => `call_${model}_${messages.length}_${n}`;
-  if (toolsSince === 0) return toolCallResponse([{ id: id(0), name: 'read_file', arguments: '{"path":"sum.js"}' }]);
-  if (toolsSince === 1) {
-    if (model === 'model-b') return toolCallResponse([{ id: id(1), name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: 'let total;', new_string: 'let total = 0;' }) }]);
-    if (model === 'model-a') return toolCallResponse([{ id: id(1), name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: 'let total;', new_string: 'let total = null;' }) }]);
-    return toolCallResponse([{ id: id(1), name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'I looked at it.\nNot sure.\n' }) }]);
-  }
-  return textResponse(`done (${model})`);
-}
+const reply = (model: string, messages: readonly ScriptedMessage[]) => fixSumReply(model, messages, { breakers: ['model-a'], notesText: 'I looked at it.\nNot sure.\n' });
 
 beforeAll(async () => {
   ({ llm, dataDir, work } = await openScriptedCli('forkline-fanout', { llm: { models: ['model-a', 'model-b', 'model-c'] }, example: 'examples/fix-sum' }));
-  llm.setHandler((request) => reply(String(request.body.model), request.body.messages as Message[]));
+  llm.setHandler((request) => reply(String(request.body.model), request.body.messages as ScriptedMessage[]));
 });
 afterAll(() => closeScriptedCli({ llm, dataDir, work }));
 

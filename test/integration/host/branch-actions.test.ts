@@ -14,7 +14,8 @@ import type { FanoutStarted, HostMethodName } from '../../../shared/api.js';
 import { dispatch } from '../../../electron/host/dispatch.js';
 import type { HostConnection } from '../../../electron/host/host-connection.js';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
-import { frame, framesResponse, startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { frame, framesResponse, startScriptedLlm, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { fixSumReply, type ScriptedMessage } from '../../support/fix-sum-replies.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
@@ -25,25 +26,8 @@ let connection: HostConnection;
 let nextId = 0;
 let parentId: string;
 
-interface Message {
-  role: string;
-  content?: unknown;
-}
-
-/** model-b fixes sum.js; model-a writes notes; "slow" prompts stall (for cancel). */
-function reply(model: string, messages: readonly Message[]) {
-  const lastUser = messages.findLastIndex((m) => m.role === 'user');
-  const userText = JSON.stringify(messages[lastUser]?.content ?? '');
-  if (!userText.includes('fix')) return textResponse(`hello from ${model}`);
-  const toolsSince = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
-  const id = (n: number) => `call_${model}_${messages.length}_${n}`;
-  if (toolsSince === 0) return toolCallResponse([{ id: id(0), name: 'read_file', arguments: '{"path":"sum.js"}' }]);
-  if (toolsSince === 1) {
-    if (model === 'model-b') return toolCallResponse([{ id: id(1), name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: 'let total;', new_string: 'let total = 0;' }) }]);
-    return toolCallResponse([{ id: id(1), name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'I looked at it.\n' }) }]);
-  }
-  return textResponse(`done (${model})`);
-}
+/** model-b fixes sum.js; model-a writes notes. */
+const reply = (model: string, messages: readonly ScriptedMessage[]) => fixSumReply(model, messages);
 
 /** One call through the real dispatch (schema validation included); rejects with the error object. */
 async function call<T = unknown>(method: HostMethodName, params: unknown): Promise<T> {
@@ -67,7 +51,7 @@ const checkLogged = (id: string) => logOf(id).some((e) => e.type === 'check/resu
 
 beforeAll(async () => {
   llm = await startScriptedLlm({ models: ['model-a', 'model-b'] });
-  llm.setHandler((request) => reply(String(request.body.model), request.body.messages as Message[]));
+  llm.setHandler((request) => reply(String(request.body.model), request.body.messages as ScriptedMessage[]));
   dir = mkdtempSync(join(tmpdir(), 'forkline-branch-actions-'));
   work = join(dir, 'work');
   cpSync(join(ROOT, 'examples/fix-sum'), work, { recursive: true });
