@@ -5,6 +5,7 @@
 import js from '@eslint/js';
 import forkline from './eslint-rules/layers.js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'http', 'net', 'crypto', 'worker_threads'];
@@ -57,6 +58,25 @@ export default tseslint.config(
     rules: {
       'forkline/layers': ['error', { layers: LAYERS, roots: ['electron', 'shared', 'renderer'] }],
       'forkline/no-cycle': 'error',
+    },
+  },
+  // Type-aware rules on the product code (not the tests): a promise nobody awaits or catches, and a
+  // switch over a union that misses a member, are the faults reviews miss.
+  {
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  // React's rules of hooks (a hook called conditionally breaks state) and complete effect/memo dependencies.
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   // Generic electron rule first: the per-layer blocks below override it and also forbid electron.

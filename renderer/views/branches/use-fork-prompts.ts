@@ -57,7 +57,8 @@ export function useForkPrompts(client: Pick<HostClient, 'compareSessions'>, pair
         (error: unknown) => settle({ state: 'error', message: describeError(error) }),
       );
     }
-    // `wantedKey` captures everything `wanted` says.
+    // `wantedKey` captures everything `wanted` says (`wanted` itself is a new array every render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by wantedKey, see above
   }, [client, wantedKey]);
 
   return useMemo(() => new Map([...answers].map(([child, answer]) => [child, answer.state])), [answers]);

@@ -150,6 +150,8 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
     const cancel = focusAfterRender(regionTarget('compare'));
     return () => {
       cancel();
+      // Where focus is when the view closes (not when it opened) decides: the ref's latest value is the point.
+      // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
       if (focusInside.current) focusAfterRender(mainTarget);
     };
   }, [focusInside]);
@@ -177,6 +179,8 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
       live = false;
       clearTimeout(timer);
     };
+    // `signature` stands for `summaries` (a new array every render; only counts and statuses matter).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [client, ids, signature, nonce]);
 
   const byId = new Map(ranking?.branches.map((b) => [b.session, b]) ?? []);

@@ -136,6 +136,8 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
     const cancel = focusAfterRender(regionTarget('compare'));
     return () => {
       cancel();
+      // Where focus is when the view closes (not when it opened) decides: the ref's latest value is the point.
+      // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
       if (focusInside.current) focusAfterRender(mainTarget);
     };
   }, [focusInside]);

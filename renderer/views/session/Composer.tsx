@@ -8,7 +8,7 @@
  * Above the input, while a turn runs, the activity line says what the agent is doing (ActivityLine);
  * the bar shows the provider, model and approval mode the next turn uses, with pickers (RunSettings).
  */
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { messageText } from '../../../shared/messages.js';
 import { SHORTCUTS } from '../../keyboard/commands.js';
 import { focusAfterRender } from '../../keyboard/focus-after-render.js';
@@ -31,8 +31,11 @@ export function Composer(): ReactNode {
   // opens one by itself) and coming back keeps what was typed.
   const text = useApp((s) => s.drafts[sessionId] ?? '');
   const setDraft = useApp((s) => s.setDraft);
-  const setText = (next: string | ((current: string) => string)): void =>
-    setDraft(sessionId, typeof next === 'function' ? next(runtime.app.getState().drafts[sessionId] ?? '') : next);
+  const setText = useCallback(
+    (next: string | ((current: string) => string)): void =>
+      setDraft(sessionId, typeof next === 'function' ? next(runtime.app.getState().drafts[sessionId] ?? '') : next),
+    [setDraft, sessionId, runtime],
+  );
   const [busy, setBusy] = useState(false);
   const dropped = useSession((s) => s.dropped);
   const toast = useApp((s) => s.toast);
@@ -49,7 +52,7 @@ export function Composer(): ReactNode {
     if (texts.length === 0) return;
     setText((current) => [current.trim(), ...texts].filter((t) => t !== '').join('\n\n'));
     toast(`${texts.length === 1 ? 'A queued message was' : `${texts.length} queued messages were`} not sent (the turn was cancelled); the text is back in the message box.`, 'info');
-  }, [dropped, toast]);
+  }, [dropped, toast, setText]);
 
   const send = async (mode: SendMode): Promise<void> => {
     const body = text.trim();

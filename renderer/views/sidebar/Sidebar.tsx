@@ -59,7 +59,8 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
 
   useEffect(() => {
     if (edit === 'rename') setDraft(session.title ?? title);
-    // Only when a rename starts.
+    // Only when a rename starts: a title that changes while the user types must not overwrite the draft.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, [edit]);
 
   const endEdit = (): void => {

@@ -107,7 +107,8 @@ export function Timeline(): ReactNode {
   const startSeq = useSession((s) => s.startSeq);
   const session = useRequiredSession();
   const rows = useMemo(() => visibleRows(timeline.rows, { showLogEvents, modelView }), [timeline.rows, showLogEvents, modelView]);
-  const matches = useMemo(() => (find ? findRows(rows, find.query) : []), [rows, find?.query]);
+  const findQuery = find?.query;
+  const matches = useMemo(() => (findQuery !== undefined ? findRows(rows, findQuery) : []), [rows, findQuery]);
   const current = matches.length > 0 && find ? ((find.index % matches.length) + matches.length) % matches.length : -1;
   const matchKeys = useMemo(() => new Set(matches.map((i) => rows[i]!.key)), [matches, rows]);
   const currentKey = current >= 0 ? rows[matches[current]!]!.key : undefined;
@@ -194,14 +195,14 @@ export function Timeline(): ReactNode {
     setFollow(false);
     setActiveKey(rows[i]!.key);
     virtualizer.scrollToIndex(i, { align: 'center' });
-  }, [jump, timeline, rows, startSeq]);
+  }, [jump, timeline, rows, startSeq, session.controller, virtualizer]);
 
   // Scroll to the current find match.
   useEffect(() => {
     if (current < 0) return;
     setFollow(false);
     virtualizer.scrollToIndex(matches[current]!, { align: 'center' });
-  }, [current, matches]);
+  }, [current, matches, virtualizer]);
 
   // The Tab stop: the row last moved to, else the last row (the newest).
   const activeIndex = useMemo(() => {
