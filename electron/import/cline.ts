@@ -196,7 +196,8 @@ export class ClineImporter implements RecordImporter {
 
   finish(): void {
     if (!this.historySeen) this.warnings.push('the task folder has no api_conversation_history.json: there is no conversation to continue');
-    if (this.b.inTurn) this.b.endTurn(this.b.time(undefined), this.answered ? { kind: 'completed' } : { kind: 'interrupted' });
+    // A log that simply ends inside a turn ended with its source, not in a crash (as in every importer).
+    if (this.b.inTurn) this.b.endTurn(this.b.time(undefined), this.answered ? { kind: 'completed' } : { kind: 'source-ended' });
     const raw = this.b.rawRowsWarning();
     if (raw !== undefined) this.warnings.push(raw);
   }

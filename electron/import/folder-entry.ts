@@ -12,33 +12,14 @@
  * the pipeline's record cap (64 Mi characters).
  */
 import type { JsonValue } from '../../shared/json.js';
+import { FOLDER_ENTRY_TYPE, type FolderFormat } from '../../shared/folder-sessions.js';
 import { isObject } from './json-read.js';
 
-/** The `type` of a folder-entry record. */
-export const FOLDER_ENTRY_TYPE = 'forkline/folder-entry';
-
-/** The folder formats a folder entry may name. */
-export type FolderFormat = 'cline' | 'opencode';
-
-/** One file of a session folder, as a record of the import pipeline. */
-export interface FolderEntry {
-  readonly type: typeof FOLDER_ENTRY_TYPE;
-  readonly format: FolderFormat;
-  /** Base name of the imported folder (Cline: the task id; opencode: `storage`). */
-  readonly folder: string;
-  /** The file's path relative to that folder, `/`-separated. */
-  readonly path: string;
-  readonly value: JsonValue;
-}
+export { FOLDER_ENTRY_TYPE, folderEntryLine, type FolderEntry, type FolderFormat } from '../../shared/folder-sessions.js';
 
 /** The format a folder-entry record names, or undefined when `value` is not one. */
 export function folderEntryFormat(value: JsonValue): FolderFormat | undefined {
   if (!isObject(value) || value['type'] !== FOLDER_ENTRY_TYPE || typeof value['path'] !== 'string' || !('value' in value)) return undefined;
   const format = value['format'];
   return format === 'cline' || format === 'opencode' ? format : undefined;
-}
-
-/** The entry as one JSONL line (with its newline). */
-export function folderEntryLine(entry: Omit<FolderEntry, 'type'>): string {
-  return `${JSON.stringify({ type: FOLDER_ENTRY_TYPE, ...entry })}\n`;
 }

@@ -186,7 +186,8 @@ export class GeminiCliImporter implements RecordImporter {
         this.b.foreign(time, `message/${type ?? 'unknown'}`, m);
       }
     }
-    if (this.b.inTurn) this.b.endTurn(this.b.time(undefined), answered ? { kind: 'completed' } : { kind: 'interrupted' });
+    // A log that simply ends inside a turn ended with its source, not in a crash (as in every importer).
+    if (this.b.inTurn) this.b.endTurn(this.b.time(undefined), answered ? { kind: 'completed' } : { kind: 'source-ended' });
     if (this.dropped > 0) this.warnings.push(`${this.dropped} message(s) that a rewind or a checkpoint removed from the chat are kept as raw rows, not replayed`);
     const raw = this.b.rawRowsWarning();
     if (raw !== undefined) this.warnings.push(raw);

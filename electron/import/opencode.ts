@@ -182,7 +182,8 @@ export class OpencodeImporter implements RecordImporter {
 
   finish(): void {
     this.flush();
-    if (this.b.inTurn) this.b.endTurn(this.b.time(undefined), this.answered ? { kind: 'completed' } : { kind: 'interrupted' });
+    // A log that simply ends inside a turn ended with its source, not in a crash (as in every importer).
+    if (this.b.inTurn) this.b.endTurn(this.b.time(undefined), this.answered ? { kind: 'completed' } : { kind: 'source-ended' });
     const raw = this.b.rawRowsWarning();
     if (raw !== undefined) this.warnings.push(raw);
   }

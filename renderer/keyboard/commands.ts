@@ -30,6 +30,8 @@ export interface CommandEffects {
   compact(sessionId: string): void;
   exportSession(sessionId: string): void;
   importSession(): void;
+  /** Opens the folder picker for a session kept as a folder (Cline / Roo Code, opencode). */
+  importFolder(): void;
   focus(region: Region): void;
   /** Moves focus to the next (+1) or previous (−1) area. */
   cycle(direction: 1 | -1): void;
@@ -82,6 +84,7 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(summary !== undefined && { id: 'export', label: 'Export session as JSONL', group: 'Session', run: () => effects.exportSession(summary.id) });
   add(summary !== undefined && { id: 'delete', label: 'Delete session…', group: 'Session', hint: 'Delete in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'delete' }) });
   add({ id: 'import', label: 'Import a session log (.jsonl)…', group: 'Session', run: effects.importSession });
+  add({ id: 'import-folder', label: 'Import a session folder (Cline, Roo Code, opencode)…', group: 'Session', run: effects.importFolder });
 
   add(
     open !== undefined && {

@@ -3,6 +3,7 @@
  * kept as a folder of JSON files, turned into the folder-entry lines of
  * `electron/import/folder-entry.ts` so it goes through the same streaming import as any file.
  *
+ * The folder formats are read by `shared/folder-sessions.ts` (the window uses the same reader):
  * - **Cline / Roo Code task folder** (`…/tasks/<taskId>/`, cline/cline
  *   `apps/vscode/src/core/storage/disk.ts`): the folder, or any of its `api_conversation_history.json`,
  *   `ui_messages.json`, `task_metadata.json`. Lines: `task_metadata.json`, `ui_messages.json`,
@@ -17,11 +18,9 @@
  * that is not JSON; ImportLimitError for a file above the size cap.
  */
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { SessionCorruptionError, UnsupportedFormatError } from '../../../shared/errors.js';
-import type { JsonValue } from '../../../shared/json.js';
-import { folderEntryLine, type FolderFormat } from '../../import/folder-entry.js';
-import { isObject } from '../../import/json-read.js';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { UnsupportedFormatError } from '../../../shared/errors.js';
+import { CLINE_FILES, clineTaskSource, folderSessionSources, isOpencodeRoot, opencodeSessionSource, type FolderTree } from '../../../shared/folder-sessions.js';
 import { checkFileSize } from '../../session/import-limits.js';
 
 /** One import: the name recorded as the source file, and its text in chunks. */
@@ -30,90 +29,36 @@ export interface ImportSource {
   chunks(): AsyncIterable<string> | Iterable<string>;
 }
 
-/** Cline's task files, in the order the importer reads them. */
-const CLINE_FILES = ['task_metadata.json', 'ui_messages.json', 'api_conversation_history.json'] as const;
-
 /** The imports `path` holds: one for a file, one per session for a folder. */
 export function importSources(path: string): ImportSource[] {
   const stat = statSync(path);
   if (stat.isFile()) {
     const task = dirname(path);
-    if ((CLINE_FILES as readonly string[]).includes(basename(path)) && existsSync(join(task, 'api_conversation_history.json'))) return [clineSource(task)];
+    if ((CLINE_FILES as readonly string[]).includes(basename(path)) && existsSync(join(task, 'api_conversation_history.json'))) return [clineTaskSource(nodeTree(task), '')];
     const root = dirname(dirname(dirname(path)));
-    if (path.endsWith('.json') && basename(dirname(dirname(path))) === 'session' && isOpencodeRoot(root)) return [opencodeSource(root, path)];
+    if (path.endsWith('.json') && basename(dirname(dirname(path))) === 'session') {
+      const tree = nodeTree(root);
+      if (isOpencodeRoot(tree, '')) return [opencodeSessionSource(tree, '', relative(root, path).split(sep).join('/'))];
+    }
     checkFileSize(stat.size);
     return [{ fileName: path, chunks: () => createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }) as AsyncIterable<string> }];
   }
   if (!stat.isDirectory()) throw new UnsupportedFormatError(`${path} is neither a regular file nor a folder`, []);
-  if (existsSync(join(path, 'api_conversation_history.json'))) return [clineSource(path)];
-  const root = isOpencodeRoot(path) ? path : isOpencodeRoot(join(path, 'storage')) ? join(path, 'storage') : undefined;
-  if (root !== undefined) {
-    const sessions = jsonFiles(join(root, 'session')).flatMap((project) => (statSync(project).isDirectory() ? jsonFiles(project) : []));
-    if (sessions.length === 0) throw new UnsupportedFormatError(`${path} is an opencode storage folder with no session files (session/<project>/<id>.json)`, ['opencode']);
-    return sessions.map((file) => opencodeSource(root, file));
-  }
-  throw new UnsupportedFormatError(
-    `${path} is a folder, but not a Cline / Roo Code task folder (no api_conversation_history.json) nor an opencode storage folder (no session/ and message/)`,
-    ['cline', 'opencode'],
-  );
+  return folderSessionSources(nodeTree(path));
 }
 
-/** An id a file names, when it is safe as a folder name (never `..` or a path); else undefined. */
-function safeName(value: JsonValue | undefined): string | undefined {
-  return typeof value === 'string' && /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(value) ? value : undefined;
-}
-
-function isOpencodeRoot(dir: string): boolean {
-  return existsSync(join(dir, 'session')) && existsSync(join(dir, 'message'));
-}
-
-/** Entries of a folder in name order (files ending in .json, or every entry when `all`); none when it does not exist. */
-function jsonFiles(dir: string, all = true): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => all || name.endsWith('.json'))
-    .sort()
-    .map((name) => join(dir, name));
-}
-
-function readJson(file: string): JsonValue {
-  checkFileSize(statSync(file).size);
-  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch (error) {
-    throw new SessionCorruptionError('(file)', undefined, `${file} is not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
-  }
-}
-
-function entry(format: FolderFormat, folder: string, path: string, file: string): string {
-  return folderEntryLine({ format, folder, path, value: readJson(file) });
-}
-
-function clineSource(task: string): ImportSource {
-  const folder = basename(task);
+/** The folder `root` on disk as a {@link FolderTree}; each file is size-checked before it is read. */
+function nodeTree(root: string): FolderTree {
+  const full = (path: string): string => (path === '' ? root : join(root, ...path.split('/')));
   return {
-    fileName: folder,
-    *chunks() {
-      for (const name of CLINE_FILES) if (existsSync(join(task, name))) yield entry('cline', folder, name, join(task, name));
+    name: basename(root),
+    exists: (path) => existsSync(full(path)),
+    isFolder: (path) => existsSync(full(path)) && statSync(full(path)).isDirectory(),
+    list: (path) => (existsSync(full(path)) && statSync(full(path)).isDirectory() ? readdirSync(full(path)) : []),
+    readText: (path) => {
+      checkFileSize(statSync(full(path)).size);
+      return readFileSync(full(path), 'utf8');
     },
-  };
-}
-
-function opencodeSource(root: string, sessionFile: string): ImportSource {
-  const folder = basename(root);
-  return {
-    fileName: basename(sessionFile),
-    *chunks() {
-      const session = readJson(sessionFile);
-      const id = safeName(isObject(session) ? session['id'] : undefined) ?? basename(sessionFile, '.json');
-      yield folderEntryLine({ format: 'opencode', folder, path: `session/${basename(dirname(sessionFile))}/${basename(sessionFile)}`, value: session });
-      for (const messageFile of jsonFiles(join(root, 'message', id), false)) {
-        const message = readJson(messageFile);
-        const messageId = safeName(isObject(message) ? message['id'] : undefined) ?? basename(messageFile, '.json');
-        yield folderEntryLine({ format: 'opencode', folder, path: `message/${id}/${basename(messageFile)}`, value: message });
-        for (const partFile of jsonFiles(join(root, 'part', messageId), false)) yield entry('opencode', folder, `part/${messageId}/${basename(partFile)}`, partFile);
-      }
-    },
+    describe: full,
   };
 }

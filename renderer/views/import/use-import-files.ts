@@ -7,6 +7,7 @@
 import { useCallback, useRef } from 'react';
 import { formatImportSummary, importHeadline } from '../../../shared/import-summary.js';
 import { importFile, type ImportableFile } from '../../state/file-import.js';
+import { folderImportFiles, type PickedFile } from '../../state/folder-import.js';
 import { useApp, useClient, useRuntime } from '../context.js';
 
 export function useImportFiles(): (files: readonly ImportableFile[]) => Promise<void> {
@@ -39,5 +40,28 @@ export function useImportFiles(): (files: readonly ImportableFile[]) => Promise<
       }
     },
     [client, runtime, select, toast, setProgress],
+  );
+}
+
+/**
+ * Imports the sessions of a picked folder (Cline / Roo Code task folders, opencode storage) through
+ * {@link useImportFiles}; a folder that holds none is reported with the reader's reason.
+ */
+export function useImportFolder(): (files: readonly PickedFile[]) => Promise<void> {
+  const importFiles = useImportFiles();
+  const runtime = useRuntime();
+  return useCallback(
+    async (files: readonly PickedFile[]) => {
+      const folder = files[0]?.webkitRelativePath.split('/')[0] ?? 'the folder';
+      let sessions: ImportableFile[];
+      try {
+        sessions = await folderImportFiles(files);
+      } catch (error) {
+        runtime.reportError(`Import of ${folder}`, error);
+        return;
+      }
+      await importFiles(sessions);
+    },
+    [importFiles, runtime],
   );
 }

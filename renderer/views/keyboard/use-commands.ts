@@ -26,6 +26,7 @@ export function useCommands(): () => Command[] {
       compact: (id) => void runtime.actions.compact(id),
       exportSession: (id) => void runtime.actions.exportSession(id, download),
       importSession: () => document.querySelector<HTMLInputElement>('[data-testid="import-session-input"]')?.click(),
+      importFolder: () => document.querySelector<HTMLInputElement>('[data-testid="import-folder-input"]')?.click(),
       focus: (region) => {
         if (region === 'sessions' && runtime.app.getState().sidebarCollapsed) runtime.app.getState().setSidebarCollapsed(false);
         // After React has rendered what the command may have opened.

@@ -19,7 +19,7 @@ import { ownFirstPrompt } from '../session/own-prompt.js';
 import { ConfirmDialog } from '../Dialog.js';
 import { download } from '../download.js';
 import { CommandIcon, DeleteIcon, ExportIcon, ForkIcon, GearIcon, PlusIcon, RenameIcon, SidebarIcon, ThemeIcon } from '../icons.js';
-import { useImportFiles } from '../import/use-import-files.js';
+import { useImportFiles, useImportFolder } from '../import/use-import-files.js';
 import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
 import { SessionCost } from './SessionCost.js';
@@ -336,6 +336,7 @@ export function Sidebar(): ReactNode {
   }, [collapsed]);
 
   const importFiles = useImportFiles();
+  const importFolder = useImportFolder();
 
   const importInput = (
     <input
@@ -352,12 +353,27 @@ export function Sidebar(): ReactNode {
       }}
     />
   );
+  // A folder of JSON files (Cline / Roo Code tasks, opencode storage): `webkitdirectory` is not in React's typings.
+  const folderInput = (
+    <input
+      type="file"
+      hidden
+      data-testid="import-folder-input"
+      ref={(el) => el?.setAttribute('webkitdirectory', '')}
+      onChange={(e) => {
+        const files = Array.from(e.target.files ?? []);
+        e.target.value = '';
+        if (files.length > 0) void importFolder(files);
+      }}
+    />
+  );
 
   if (collapsed) {
     return (
       <>
         <SidebarRail />
         {importInput}
+        {folderInput}
       </>
     );
   }
@@ -385,12 +401,23 @@ export function Sidebar(): ReactNode {
           type="button"
           className="small"
           data-testid="import-session-button"
-          title="Import session logs: Claude Code, Codex, OpenHands, DeepSeek Harness or Forkline (or drop them on the window)"
+          title="Import session logs: Claude Code, Codex, Gemini CLI, OpenHands, DeepSeek Harness or Forkline (or drop them on the window)"
           onClick={() => fileRef.current?.click()}
         >
           Import
         </button>
+        <button
+          type="button"
+          className="small"
+          data-testid="import-folder-button"
+          title="Import a session folder: a Cline / Roo Code task folder (or their tasks folder), or opencode's storage folder"
+          aria-label="Import a session folder"
+          onClick={() => document.querySelector<HTMLInputElement>('[data-testid="import-folder-input"]')?.click()}
+        >
+          Folder…
+        </button>
         {importInput}
+        {folderInput}
       </div>
       <div className="sidebar-search">
         <input

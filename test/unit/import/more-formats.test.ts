@@ -264,7 +264,7 @@ describe('opencode rules', () => {
     const { summary, events } = importChunks(repo, store, [text]);
     expect(summary).toMatchObject({ format: 'opencode', toolCalls: 1, toolResults: 0, unansweredCalls: 1 });
     expect(summary.tokens).toEqual({ input: 5, output: 1, cacheRead: 0 });
-    expect(eventsOfType(events, 'turn/end').at(-1)!.data.reason.kind).toBe('interrupted');
+    expect(eventsOfType(events, 'turn/end').at(-1)!.data.reason.kind).toBe('source-ended');
     expect(eventsOfType(events, 'import/foreign').some((x) => x.data.note === 'a part of no message read before it')).toBe(true);
   });
 });

@@ -44,6 +44,7 @@ describe('command list', () => {
     compact: (id) => calls.push(`compact ${id}`),
     exportSession: (id) => calls.push(`export ${id}`),
     importSession: () => calls.push('import'),
+    importFolder: () => calls.push('import folder'),
     focus: (region) => calls.push(`focus ${region}`),
     cycle: (d) => calls.push(`cycle ${d}`),
     focusFind: () => calls.push('focus find'),
