@@ -286,6 +286,20 @@ describe('the folder reader', () => {
     expect(error.message).toContain('api_conversation_history.json is not JSON');
   });
 
+  it("Cline's tasks folder gives one import per task folder, each with its files in the importer's order", () => {
+    const tasks = join(root, 'tasks');
+    for (const id of ['1700000000001', '1700000000002']) {
+      mkdirSync(join(tasks, id), { recursive: true });
+      writeFileSync(join(tasks, id, 'api_conversation_history.json'), JSON.stringify([{ role: 'user', content: [{ type: 'text', text: `<task>${id}</task>` }] }]));
+      writeFileSync(join(tasks, id, 'ui_messages.json'), '[]');
+    }
+    mkdirSync(join(tasks, 'not-a-task'));
+    const sources = importSources(tasks);
+    expect(sources.map((s) => s.fileName)).toEqual(['1700000000001', '1700000000002']);
+    const lines = [...(sources[1]!.chunks() as Iterable<string>)].map((l) => JSON.parse(l) as { path: string; folder: string });
+    expect(lines.map((l) => `${l.folder}/${l.path}`)).toEqual(['1700000000002/ui_messages.json', '1700000000002/api_conversation_history.json']);
+  });
+
   it('never follows an id out of the storage folder', () => {
     const storage = join(root, 'storage');
     mkdirSync(join(storage, 'session', 'p'), { recursive: true });
