@@ -3,13 +3,15 @@
  * storage), keyboard only at 1000×700, in Debian's Chromium against browser mode: the palette's
  * "Import a session folder…" opens the folder picker; a Cline task folder and opencode's storage
  * folder each import their session (the same reader as `forkline import FOLDER`), and a folder of
- * neither kind is refused with the reader's reason. Screenshots go to test-results/.
+ * neither kind is refused with the reader's reason. A Claude Code sub-agent's log links to the session
+ * that started it. Screenshots go to test-results/.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_LOGS } from '../support/import-fixtures.js';
 import { runCommand } from './support/keyboard-focus.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
 
@@ -73,5 +75,27 @@ describe('import a session folder from the window', () => {
     expect(await toast.textContent()).toContain('not a Cline / Roo Code task folder');
     await app.screenshot('import-folder-03-refused');
     expect(app.runtime.repository.list().length).toBe(before);
+  });
+});
+
+describe('a sub-agent log imported from the window', () => {
+  it('says which session started it and opens that session by keyboard', async () => {
+    const parentId = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
+    const parentText = readFileSync(join(AGENT_LOGS, 'claude-code', 'agentsessions_claude_subagent-parent.jsonl'), 'utf8');
+    // The real layout: the sub-agent's records carry the parent's sessionId.
+    const childText = readFileSync(join(AGENT_LOGS, 'claude-code', 'agentsessions_claude_subagent-child.jsonl'), 'utf8').replaceAll('"sessionId":"agent-a0ad4f44468bdf20d"', `"sessionId":"${parentId}"`);
+    for (const [name, text] of [[`${parentId}.jsonl`, parentText], ['agent-a0ad4f44468bdf20d.jsonl', childText]] as const) {
+      const chooser = page.waitForEvent('filechooser');
+      await runCommand(page, 'import a session log');
+      await (await chooser).setFiles({ name, mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
+      await page.locator('[data-testid="toast"][data-tone="info"]').filter({ hasText: `Imported ${name}` }).waitFor({ timeout: 20_000 });
+    }
+    const link = page.getByTestId('open-spawning-session');
+    await link.waitFor();
+    expect(await page.getByTestId('imported-spawned-by').textContent()).toContain('A sub-agent (a0ad4f44468bdf20d) started by');
+    await app.screenshot('import-folder-04-sub-agent');
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await page.locator(`[data-testid="session-row"][data-selected="true"][data-session-id="${parentId}"]`).waitFor();
   });
 });

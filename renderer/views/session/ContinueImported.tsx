@@ -16,6 +16,9 @@ const FORMAT_LABELS: Readonly<Record<string, string>> = {
   openhands: 'OpenHands',
   'deepseek-harness': 'DeepSeek Harness',
   forkline: 'a Forkline export',
+  'gemini-cli': 'Gemini CLI',
+  cline: 'Cline / Roo Code',
+  opencode: 'opencode',
 };
 
 export function ImportedBanner(): ReactNode {
@@ -28,11 +31,15 @@ export function ImportedBanner(): ReactNode {
   const toast = useApp((s) => s.toast);
   const [browsing, setBrowsing] = useState(false);
   const [busy, setBusy] = useState(false);
+  const sessions = useApp((s) => s.sessions);
   if (!imported) return null;
   const origin = header?.origin?.kind === 'imported' ? header.origin : undefined;
   const label = FORMAT_LABELS[imported.format] ?? imported.format;
   const limit = imported.continuableUntilSeq;
   const blocked = limit === -1;
+  // A sub-agent's log names the session that started it; that session is here when it was imported too.
+  const spawnedBy = origin?.spawnedBy;
+  const parent = spawnedBy ? sessions.find((s) => s.id === spawnedBy.sessionId) : undefined;
 
   const continueIn = async (cwd: string): Promise<void> => {
     setBrowsing(false);
@@ -72,6 +79,20 @@ export function ImportedBanner(): ReactNode {
           : limit !== undefined
             ? `It can be continued up to seq ${limit} (a later record changed what its model saw and cannot be replayed).`
             : 'Continue it as a live session in a folder of yours, with any provider.'}
+        {spawnedBy && (
+          <span data-testid="imported-spawned-by">
+            {' '}
+            A sub-agent{spawnedBy.agentId ? ` (${spawnedBy.agentId})` : ''} started by{' '}
+            {parent ? (
+              <button type="button" className="link" data-testid="open-spawning-session" onClick={() => select(parent.id, { focusSession: true })}>
+                {parent.title ?? parent.id.slice(0, 8)}
+              </button>
+            ) : (
+              <>session {spawnedBy.sessionId.slice(0, 8)} (not imported here)</>
+            )}
+            .
+          </span>
+        )}
       </span>
       <button type="button" className="primary small" data-testid="continue-in-forkline" disabled={busy || blocked} onClick={() => void start()}>
         Continue in Forkline
