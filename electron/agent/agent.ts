@@ -29,7 +29,7 @@
  * the server cut the prompt silently: an `llm/warning{PROMPT_TRUNCATED}` is logged on the step and
  * the reported size becomes the window in force.
  *
- * History dialect (issue 20): what the log taught about the endpoint (`electron/session/wire-hints.ts`)
+ * History dialect (docs/providers.md "A history any endpoint accepts"): what the log taught about the endpoint (`electron/session/wire-hints.ts`)
  * goes into every `request/header.dialect`. A rejection of the history's shape that the adapter
  * knows how to fix (`electron/llm/history-rejection.ts`) is corrected once inside the step —
  * `llm/warning{HISTORY_CORRECTED, dialect}`, an `llm/retry` with no wait, and a changed header —
@@ -163,7 +163,7 @@ export interface AgentOptions {
    */
   readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
   /**
-   * Logs each request's price and refuses one that could cross a budget (issue 22): called right
+   * Logs each request's price and refuses one that could cross a budget (docs/providers.md "Prices, overrides and budgets"): called right
    * before every request is sent; its BudgetStop ends the turn with reason `budget`.
    */
   readonly spendGuard?: SpendGuard;

@@ -1,5 +1,5 @@
 /**
- * `forkline price ID [--as MODEL,…] [--json]` (issue 22): what a recorded session cost — each
+ * `forkline price ID [--as MODEL,…] [--json]` (docs/providers.md "Prices, overrides and budgets"): what a recorded session cost — each
  * response's logged usage at the price logged for its request (`request/price`; history from
  * before prices were logged is priced with the bundled list at its own time) — and what the same
  * token counts would have cost on other models (cache reads priced as cache reads, reasoning as

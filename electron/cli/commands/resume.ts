@@ -30,7 +30,7 @@ export const command = defineCommand({
       const cwdFlag = options.cwd;
       const record = runtime.repository.get(sessionId)!;
       if (isImportedSession(record.header)) {
-        // Nothing from a file is used to act (issue 8): the folder must be named here, and the
+        // Nothing from a file is used to act (docs/security.md): the folder must be named here, and the
         // imported log stays as it was read; the work continues in a native fork of it.
         if (!cwdFlag) {
           throw new UsageError(
