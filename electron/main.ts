@@ -119,7 +119,7 @@ export function createMainWindow(runtime: Runtime): { window: BrowserWindow; tra
 
 /**
  * SIGTERM and SIGHUP (a logout, `kill`, a closed launching terminal) quit the app the way the
- * window's close does (issue 10): `before-quit` cancels running turns with the signal as their
+ * window's close does (docs/reliability.md): `before-quit` cancels running turns with the signal as their
  * cause, logs their closers and flushes every session. A second signal, or a shutdown that takes
  * longer than `forceAfterMs`, exits at once with 128 + the signal number (the next start recovers
  * whatever was left open; tool processes die with the app either way, process-supervisor.ts).

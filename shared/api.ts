@@ -54,7 +54,7 @@ export interface SessionSummary {
   /** This host's agent waits for the person to decide an approval. */
   readonly waitingApproval?: boolean;
   /**
-   * What the session cost so far (issue 22), from the prices logged in it; kept by the host
+   * What the session cost so far (docs/providers.md "Prices, overrides and budgets"), from the prices logged in it; kept by the host
    * incrementally (no full log is read per list). Absent when the log could not be read.
    */
   readonly cost?: CostTotals;
@@ -231,7 +231,7 @@ export interface ModelLimitSetting {
 
 /**
  * A person's price for an endpoint and model, in USD per million tokens (Settings' form of the
- * cli.json `prices` entries, issue 22). `model` `*` prices every model of the endpoint; without
+ * cli.json `prices` entries, docs/providers.md "Prices, overrides and budgets"). `model` `*` prices every model of the endpoint; without
  * `baseUrl` it applies to the model on any endpoint. Overrides win over the bundled list.
  */
 export interface PriceOverrideSetting {
@@ -246,7 +246,7 @@ export interface PriceOverrideSetting {
 }
 
 /**
- * A per-session budget set in the app (issue 22): USD for the whole session, or billed tokens
+ * A per-session budget set in the app (docs/providers.md "Prices, overrides and budgets"): USD for the whole session, or billed tokens
  * (total input + output) where prices are unknown. A request that could cross it is not sent.
  */
 export interface SessionBudget {
@@ -345,7 +345,7 @@ export interface FolderListing {
   readonly folders: readonly string[];
 }
 
-/** One fan-out branch's variant as the UI gives it (issue 21): what it does differently. */
+/** One fan-out branch's variant as the UI gives it (README "Fan-out, apply, rewind"): what it does differently. */
 export interface FanoutVariantInput {
   /** A model of the endpoint (else the active one). */
   readonly model?: string;
@@ -439,14 +439,14 @@ export interface HostMethods {
    */
   compareSessions(params: { a: string; b: string; files?: boolean }): CompareResult;
   /**
-   * Branches ranked as a fan-out ranks them (issue 21: check passed > fewer failures > smaller
+   * Branches ranked as a fan-out ranks them (README "Fan-out, apply, rewind": check passed > fewer failures > smaller
    * diff > fewer tokens > shorter time), each with its figures and the reasons; for a board view.
    */
   rankBranches(params: { sessionIds: readonly string[] }): RankedReport;
   /** The check command a fan-out of this session would run (proposed from its project), to show and edit. */
   proposeFanoutCheck(params: { sessionId: string }): { check?: string };
   /**
-   * Fan-out from a turn end (issue 21): 2–8 forks by reference, each in its own worktree, run at
+   * Fan-out from a turn end (README "Fan-out, apply, rewind"): 2–8 forks by reference, each in its own worktree, run at
    * once with their variants; each branch's check runs after its turn. Returns once the forks exist.
    */
   startFanout(params: { sessionId: string; atSeq?: number; prompt: string; variants: readonly FanoutVariantInput[]; check?: string; concurrency?: number }): FanoutStarted;
@@ -462,7 +462,7 @@ export interface HostMethods {
   /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
   /**
-   * Streaming import (issue 12): the client sends the file in chunks of text, each acknowledged after
+   * Streaming import (docs/importing.md): the client sends the file in chunks of text, each acknowledged after
    * the host has written its records, so memory stays constant on both sides and the client can show
    * progress. The format is detected by content. `importEnd` returns the summary; `importAbort` (or
    * closing the connection) discards a partial import.

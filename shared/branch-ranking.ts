@@ -1,5 +1,5 @@
 /**
- * The figures by which fan-out branches are ranked and reported (issue 21): what
+ * The figures by which fan-out branches are ranked and reported (README "Fan-out, apply, rewind"): what
  * `forkline fanout --json`, `forkline compare A B C … --json` and HostApi `rankBranches` return.
  */
 import type { CheckResultData } from './events.js';

@@ -35,7 +35,7 @@ export type CancelCause =
   | { readonly kind: 'user' }
   | { readonly kind: 'hook'; readonly reason: string }
   | { readonly kind: 'disposed' }
-  /** The process was asked to stop by a signal (a closed terminal, a logout, `kill`): docs/architecture.md §8, issue 10. */
+  /** The process was asked to stop by a signal (a closed terminal, a logout, `kill`): docs/architecture.md §8, docs/reliability.md. */
   | { readonly kind: 'signal'; readonly signal: 'SIGTERM' | 'SIGHUP' | 'SIGINT' }
   | { readonly kind: 'legacy' };
 
@@ -52,7 +52,7 @@ export type TurnEndReason =
   | { readonly kind: 'error'; readonly failure: LlmFailure }
   | { readonly kind: 'interrupted' }
   | { readonly kind: 'source-ended' }
-  /** The next request could have crossed a budget, so it was not sent (issue 22); resumable with a higher one. */
+  /** The next request could have crossed a budget, so it was not sent (docs/providers.md "Prices, overrides and budgets"); resumable with a higher one. */
   | ({ readonly kind: 'budget' } & BudgetStopFacts);
 
 /**
@@ -178,7 +178,7 @@ export interface TodoItem {
 }
 
 /**
- * Facts an importer kept from a foreign source record that have no field of their own (issue 12):
+ * Facts an importer kept from a foreign source record that have no field of their own (docs/importing.md):
  * `format` names the source format (`claude-code`, `codex`, `openhands`, …), the other keys are the
  * source's own fields, unchanged. Never model-visible; shown by the raw event inspector.
  */
@@ -280,7 +280,7 @@ export interface SessionEventMap {
     readonly failure?: LlmFailure;
   };
   /**
-   * The price in force for the request about to be sent (issue 22), logged before every request:
+   * The price in force for the request about to be sent (docs/providers.md "Prices, overrides and budgets"), logged before every request:
    * the price list snapshot and the rates (or why none is known), and the request's worst case —
    * its estimated input (the context estimator's count) plus its output cap, and that at the
    * price. A step's cost is its `assistant/message` usage at this price; a step whose provider
@@ -389,7 +389,7 @@ export interface SessionEventMap {
   };
   'workspace/checkpoint': { readonly turn: number; readonly commit: string };
   /**
-   * A command run in the session's folder after a turn (issue 21, not model-visible): a fan-out's
+   * A command run in the session's folder after a turn (a fan-out check, not model-visible): a fan-out's
    * check (`purpose: 'check'`, what ranks the branches) or the folder's `.forkline/setup` script.
    * `counts` are what the test runner printed, when it prints them.
    */
@@ -431,7 +431,7 @@ export interface SessionEventMap {
    * build does not know, or a foreign record (Claude Code `file-history-snapshot`, Codex
    * `event_msg`, OpenHands `agent_state_changed`, …). Kept whole and shown as a raw row; never
    * model-visible. `modelVisible` marks a record that changed what the source's model saw, so a
-   * continuation from after it would not send the same history (the session says so, issue 12).
+   * continuation from after it would not send the same history (the session says so, docs/importing.md).
    */
   'import/foreign': ImportForeignData;
 }
@@ -590,7 +590,7 @@ export interface SessionHeader {
 }
 
 /**
- * Provenance of a session's log (docs/architecture.md §8b, issue 8). An `imported` log is untrusted input: nothing
+ * Provenance of a session's log (docs/architecture.md §8b, docs/security.md). An `imported` log is untrusted input: nothing
  * in it (base URL, provider, workspace, headers, checkpoint ids, paths) is used to act. A fork of an
  * imported session is `native` (created here) and keeps its parent's lineage.
  */

@@ -1,5 +1,5 @@
 /**
- * What an import of another agent's session log produced (issue 12): the formats we read and the
+ * What an import of another agent's session log produced (docs/importing.md): the formats we read and the
  * summary the CLI prints and the UI toast shows — one formatter for both, so they say the same.
  *
  * Pure: no Node, no DOM.

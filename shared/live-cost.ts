@@ -1,5 +1,5 @@
 /**
- * What a running turn has cost so far and how long it has waited for the person (issue 22's live
+ * What a running turn has cost so far and how long it has waited for the person (docs/providers.md "Prices, overrides and budgets": the live
  * meters), projected from the timeline rows the renderer already folds: each ended step's usage at
  * the price logged for its request, and the approval questions of the turn (the wait is shown apart
  * from the tool's own time). Pure.

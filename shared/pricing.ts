@@ -1,5 +1,5 @@
 /**
- * Token prices and what logged usage cost (issue 22). Pure arithmetic shared by the engine (budget
+ * Token prices and what logged usage cost (docs/providers.md "Prices, overrides and budgets"). Pure arithmetic shared by the engine (budget
  * checks), the CLI (`show`, `ls --json`, `price`) and the renderer; no Node, no DOM.
  *
  * Prices are USD per million tokens, as in the price list we bundle (`@pydantic/genai-prices`, see

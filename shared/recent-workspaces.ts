@@ -2,7 +2,7 @@
  * The folder picker's "recent workspaces": the distinct working folders of listed sessions, most
  * recently active first. Folders under `excludeUnder` (the data folder, where forks made "in their
  * own folder" live) are left out, and so are the folders imported logs name: a file's folder is
- * untrusted (issue 8) and is never offered as a place to work. Pure: no Node, no DOM.
+ * untrusted (docs/security.md) and is never offered as a place to work. Pure: no Node, no DOM.
  */
 import type { SessionSummary } from './api.js';
 

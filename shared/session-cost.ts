@@ -1,5 +1,5 @@
 /**
- * What a session cost, from its log (issue 22): every billed response — a step's
+ * What a session cost, from its log (docs/providers.md "Prices, overrides and budgets"): every billed response — a step's
  * `assistant/message` and a compaction's `compaction/summary` — priced from its logged usage at the
  * price logged for its request (`request/price`: snapshot id and rates). Pure; used by the budget
  * check, `show`, `ls --json`, `price`, compare and the renderer.

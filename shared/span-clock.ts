@@ -1,5 +1,5 @@
 /**
- * Durations measured on a log's own clock (issue 12: "durations come from the source's own clock
+ * Durations measured on a log's own clock (docs/importing.md: "durations come from the source's own clock
  * or are shown as unknown, never negative").
  *
  * Event times are epoch ms stamped by whoever wrote the log. Ours run forward; an imported log's

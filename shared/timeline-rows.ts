@@ -88,7 +88,7 @@ export interface StepRow extends RowBase<'step'> {
   readonly usage?: TokenUsage;
   /** Time the step's tool calls waited for approval decisions, included in `durationMs` (shown apart). */
   readonly approvalWaitMs?: number;
-  /** The price logged for the step's request (`request/price`, issue 22): cost = usage × this. */
+  /** The price logged for the step's request (`request/price`): cost = usage × this. */
   readonly price?: PriceQuote;
   /** Number of model attempts (1 + retries). */
   readonly attempts: number;

@@ -1,7 +1,7 @@
 /**
  * Text from a model, a tool or a file, made visible: safe to print on a terminal and exact where a
- * person must see what it is (an approval's command, path or diff) — issue 8 "escaped output",
- * issue 11 "show the change".
+ * person must see what it is (an approval's command, path or diff) — docs/security.md "escaped output",
+ * docs/tools.md "show the change".
  * Such text may hold escape sequences that move the cursor, erase lines, hide text (`ESC[8m`), set
  * the window title (OSC), or a carriage return that overwrites what was printed, so a hostile string
  * could make the terminal show something other than what is there. Both functions replace every

@@ -1,7 +1,7 @@
 /**
- * Size: over 500 lines because the turn/step driver is one state machine (turn, step, retry,
- * cancel and compaction share its locals); splitting it waits for the request-dialect work on
- * this file to land (see docs/architecture.md §4).
+ * Size: over 500 lines because the turn/step driver is one state machine (turn, step, cancel and
+ * compaction share its locals); what to do about a failed request already lives apart
+ * (failure-decision.ts), the tools of a step in step-tools.ts (see docs/architecture.md §4).
  *
  * The agent loop (docs/architecture.md §4; reference runtime `packages/core/agent-loop/src/agent.ts`): the
  * turn/step driver over one live session.
@@ -24,11 +24,12 @@
  * window), the request is retried with a lower max output and no compaction; otherwise the history
  * is compacted once (also with no known window) and the request retried; a window the error states
  * is remembered (`onLimitsLearned`). If it still does not fit, the turn ends with a message saying
- * what to do. A reply whose reported prompt size is far below our estimate of what was sent means
+ * what to do. What to do about any failed request is a pure decision (`failure-decision.ts`: retry,
+ * lower output, compact, correct history or fail); `runStep` logs and applies it. A reply whose reported prompt size is far below our estimate of what was sent means
  * the server cut the prompt silently: an `llm/warning{PROMPT_TRUNCATED}` is logged on the step and
  * the reported size becomes the window in force.
  *
- * History dialect (issue 20): what the log taught about the endpoint (`electron/session/wire-hints.ts`)
+ * History dialect (docs/providers.md "A history any endpoint accepts"): what the log taught about the endpoint (`electron/session/wire-hints.ts`)
  * goes into every `request/header.dialect`. A rejection of the history's shape that the adapter
  * knows how to fix (`electron/llm/history-rejection.ts`) is corrected once inside the step —
  * `llm/warning{HISTORY_CORRECTED, dialect}`, an `llm/retry` with no wait, and a changed header —
@@ -52,14 +53,13 @@ import { jsonEquals, type JsonValue } from '../../shared/json.js';
 import type { AssistantBlock, AssistantMessage, Message, ToolCallBlock, UserMessage } from '../../shared/messages.js';
 import type { AgentStatus } from '../../shared/api.js';
 import { BlockAssembler } from '../llm/assembler.js';
-import { isOutputOnlyOverflow, loweredMaxOutput } from '../llm/context-overflow.js';
 import { limitKey } from '../llm/model-limits.js';
 import type { ModelClient } from '../llm/model-client.js';
-import { decideRetry, type RetryPolicy } from '../llm/retry-policy.js';
-import { describeHistoryFix, historyFixFor, requestDialect } from '../llm/history-rejection.js';
+import type { RetryPolicy } from '../llm/retry-policy.js';
+import { describeHistoryFix, requestDialect } from '../llm/history-rejection.js';
 import { dialectOf } from '../llm/providers.js';
 import type { Session } from '../session/session.js';
-import { coversWireHints, mergeWireHints, WireHintTracker } from '../session/wire-hints.js';
+import { WireHintTracker } from '../session/wire-hints.js';
 import type { ProcessSupervisor } from '../tools/process-supervisor.js';
 import type { ToolCallRequest, ToolCallResult } from '../tools/pipeline.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -68,6 +68,7 @@ import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './app
 import { Inbox, type InboxState } from './inbox.js';
 import { CompactionError, compactSession, DEFAULT_COMPACTION_CONFIG, estimateRequestTokens, estimateSurfaceTokens, measureRequestTokens, summaryLimits, type CompactionConfig, type CompactionOutcome } from './compaction.js';
 import { contextAdvice, truncationHint } from './context-advice.js';
+import { afterDecision, decideFailure, INITIAL_FAILURE_STATE } from './failure-decision.js';
 import { NestedInstructionTracker } from './nested-instructions.js';
 import { instructionRef, sameInstructionRefs, type InstructionFile, type ProjectInstructions } from './project-instructions.js';
 import { runStepTools } from './step-tools.js';
@@ -162,7 +163,7 @@ export interface AgentOptions {
    */
   readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
   /**
-   * Logs each request's price and refuses one that could cross a budget (issue 22): called right
+   * Logs each request's price and refuses one that could cross a budget (docs/providers.md "Prices, overrides and budgets"): called right
    * before every request is sent; its BudgetStop ends the turn with reason `budget`.
    */
   readonly spendGuard?: SpendGuard;
@@ -630,10 +631,8 @@ export class Agent {
 
   private async runStep(turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
     const { session } = this;
-    let retry = 0;
-    let outputLowered = false;
-    let overflowCompacted = false;
-    let historyCorrected = false;
+    // What this step already did about failed requests (retries, output lowered, compaction tried, history corrected).
+    let failures = INITIAL_FAILURE_STATE;
     if (session.requestHeader() !== undefined) await this.maybeCompact(turn, step, this.effective(await this.options.config()), signal, 'pressure');
     for (;;) {
       if (this.options.beforeRequest) {
@@ -670,34 +669,42 @@ export class Agent {
       const result = assembler.result();
       if (result.finish.kind === 'error' || result.finish.kind === 'aborted') {
         const failure = result.finish.failure;
-        if (failure.code === 'CONTEXT_WINDOW_EXCEEDED') {
-          const facts = failure.overflow;
-          if (facts?.contextWindow !== undefined) this.learnWindow(config, facts.contextWindow, 'overflow-error');
-          const estimate = estimateRequestTokens(header, messages);
-          const requestedOutput = header.config.maxTokens ?? facts?.requestedOutputTokens;
-          if (!outputLowered && requestedOutput !== undefined && requestedOutput > 0 && isOutputOnlyOverflow(facts, estimate)) {
-            outputLowered = true;
-            const lowered = loweredMaxOutput(facts, estimate)!;
-            this.turnOutputCap = Math.min(lowered, this.turnOutputCap ?? Infinity);
+        const estimate = estimateRequestTokens(header, messages);
+        if (failure.code === 'CONTEXT_WINDOW_EXCEEDED' && failure.overflow?.contextWindow !== undefined) this.learnWindow(config, failure.overflow.contextWindow, 'overflow-error');
+        // The decision is pure (failure-decision.ts); here it is logged and applied.
+        const decision = decideFailure(
+          {
+            failure,
+            estimatedPromptTokens: estimate,
+            requestedOutputTokens: header.config.maxTokens ?? failure.overflow?.requestedOutputTokens,
+            dialect: header.dialect,
+            strictEcho: dialectOf({ provider: config.provider }).echo === 'strict',
+            ...(this.options.retryPolicy !== undefined ? { retryPolicy: this.options.retryPolicy } : {}),
+          },
+          failures,
+        );
+        failures = afterDecision(failures, decision);
+        const logRetry = (delayMs: number): void => void session.append({ type: 'llm/retry', data: { turn, step, attempt: failures.retries, delayMs, failure } });
+        switch (decision.kind) {
+          case 'lower-output': {
+            this.turnOutputCap = Math.min(decision.maxOutputTokens, this.turnOutputCap ?? Infinity);
             session.append({
               type: 'llm/warning',
               data: {
                 turn,
                 step,
                 code: 'MAX_OUTPUT_LOWERED',
-                message: `the prompt fits the ${facts!.contextWindow} token window but not with ${requestedOutput} tokens of output: retrying with max output ${this.turnOutputCap} (no compaction)`,
-                ...(facts?.promptTokens !== undefined ? { reportedPromptTokens: facts.promptTokens } : {}),
+                message: `the prompt fits the ${decision.contextWindow} token window but not with ${decision.requestedOutputTokens} tokens of output: retrying with max output ${this.turnOutputCap} (no compaction)`,
+                ...(failure.overflow?.promptTokens !== undefined ? { reportedPromptTokens: failure.overflow.promptTokens } : {}),
                 estimatedPromptTokens: estimate,
-                contextWindow: facts!.contextWindow!,
+                contextWindow: decision.contextWindow,
                 maxOutputTokens: this.turnOutputCap,
               },
             });
-            retry++;
-            session.append({ type: 'llm/retry', data: { turn, step, attempt: retry, delayMs: 0, failure } });
+            logRetry(0);
             continue;
           }
-          if (!overflowCompacted) {
-            overflowCompacted = true;
+          case 'compact': {
             const window = this.effective(config).contextWindow;
             if (await this.maybeCompact(turn, step, { ...config, ...(window !== undefined ? { contextWindow: window } : {}) }, signal, 'overflow')) {
               session.append({
@@ -711,40 +718,36 @@ export class Agent {
                   ...(window !== undefined ? { contextWindow: window } : {}),
                 },
               });
-              retry++;
-              session.append({ type: 'llm/retry', data: { turn, step, attempt: retry, delayMs: 0, failure } });
+              logRetry(0);
               continue;
             }
+            // Nothing could be compacted: the overflow ends the turn.
+            throw new TurnFailure({ ...failure, message: `${failure.message} — ${contextAdvice(this.effective(config), failures.overflowCompacted)}` });
           }
-          throw new TurnFailure({ ...failure, message: `${failure.message} — ${contextAdvice(this.effective(config), overflowCompacted)}` });
+          case 'correct-history':
+            // The endpoint refused the history's shape and said which: correct it once, logged (the
+            // next header carries the corrected dialect, so the request is rebuildable), never blindly.
+            session.append({
+              type: 'llm/warning',
+              data: {
+                turn,
+                step,
+                code: 'HISTORY_CORRECTED',
+                message: `the endpoint refused the history (${failure.message}); ${describeHistoryFix(decision.fix)}`,
+                dialect: decision.dialect,
+                failure,
+              },
+            });
+            logRetry(0);
+            continue;
+          case 'retry':
+            logRetry(decision.delayMs);
+            await this.sleep(decision.delayMs, signal);
+            continue;
+          case 'fail':
+            if (decision.contextAdvice) throw new TurnFailure({ ...failure, message: `${failure.message} — ${contextAdvice(this.effective(config), failures.overflowCompacted)}` });
+            throw new TurnFailure(failure);
         }
-        const fix = historyFixFor(failure);
-        if (fix !== undefined && !historyCorrected && dialectOf({ provider: config.provider }).echo !== 'strict' && !coversWireHints(header.dialect, fix)) {
-          historyCorrected = true;
-          // The endpoint refused the history's shape and said which: correct it once, logged (the
-          // next header carries the corrected dialect, so the request is rebuildable), never blindly.
-          const dialect = mergeWireHints(header.dialect, fix)!;
-          session.append({
-            type: 'llm/warning',
-            data: {
-              turn,
-              step,
-              code: 'HISTORY_CORRECTED',
-              message: `the endpoint refused the history (${failure.message}); ${describeHistoryFix(fix)}`,
-              dialect,
-              failure,
-            },
-          });
-          retry++;
-          session.append({ type: 'llm/retry', data: { turn, step, attempt: retry, delayMs: 0, failure } });
-          continue;
-        }
-        const decision = decideRetry(failure, retry + 1, this.options.retryPolicy);
-        if (!decision) throw new TurnFailure(failure);
-        retry++;
-        session.append({ type: 'llm/retry', data: { turn, step, attempt: retry, delayMs: decision.delayMs, failure } });
-        await this.sleep(decision.delayMs, signal);
-        continue;
       }
       session.append({
         type: 'assistant/message',

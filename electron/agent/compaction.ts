@@ -265,7 +265,7 @@ export async function compactSession(options: {
    */
   readonly maxInputTokens?: number;
   /**
-   * Called right before the summary request is sent (the price log and budget check, issue 22); what
+   * Called right before the summary request is sent (the price log and budget check, docs/providers.md "Prices, overrides and budgets"); what
    * it throws ends the compaction (logged in `compaction/end`) and is rethrown as it is.
    */
   readonly beforeRequest?: (request: { readonly header: RequestHeader; readonly messages: readonly Message[] }) => void;

@@ -1,5 +1,5 @@
 /**
- * The pre-request price and budget check (issue 22), called by the agent loop right before each
+ * The pre-request price and budget check (docs/providers.md "Prices, overrides and budgets"), called by the agent loop right before each
  * model request is sent (once per attempt).
  *
  * It logs `request/price`: the price in force for the request (bundled list snapshot or a

@@ -1,12 +1,12 @@
 /**
- * The terminal approval prompt of `forkline run` / `resume` (issue 11 "show the change"): what the
+ * The terminal approval prompt of `forkline run` / `resume` (docs/tools.md: show the change): what the
  * call will do — the unified diff of a file change, or the exact command and the folder it runs in —
  * then the question, with "allow for this session" (for bash: commands starting with the suggested
  * prefix). Pure: the question in, text out; the answer text in, a decision out.
  *
  * Everything shown is made visible: control characters (ESC, CR, BEL, …) in a command, a path or a
  * diff line are printed as escapes (`\x1b`, `\r`), so text from the model cannot redraw the terminal
- * or fake a prompt (issue 8 item 3).
+ * or fake a prompt (docs/security.md).
  */
 import type { ApprovalPreview } from '../../shared/approval.js';
 import { hasInvisibleCharacters, visible } from '../../shared/visible-text.js';

@@ -1,5 +1,5 @@
 /**
- * The CLI's own configuration (issue 8, "settings scopes"): `cli.json` in the data folder, e.g.
+ * The CLI's own configuration (docs/security.md: settings scopes): `cli.json` in the data folder, e.g.
  * `{"approvalPolicy": "allow"}`. The approval setting of the desktop app and browser mode
  * (`settings.json`) applies to the UI only; the CLI's policy is, in order: the `--approval` flag,
  * `approvalPolicy` in `cli.json`, else `ask`. A `cli.json` that cannot be read or holds a bad value

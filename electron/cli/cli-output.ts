@@ -1,5 +1,5 @@
 /**
- * Whole output for the CLI (issue 20 item 2). On Linux, Node writes to a pipe asynchronously: what
+ * Whole output for the CLI (README "JSON output"). On Linux, Node writes to a pipe asynchronously: what
  * the pipe cannot take at once (64 KiB) waits in the stream's buffer, and `process.exit()` drops
  * it — `show --json | jq` got 65,536 bytes and a status of 0. Every command therefore writes
  * through a {@link CliOutput} and ends through {@link exitWhenWritten}, which waits until stdout

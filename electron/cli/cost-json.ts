@@ -1,5 +1,5 @@
 /**
- * The `cost` member of `ls --json`, `show --json` and `compare --json` (issue 22): what the session
+ * The `cost` member of `ls --json`, `show --json` and `compare --json` (docs/providers.md "Prices, overrides and budgets"): what the session
  * cost from its logged usage and logged prices (shared/session-cost.ts; history logged before
  * prices were is priced with the bundled list at its own time). `usd` is `null` when a response's
  * price is unknown (never 0): `knownUsd` then sums the priced ones.

@@ -1,5 +1,5 @@
 /**
- * Exiting after the terminal went away (issue 20 item 8: closing the real terminal killed `run` on
+ * Exiting after the terminal went away (docs/reliability.md "Signals and exit codes": closing the real terminal killed `run` on
  * signal 6). At exit Node restores the terminal modes it saved at start for each of fds 0–2 that
  * was a terminal (`ResetStdio` in node.cc), and it asserts that `tcsetattr` succeeded. On a hung-up
  * terminal `tcsetattr` fails with EIO, the assertion fails and Node aborts (SIGABRT) instead of

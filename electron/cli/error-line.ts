@@ -1,6 +1,6 @@
 /**
  * Every error a user of the CLI can meet, as one line on stderr with its code, and the exit code it
- * gives (README "Exit codes"; issue 20 item 8). Never a stack trace: a full disk (SQLITE_FULL,
+ * gives (README "Exit codes"; docs/reliability.md "Signals and exit codes"). Never a stack trace: a full disk (SQLITE_FULL,
  * ENOSPC), a read-only or unreadable store (SQLITE_READONLY, SQLITE_CANTOPEN, EACCES, EROFS), a
  * claim lost to `resume --take-over` elsewhere (STALE_APPEND) are the user's world, not our bug.
  * An error we did not expect is one line too, naming its kind; `FORKLINE_DEBUG=1` adds the stack.

@@ -25,7 +25,7 @@ const INPUT_ERROR_CODES: ReadonlySet<string> = new Set([
   'WORKSPACE_MISSING',
   'UNSUPPORTED_REASONING_EFFORT',
   'MISSING_CREDENTIAL',
-  // fanout / apply / rewind refusing before anything starts (issue 21)
+  // fanout / apply / rewind refusing before anything starts (README "Fan-out, apply, rewind")
   'FANOUT_INVALID',
   'CHECK_NOT_FOUND',
   'APPLY_UNAVAILABLE',

@@ -1,5 +1,5 @@
 /**
- * `forkline export` as a stream (issue 20 item 8: exporting a session holding 50 MB of reasoning
+ * `forkline export` as a stream (README "JSON output": exporting a session holding 50 MB of reasoning
  * peaked at about 877 MB, because the whole log was loaded, packed and joined into one string).
  * The log is read in pages, packed and written page by page with backpressure, so memory holds one
  * page and what the reader has not taken yet, whatever the session's size.

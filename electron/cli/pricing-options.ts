@@ -1,5 +1,5 @@
 /**
- * The CLI's prices and budgets (issue 22): `prices` in `<data dir>/cli.json` (overrides per
+ * The CLI's prices and budgets (docs/providers.md "Prices, overrides and budgets"): `prices` in `<data dir>/cli.json` (overrides per
  * endpoint and model, USD per million tokens; see electron/pricing/price-list.ts) and the
  * `--budget USD` (session), `--turn-budget USD` (per turn) and `--max-tokens-total N` (session
  * tokens, for models without a price) flags of `run` and `resume`.

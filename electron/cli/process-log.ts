@@ -1,6 +1,6 @@
 /**
  * The process log (`console.error` / `console.warn` of the engine: background write failures,
- * an end of turn that could not be saved, …) as the CLI prints it (issue 20 item 8): one line per
+ * an end of turn that could not be saved, …) as the CLI prints it (docs/reliability.md "Signals and exit codes"): one line per
  * message, an Error as its message and code (`… [SQLITE_FULL]`), never its stack; a message that
  * repeats with only its numbers changed (a write retried every 200 ms on a full disk) is printed
  * once. `FORKLINE_DEBUG=1` leaves the console as it is (stacks included).

@@ -1,5 +1,5 @@
 /**
- * Stop signals for the headless commands (issue 10): SIGTERM (`kill`, a logout, a service manager)
+ * Stop signals for the headless commands (docs/reliability.md): SIGTERM (`kill`, a logout, a service manager)
  * and SIGHUP (the terminal closed) are handled like Ctrl+C — the running turn is cancelled with the
  * signal as its cause, so its closers are logged (aborted tool calls, `step/end`,
  * `turn/end{aborted}`) and the session is flushed before the process exits.

@@ -3,7 +3,7 @@
  * diff, or the command and its folder); with no terminal, answers `unavailable` and says how to
  * allow.
  *
- * The terminal can end while the question waits (issue 20 item 8): closing the terminal window
+ * The terminal can end while the question waits (docs/reliability.md "Signals and exit codes"): closing the terminal window
  * ends stdin (EOF or EIO), and Node, with nothing else to wait for, used to let the process run dry
  * and exit 0 with the turn left open (or abort on the dead terminal). An input that ends is
  * therefore an answer: a terminal that hung up (stdin is no longer a terminal) is reported to

@@ -4,7 +4,7 @@
  *
  * Every string taken from an event (model text, tool names, arguments and output, failure messages,
  * anything an imported file put there) goes through {@link visibleText} / {@link visibleInline}, so
- * control characters are shown, never obeyed (issue 8).
+ * control characters are shown, never obeyed (docs/security.md).
  *
  * Events are read as tolerantly as the UI reads them (`shared/event-read.ts`): an imported log may
  * hold older shapes (`turn/end {error}`, `assistant/message {content, provenance}`, `tool/result

@@ -1,6 +1,6 @@
 /**
  * The figures of a branch as `forkline fanout --json` and `forkline compare A B C … --json` print
- * them (issue 21): its variant (route and prompt, as its log says), its last check, its diff since
+ * them (README "Fan-out, apply, rewind"): its variant (route and prompt, as its log says), its last check, its diff since
  * the fork point, its tokens and time; and the ranked document over several branches.
  */
 import { branchStats } from '../../shared/branch-stats.js';

@@ -1,5 +1,5 @@
 /**
- * The check of a fan-out (issue 21, "the tests judge"): a shell command run in a branch's folder
+ * The check of a fan-out ("the tests judge", README "Fan-out, apply, rewind"): a shell command run in a branch's folder
  * after its turn, time-limited, in its own process group (killed whole on timeout), whose exit code
  * and printed pass/fail counts rank the branches. Also proposes a check from the project's files
  * and refuses, before anything starts, a command whose program is not found.

@@ -1,5 +1,5 @@
 /**
- * Deterministic, explained ranking of branches (issue 21): check passed > fewer failures > smaller
+ * Deterministic, explained ranking of branches (README "Fan-out, apply, rewind"): check passed > fewer failures > smaller
  * diff > lower cost (tokens for now) > shorter time, then the session id so ties never flip. No
  * model judges. Pure.
  */
@@ -30,7 +30,7 @@ const CRITERIA: readonly { readonly compare: (a: RankFigures, b: RankFigures) =>
   },
   { compare: (a, b) => a.diffLines - b.diffLines, say: (a, b) => `smaller diff: ${a.diffLines} vs ${b.diffLines} changed lines in ${short(b.session)}` },
   {
-    // USD when both branches are fully priced (issue 22), else their tokens.
+    // USD when both branches are fully priced (docs/providers.md "Prices, overrides and budgets"), else their tokens.
     compare: (a, b) => (a.costUsd !== undefined && b.costUsd !== undefined ? a.costUsd - b.costUsd : a.tokens - b.tokens),
     say: (a, b) =>
       a.costUsd !== undefined && b.costUsd !== undefined

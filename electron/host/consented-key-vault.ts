@@ -1,5 +1,5 @@
 /**
- * A key vault for a platform whose secret storage is only obfuscation (issue 8): on Linux without
+ * A key vault for a platform whose secret storage is only obfuscation (docs/security.md): on Linux without
  * a keyring, Electron's `safeStorage` falls back to the `basic_text` backend, which encrypts with a
  * fixed, public password — anyone who can read the file can read the keys. Keys are then stored
  * only after the user agreed to that (asked once per run, on the first key saved); otherwise they

@@ -1,5 +1,5 @@
 /**
- * The data folder is private to the user (issue 8, "other local users"): it holds every session
+ * The data folder is private to the user (docs/security.md: other local users): it holds every session
  * log, settings and encrypted keys. It is made user-only (0700) whether it is created now or
  * existed already, and a folder owned by another user is refused (someone could have created it
  * in advance to read or plant our files). POSIX only; on Windows the folder inherits the ACL of

@@ -3,41 +3,35 @@
  * window over IPC). Every HostApi method is implemented here; subscriptions and terminals opened
  * through a connection belong to it and end with it.
  *
- * Size: over 500 lines because it is the one table of HostApi handlers; fork, worktree, compare and
- * checkpoint logic still sit inside some handlers and are next to move into electron/host/services/
- * (as session-reader, session-imports and branch-actions already did).
+ * The handlers only route: per-client state (subscriptions, streaming imports, terminals) stays
+ * here; the work is in electron/host/services/ (session-reader, session-fork, session-compare,
+ * workspace-checkpoints, session-imports, branch-actions, session-title) or the Host.
  */
-import { join } from 'node:path';
-import type { ApplyBranchResult, CompareBranch, DiscardResult, FanoutStarted, FanoutVariantInput, RewindResult, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
-import { branchStats } from '../../shared/branch-stats.js';
+import type { ApplyBranchResult, DiscardResult, FanoutStarted, FanoutVariantInput, RewindResult, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
+import type { RankedReport } from '../../shared/branch-ranking.js';
 import { ForklineError } from '../../shared/errors.js';
-import { firstUnreplayableSeq, type ImportSummary } from '../../shared/import-summary.js';
-import { isImportedSession } from '../../shared/events.js';
-import { beginImport, importText, type ImportJob } from './services/session-imports.js';
-import { SessionReader } from './services/session-reader.js';
-import type { SessionEvent } from '../../shared/events.js';
+import { isImportedSession, type SessionEvent } from '../../shared/events.js';
+import type { ImportSummary } from '../../shared/import-summary.js';
 import type { IDisposable } from '../../shared/lifecycle.js';
 import { parseSearchQuery, searchSnippet } from '../../shared/search-query.js';
-import { forkBoundaryAt } from '../session/fork-boundary.js';
 import type { SessionRepository } from '../store/session-repository.js';
 import type { SessionRecord } from '../store/session-store.js';
 import type { HostHandlers } from './dispatch.js';
 import { listFolders } from './folders.js';
 import type { Host } from './host.js';
 import { inspectSessionRequest, listRequests, requestStream } from './request-inspector.js';
-import { recordedHereFrom } from '../store/session-provenance.js';
-import { isCheckpointId } from '../workspace/checkpoints.js';
-import { rankedReport, storedBranchReport } from '../fanout/branch-report.js';
-import type { RankedReport } from '../../shared/branch-ranking.js';
-import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
-import { cutHead } from '../../shared/text-cut.js';
-import { titleFromPrompt } from './services/session-title.js';
 import { applyBranch, cancelFanout, discardBranch, proposedCheckFor, rewindSession, startFanout, type BranchDeps } from './services/branch-actions.js';
+import { compareSessions, rankBranches } from './services/session-compare.js';
+import { forkSession } from './services/session-fork.js';
+import { beginImport, importText, type ImportJob } from './services/session-imports.js';
+import { SessionReader } from './services/session-reader.js';
+import { titleFromPrompt } from './services/session-title.js';
+import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
 
-/** One client's view of the host: every HostApi method, bound to this connection. */
 /** Streaming imports one connection may run at once. */
 const MAX_OPEN_IMPORTS = 4;
 
+/** One client's view of the host: every HostApi method, bound to this connection. */
 export class HostConnection implements HostHandlers, IDisposable {
   private disposed = false;
   /** Streaming imports this connection started and has not ended. */
@@ -110,96 +104,24 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 
-  /**
-   * Forks at a closed turn. `worktree`: the child gets its own folder restored to the checkpoint at
-   * the boundary (only a checkpoint this installation recorded counts). `cwd`: the child works in
-   * that existing folder (how an imported session, whose own folder is never used, is continued).
-   */
+  /** Forks at a closed turn (electron/host/services/session-fork.ts holds the rules). */
   async forkSession(params: { sessionId: string; atSeq?: number; worktree?: boolean; cwd?: string }): Promise<SessionSummary> {
-    if (params.worktree && params.cwd !== undefined) throw new ForklineError('INVALID_ARGUMENTS', 'a fork gets either its own restored folder (worktree) or a folder you name (cwd), not both');
-    const chosenCwd = params.cwd !== undefined ? realWorkspace(params.cwd) : undefined;
-    // The one recovery path: a crashed source is closed before its boundaries are read.
-    const events = this.reader.events(params.sessionId);
-    const boundary = forkBoundaryAt(events.length, (seq) => events[seq], params.atSeq);
-    if (isImportedSession(this.repo.get(params.sessionId)!.header)) {
-      // Continuing an imported session: its history must be what the source's model saw.
-      const limit = firstUnreplayableSeq(events);
-      if (limit !== undefined && boundary > limit) {
-        const before = lastTurnEndBefore(events, limit);
-        throw new ForklineError(
-          'MODEL_VIEW_INCOMPLETE',
-          `seq ${limit} of this imported log changed what its model saw and cannot be replayed here, so a continuation after it would send a different history; ${before === undefined ? 'no turn ends before it' : `fork at a turn that ends at or before seq ${before}`}`,
-        );
-      }
-      if (params.cwd === undefined) throw new ForklineError('WORKSPACE_REQUIRED', 'continuing an imported session needs a workspace folder of yours (cwd); the folder named in the log is never used');
-    }
-    const turn = (events[boundary] as SessionEvent<'turn/end'>).data.turn;
-    const checkpoint = checkpointOfTurn(events, boundary, turn, recordedHereFrom(this.repo, params.sessionId));
-    const childId = this.host.options.newId();
-    let cwd: string | undefined = params.cwd !== undefined ? realWorkspace(params.cwd) : undefined;
-    if (params.worktree) {
-      const { checkpoints, worktreesDir } = this.host.options;
-      if (!checkpoints || !worktreesDir) throw new ForklineError('WORKTREE_UNAVAILABLE', 'workspace checkpoints are off, so a fork cannot get its own folder');
-      if (checkpoint === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint recorded by this installation at or before this turn to restore (checkpoints in an imported log are never used)');
-      cwd = join(worktreesDir, childId);
-      await checkpoints.restore(checkpoint.commit, cwd);
-      await checkpoints.pin(`refs/forkline/${childId}`, checkpoint.commit);
-    }
-    cwd ??= chosenCwd;
-    const child = await this.repo.fork(params.sessionId, boundary, childId, { ...(cwd !== undefined ? { cwd } : {}), ...(checkpoint !== undefined ? { checkpoint } : {}) });
-    // No inherited title: the fork is titled by its own first prompt (followup), so fork titles say
-    // what the branch does differently; until then the UI labels it "fork N of <parent title>".
-    this.repo.rename(child.header.id, undefined);
+    const { newId, checkpoints, worktreesDir } = this.host.options;
+    const child = await forkSession({ repository: this.repo, reader: this.reader, newId, ...(checkpoints ? { checkpoints } : {}), ...(worktreesDir !== undefined ? { worktreesDir } : {}) }, params);
     this.host.broadcast({ kind: 'sessions/changed' });
-    return this.host.summary(this.repo.get(child.header.id)!);
+    return this.host.summary(child);
   }
 
-  async compareSessions(params: { a: string; b: string; files?: boolean }): Promise<CompareResult> {
-    const eventsOf = (id: string) => this.reader.events(id);
-    const a = this.repo.get(params.a);
-    const b = this.repo.get(params.b);
-    if (!a || !b) throw new ForklineError('SESSION_NOT_FOUND', `session ${!a ? params.a : params.b} does not exist`);
-    // Read (and so recover) both first: the common length counts the closers too.
-    const eventsA = eventsOf(params.a);
-    const eventsB = eventsOf(params.b);
-    const common = commonLength(this.repo, params.a, params.b);
-    // Only checkpoints this installation recorded are diffed (an imported log's ids are never given to git).
-    const branch = (record: SessionRecord, events: readonly SessionEvent[]): CompareBranch => {
-      const { lastCheckpoint: _logged, ...stats } = branchStats(events, common);
-      void _logged;
-      const checkpoint = recordedCheckpoint(events, recordedHereFrom(this.repo, record.header.id), events.length - 1);
-      return {
-        sessionId: record.header.id,
-        ...(record.header.title !== undefined ? { title: record.header.title } : {}),
-        ...(record.header.cwd !== undefined ? { cwd: record.header.cwd } : {}),
-        stats: { ...stats, ...(checkpoint !== undefined ? { lastCheckpoint: checkpoint } : {}) },
-      };
-    };
-    const left = branch(a, eventsA);
-    const right = branch(b, eventsB);
+  /** Two branches side by side (electron/host/services/session-compare.ts). */
+  compareSessions(params: { a: string; b: string; files?: boolean }): Promise<CompareResult> {
     const { checkpoints } = this.host.options;
-    let files: { status: string; path: string }[] = [];
-    let diff = '';
-    let diffNote: string | undefined;
-    if (params.files === false) diffNote = 'files were not compared';
-    else if (!checkpoints) diffNote = 'workspace checkpoints are off';
-    else if (!left.stats.lastCheckpoint || !right.stats.lastCheckpoint) diffNote = 'a branch has no workspace checkpoint yet (one is taken after every turn)';
-    else {
-      files = await checkpoints.changedFiles(left.stats.lastCheckpoint, right.stats.lastCheckpoint);
-      diff = await checkpoints.diff(left.stats.lastCheckpoint, right.stats.lastCheckpoint);
-      if (diff.length > 1_000_000) {
-        diff = cutHead(diff, 1_000_000);
-        diffNote = 'the diff was cut at 1 MB';
-      }
-    }
-    return { commonLength: common, a: left, b: right, files, diff, ...(diffNote !== undefined ? { diffNote } : {}) };
+    return compareSessions({ repository: this.repo, reader: this.reader, ...(checkpoints ? { checkpoints } : {}) }, params);
   }
 
-  /** Branches ranked with their figures (issue 21; electron/fanout/branch-report.ts). */
-  async rankBranches(params: { sessionIds: readonly string[] }): Promise<RankedReport> {
-    for (const id of params.sessionIds) if (!this.repo.get(id)) throw new ForklineError('SESSION_NOT_FOUND', `session ${id} does not exist`);
-    const reports = await Promise.all(params.sessionIds.map((id) => storedBranchReport(this.repo, this.host.options.checkpoints, id)));
-    return rankedReport(reports);
+  /** Branches ranked with their figures, as a fan-out ranks them (services/session-compare.ts). */
+  rankBranches(params: { sessionIds: readonly string[] }): Promise<RankedReport> {
+    const { checkpoints } = this.host.options;
+    return rankBranches({ repository: this.repo, ...(checkpoints ? { checkpoints } : {}) }, params.sessionIds);
   }
 
   /** What the branch actions use of this host (electron/host/services/branch-actions.ts). */
@@ -207,7 +129,7 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { host: this.host, repository: this.repo, settings: this.host.options.settings };
   }
 
-  /** The check a fan-out would run, proposed from the session's project (issue 21). */
+  /** The check a fan-out would run, proposed from the session's project (README "Fan-out, apply, rewind"). */
   proposeFanoutCheck(params: { sessionId: string }): { check?: string } {
     if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
     const check = proposedCheckFor(this.branchDeps, params.sessionId);
@@ -471,75 +393,3 @@ export class HostConnection implements HostHandlers, IDisposable {
     return null;
   }
 }
-
-/**
- * Number of leading events two sessions share: along each one's fork lineage to their lowest
- * common ancestor, the smallest seed length taken on the way (a session is its own ancestor).
- */
-export function commonLength(repo: SessionRepository, a: string, b: string): number {
-  const chain = (id: string) => {
-    const out: { id: string; limit: number }[] = [];
-    let limit = Number.POSITIVE_INFINITY;
-    let current: string | undefined = id;
-    const seen = new Set<string>();
-    while (current !== undefined && !seen.has(current)) {
-      seen.add(current);
-      const record = repo.get(current);
-      if (!record) break;
-      out.push({ id: current, limit: Math.min(limit, record.eventCount) });
-      if (record.header.parentSession === undefined || record.header.seedLength === undefined) break;
-      limit = Math.min(limit, record.header.seedLength);
-      current = record.header.parentSession;
-    }
-    return out;
-  };
-  const left = chain(a);
-  const right = new Map(chain(b).map((e) => [e.id, e.limit]));
-  for (const entry of left) {
-    const other = right.get(entry.id);
-    if (other !== undefined) return Math.min(entry.limit, other);
-  }
-  return 0;
-}
-
-/**
- * The last workspace checkpoint at or before `upTo` among the events this installation recorded
- * (`seq >= recordedFrom`), if its id is a full hex object id.
- */
-function recordedCheckpoint(events: readonly SessionEvent[], recordedFrom: number, upTo: number): string | undefined {
-  for (let seq = Math.min(upTo, events.length - 1); seq >= recordedFrom && seq >= 0; seq--) {
-    const event = events[seq]!;
-    if (event.type === 'workspace/checkpoint') return isCheckpointId(event.data.commit) ? event.data.commit : undefined;
-  }
-  return undefined;
-}
-
-/** The seq of the last `turn/end` before `seq`, if any. */
-function lastTurnEndBefore(events: readonly SessionEvent[], seq: number): number | undefined {
-  for (let i = Math.min(seq, events.length) - 1; i >= 0; i--) if (events[i]!.type === 'turn/end') return i;
-  return undefined;
-}
-
-export { titleFromPrompt };
-
-/**
- * The workspace snapshot of the turn that ends at `boundary`: the `workspace/checkpoint` logged for
- * that turn after its end (before the next turn starts; the last such), else the latest one before it. Only
- * events this installation recorded (`seq >= recordedFrom`) with a full hex object id count: a
- * checkpoint id from an imported log is never given to git.
- */
-function checkpointOfTurn(events: readonly SessionEvent[], boundary: number, turn: number, recordedFrom: number): { turn: number; commit: string } | undefined {
-  // The last one of that turn wins: a later snapshot between the same turns (e.g. the final files of a line abandoned by a rewind) is the newer state.
-  let found: { turn: number; commit: string } | undefined | null = null;
-  for (let seq = Math.max(boundary + 1, recordedFrom); seq < events.length && events[seq]!.type !== 'turn/start'; seq++) {
-    const e = events[seq]!;
-    if (e.type === 'workspace/checkpoint' && e.data.turn === turn) found = isCheckpointId(e.data.commit) ? { turn, commit: e.data.commit } : undefined;
-  }
-  if (found !== null) return found;
-  for (let seq = boundary; seq >= recordedFrom && seq >= 0; seq--) {
-    const e = events[seq]!;
-    if (e.type === 'workspace/checkpoint') return isCheckpointId(e.data.commit) ? { turn: e.data.turn, commit: e.data.commit } : undefined;
-  }
-  return undefined;
-}
-

@@ -57,7 +57,7 @@ import { TerminalManager } from './terminal-manager.js';
 import { SessionCostCache } from './services/session-costs.js';
 
 /**
- * What one agent runs with instead of the shared settings (a fan-out branch, issue 21): its own
+ * What one agent runs with instead of the shared settings (a fan-out branch): its own
  * route (provider, endpoint, model, effort), a system-prompt addendum (logged in its
  * `request/header`), and variables for its tool processes (`FORKLINE_BRANCH`, a port offset).
  */
@@ -93,7 +93,7 @@ export interface HostOptions<C extends ClientConnection = ClientConnection> {
   readonly detectOllama?: () => Promise<OllamaDetection>;
   /** Supervises the processes tools start, so none outlives this process (process-supervisor.ts). */
   readonly supervisor?: ProcessSupervisor;
-  /** Makes each live agent's price logger and budget check (issue 22, electron/agent/spend-guard.ts). */
+  /** Makes each live agent's price logger and budget check (electron/agent/spend-guard.ts). */
   readonly spendGuard?: (sessionBudget: () => Budget | undefined) => SpendGuard;
   /** Secret values (API keys) that tool results must never show (default: the keys in settings). */
   readonly toolSecrets?: () => readonly string[];

@@ -50,7 +50,7 @@ export interface RuntimeOptions {
   readonly storeWatchMs?: number;
   /** `--mcp-config` files: MCP servers for every workspace, over Settings and workspace files. */
   readonly mcpConfigFiles?: readonly string[];
-  /** Price overrides and budgets (issue 22); without them, prices come from the bundled list and nothing is limited. */
+  /** Price overrides and budgets (docs/providers.md "Prices, overrides and budgets"); without them, prices come from the bundled list and nothing is limited. */
   readonly pricing?: PricingOptions;
 }
 

@@ -5,10 +5,10 @@
  * written to the settings file or sent to the renderer.
  *
  * The approval policy in the settings file is the UI's (desktop app, browser mode); the CLI passes
- * its own policy as an override (issue 8, "settings scopes"). Overrides apply to this run only and
+ * its own policy as an override (docs/security.md: settings scopes). Overrides apply to this run only and
  * are never written back to the file.
  *
- * A provider's API key is only sent to an endpoint the user configured for it (issue 8): the
+ * A provider's API key is only sent to an endpoint the user configured for it (docs/security.md): the
  * preset's own base URL, or a base URL the user chose (settings file, Settings dialog, CLI flag).
  * A route taken from a session's log ({@link SettingsStore.useForThisRun}) is not such a choice.
  */
@@ -97,7 +97,7 @@ interface PersistedSettings {
   readonly mcpServers?: Readonly<Record<string, JsonValue>>;
   /** Workspace MCP files the user trusted: absolute path → sha256 of the trusted bytes. */
   readonly trustedMcpConfigs?: Readonly<Record<string, string>>;
-  /** The person's price overrides (issue 22), in the cli.json `prices` shape. */
+  /** The person's price overrides (docs/providers.md "Prices, overrides and budgets"), in the cli.json `prices` shape. */
   readonly prices?: readonly PriceOverrideSetting[];
   /** Budgets set per session in the app: session id → limits. */
   readonly sessionBudgets?: Readonly<Record<string, SessionBudget>>;

@@ -20,7 +20,7 @@ export function realWorkspace(cwd: string | undefined): string {
 /**
  * The folder a session may act in (run tools, open a terminal, take checkpoints): its recorded
  * workspace. An imported session's header names a folder taken from a file, which is untrusted
- * (issue 8): it is refused, whatever it names.
+ * (docs/security.md): it is refused, whatever it names.
  * @throws ForklineError WORKSPACE_UNTRUSTED for an imported session; WORKSPACE_MISSING.
  */
 export function sessionWorkspace(header: SessionHeader): string {

@@ -1,5 +1,5 @@
 /**
- * Which agent wrote a session log, decided by content — never by file name (issue 12, issue 20).
+ * Which agent wrote a session log, decided by content — never by file name (docs/importing.md).
  *
  * Detection is a table. Each entry names a format and says which fields one record must carry for
  * the record to prove that format (`proves`); a record that proves nothing is not decisive, and

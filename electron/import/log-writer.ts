@@ -149,7 +149,7 @@ export class ImportedLogWriter {
   /** Why `draft` would be refused as the next event (payload shape, invariant or surface rule), or undefined. */
   violation(draft: DraftEvent): string | undefined {
     const event = this.envelope(draft);
-    // A file may put any JSON in any field; what every reader relies on is checked first (issue 8).
+    // A file may put any JSON in any field; what every reader relies on is checked first (docs/security.md).
     const shape = eventShapeProblem(event);
     if (shape !== undefined) return shape;
     try {

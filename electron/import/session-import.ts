@@ -1,5 +1,5 @@
 /**
- * SessionImport: one streaming import of a session log of any format we read (issue 12).
+ * SessionImport: one streaming import of a session log of any format we read (docs/importing.md).
  *
  * Size: over 500 lines because the three file shapes (JSONL, JSON array, one JSON document),
  * detection and the damage rules share one record stream and its line numbers; the formats
@@ -26,7 +26,7 @@
  * read names that agent; after detection every record is checked again, and a record of another
  * format (two logs concatenated) refuses the import naming its line.
  *
- * Damage rules (docs/architecture.md §7, issue 12):
+ * Damage rules (docs/architecture.md §7, docs/importing.md):
  * - a last line cut off mid-record (no newline, not JSON) is skipped with a warning — the import
  *   goes on with everything before it;
  * - any other unreadable line refuses the import with SESSION_CORRUPT naming the line, except in

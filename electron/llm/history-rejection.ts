@@ -1,5 +1,5 @@
 /**
- * Rejections of a history's *shape* that the adapter knows how to fix (issue 20 item 1): the
+ * Rejections of a history's *shape* that the adapter knows how to fix (docs/providers.md "A history any endpoint accepts"): the
  * endpoint refused the request because of how past messages were written, not because of what
  * they say. The agent corrects such a rejection once — logs `llm/warning{HISTORY_CORRECTED}` with
  * the hints below, whose next `request/header.dialect` carries them — and never retries blindly.
@@ -16,7 +16,7 @@
  * The refusal of the field is only recognised when the message names `reasoning_content` and is
  * not a "missing / must be passed back" text (those ask for the opposite).
  *
- * Tool results out of call order (issue 20 item 3) need no correction: the serializer always
+ * Tool results out of call order (docs/providers.md "A history any endpoint accepts") need no correction: the serializer always
  * sends results in call order (request-serializer.ts `orderToolResults`).
  */
 import type { LlmFailure } from '../../shared/chunks.js';
@@ -58,7 +58,7 @@ export function describeHistoryFix(fix: WireHints): string {
  * wire-hints.ts), else — for an `as-received` preset with `assumeReasoningContent` (custom and
  * local endpoints) whose `reasoning_content` wish the log does not know and which is not known to
  * stream `reasoning` — `reasoningContent: 'tool-calls'`, so a thinking endpoint accepts the first
- * request (issue 20: `""` when none is known). Logged like a learned fact, so the request is
+ * request (docs/providers.md "A history any endpoint accepts": `""` when none is known). Logged like a learned fact, so the request is
  * rebuildable from the log; a refusal of the field is corrected once ({@link historyFixFor}).
  */
 export function requestDialect(provider: string, known: WireHints | undefined): WireHints | undefined {

@@ -9,7 +9,7 @@
  * - its request timeout stops at the headers → an idle watchdog, reset by every received byte
  *   (keep-alive comments included, seen through a wrapped `fetch`), aborts a stalled body → TIMEOUT;
  *   between the headers and the first body byte the shorter first-byte timeout applies (a server
- *   that sends headers and then nothing ends within `firstByteTimeoutMs`, issue 20), and the
+ *   that sends headers and then nothing ends within `firstByteTimeoutMs`, docs/providers.md "Silence"), and the
  *   failure names the silence and its length (`timeoutMs`);
  * - a stream that ends without `[DONE]` and without finish_reason ends quietly → STREAM_CLOSED;
  * - a dropped socket is a bare `TypeError: terminated` → TRANSPORT;
@@ -139,7 +139,7 @@ export class OpenAiCompatibleClient implements ModelClient {
       fetch: monitoredFetch(this.fetchImpl, {
         onResponse: (status, headers) => {
           state.requestId = headers.get('x-request-id') ?? undefined;
-          // Headers and then silence (issue 20): the body must start within the first-byte timeout.
+          // Headers and then silence (docs/providers.md "Silence"): the body must start within the first-byte timeout.
           if (status >= 200 && status < 300 && state.phase === 'request') {
             state.phase = 'first-byte';
             watchdog.setTimeoutMs(this.firstByteTimeoutMs);

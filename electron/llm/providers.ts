@@ -42,7 +42,7 @@ export type ProviderId = 'deepseek' | 'openai' | 'openrouter' | 'gemini' | 'olla
  *   or reasoning whatever field it arrived in (a preset that knows the server needs it);
  * - `strict` (OpenAI): nothing but standard fields — OpenAI rejects unknown message fields.
  * `assumeReasoningContent` — under `as-received`, what to send while the log knows nothing about the
- * endpoint's `reasoning_content` (issue 20): `true` (custom and local servers, which may be
+ * endpoint's `reasoning_content` (docs/providers.md "A history any endpoint accepts"): `true` (custom and local servers, which may be
  * DeepSeek-style thinking endpoints) sends it on every assistant message with tool calls (`""` when
  * none is known), so a thinking endpoint accepts the first request; a strict server's refusal of
  * the field is corrected once (history-rejection.ts). Absent for hosted presets whose wire is known
@@ -188,7 +188,7 @@ export const DEFAULT_PROVIDER: ProviderId = 'deepseek';
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 /**
  * Default first-byte timeout, ms: how long a response may stay silent after its headers before the
- * attempt ends as TIMEOUT (issue 20: a provider that sends headers and then nothing). Much shorter
+ * attempt ends as TIMEOUT (docs/providers.md "Silence": a provider that sends headers and then nothing). Much shorter
  * than the idle timeout, since a working server starts its body (a token, a keep-alive comment)
  * within seconds; with one TIMEOUT retry (retry-policy.ts) the person learns within about 90 s.
  */

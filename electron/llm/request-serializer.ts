@@ -32,7 +32,7 @@
  * empty arguments string (the log keeps the raw string; this mapping is deterministic).
  *
  * The history is always one an OpenAI-compatible server accepts, whatever order the log holds it
- * in (issue 20 item 3; FIELD-NOTES fault class 7): every assistant message with tool calls is
+ * in (docs/providers.md "A history any endpoint accepts"; FIELD-NOTES fault class 7): every assistant message with tool calls is
  * followed at once by one tool message per call, in call order ({@link orderToolResults}). And no
  * string goes out with a lone surrogate: each is replaced by U+FFFD (a request that is not valid
  * UTF-8 is refused by servers that check, and imported logs may hold them).
@@ -200,7 +200,7 @@ export function serializeMessages(messages: readonly Message[], dialect: WireDia
 export const MISSING_RESULT_TEXT = 'No result was recorded for this tool call; its outcome is unknown. Check its effects before relying on them.';
 
 /**
- * The messages in an order every OpenAI-compatible server accepts (issue 20 item 3): each
+ * The messages in an order every OpenAI-compatible server accepts (docs/providers.md "A history any endpoint accepts"): each
  * assistant message with tool calls is followed at once by exactly one result per call, in the
  * order of the calls — whatever order the results sit in (parallel results arrive, and Claude Code
  * logs them, in completion order). A result pairs with the latest assistant message that has an

@@ -21,7 +21,7 @@ export interface RetryPolicy {
   /**
    * A lower retry cap for some codes (the retry number of the step must not pass it). TIMEOUT: 1 —
    * each timed-out attempt already cost a whole timeout of silence, so the person learns within a
-   * minute or two instead of after six silent attempts (issue 20).
+   * minute or two instead of after six silent attempts (docs/providers.md "Silence").
    */
   readonly maxRetriesByCode?: { readonly [code: string]: number };
 }

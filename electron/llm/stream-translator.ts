@@ -91,7 +91,7 @@ export class StreamTranslator {
       if (reasoning === undefined && details.length === 0 && delta.reasoning_content === '' && this.reasoning === undefined) {
         // The field arrived empty (a thinking endpoint with nothing to say before a tool call): an
         // empty block records which field this server speaks, so it goes back (as "") where the
-        // server needs it (issue 20 item 1).
+        // server needs it (docs/providers.md "A history any endpoint accepts").
         this.reasoning = this.open('reasoning', out);
         this.reasoning.field = 'reasoning_content';
       }

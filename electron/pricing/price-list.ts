@@ -1,5 +1,5 @@
 /**
- * The bundled price list and a person's overrides (issue 22).
+ * The bundled price list and a person's overrides (docs/providers.md "Prices, overrides and budgets").
  *
  * Source: `@pydantic/genai-prices` 0.1.8 (npm, MIT, published 2026-09-23; data from
  * https://github.com/pydantic/genai-prices), pinned exactly in package.json. Its data is bundled

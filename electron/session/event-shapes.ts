@@ -1,5 +1,5 @@
 /**
- * The payload shape of every known event type, checked when a log is read from a file (issue 8):
+ * The payload shape of every known event type, checked when a log is read from a file (docs/security.md):
  * a file may put any JSON in any field, and the code that shows, compares, forks and continues a
  * session reads these fields as `shared/events.ts` types them. An event whose fields a reader relies
  * on have the wrong type (a number where text is, a missing `reason`, a turn of 1e21) is a damaged

@@ -1,5 +1,5 @@
 /**
- * Limits for reading session files, which are untrusted input (issue 8): every size, seq range and
+ * Limits for reading session files, which are untrusted input (docs/security.md): every size, seq range and
  * nesting depth a file can claim is checked against a cap **before** anything is allocated for it,
  * and refused with an {@link ImportLimitError} (code `IMPORT_LIMIT_EXCEEDED`) that says which limit
  * and by how much. Ids a file names are checked before they are used as ids (never as paths, git

@@ -205,14 +205,14 @@ export function decodeEnvelopes(value: JsonObject): SessionEvent[] {
 
 /**
  * One line as events of our vocabulary. A type this build does not know is never a refusal
- * (issue 12): the envelope is kept whole in an `import/foreign` event at the same seq, marked
+ * (docs/importing.md): the envelope is kept whole in an `import/foreign` event at the same seq, marked
  * model-visible when it carries a surface op (it changed what the writer's model saw).
  */
 function decodeLine(value: JsonObject, sessionId: string): SessionEvent[] {
   return decodeEnvelopes(value).map((event) => {
     if (KNOWN_EVENT_TYPES.has(event.type) || event.ignorable === true) {
       const normalized = normalizeLegacyEvent(event, sessionId);
-      // A payload with the wrong shape is a damaged line (issue 8): readers rely on these fields.
+      // A payload with the wrong shape is a damaged line (docs/security.md): readers rely on these fields.
       const problem = eventShapeProblem(normalized);
       if (problem !== undefined) throw new Error(problem);
       return normalized;

@@ -1,6 +1,6 @@
 /**
  * The request dialect of an endpoint, derived from the log (docs/architecture.md §5 "the wire teaches the
- * dialect"; issue 20 item 1): which field the endpoint streams reasoning in, and whether it wants
+ * dialect"; docs/providers.md "A history any endpoint accepts"): which field the endpoint streams reasoning in, and whether it wants
  * `reasoning_content` back on every assistant message with tool calls. Resume, fork and a
  * continued import derive the same facts from the same events, so they send the history a single
  * run would have sent.

@@ -1,5 +1,5 @@
 /**
- * The SQLite file before it is opened (issue 8): created user-only (0600) — SQLite gives its `-wal`
+ * The SQLite file before it is opened (docs/security.md): created user-only (0600) — SQLite gives its `-wal`
  * and `-shm` files the database file's permissions — and an existing file (from an older build,
  * or copied in) restricted the same way. A file that is not an SQLite database is refused before
  * SQLite touches it, so it is never overwritten or converted.

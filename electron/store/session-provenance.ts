@@ -1,5 +1,5 @@
 /**
- * Which part of a session's log this installation recorded (issue 8, "provenance"). Events read
+ * Which part of a session's log this installation recorded (docs/security.md: provenance). Events read
  * from a file are untrusted input: their endpoints, providers, workspace, checkpoint ids, paths and
  * file-read records may be shown but are never used to act. Only the events this installation
  * appended itself are.

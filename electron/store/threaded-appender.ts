@@ -1,7 +1,7 @@
 /**
  * ThreadedAppender: appends one session's events on a worker thread with its own SQLite
  * connection, so a large import parses and maps its source on the calling thread while the
- * previous batch is written (issue 12 item 5: an import of a 100 MB log runs at half the speed of
+ * previous batch is written (docs/importing.md: an import of a 100 MB log runs at half the speed of
  * a bare `JSON.parse` of it only when the two overlap on two cores).
  *
  * - The calling thread serialises each batch into row parameters (the same rows the synchronous

@@ -1,5 +1,5 @@
 /**
- * Tool process supervision (docs/architecture.md §6; issue 10): no process a tool starts outlives the Forkline
+ * Tool process supervision (docs/architecture.md §6; docs/reliability.md): no process a tool starts outlives the Forkline
  * process that started it, whatever ends Forkline — a clean exit, Ctrl+C, SIGTERM, SIGHUP, or
  * SIGKILL — including children that left the tool's process group with `setsid`.
  *

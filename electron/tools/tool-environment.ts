@@ -1,5 +1,5 @@
 /**
- * The environment a tool process gets (issue 8 "Tool environment", issue 11 "A non-interactive
+ * The environment a tool process gets (docs/security.md "Tool environment", docs/tools.md "A non-interactive
  * shell"; docs/architecture.md §6).
  *
  * 1. Secrets are removed: provider keys (DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …),

@@ -1,5 +1,5 @@
 /**
- * Three-way apply (issue 21, `forkline apply BRANCH`): a branch's file changes (fork point
+ * Three-way apply (`forkline apply BRANCH`, README "Fan-out, apply, rewind"): a branch's file changes (fork point
  * checkpoint → branch's final checkpoint) brought into another folder that may have changed since
  * the fork. Per file: the folder unchanged since the fork takes the branch's version; the same
  * change on both sides is kept; different changes are merged line by line (node-diff3) — and when

@@ -12,7 +12,7 @@
  * Checkpoint ids reach git from session logs, so they are validated as full hex object ids before
  * any git call ({@link isCheckpointId}), ref names are checked, and every git command that takes
  * revisions gets `--end-of-options` before them (`commit-tree`, which does not parse that marker in
- * git 2.39, only ever gets validated hex ids), so no value can be read as an option (issue 8).
+ * git 2.39, only ever gets validated hex ids), so no value can be read as an option (docs/security.md).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';

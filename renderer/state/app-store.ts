@@ -100,7 +100,7 @@ export interface BranchesSlice {
   /** Opens the compare view for two different sessions (ignored when they are the same). */
   openCompare(a: string, b: string): void;
   closeCompare(): void;
-  /** Set while the N-way board (3–8 branches, issue 21) replaces the session view. */
+  /** Set while the N-way board (3–8 branches) replaces the session view. */
   readonly board?: BoardTarget;
   /** Opens the board for 2–8 sessions (two without a fan-out open the compare view). */
   openBoard(target: BoardTarget): void;

@@ -1,5 +1,5 @@
 /**
- * Streams a file the person dropped or picked to the host's import (issue 12): the file is read
+ * Streams a file the person dropped or picked to the host's import (docs/importing.md): the file is read
  * in slices (`Blob.slice`), decoded as UTF-8 across slice boundaries (`TextDecoder` streaming), and
  * sent as `importChunk`s, each awaited before the next — so neither the renderer nor the host holds
  * the whole file, and the acknowledged bytes drive a progress bar. Any failure aborts the import on

@@ -77,7 +77,7 @@ export function eventLabel(type: string, d: Loose): string {
     case 'compaction/prune':
       return `tool result pruned (${asArray(d['shadowedSeqs']).length} shadowed, ~${asNumber(d['shadowedTokenCount']) ?? 0} tokens)`;
     case 'import/foreign': {
-      // A record of an imported log kept raw (issue 12): name its own type and format.
+      // A record of an imported log kept raw (docs/importing.md): name its own type and format.
       const note = asString(d['note']);
       return `${asString(d['format']) ?? 'imported'} ${asString(d['type']) ?? 'record'}${d['modelVisible'] === true ? ' · model-visible, not replayed' : ''}${note ? ` · ${headPreview(note, 80, { oneLine: true })}` : ''}`;
     }

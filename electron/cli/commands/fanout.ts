@@ -1,27 +1,26 @@
 /**
- * `forkline fanout`, `forkline apply`, `forkline rewind` and `forkline compare A B C … --json`
- * (issue 21). cli.ts parses the options and opens the runtime; these functions do the rest and
- * return the exit code. Errors are ForklineErrors with codes the CLI maps to exit 2 (bad input,
- * refused before anything starts) or 1.
+ * `forkline fanout` (N branches from a turn end, run at once and ranked by a check; `--cleanup`
+ * removes their folders) and the ranked `forkline compare A B C … --json` it shares its printing
+ * with (docs/architecture.md, fan-out). `command` reads the options and opens the runtime; the
+ * functions below do the rest and return the exit code; the work itself is in
+ * host/services/branch-actions.ts and fanout-run.ts. Errors are ForklineErrors with codes the CLI
+ * maps to exit 2 (bad input, refused before anything starts) or 1.
  */
 import { readFileSync } from 'node:fs';
 import { ForklineError } from '../../../shared/errors.js';
-import { visibleInline, visibleText } from '../../../shared/visible-text.js';
+import { visibleInline } from '../../../shared/visible-text.js';
 import { rankedReport, storedBranchReport, type BranchReport, type RankedReport } from '../../fanout/branch-report.js';
 import { parseVariant } from '../../host/services/fanout-run.js';
-import { applyBranch, discardBranch, prepareFanout, rewindSession } from '../../host/services/branch-actions.js';
-import type { Runtime } from '../../host/runtime.js';
+import { discardBranch, prepareFanout } from '../../host/services/branch-actions.js';
+import { defineCommand } from '../command.js';
+import { checkModelReady, ENGINE_OPTIONS, commandContext, intFlag, openRuntime, type CommandContext } from '../engine-options.js';
+import { UsageError } from '../error-line.js';
 import { jsonLine } from '../json-output.js';
+import { terminalAnswerer } from '../terminal-answerer.js';
+import { TimelineText } from '../timeline-text.js';
 import { listenForStopSignals, SIGNAL_EXIT_CODES } from '../stop-signals.js';
 
-/** What the commands need from cli.ts. */
-export interface CommandContext {
-  readonly runtime: Runtime;
-  /** A full id from an id or unique prefix. */
-  readonly resolveId: (idOrPrefix: string) => string;
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-}
+export type { CommandContext };
 
 /** Figures of one stored session for the ranked document. */
 function reportOf(ctx: CommandContext, id: string, label?: string): Promise<BranchReport> {
@@ -115,51 +114,6 @@ export async function cleanupCommand(ctx: CommandContext, id: string, keep: read
   return 0;
 }
 
-/**
- * `forkline apply BRANCH [--json]`: the branch's changes since its fork point merged into its
- * parent's folder (three-way). The folder is checkpointed first; the apply is logged in the parent
- * (`workspace/apply`) and its model told which files changed (an injected message, logged when its
- * next request claims it). Conflicts: nothing is written, they are listed, exit 1.
- */
-export async function applyCommand(ctx: CommandContext, branchArg: string, json: boolean): Promise<number> {
-  const branchId = ctx.resolveId(branchArg);
-  const outcome = await applyBranch(ctx.runtime, branchId);
-  const { parent: parentId, folder, before } = outcome;
-  const written = outcome.files.filter((f) => f.how !== 'same');
-  if (before === undefined) {
-    ctx.out(json ? jsonLine({ branch: branchId, parent: parentId, applied: true, files: [], conflicts: [] }) : 'the branch changed no files since its fork point: nothing to apply\n');
-    return 0;
-  }
-  if (json) ctx.out(jsonLine({ branch: branchId, parent: parentId, folder, before, applied: outcome.applied, files: outcome.files, conflicts: outcome.conflicts }));
-  else if (outcome.applied) {
-    ctx.out(`applied ${written.length} file(s) from ${branchId.slice(0, 8)} into ${visibleInline(folder)}\n`);
-    for (const f of outcome.files) ctx.out(`  ${f.status} ${visibleInline(f.path)}${f.how === 'merged' ? ' (merged with your changes)' : f.how === 'same' ? ' (already so)' : ''}\n`);
-    ctx.out(`undo: the folder before the apply is checkpoint ${before}\n`);
-  } else {
-    ctx.out(`not applied: ${outcome.conflicts.length} file(s) changed on both sides in the same lines; nothing was written\n`);
-    for (const c of outcome.conflicts) {
-      ctx.out(`  ${visibleInline(c.path)}\n`);
-      for (const hunk of c.hunks) ctx.out(visibleText(hunk.replace(/^/gm, '    ')));
-    }
-  }
-  return outcome.applied ? 0 : 1;
-}
-
-/**
- * `forkline rewind ID --to SEQ`: the session's folder restored in place to the checkpoint of the
- * turn that ended at SEQ, after checkpointing it as it is (the abandoned line's final files, logged
- * in the old session); the conversation continues from SEQ in a new fork that works in the same
- * folder. Nothing is lost: the old session stays as a sibling branch.
- * @returns 0, printing the new session's id on stdout.
- */
-export async function rewindCommand(ctx: CommandContext, id: string, toSeq: number): Promise<number> {
-  const sessionId = ctx.resolveId(id);
-  const r = await rewindSession(ctx.runtime, sessionId, toSeq);
-  ctx.out(`${r.sessionId}\n`);
-  ctx.err(`rewound ${visibleInline(r.folder)} to turn ${r.turn} (seq ${r.atSeq}); continue: forkline resume ${r.sessionId.slice(0, 8)} "…"\nthe abandoned line stays as session ${sessionId.slice(0, 8)}; its final files are checkpoint ${r.abandoned} (forkline fork ${sessionId.slice(0, 8)} --worktree restores them)\n`);
-  return 0;
-}
-
 /** `forkline compare A B C … --json` (or with more than two branches): the ranked figures of any branches. */
 export async function compareRankedCommand(ctx: CommandContext, ids: readonly string[], json: boolean): Promise<number> {
   const reports = await Promise.all(ids.map((id) => reportOf(ctx, ctx.resolveId(id))));
@@ -168,3 +122,58 @@ export async function compareRankedCommand(ctx: CommandContext, ids: readonly st
   else printRanked(ctx, ranked);
   return 0;
 }
+
+/**
+ * `forkline fanout ID [--at SEQ] --variant K=V[,K=V…] … [--check CMD] [--json] "prompt"`, or
+ * `forkline fanout ID --cleanup [--keep BRANCH…]`.
+ */
+export const command = defineCommand({
+  options: {
+    ...ENGINE_OPTIONS,
+    at: { type: 'string' },
+    variant: { type: 'string', multiple: true },
+    check: { type: 'string' },
+    'check-timeout': { type: 'string' },
+    concurrency: { type: 'string' },
+    cleanup: { type: 'boolean' },
+    keep: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+  },
+  async run(cli, { positionals, options }) {
+    const [id, ...rest] = positionals;
+    if (!id) throw new UsageError('fanout needs a session id');
+    if (options.cleanup) {
+      const runtime = await openRuntime(options);
+      try {
+        return await cleanupCommand(commandContext(runtime), id, options.keep ?? []);
+      } finally {
+        await runtime.close();
+      }
+    }
+    const prompt = rest.join(' ').trim();
+    const variants = options.variant ?? [];
+    if (!prompt && variants.some((v) => !/(^|,)prompt=/.test(v))) throw new UsageError('fanout needs a prompt (or prompt=… in every --variant), e.g. forkline fanout ID --variant model=A --variant model=B "fix the failing test"');
+    const at = intFlag('at', options.at, 0);
+    const timeout = intFlag('check-timeout', options['check-timeout'], 1);
+    const concurrency = intFlag('concurrency', options.concurrency, 1);
+    const printer = new TimelineText({ live: false, color: cli.color });
+    // A terminal that hangs up during an approval is a SIGHUP for every branch (fanoutCommand listens for it).
+    const onHangup = (): void => void process.emit('SIGHUP', 'SIGHUP');
+    const runtime = await openRuntime(options, { approvalAnswerer: terminalAnswerer({ printer, color: cli.color, stdout: cli.stdout, onHangup }) });
+    try {
+      checkModelReady(runtime);
+      return await fanoutCommand(commandContext(runtime), {
+        id,
+        prompt,
+        variants: [...variants],
+        json: options.json === true,
+        ...(at !== undefined ? { atSeq: at } : {}),
+        ...(options.check !== undefined ? { check: options.check } : {}),
+        ...(timeout !== undefined ? { checkTimeoutMs: timeout * 1000 } : {}),
+        ...(concurrency !== undefined ? { concurrency } : {}),
+      });
+    } finally {
+      await runtime.close();
+    }
+  },
+});

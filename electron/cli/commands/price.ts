@@ -1,5 +1,5 @@
 /**
- * `forkline price ID [--as MODEL,…] [--json]` (issue 22): what a recorded session cost — each
+ * `forkline price ID [--as MODEL,…] [--json]` (docs/providers.md "Prices, overrides and budgets"): what a recorded session cost — each
  * response's logged usage at the price logged for its request (`request/price`; history from
  * before prices were logged is priced with the bundled list at its own time) — and what the same
  * token counts would have cost on other models (cache reads priced as cache reads, reasoning as
@@ -11,6 +11,11 @@ import { formatUsd } from '../../../shared/pricing.js';
 import { costJson, sessionCost, type CostTotals, type SessionCost } from '../../../shared/session-cost.js';
 import { visibleInline } from '../../../shared/visible-text.js';
 import { namedModelQuote, type PriceBook } from '../../pricing/price-list.js';
+import { defineCommand } from '../command.js';
+import { DATA_OPTIONS, dataDirOf, resolveSessionId } from '../engine-options.js';
+import { UsageError } from '../error-line.js';
+import { cliPriceBook } from '../pricing-options.js';
+import { openStoredSessions } from '../stored-sessions.js';
 
 export interface PriceCommandInput {
   readonly sessionId: string;
@@ -81,3 +86,23 @@ export function tokenText(t: CostTotals): string {
 function count(n: number, word: string): string {
   return `${n} ${n === 1 ? word : `${word}s`}`;
 }
+
+/** `forkline price ID [--as MODEL,…] [--json]`: reads only the store and the price list. */
+export const command = defineCommand({
+  options: { ...DATA_OPTIONS, as: { type: 'string' }, json: { type: 'boolean' } },
+  async run(ctx, { positionals, options }) {
+    const [id] = positionals;
+    if (!id) throw new UsageError('price needs a session id, e.g. forkline price ID --as openai:gpt-5');
+    const book = cliPriceBook(dataDirOf(options));
+    const runtime = openStoredSessions(dataDirOf(options));
+    try {
+      const loaded = runtime.repository.load(resolveSessionId(runtime, id));
+      const as = options.as;
+      const h = loaded.record.header;
+      ctx.stdout.write(priceCommand({ sessionId: h.id, ...(h.title !== undefined ? { title: h.title } : {}), events: loaded.events, book, ...(as !== undefined ? { as } : {}), json: options.json === true }));
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+});

@@ -1,5 +1,5 @@
 /**
- * What a person does with fan-out branches (issue 21), shared by the CLI (`forkline fanout`,
+ * What a person does with fan-out branches (README "Fan-out, apply, rewind"), shared by the CLI (`forkline fanout`,
  * `apply`, `rewind`, `fanout --cleanup`) and the HostApi (the board's buttons): start a fan-out
  * after checking everything, apply a branch into its parent's folder, rewind a session to a turn,
  * discard a branch's folder. The callers only print or return what these report.

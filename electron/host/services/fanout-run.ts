@@ -1,5 +1,5 @@
 /**
- * Fan-out from a turn end (issue 21): N children of one session, each a fork by reference in its
+ * Fan-out from a turn end (README "Fan-out, apply, rewind"): N children of one session, each a fork by reference in its
  * own worktree restored to that turn's checkpoint, run at the same time in this process with
  * bounded concurrency, each with its own variant (route, prompt, system addendum, effort). After a
  * branch's turn its check runs in its folder and is logged there (`check/result`). One branch's

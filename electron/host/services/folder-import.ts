@@ -1,5 +1,5 @@
 /**
- * What `forkline import PATH` reads (issue 20 item 6): a session log file as it is, or a session
+ * What `forkline import PATH` reads (docs/importing.md): a session log file as it is, or a session
  * kept as a folder of JSON files, turned into the folder-entry lines of
  * `electron/import/folder-entry.ts` so it goes through the same streaming import as any file.
  *

@@ -1,5 +1,5 @@
 /**
- * The cheap per-session cost summary behind the session list (issue 22): one
+ * The cheap per-session cost summary behind the session list (docs/providers.md "Prices, overrides and budgets"): one
  * {@link SessionCostFold} kept per session, fed only the events appended since the list was last
  * built, so listing reads no full log after the first time (and a session that did not change is
  * not read at all). Prices come from the log's own `request/price` events; a response without one

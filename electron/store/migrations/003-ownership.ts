@@ -1,5 +1,5 @@
 /**
- * Schema 3: session ownership a recycled pid cannot fake (issue 10): the owner's process start
+ * Schema 3: session ownership a recycled pid cannot fake (docs/reliability.md): the owner's process start
  * identity, host, claim time and claim token. A schema-2 mark (owner_pid only) gets the session's
  * last append time as its claim time, the latest moment its owner can have claimed it.
  */

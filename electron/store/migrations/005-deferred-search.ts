@@ -1,5 +1,5 @@
 /**
- * Schema 5: search documents written after the events (issue 12 item 5). `search_pending_from`
+ * Schema 5: search documents written after the events (docs/importing.md). `search_pending_from`
  * is the first seq of the session whose search documents are not written yet (NULL: none pending,
  * the write path writes them with the events). Imports set it, so a large log is stored at the
  * speed of its events; `SqliteSessionStore.indexPendingSearch` extracts the rest in bounded passes

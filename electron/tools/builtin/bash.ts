@@ -5,7 +5,7 @@
  *
  * - stderr is the same pipe as stdout (`2>&1` applied before the command runs), so the two are
  *   merged byte-exactly in the order they were written.
- * - Non-interactive (issue 11): the environment disables editors, pagers and credential prompts and
+ * - Non-interactive (docs/tools.md): the environment disables editors, pagers and credential prompts and
  *   carries no secrets (tool-environment.ts); the process has no controlling terminal (`detached`
  *   starts a new session), so nothing can open /dev/tty. On Linux stdin is a socket that is never
  *   written: a process that blocks reading it is found through procfs (stdin-wait-probe.ts) once

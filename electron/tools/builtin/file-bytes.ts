@@ -3,7 +3,7 @@
  *
  * - only regular files are opened: FIFOs, sockets and devices are refused from `stat` before any
  *   open, and the open itself is non-blocking (`O_NONBLOCK`, so even a FIFO swapped in after the
- *   check cannot block) and re-checked with `fstat` (issue 8: a FIFO must never hang a tool);
+ *   check cannot block) and re-checked with `fstat` (docs/security.md: a FIFO must never hang a tool);
  * - writes replace a file atomically (a temporary file in the same folder, flushed, given the old
  *   file's mode, then renamed over it), so a crash or a full disk never leaves half a file. Where
  *   that would change more than the content (another owner, hard links) or the folder is not

@@ -1,5 +1,5 @@
 /**
- * grep's search runs in a worker thread (issue 8 "Bounded tools"): a catastrophic regular
+ * grep's search runs in a worker thread (docs/security.md: Bounded tools): a catastrophic regular
  * expression (`^(a+)+$` over 31 `a`s and a `!` backtracks for minutes) then blocks only the worker,
  * never the main process that serves the UI and the other sessions, and `Worker.terminate()` stops
  * it at once when the time budget runs out or the call is cancelled (V8 interrupts a running

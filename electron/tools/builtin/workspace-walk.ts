@@ -1,5 +1,5 @@
 /**
- * The file crawl behind `glob` and `grep` (issue 11 "Search that tells the truth").
+ * The file crawl behind `glob` and `grep` (docs/tools.md: Search that tells the truth).
  *
  * - Skips `node_modules` and `.git` folders and whatever `.gitignore` files (in the workspace root,
  *   in the folders down to where the search starts, and in every folder crawled) exclude, with

@@ -1,5 +1,5 @@
 /**
- * The N-way board (issue 21): up to eight branches side by side, live while a fan-out runs. Per
+ * The N-way board (README "Fan-out, apply, rewind"): up to eight branches side by side, live while a fan-out runs. Per
  * branch its rank, variant, status, check result, changed lines, tokens, time and end reason (from
  * `rankBranches`, asked again when a branch changes, at most every 700 ms), the ranking's reasons,
  * its transcript from the fork point (live projections, one per column, capped like the compare

@@ -1,5 +1,5 @@
 /**
- * "Fan out…" under a finished turn (issue 21): 2–8 branches from this turn end, each a fork in its
+ * "Fan out…" under a finished turn (README "Fan-out, apply, rewind"): 2–8 branches from this turn end, each a fork in its
  * own folder, run at once. Per branch a variant: a model of the endpoint (its list), a reasoning
  * effort, its own prompt, a system-prompt addendum. The check command is proposed from the project
  * and editable. Starting opens the board; Escape or Cancel closes the form. Keyboard only: the

@@ -245,7 +245,7 @@ function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestIn
   const u = r.usage;
   const prompt = u ? u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) : undefined;
   const tone = r.finish === 'stop' || r.finish === 'tool-calls' ? 'ok' : r.finish === undefined ? 'muted' : r.finish === 'max-tokens' ? 'warn' : 'bad';
-  // The price logged for this step's request (the step row holds it, issue 22).
+  // The price logged for this step's request (the step row holds it).
   const ref = inspection.request.ref;
   const timeline = useTimeline();
   const price = ref.kind === 'step' ? timeline.rows.find((row): row is StepRow => row.kind === 'step' && row.turn === ref.turn && row.step === ref.step)?.price : undefined;

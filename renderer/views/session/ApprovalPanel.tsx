@@ -1,13 +1,13 @@
 /**
 /**
  * Pending approvals: for each tool call waiting on the person, what it will change (docs/architecture.md §6,
- * issue 11): the unified diff of a file write or edit, or the exact command and the folder it runs
+ * docs/tools.md "Approvals"): the unified diff of a file write or edit, or the exact command and the folder it runs
  * in; with Allow once / Allow for this session / Reject. For bash, "for this session" allows
  * commands starting with a prefix the person can edit (the host refuses one that does not cover
  * the command, and a rule never covers compound commands). Invisible characters in a command or
  * path are shown as escapes.
  *
- * Keyboard (issue 14): when an approval arrives the panel takes focus (unless the person is typing
+ * Keyboard (README "Keyboard"): when an approval arrives the panel takes focus (unless the person is typing
  * in a text field that holds text, or a dialog is open — then F6 or the palette reach it); on a
  * focused approval, A allows it once, S allows it for the session and R rejects it (key repeats are
  * ignored, so a held key cannot decide). After a decision focus moves to the next approval, else

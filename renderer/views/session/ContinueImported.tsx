@@ -1,5 +1,5 @@
 /**
- * The banner of an imported session (issue 12): it is read-only here (send and compact are off),
+ * The banner of an imported session (docs/importing.md): it is read-only here (send and compact are off),
  * and "Continue in Forkline" forks it at its last closed turn — or the last one before a record
  * this build cannot replay — into a live session in a folder the person chooses (the folder named
  * in the foreign log is never used). The child opens at once, ready for the next message, on

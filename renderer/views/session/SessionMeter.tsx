@@ -1,5 +1,5 @@
 /**
- * The session header's cost meter and budget field (issue 22). The meter shows what the session
+ * The session header's cost meter and budget field (docs/providers.md "Prices, overrides and budgets"). The meter shows what the session
  * cost so far (and its billed tokens, with what they count in the tooltip) and, while a turn runs,
  * the turn's elapsed time ticking; it moves with each billed response (the host re-lists sessions
  * on each one). The budget field sets a per-session limit — USD, or billed tokens where prices are

@@ -1,5 +1,5 @@
 /**
- * Settings → Prices (issue 22): the person's price overrides per endpoint and model (USD per
+ * Settings → Prices (docs/providers.md "Prices, overrides and budgets"): the person's price overrides per endpoint and model (USD per
  * million tokens), which win over the bundled price list from the next request on. Add, edit and
  * remove; each number is checked before saving and a bad one is named (`input price: "abc" is not
  * a number`, `output price must not be negative`); the host checks them again

@@ -1,5 +1,5 @@
 /**
- * The cost part of a sidebar row (issue 22): what the session cost so far (from the host's
+ * The cost part of a sidebar row (docs/providers.md "Prices, overrides and budgets"): what the session cost so far (from the host's
  * incremental per-session summary) and, while a turn runs, the turn's elapsed time ticking once a
  * second. The tooltip says what the tokens count (total input with its cached part, output with
  * its reasoning part).

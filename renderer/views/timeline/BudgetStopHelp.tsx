@@ -1,5 +1,5 @@
 /**
- * Under a turn that a budget stopped (issue 22): why, in words (the limit, what was spent, the
+ * Under a turn that a budget stopped (docs/providers.md "Prices, overrides and budgets"): why, in words (the limit, what was spent, the
  * next request's worst case), and — on the session's last turn, while idle — "Raise budget and
  * continue": the budget field opens pre-filled with enough for the next request, and setting it
  * sends "Continue." as the next turn. Escape closes the field.
