@@ -180,6 +180,8 @@ describe('forkline import / show / fork on other agents\' logs', () => {
     expect(show.stdout).not.toMatch(/crash|app closed/);
     const ls = await forkline(['ls']);
     expect(ls.stdout.split('\n').find((l) => l.includes(parentId.slice(0, 8)))).not.toMatch(/crash/);
+    const showChild = await forkline(['show', 'agent-a0ad4f44468bdf20d']);
+    expect(showChild.stdout).toContain(`a sub-agent (a0ad4f44468bdf20d) started by session ${parentId}`);
 
     const image = await forkline(['import', join(AGENT_LOGS, 'deepseek-harness', 'dsh_inline-image-prompt.session.jsonl')]);
     expect(image.code).toBe(0);
