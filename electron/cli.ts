@@ -26,6 +26,7 @@ import type { ApprovalAnswerer } from './agent/approval-gate.js';
 import { terminalAnswerer } from './cli/terminal-answerer.js';
 import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
 import type { CommandContext } from './cli/commands/fanout.js';
+import type { BundleCommandContext } from './cli/commands/export-bundle.js';
 import { EXIT_USAGE, isInputError } from './cli/exit-codes.js';
 import { resolveSessionPrefix } from './cli/id-prefix.js';
 import { jsonLine, sessionListEntry, sessionShowJson } from './cli/json-output.js';
@@ -91,6 +92,10 @@ Usage:
   forkline rewind ID --to SEQ                  restore the session's folder to that turn and continue from
                                                there as a new fork; the abandoned line stays restorable
   forkline export ID [--out FILE]              write a session as JSONL (stdout by default)
+  forkline export ID --bundle FILE [--with-files] [--redact STR]…
+                                               one file with the session, its forks, provenance (and
+                                               workspace checkpoints); secrets redacted; import it with
+                                               forkline import FILE
   forkline import FILE|DIR…                    import session logs: Forkline or DeepSeek Harness JSONL,
                                                Claude Code transcripts, Codex rollouts, OpenHands
                                                trajectories, Gemini CLI chats (detected by content),
@@ -165,6 +170,9 @@ const OPTIONS = {
   'turn-budget': { type: 'string' },
   'max-tokens-total': { type: 'string' },
   as: { type: 'string' },
+  bundle: { type: 'string' },
+  'with-files': { type: 'boolean' },
+  redact: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -628,6 +636,7 @@ async function main(argv: string[]): Promise<number> {
       if (!id) throw new UsageError('export needs a session id');
       const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
+        if (cli.values['bundle'] !== undefined) return await (await import('./cli/commands/export-bundle.js')).exportBundleCommand(bundleContext(runtime, cli, out), resolveSessionId(runtime, id), { file: cli.values['bundle'] as string, withFiles: cli.values['with-files'] === true, redact: (cli.values['redact'] as unknown as string[] | undefined) ?? [] });
         // Streamed page by page with backpressure: memory does not grow with the session (export-stream.ts).
         const sessionId = resolveSessionId(runtime, id);
         const file = cli.values['out'] as string | undefined;
@@ -701,6 +710,11 @@ async function main(argv: string[]): Promise<number> {
         for (const [i, file] of files.entries()) {
           if (i > 0) out('\n');
           try {
+            // A portable bundle (issue 26): a tree of sessions, all or nothing.
+            if (statSync(file).isFile() && (await (await import('./cli/commands/export-bundle.js')).isBundleFile(file))) {
+              await (await import('./cli/commands/export-bundle.js')).importBundleCommand(bundleContext(runtime, cli, out), file);
+              continue;
+            }
             // A file, or a folder of JSON files (Cline / Roo Code task, opencode storage): one import per session.
             for (const [j, source] of importSources(file).entries()) {
               if (j > 0) out('\n');
@@ -723,6 +737,11 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(unknownCommandMessage(cli.command, COMMANDS));
   }
+}
+
+/** What the bundle commands (cli/commands/export-bundle.ts) need from here. */
+function bundleContext(runtime: { readonly repository: Runtime['repository'] }, cli: ParsedCli, out: (s: string) => void): BundleCommandContext {
+  return { repository: runtime.repository, dataDir: dataDirOf(cli.values), env: process.env, out, err: (s) => stderr.write(s) };
 }
 
 /** What the commands in cli/commands/ need from here. */
