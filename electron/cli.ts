@@ -96,6 +96,10 @@ Usage:
                                                one file with the session, its forks, provenance (and
                                                workspace checkpoints); secrets redacted; import it with
                                                forkline import FILE
+  forkline export ID --otlp URL|FILE [--otlp-content] [--otlp-timeout S]
+                                               the session as an OpenTelemetry trace (GenAI conventions)
+                                               to an OTLP/HTTP endpoint, or OTLP/JSON into FILE;
+                                               message content only with --otlp-content
   forkline import FILE|DIR…                    import session logs: Forkline or DeepSeek Harness JSONL,
                                                Claude Code transcripts, Codex rollouts, OpenHands
                                                trajectories, Gemini CLI chats (detected by content),
@@ -173,6 +177,9 @@ const OPTIONS = {
   bundle: { type: 'string' },
   'with-files': { type: 'boolean' },
   redact: { type: 'string', multiple: true },
+  otlp: { type: 'string' },
+  'otlp-content': { type: 'boolean' },
+  'otlp-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -636,6 +643,10 @@ async function main(argv: string[]): Promise<number> {
       if (!id) throw new UsageError('export needs a session id');
       const runtime = openStoredSessions(dataDirOf(cli.values));
       try {
+        if (cli.values['otlp'] !== undefined) {
+          const seconds = intFlag(cli.values, 'otlp-timeout', 1);
+          return await (await import('./cli/commands/export-otlp.js')).exportOtlpCommand({ repository: runtime.repository, err: (s) => stderr.write(s) }, resolveSessionId(runtime, id), { target: cli.values['otlp'] as string, includeContent: cli.values['otlp-content'] === true, ...(seconds !== undefined ? { timeoutMs: seconds * 1000 } : {}) });
+        }
         if (cli.values['bundle'] !== undefined) return await (await import('./cli/commands/export-bundle.js')).exportBundleCommand(bundleContext(runtime, cli, out), resolveSessionId(runtime, id), { file: cli.values['bundle'] as string, withFiles: cli.values['with-files'] === true, redact: (cli.values['redact'] as unknown as string[] | undefined) ?? [] });
         // Streamed page by page with backpressure: memory does not grow with the session (export-stream.ts).
         const sessionId = resolveSessionId(runtime, id);
