@@ -24,7 +24,7 @@ import { isImportedSession, type ApprovalPolicyName, type SessionEvent } from '.
 import { visibleInline, visibleText } from '../shared/visible-text.js';
 import type { ApprovalAnswerer } from './agent/approval-gate.js';
 import { terminalAnswerer } from './cli/terminal-answerer.js';
-import { resolveCliApproval, type CliApproval } from './cli/cli-config.js';
+import { cliOtlpEndpoint, resolveCliApproval, type CliApproval } from './cli/cli-config.js';
 import type { CommandContext } from './cli/commands/fanout.js';
 import type { BundleCommandContext } from './cli/commands/export-bundle.js';
 import { EXIT_USAGE, isInputError } from './cli/exit-codes.js';
@@ -264,7 +264,10 @@ async function open(values: ParsedCli['values'], extra: { approvalAnswerer?: App
   const mcpConfigFiles = (values['mcp-config'] as unknown as string[] | undefined) ?? [];
   const budget = budgetFromFlags(values);
   const overrides = cliPriceOverrides(dataDirOf(values));
+  // Live OTLP export (issue 26): the CLI's own cli.json `otlpEndpoint`; serve uses settings.json's.
+  const otlpEndpoint = scope === 'cli' ? cliOtlpEndpoint(dataDirOf(values)) : undefined;
   return createRuntime({
+    ...(otlpEndpoint !== undefined ? { otlpEndpoint } : {}),
     dataDir: dataDirOf(values),
     pricing: { overrides, ...(budget ? { budget } : {}) },
     overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}), ...(Object.keys(limits).length > 0 ? { limits } : {}) },

@@ -82,6 +82,12 @@ export interface SessionSpanOptions {
   readonly forkedFrom?: { readonly sessionId: string; readonly seq: number };
   /** Events before this seq are inherited (a fork's prefix): they open no span. Default: `header.seedLength ?? 0`. */
   readonly firstOwnSeq?: number;
+  /**
+   * Emit the session span at {@link SessionSpanBuilder.finish} (default true). Live export leaves
+   * it out: the session goes on after this process, and the one-shot export writes it; turn spans
+   * still name it as their parent.
+   */
+  readonly sessionSpan?: boolean;
 }
 
 interface OpenSpan {
@@ -308,6 +314,7 @@ export class SessionSpanBuilder {
     this.step = undefined;
     this.turn = undefined;
     const from = this.options.forkedFrom;
+    if (this.options.sessionSpan === false) return out;
     out.push(this.close(session, endMs, from ? [{ traceId: traceIdOf(from.sessionId), spanId: spanIdOf(from.sessionId, from.seq), attributes: { 'forkline.link': 'forked-from' } }] : []));
     return out;
   }
