@@ -3,7 +3,7 @@
  * SDK's OTLP/HTTP exporter to a receiver on 127.0.0.1 (decoded with the official protos). A stalled
  * or absent collector: spans are dropped or fail with a counted warning, appends never wait.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,9 @@ import { LiveTraceExporter } from '../../../electron/telemetry/live-exporter.js'
 import { otlpExporter } from '../../../electron/telemetry/otlp-export.js';
 import { spanIdOf, traceIdOf } from '../../../electron/telemetry/session-spans.js';
 import { AgentLogWriter } from '../../support/store-fixtures.js';
+import { forkline } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
+import { textResponse, toolCallResponse } from '../../support/scripted-llm/builders.js';
 import { startReceiver, type Receiver } from './otlp-receiver.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -105,4 +108,21 @@ describe('live OTLP export', () => {
     await exporter.shutdown(100);
     await live.release();
   });
+});
+
+describe('live OTLP export from the CLI (cli.json otlpEndpoint)', () => {
+  it('streams the spans of a `forkline run` turn through the host to the collector', async () => {
+    const r = await receiver();
+    const setup = await openScriptedCli('forkline-live-otlp-cli');
+    cleanups.push(() => closeScriptedCli(setup));
+    writeFileSync(join(setup.dataDir, 'cli.json'), JSON.stringify({ otlpEndpoint: r.url }));
+    setup.llm.enqueue(toolCallResponse([{ id: 'call_live_1', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('all listed'));
+    const run = await forkline(['run', '--cwd', setup.work, '--base-url', setup.llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', 'list the folder'], { dataDir: setup.dataDir });
+    expect(run.code, run.stderr).toBe(0);
+    const names = r.spans.map((s) => s.name).sort();
+    expect(names).toEqual(['chat scripted-model', 'chat scripted-model', 'execute_tool list_dir', 'invoke_agent forkline']);
+    const tool = r.spans.find((s) => s.name.startsWith('execute_tool'))!;
+    expect(tool.attributes['gen_ai.tool.call.id']).toBe('call_live_1');
+    expect(new Set(r.spans.map((s) => s.attributes['gen_ai.conversation.id'])).size).toBe(1);
+  }, 60_000);
 });
