@@ -55,3 +55,16 @@ function ignored(file: string, why: string): CliApproval {
   const problem = `${file} is ignored: ${why}`;
   return { policy: 'ask', source: `the default (${problem})`, problem };
 }
+
+/**
+ * The live OTLP export endpoint in `cli.json` (`{"otlpEndpoint": "http://127.0.0.1:4318"}`,
+ * issue 26), when it holds an http(s) URL; anything else (no file, bad JSON, another value) is none.
+ */
+export function cliOtlpEndpoint(dataDir: string): string | undefined {
+  try {
+    const value = (JSON.parse(readFileSync(cliConfigFile(dataDir), 'utf8')) as { otlpEndpoint?: unknown } | null)?.otlpEndpoint;
+    return typeof value === 'string' && /^https?:\/\//i.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -34,6 +34,12 @@ export const CLI_OPTIONS = {
   'turn-budget': { type: 'string' },
   'max-tokens-total': { type: 'string' },
   as: { type: 'string' },
+  bundle: { type: 'string' },
+  'with-files': { type: 'boolean' },
+  redact: { type: 'string', multiple: true },
+  otlp: { type: 'string' },
+  'otlp-content': { type: 'boolean' },
+  'otlp-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

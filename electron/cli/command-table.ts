@@ -95,6 +95,14 @@ export const COMMAND_TABLE = {
     load: () => import('./commands/export.js'),
     usage: [
       `  forkline export ID [--out FILE]              write a session as JSONL (stdout by default)`,
+      `  forkline export ID --bundle FILE [--with-files] [--redact STR]…`,
+      `                                               one file with the session, its forks, provenance (and`,
+      `                                               workspace checkpoints); secrets redacted; import it with`,
+      `                                               forkline import FILE`,
+      `  forkline export ID --otlp URL|FILE [--otlp-content] [--otlp-timeout S]`,
+      `                                               the session as an OpenTelemetry trace (GenAI conventions)`,
+      `                                               to an OTLP/HTTP endpoint, or OTLP/JSON into FILE;`,
+      `                                               message content only with --otlp-content`,
     ],
   },
   import: {

@@ -13,7 +13,7 @@ import type { Runtime } from '../host/runtime.js';
 import type { ModelLimitValues } from '../llm/model-limits.js';
 import { dialectOf, providerPreset } from '../llm/providers.js';
 import { LlmConfigurationError, thinkingFields } from '../llm/reasoning-effort.js';
-import { resolveCliApproval, type CliApproval } from './cli-config.js';
+import { cliOtlpEndpoint, resolveCliApproval, type CliApproval } from './cli-config.js';
 import type { OptionValues } from './command.js';
 import { UsageError } from './error-line.js';
 import { resolveSessionPrefix } from './id-prefix.js';
@@ -115,7 +115,10 @@ export async function openRuntime(values: EngineOptionValues, extra: { approvalA
   const mcpConfigFiles = values['mcp-config'] ?? [];
   const budget = budgetFromFlags(values);
   const overrides = cliPriceOverrides(dataDirOf(values));
+  // Live OTLP export: the CLI's own cli.json `otlpEndpoint`; serve uses settings.json's.
+  const otlpEndpoint = scope === 'cli' ? cliOtlpEndpoint(dataDirOf(values)) : undefined;
   return createRuntime({
+    ...(otlpEndpoint !== undefined ? { otlpEndpoint } : {}),
     dataDir: dataDirOf(values),
     pricing: { overrides, ...(budget ? { budget } : {}) },
     overrides: { ...(Object.keys(active).length > 0 ? { active } : {}), ...(approval ? { approvalPolicy: approval } : {}), ...(Object.keys(limits).length > 0 ? { limits } : {}) },

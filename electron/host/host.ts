@@ -8,6 +8,7 @@
  * reload or a second window only subscribes and reads: nothing it does alone changes any log
  * (opening a cold session with an open last turn applies crash recovery, which is idempotent).
  */
+import type { LiveSessionView } from '../telemetry/live-exporter.js';
 import { homedir } from 'node:os';
 import { parse } from 'node:path';
 import type {
@@ -69,6 +70,8 @@ export interface AgentRunOverrides {
 
 export interface HostOptions<C extends ClientConnection = ClientConnection> {
   readonly repository: SessionRepository;
+  /** Live OTLP export (issue 26, electron/telemetry/live-exporter.ts): follows every session an agent runs here. */
+  readonly liveTraces?: { watch(session: LiveSessionView): IDisposable };
   readonly settings: SettingsStore;
   /** Builds a model client for the given provider settings (the real one: OpenAiCompatibleClient). */
   readonly createModelClient: (settings: ProviderSettings) => ModelClient;
@@ -353,6 +356,7 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
         : {}),
     });
     const disposables = new DisposableStore();
+    if (this.options.liveTraces) disposables.add(this.options.liveTraces.watch(live.session));
     disposables.add(
       live.session.onDidAppend((event) => {
         this.queueEvent(sessionId, event);

@@ -4,6 +4,8 @@
  * client factory, built-in tools and the Host. Nothing here is a global: callers own the result and
  * must `close()` it.
  */
+import { LiveTraceExporter } from '../telemetry/live-exporter.js';
+import { otlpExporter } from '../telemetry/otlp-export.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -52,6 +54,8 @@ export interface RuntimeOptions {
   readonly mcpConfigFiles?: readonly string[];
   /** Price overrides and budgets (docs/providers.md "Prices, overrides and budgets"); without them, prices come from the bundled list and nothing is limited. */
   readonly pricing?: PricingOptions;
+  /** Live OTLP export endpoint (issue 26; the CLI's cli.json `otlpEndpoint`); wins over settings.json's. */
+  readonly otlpEndpoint?: string;
 }
 
 export interface Runtime {
@@ -114,11 +118,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     processEnv: (base) => definedValues(supervisor.env(base)),
     onProcess: (pid) => void supervisor.adopt(pid),
   });
+  // Live OTLP export (issue 26): spans of running sessions streamed through a bounded queue.
+  const otlpEndpoint = options.otlpEndpoint ?? settings.otlpEndpoint() ?? env['FORKLINE_OTLP_ENDPOINT'];
+  const liveTraces = otlpEndpoint ? new LiveTraceExporter({ exporter: otlpExporter(otlpEndpoint, 10_000), lineage: (id) => repository.get(id)?.header }) : undefined;
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host<HostConnection>({
     newConnection: (h, push) => new HostConnection(h, push),
     repository,
     settings,
+    ...(liveTraces ? { liveTraces } : {}),
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
     createTools: (toolEnv) => createBuiltinTools({ bash: { secrets: toolSecrets, ...(toolEnv ? { environment: () => ({ ...process.env, ...toolEnv }) } : {}) } }),
     toolSecrets,
@@ -160,6 +168,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (closed) return;
       closed = true;
       await host.close(cause);
+      await liveTraces?.shutdown();
       process.off('exit', killMcp);
       await repository.releaseAll();
       repository.dispose();

@@ -108,6 +108,8 @@ interface PersistedSettings {
   readonly memoryKeys?: readonly string[];
   /** The UI theme the person picked; absent = follow the system. */
   readonly theme?: ThemeSetting;
+  /** Live OTLP/HTTP export of running sessions' traces (issue 26), e.g. `http://127.0.0.1:4318`. */
+  readonly otlpEndpoint?: string;
 }
 
 export interface SettingsStoreOptions {
@@ -152,6 +154,7 @@ export class SettingsStore {
           ...(Array.isArray(parsed.prices) ? { prices: parsed.prices } : {}),
           ...(isRecord(parsed.sessionBudgets) ? { sessionBudgets: parsed.sessionBudgets as unknown as Record<string, SessionBudget> } : {}),
           ...(parsed.theme === 'light' || parsed.theme === 'dark' || parsed.theme === 'system' ? { theme: parsed.theme } : {}),
+          ...(typeof parsed.otlpEndpoint === 'string' && /^https?:\/\//i.test(parsed.otlpEndpoint) ? { otlpEndpoint: parsed.otlpEndpoint } : {}),
           ...(Array.isArray(parsed.memoryKeys) ? { memoryKeys: parsed.memoryKeys.filter((p): p is string => typeof p === 'string') } : {}),
         };
       } catch (error) {
@@ -201,6 +204,11 @@ export class SettingsStore {
 
   get active(): ProviderChoice {
     return this.settings.active;
+  }
+
+  /** The live OTLP export endpoint from settings.json (issue 26), when one is set. */
+  otlpEndpoint(): string | undefined {
+    return this.settings.otlpEndpoint;
   }
 
   get approvalPolicy(): ApprovalPolicyName {

@@ -40,6 +40,14 @@ export const command = defineCommand({
       for (const [i, file] of files.entries()) {
         if (i > 0) out('\n');
         try {
+          // A portable bundle (export --bundle): a tree of sessions, all or nothing.
+          if (statSync(file).isFile()) {
+            const bundles = await import('../bundle-commands.js');
+            if (await bundles.isBundleFile(file)) {
+              await bundles.importBundleCommand({ repository: runtime.repository, dataDir: dataDirOf(options), env: process.env, out, err: (s) => ctx.stderr.write(s) }, file);
+              continue;
+            }
+          }
           // A file, or a folder of JSON files (Cline / Roo Code task, opencode storage): one import per session.
           for (const [j, source] of importSources(file).entries()) {
             if (j > 0) out('\n');

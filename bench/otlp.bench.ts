@@ -1,0 +1,127 @@
+/**
+ * Live OTLP export's cost per step (issue 26): the harness-overhead run of step-overhead.bench.ts
+ * (one turn of 1,000 steps, each a model response asking for one tool call, through the real Agent,
+ * tool pipeline, Session and SQLite store; model and tool answer instantly) with and without a
+ * {@link LiveTraceExporter} streaming its spans through the SDK's OTLP/HTTP exporter to a
+ * collector on 127.0.0.1 (an HTTP server in this process that reads each request and answers 200).
+ * Runs alternate, off/on, three times each in the same process; the figure is the median mean
+ * step time with export over the median without. Goal: ≤ 1.05 (≤ 5 % more per step).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { z } from 'zod';
+import type { StreamChunk } from '../shared/chunks.js';
+import { Agent } from '../electron/agent/agent.js';
+import type { ModelClient } from '../electron/llm/model-client.js';
+import { SessionRepository } from '../electron/store/session-repository.js';
+import { SqliteSessionStore } from '../electron/store/sqlite-session-store.js';
+import { LiveTraceExporter } from '../electron/telemetry/live-exporter.js';
+import { otlpExporter } from '../electron/telemetry/otlp-export.js';
+import { InMemoryFileReadTracker } from '../electron/tools/file-read-tracker.js';
+import { ToolRegistry } from '../electron/tools/registry.js';
+import { defineTool } from '../electron/tools/tool.js';
+import { tempDir } from '../test/support/store-fixtures.js';
+import { median, report } from './report.js';
+
+const STEPS = 1_000;
+const ROUNDS = 3;
+
+function instantModel(): ModelClient {
+  let n = 0;
+  return {
+    async *stream(): AsyncIterable<StreamChunk> {
+      n++;
+      if (n < STEPS) {
+        const id = `call-${n}`;
+        yield { type: 'block-start', index: 0, blockType: 'tool-call' };
+        yield { type: 'tool-call-delta', index: 0, id, name: 'noop', argumentsDelta: `{"n":${n}}` };
+        yield { type: 'block-end', index: 0, block: { type: 'tool-call', id, name: 'noop', arguments: `{"n":${n}}` } };
+        yield { type: 'usage', usage: { inputTokens: 100 + n, outputTokens: 10, cacheReadTokens: 90 } };
+        yield { type: 'finish', reason: { kind: 'tool-calls' } };
+      } else {
+        yield { type: 'block-start', index: 0, blockType: 'text' };
+        yield { type: 'text-delta', index: 0, text: 'done' };
+        yield { type: 'block-end', index: 0, block: { type: 'text', text: 'done' } };
+        yield { type: 'finish', reason: { kind: 'stop' } };
+      }
+    },
+  };
+}
+
+/** One 1,000-step turn; returns the mean wall ms per step and what the exporter did. */
+async function run(exportTo: string | undefined): Promise<{ msPerStep: number; exported: number; dropped: number }> {
+  const tmp = tempDir('forkline-bench-otlp-');
+  const store = new SqliteSessionStore(tmp.file('steps.db'));
+  const repository = new SessionRepository(store, { newId: randomUUID, invariants: 'enforce' });
+  const live = repository.create({ cwd: tmp.dir });
+  const traces = exportTo ? new LiveTraceExporter({ exporter: otlpExporter(exportTo, 10_000) }) : undefined;
+  const watch = traces?.watch(live.session);
+  const noop = defineTool({ name: 'noop', description: 'does nothing', parameters: z.object({ n: z.number() }).strict(), risk: 'read', presentation: 'generic', execute: async () => ({ content: 'ok' }) });
+  const agent = new Agent({
+    session: live.session,
+    flush: () => live.flush(),
+    model: instantModel(),
+    tools: new ToolRegistry([noop]),
+    files: new InMemoryFileReadTracker(),
+    cwd: tmp.dir,
+    config: () => ({ provider: 'custom', model: 'bench' }),
+    approvalPolicy: () => 'allow',
+    newId: randomUUID,
+    compaction: false,
+  });
+  const started = performance.now();
+  agent.followup('go');
+  await agent.whenIdle();
+  const msPerStep = (performance.now() - started) / STEPS;
+  watch?.dispose();
+  await traces?.flush();
+  const figures = { msPerStep, exported: traces?.exported ?? 0, dropped: traces?.dropped ?? 0 };
+  await traces?.shutdown();
+  await agent.dispose();
+  await live.release();
+  store.close();
+  tmp.dispose();
+  return figures;
+}
+
+async function main(): Promise<void> {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/traces`;
+  await run(undefined); // warm-up (JIT, SQLite, module loading)
+  const off: number[] = [];
+  const on: number[] = [];
+  let exported = 0;
+  let dropped = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    off.push((await run(undefined)).msPerStep);
+    const r = await run(url);
+    on.push(r.msPerStep);
+    exported += r.exported;
+    dropped += r.dropped;
+  }
+  server.close();
+  const ours = median(on);
+  const baseline = median(off);
+  const ratio = ours / baseline;
+  report({
+    name: 'harness overhead per step with live OTLP export',
+    unit: 'ms/step',
+    ours: Number(ours.toFixed(3)),
+    baseline: Number(baseline.toFixed(3)),
+    baselineName: 'the same 1,000-step turn without export (same run)',
+    ratio,
+    goal: '≤ 1.05',
+    met: ratio <= 1.05,
+    detail: `medians of ${ROUNDS} alternating runs each (off ${off.map((v) => v.toFixed(3)).join('/')}, on ${on.map((v) => v.toFixed(3)).join('/')}); ${exported} spans exported in ${requests} requests to 127.0.0.1, ${dropped} dropped`,
+  });
+}
+
+await main();

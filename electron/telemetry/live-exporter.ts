@@ -1,0 +1,159 @@
+/**
+ * Live OTLP export (issue 26): the spans of sessions running here, streamed to a collector while
+ * they run. Each live session's appended events go through a {@link SessionSpanBuilder}; ended
+ * spans enter one bounded queue, and a timer hands batches to the SDK's OTLP exporter, one export
+ * in flight at a time — the shape of the SDK's BatchSpanProcessor, with our own ids and times.
+ *
+ * It never slows or blocks a step: an append does a little synchronous work and an O(1) enqueue;
+ * nothing awaits the collector. When the queue is full (a slow or absent collector) new spans are
+ * dropped and counted; drops and failed exports are reported as warnings at most every
+ * {@link WARN_EVERY_MS}, with the running counts.
+ */
+import type { Event } from '../../shared/event.js';
+import type { SessionEvent, SessionHeader } from '../../shared/events.js';
+import { toDisposable, type IDisposable } from '../../shared/lifecycle.js';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ExportResultCode } from '@opentelemetry/core';
+import { forklineResource, toReadableSpan } from './otlp-export.js';
+import { forkLinkTarget, SessionSpanBuilder, type SpanRecord } from './session-spans.js';
+
+/** Drop and failure warnings are printed at most this often (ms). */
+export const WARN_EVERY_MS = 5_000;
+
+/** What the exporter needs of a live session (electron/session/session.ts `Session`). */
+export interface LiveSessionView {
+  readonly header: SessionHeader;
+  readonly length: number;
+  eventsFrom(seq: number): readonly SessionEvent[];
+  readonly onDidAppend: Event<SessionEvent>;
+}
+
+export interface LiveTraceOptions {
+  /** The SDK exporter (OTLP/HTTP in production). */
+  readonly exporter: SpanExporter;
+  /** Spans held at most while waiting (default 2,048, the SDK's BatchSpanProcessor default). */
+  readonly maxQueueSize?: number;
+  /** Spans per export (default 512). */
+  readonly maxBatchSize?: number;
+  /** How often the queue is sent, ms (default 1,000). */
+  readonly scheduledDelayMs?: number;
+  readonly includeContent?: boolean;
+  /** Session headers by id, for a fork's link to its parent. */
+  readonly lineage?: (id: string) => SessionHeader | undefined;
+  /** Where warnings go (default console.warn). */
+  readonly onWarning?: (message: string) => void;
+  /** Monotonic ms clock (default performance.now). */
+  readonly now?: () => number;
+}
+
+/** Streams live sessions' spans to an OTLP endpoint through a bounded queue. */
+export class LiveTraceExporter implements IDisposable {
+  private readonly queue: SpanRecord[] = [];
+  private readonly maxQueue: number;
+  private readonly maxBatch: number;
+  private readonly resource = forklineResource();
+  private readonly timer: ReturnType<typeof setInterval>;
+  private inFlight: Promise<void> | undefined;
+  private lastWarning = Number.NEGATIVE_INFINITY;
+  private disposed = false;
+  /** Spans dropped because the queue was full. */
+  dropped = 0;
+  /** Spans the collector accepted. */
+  exported = 0;
+  /** Spans whose export failed (refused, timed out, an error status). */
+  failed = 0;
+
+  constructor(private readonly options: LiveTraceOptions) {
+    this.maxQueue = options.maxQueueSize ?? 2_048;
+    this.maxBatch = options.maxBatchSize ?? 512;
+    this.timer = setInterval(() => void this.sendNext(), options.scheduledDelayMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  /** Follows a live session from its current end; disposing stops following it (spans still open are sent as unfinished). */
+  watch(session: LiveSessionView): IDisposable {
+    const start = session.length;
+    const header = session.header;
+    const prefix = header.parentSession !== undefined ? session.eventsFrom(0).slice(0, header.seedLength ?? 0) : [];
+    const forkedFrom = this.options.lineage ? forkLinkTarget(header, prefix, this.options.lineage) : undefined;
+    const builder = new SessionSpanBuilder({ header, includeContent: this.options.includeContent === true, firstOwnSeq: start, sessionSpan: false, ...(forkedFrom ? { forkedFrom } : {}) });
+    // The route in force so far (the last request header), without exporting what an earlier run did.
+    const lastHeader = session.eventsFrom(0).findLast((e) => e.type === 'request/header');
+    if (lastHeader) builder.add(lastHeader);
+    const subscription = session.onDidAppend((event) => {
+      for (const span of builder.add(event)) this.enqueue(span);
+    });
+    return toDisposable(() => {
+      subscription.dispose();
+      for (const span of builder.finish()) this.enqueue(span);
+    });
+  }
+
+  private enqueue(span: SpanRecord): void {
+    if (this.disposed) return;
+    if (this.queue.length >= this.maxQueue) {
+      this.dropped++;
+      this.warn();
+      return;
+    }
+    this.queue.push(span);
+    if (this.queue.length >= this.maxBatch) void this.sendNext();
+  }
+
+  private warn(): void {
+    const now = this.options.now ? this.options.now() : performance.now();
+    if (now - this.lastWarning < WARN_EVERY_MS) return;
+    this.lastWarning = now;
+    (this.options.onWarning ?? console.warn)(`live OTLP export: ${this.dropped} span(s) dropped (queue of ${this.maxQueue} full), ${this.failed} failed to send, ${this.exported} sent; the collector is slow or absent — sessions go on unaffected`);
+  }
+
+  /** Sends the next batch unless one is in flight. */
+  private sendNext(): Promise<void> {
+    if (this.inFlight || this.queue.length === 0) return this.inFlight ?? Promise.resolve();
+    const batch = this.queue.splice(0, this.maxBatch);
+    const spans: ReadableSpan[] = batch.map((r) => toReadableSpan(r, this.resource));
+    this.inFlight = new Promise<void>((resolve) => {
+      try {
+        this.options.exporter.export(spans, (result) => {
+          if (result.code === ExportResultCode.SUCCESS) this.exported += batch.length;
+          else {
+            this.failed += batch.length;
+            this.warn();
+          }
+          resolve();
+        });
+      } catch {
+        this.failed += batch.length;
+        this.warn();
+        resolve();
+      }
+    }).finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  /** Sends everything queued now (tests, shutdown). */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.inFlight) {
+      await (this.inFlight ?? this.sendNext());
+    }
+  }
+
+  /**
+   * Flushes for at most `timeoutMs`, then stops and shuts the exporter down (waiting at most as
+   * long again for an export a stalled collector holds). Spans still queued are counted as dropped.
+   */
+  async shutdown(timeoutMs = 2_000): Promise<void> {
+    clearInterval(this.timer);
+    const wait = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
+    await Promise.race([this.flush(), wait()]);
+    this.disposed = true;
+    this.dropped += this.queue.splice(0).length;
+    await Promise.race([this.options.exporter.shutdown().catch(() => undefined), wait()]);
+  }
+
+  dispose(): void {
+    void this.shutdown(0);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Live OTLP export (issue 26): spans of a session as it runs, through the bounded queue and the
+ * SDK's OTLP/HTTP exporter to a receiver on 127.0.0.1 (decoded with the official protos). A stalled
+ * or absent collector: spans are dropped or fail with a counted warning, appends never wait.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStoredSessions, type StoredSessions } from '../../../electron/cli/stored-sessions.js';
+import { LiveTraceExporter } from '../../../electron/telemetry/live-exporter.js';
+import { otlpExporter } from '../../../electron/telemetry/otlp-export.js';
+import { spanIdOf, traceIdOf } from '../../../electron/telemetry/session-spans.js';
+import { AgentLogWriter } from '../../support/store-fixtures.js';
+import { forkline } from '../../support/cli-process.js';
+import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
+import { textResponse, toolCallResponse } from '../../support/scripted-llm/builders.js';
+import { startReceiver, type Receiver } from './otlp-receiver.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function dataFolder(): StoredSessions {
+  const dir = mkdtempSync(join(tmpdir(), 'forkline-live-otlp-'));
+  const stored = openStoredSessions(dir, {});
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => stored.close());
+  return stored;
+}
+
+async function receiver(mode?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
+  const r = await startReceiver(mode);
+  cleanups.push(() => r.close());
+  return r;
+}
+
+describe('live OTLP export', () => {
+  it('streams the turn, step and tool spans of a running session with the ids a one-shot export gives', async () => {
+    const r = await receiver();
+    const { repository } = dataFolder();
+    const live = repository.create({ cwd: '/tmp' });
+    const exporter = new LiveTraceExporter({ exporter: otlpExporter(r.url, 5_000), scheduledDelayMs: 50 });
+    const watch = exporter.watch(live.session);
+    const w = new AgentLogWriter(live.session);
+    w.completedTurn('live one', 3);
+    await exporter.flush();
+    const id = live.session.id;
+    const turnStart = live.session.events.find((e) => e.type === 'turn/start')!;
+    expect(r.spans.map((s) => s.name).sort()).toEqual(['chat deepseek-chat', 'chat deepseek-chat', 'execute_tool read_file', 'invoke_agent forkline']);
+    for (const s of r.spans) expect(s.traceId).toBe(traceIdOf(id));
+    const turn = r.spans.find((s) => s.name.startsWith('invoke_agent'))!;
+    expect(turn.spanId).toBe(spanIdOf(id, turnStart.seq));
+    expect(turn.parentSpanId).toBe(spanIdOf(id, 'session'));
+    expect(turn.startMs).toBe(turnStart.time);
+    expect(exporter.exported).toBe(4);
+    expect(exporter.dropped).toBe(0);
+    watch.dispose();
+    await exporter.shutdown();
+    await live.release();
+  });
+
+  it('drops spans with a counted warning when the collector stalls, and never makes an append wait', async () => {
+    const r = await receiver({ kind: 'stall' });
+    const { repository } = dataFolder();
+    const live = repository.create({ cwd: '/tmp' });
+    const warnings: string[] = [];
+    const exporter = new LiveTraceExporter({ exporter: otlpExporter(r.url, 60_000), maxQueueSize: 4, maxBatchSize: 2, scheduledDelayMs: 10, onWarning: (m) => warnings.push(m) });
+    const watch = exporter.watch(live.session);
+    const w = new AgentLogWriter(live.session);
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) w.completedTurn(`turn ${i}`, 2);
+    const appendMs = performance.now() - started;
+    // 20 turns × 4 spans went through a queue of 4 whose only export hangs.
+    expect(exporter.dropped).toBeGreaterThan(60);
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(warnings[0]).toMatch(/live OTLP export: \d+ span\(s\) dropped \(queue of 4 full\)/);
+    // One export is in flight (the receiver holds it); no second one starts meanwhile.
+    for (let i = 0; i < 100 && r.contentTypes.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(r.contentTypes.length).toBe(1);
+    // The appends did not wait for the collector (which never answers).
+    expect(appendMs).toBeLessThan(5_000);
+    watch.dispose();
+    await exporter.shutdown(100);
+    await live.release();
+  });
+
+  it('counts failed exports to an absent collector and keeps going', async () => {
+    const gone = await startReceiver();
+    const url = gone.url;
+    await gone.close();
+    const { repository } = dataFolder();
+    const live = repository.create({ cwd: '/tmp' });
+    const warnings: string[] = [];
+    const exporter = new LiveTraceExporter({ exporter: otlpExporter(url, 2_000), scheduledDelayMs: 20, onWarning: (m) => warnings.push(m) });
+    const watch = exporter.watch(live.session);
+    new AgentLogWriter(live.session).completedTurn('nobody listens', 2);
+    await exporter.flush();
+    expect(exporter.failed).toBe(4);
+    expect(warnings.join('\n')).toMatch(/4 failed to send/);
+    // The session went on: a second turn appends and is queued again.
+    new AgentLogWriter(live.session).completedTurn('still nobody', 2);
+    await exporter.flush();
+    expect(exporter.failed).toBe(8);
+    expect(live.session.events.filter((e) => e.type === 'turn/end').length).toBe(2);
+    watch.dispose();
+    await exporter.shutdown(100);
+    await live.release();
+  });
+});
+
+describe('live OTLP export from the CLI (cli.json otlpEndpoint)', () => {
+  it('streams the spans of a `forkline run` turn through the host to the collector', async () => {
+    const r = await receiver();
+    const setup = await openScriptedCli('forkline-live-otlp-cli');
+    cleanups.push(() => closeScriptedCli(setup));
+    writeFileSync(join(setup.dataDir, 'cli.json'), JSON.stringify({ otlpEndpoint: r.url }));
+    setup.llm.enqueue(toolCallResponse([{ id: 'call_live_1', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('all listed'));
+    const run = await forkline(['run', '--cwd', setup.work, '--base-url', setup.llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', 'list the folder'], { dataDir: setup.dataDir });
+    expect(run.code, run.stderr).toBe(0);
+    const names = r.spans.map((s) => s.name).sort();
+    expect(names).toEqual(['chat scripted-model', 'chat scripted-model', 'execute_tool list_dir', 'invoke_agent forkline']);
+    const tool = r.spans.find((s) => s.name.startsWith('execute_tool'))!;
+    expect(tool.attributes['gen_ai.tool.call.id']).toBe('call_live_1');
+    expect(new Set(r.spans.map((s) => s.attributes['gen_ai.conversation.id'])).size).toBe(1);
+  }, 60_000);
+});
