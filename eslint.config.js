@@ -30,9 +30,11 @@ const LAYERS = {
   'electron/agent': ['shared', 'electron/session', 'electron/llm', 'electron/tools'],
   // The price list (a pinned package) and the agent's spend guard built from it.
   'electron/pricing': ['shared', 'electron/agent'],
+  // The team store (issue 27): a shared PostgreSQL database sessions are published to and read from.
+  'electron/team': ['shared', 'electron/platform', 'electron/session', 'electron/store'],
   'electron/host': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/import', 'electron/llm', 'electron/tools', 'electron/mcp', 'electron/agent', 'electron/workspace', 'electron/fanout', 'electron/pricing'],
-  'electron/cli': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/workspace', 'electron/fanout', 'electron/pricing'],
-  'electron/cli.ts': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/cli'],
+  'electron/cli': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/workspace', 'electron/fanout', 'electron/pricing', 'electron/team'],
+  'electron/cli.ts': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/cli', 'electron/team'],
   'electron/main.ts': ['shared', 'electron/platform', 'electron/store', 'electron/host'],
   'electron/preload.ts': ['shared'],
   renderer: ['shared'],
