@@ -99,6 +99,10 @@ Usage:
   forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows
   forkline price ID [--as MODEL,…] [--json]    what a session cost, and would have cost on other models
                                                (MODEL: PROVIDER:MODEL, e.g. openai:gpt-5, or a bare id)
+  forkline publish ID…                         append sessions to the team store (PostgreSQL; resumable)
+  forkline team init|ls|show ID|fork ID --cwd DIR|search WORDS   the team store: create or migrate its
+                                               schema, list, show, continue here, full-text search
+                                               (--team-store URL, FORKLINE_TEAM_STORE or teamStore in cli.json)
 
 Model options (run, resume, serve):
   --provider deepseek|openai|openrouter|gemini|ollama|vllm|llamacpp|lmstudio|custom
@@ -127,7 +131,7 @@ complete or the command failed, 2 bad usage, configuration or input.
 
 Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY from the environment.`;
 
-const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'fanout', 'apply', 'rewind', 'export', 'import', 'models', 'price', 'help'] as const;
+const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'fanout', 'apply', 'rewind', 'export', 'import', 'models', 'price', 'publish', 'team', 'help'] as const;
 
 interface ParsedCli {
   readonly command: string;
@@ -165,6 +169,7 @@ const OPTIONS = {
   'turn-budget': { type: 'string' },
   'max-tokens-total': { type: 'string' },
   as: { type: 'string' },
+  'team-store': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -623,6 +628,12 @@ async function main(argv: string[]): Promise<number> {
     case 'apply':
     case 'rewind':
       return issue21Command(cli, color);
+    case 'publish':
+    case 'team': {
+      // Issue 27 (cli/commands/publish.ts, team.ts).
+      const input = { positionals: cli.positionals, values: cli.values, dataDir: dataDirOf(cli.values), env: process.env, out, err: (s: string) => void stderr.write(s) };
+      return cli.command === 'publish' ? (await import('./cli/commands/publish.js')).publishCommand(input) : (await import('./cli/commands/team.js')).teamCommand(input, color);
+    }
     case 'export': {
       const [id] = cli.positionals;
       if (!id) throw new UsageError('export needs a session id');
