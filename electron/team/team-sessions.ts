@@ -7,7 +7,7 @@
  * What comes from the server is other people's data: it is shown, or imported through the import
  * pipeline (which validates every event and marks the copy imported), never used to act.
  */
-import type { SessionEvent } from '../../shared/events.js';
+import { SESSION_FORMAT_VERSION, type SessionEvent } from '../../shared/events.js';
 import type { TeamDb } from './team-db.js';
 import { TeamStoreError } from './team-errors.js';
 
@@ -136,7 +136,14 @@ export async function* teamEventBodies(db: TeamDb, sessionId: string, from = 0, 
  * @throws TeamStoreError
  */
 export async function* teamSessionJsonl(db: TeamDb, session: TeamSessionRow): AsyncGenerator<string> {
-  const header = { type: 'session', version: 1, id: session.id, createdAt: session.createdAt, ...(session.title !== undefined ? { title: session.title } : {}), origin: { kind: 'native' } };
+  const stored = (await db.query<{ header: string }>('SELECT header FROM forkline.sessions WHERE id = $1', [session.id])).rows[0];
+  let version: unknown = SESSION_FORMAT_VERSION;
+  try {
+    version = (JSON.parse(stored?.header ?? '{}') as { version?: unknown }).version ?? SESSION_FORMAT_VERSION;
+  } catch {
+    // a damaged header: the current version (the importer checks every event anyway)
+  }
+  const header = { type: 'session', version, id: session.id, createdAt: session.createdAt, ...(session.title !== undefined ? { title: session.title } : {}), origin: { kind: 'native' } };
   yield `${JSON.stringify(header)}\n`;
   for await (const rows of teamEventBodies(db, session.id)) yield `${rows.map((r) => r.body).join('\n')}\n`;
 }

@@ -11,7 +11,8 @@ import { SessionRepository } from '../../../electron/store/session-repository.js
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { TeamDb } from '../../../electron/team/team-db.js';
 import { initTeamSchema } from '../../../electron/team/team-schema.js';
-import { AgentLogWriter, buildSession } from '../../support/store-fixtures.js';
+import { Session } from '../../../electron/session/session.js';
+import { AgentLogWriter, buildSession, header, steppingClock } from '../../support/store-fixtures.js';
 import type { PgCluster } from '../../support/postgres-cluster.js';
 
 /** A team database with the schema, and connection strings for two members. */
@@ -44,6 +45,8 @@ export interface LocalSpec {
   readonly deltas?: number;
   readonly title?: string;
   readonly forkOf?: string;
+  /** The words of each turn's prompt (numbered); default `prompt`. */
+  readonly prompt?: string;
 }
 
 /** Writes sessions into `<dataDir>/sessions.db` (real SQLite through the real store). */
@@ -54,7 +57,9 @@ export async function writeLocalSessions(dataDir: string, specs: readonly LocalS
   try {
     for (const spec of specs) {
       if (spec.forkOf === undefined) {
-        const session = buildSession(spec.id, spec.turns, spec.deltas ?? 8, { cwd: join(dataDir, 'work', spec.id), title: spec.title ?? `session ${spec.id}`, version: 1 });
+        const extra = { cwd: join(dataDir, 'work', spec.id), title: spec.title ?? `session ${spec.id}` };
+        const session = spec.prompt === undefined ? buildSession(spec.id, spec.turns, spec.deltas ?? 8, extra) : new Session({ header: header(spec.id, extra), now: steppingClock() });
+        if (spec.prompt !== undefined) for (let t = 0; t < spec.turns; t++) new AgentLogWriter(session).completedTurn(`${spec.prompt} ${t + 1}`, spec.deltas ?? 8);
         store.createSession(session.header, session.events);
         continue;
       }
