@@ -145,37 +145,20 @@ async function publishOne(db: TeamDb, source: PublishSource, record: SessionReco
   const batchChars = options.batchChars ?? 4_000_000;
   let appended = 0;
   let next = server.next_seq;
-  let window: SessionEvent[] = [];
-  let windowStart = next;
-  while (next < length) {
-    if (window.length === 0 || windowStart + window.length <= next) {
-      window = source.readRange(id, next, Math.min(next + batchEvents, length));
-      windowStart = next;
-      if (window.length === 0) break;
-    }
-    const seqs: number[] = [];
-    const types: string[] = [];
-    const times: number[] = [];
-    const bodies: string[] = [];
-    const texts: (string | null)[] = [];
-    let chars = 0;
-    for (let i = next - windowStart; i < window.length && (seqs.length === 0 || chars < batchChars); i++) {
-      const event = window[i]!;
-      const body = serializeEvent(event);
-      chars += body.length;
-      seqs.push(event.seq);
-      types.push(event.type);
-      times.push(event.time);
-      bodies.push(body);
-      texts.push(searchText(event));
-    }
+  // The next batch is read and serialised while the server stores the current one.
+  let batch = buildBatch(source, id, next, length, batchEvents, batchChars);
+  while (batch !== undefined) {
+    const sending = batch;
+    const stored = db.query(
+      `INSERT INTO forkline.events (session_id, seq, type, time, body, search_text)
+       SELECT $1, * FROM unnest($2::int[], $3::text[], $4::bigint[], $5::text[], $6::text[])
+       ON CONFLICT (session_id, seq) DO NOTHING`,
+      [id, sending.seqs, sending.types, sending.times, sending.bodies, sending.texts],
+    );
+    stored.catch(() => undefined);
+    const following = buildBatch(source, id, next + sending.events.length, length, batchEvents, batchChars);
     try {
-      await db.query(
-        `INSERT INTO forkline.events (session_id, seq, type, time, body, search_text)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::bigint[], $5::text[], $6::text[])
-         ON CONFLICT (session_id, seq) DO NOTHING`,
-        [id, seqs, types, times, bodies, texts],
-      );
+      await stored;
     } catch (error) {
       // Another publisher of this session (the same role and machine) moved first: continue from where it is.
       if (!(error instanceof TeamStoreError) || error.code !== 'TEAM_SEQ_CONFLICT') throw error;
@@ -183,12 +166,14 @@ async function publishOne(db: TeamDb, source: PublishSource, record: SessionReco
       if (server.next_seq < next) throw error;
       for (const event of source.readRange(id, next, Math.min(server.next_seq, length))) fold.add(event);
       next = server.next_seq;
+      batch = buildBatch(source, id, next, length, batchEvents, batchChars);
       continue;
     }
-    for (let i = next - windowStart; i < next - windowStart + seqs.length; i++) fold.add(window[i]!);
-    next += seqs.length;
-    appended += seqs.length;
+    for (const event of sending.events) fold.add(event);
+    next += sending.events.length;
+    appended += sending.events.length;
     options.onBatch?.({ sessionId: id, published: next, total: length });
+    batch = following;
   }
   const total = fold.result().total;
   await db.query(
@@ -196,6 +181,37 @@ async function publishOne(db: TeamDb, source: PublishSource, record: SessionReco
     [id, header.title ?? null, record.lastTurn ?? null, total.inputTokens, total.outputTokens, total.usd ?? (total.knownUsd > 0 ? total.knownUsd : null)],
   );
   return { sessionId: id, appended, total: next, ownFrom };
+}
+
+/** One batch's columns, for `unnest`. */
+interface Batch {
+  readonly events: readonly SessionEvent[];
+  readonly seqs: number[];
+  readonly types: string[];
+  readonly times: number[];
+  readonly bodies: string[];
+  readonly texts: (string | null)[];
+}
+
+/** The events from `from` (at most `maxEvents`, and about `maxChars` of bodies), or undefined at the end. */
+function buildBatch(source: PublishSource, id: string, from: number, length: number, maxEvents: number, maxChars: number): Batch | undefined {
+  if (from >= length) return undefined;
+  const read = source.readRange(id, from, Math.min(from + maxEvents, length));
+  if (read.length === 0) return undefined;
+  const batch: Batch = { events: [], seqs: [], types: [], times: [], bodies: [], texts: [] };
+  let chars = 0;
+  for (const event of read) {
+    if (batch.seqs.length > 0 && chars >= maxChars) break;
+    const body = serializeEvent(event);
+    chars += body.length;
+    (batch.events as SessionEvent[]).push(event);
+    batch.seqs.push(event.seq);
+    batch.types.push(event.type);
+    batch.times.push(event.time);
+    batch.bodies.push(body);
+    batch.texts.push(searchText(event));
+  }
+  return batch;
 }
 
 async function serverRow(db: TeamDb, id: string): Promise<ServerRow> {
