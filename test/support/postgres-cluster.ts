@@ -8,11 +8,12 @@
  * up roles and databases) and `scram-sha-256` on 127.0.0.1, so team roles connect over TCP with a
  * real password, as users would.
  *
- * One cluster per test file (per worker process): {@link sharedPostgres} starts it on first use and
- * stops it when the process exits; each test takes its own database ({@link PgCluster.createDatabase}).
+ * One cluster per test file (per worker process): {@link sharedPostgres} starts it on first use; a
+ * test file stops it in `afterAll` (`cluster.stop()`), and a detached watchdog stops it when the
+ * process is gone however it ended; each test takes its own database ({@link PgCluster.createDatabase}).
  * `stop()` removes the folder. CI installs Debian's `postgresql` when `initdb` is missing (.ci/run).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -107,6 +108,12 @@ export async function startPostgresCluster(): Promise<PgCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', stop);
+  // A watchdog outside this process stops the server when the process is gone, however it ended
+  // (a test runner that kills its workers, SIGKILL): no cluster outlives the run that started it.
+  const pgCtl = binary('pg_ctl');
+  const stopCommand = process.getuid?.() === 0 ? `runuser -u postgres -- ${pgCtl} -D ${data} -m immediate -w stop` : `${pgCtl} -D ${data} -m immediate -w stop`;
+  const watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null && [ -d ${dir} ]; do sleep 1; done; [ -d ${dir} ] && { ${stopCommand}; rm -rf ${dir}; }; exit 0`], { detached: true, stdio: 'ignore' });
+  watchdog.unref();
   const superuserUrl = (db = 'postgres'): string => `postgres://postgres@localhost/${db}?host=${encodeURIComponent(dir)}&port=${port}`;
   let databases = 0;
   const cluster: PgCluster = {

@@ -34,7 +34,10 @@ beforeAll(async () => {
   ]);
 }, 60_000);
 
-afterAll(() => temp.dispose());
+afterAll(() => {
+  temp.dispose();
+  cluster.stop();
+});
 
 describe('forkline team', () => {
   it('init creates the schema once, then says it is up to date', async () => {

@@ -47,6 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const db of open) await db.close();
+  cluster.stop();
 });
 
 describe('team init', () => {
