@@ -31,7 +31,7 @@ export function cliBuildOptions(outdir) {
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
-    external: ['better-sqlite3', 'node-pty', 'electron', 'bufferutil', 'utf-8-validate'],
+    external: ['better-sqlite3', 'node-pty', 'electron', 'bufferutil', 'utf-8-validate', 'pg-native'],
     // Bundled CommonJS packages call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __forklineCreateRequire } from 'node:module'; const require = __forklineCreateRequire(import.meta.url);" },
     sourcemap: 'linked',

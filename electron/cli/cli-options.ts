@@ -34,6 +34,7 @@ export const CLI_OPTIONS = {
   'turn-budget': { type: 'string' },
   'max-tokens-total': { type: 'string' },
   as: { type: 'string' },
+  'team-store': { type: 'string' },
   bundle: { type: 'string' },
   'with-files': { type: 'boolean' },
   redact: { type: 'string', multiple: true },

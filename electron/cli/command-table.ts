@@ -128,6 +128,20 @@ export const COMMAND_TABLE = {
       `                                               (MODEL: PROVIDER:MODEL, e.g. openai:gpt-5, or a bare id)`,
     ],
   },
+  publish: {
+    load: () => import('./commands/publish.js'),
+    usage: [
+      `  forkline publish ID…                         append sessions to the team store (PostgreSQL; resumable)`,
+    ],
+  },
+  team: {
+    load: () => import('./commands/team.js'),
+    usage: [
+      `  forkline team init|ls|show ID|fork ID --cwd DIR|search WORDS   the team store: create or migrate its`,
+      `                                               schema, list, show, continue here, full-text search`,
+      `                                               (--team-store URL, FORKLINE_TEAM_STORE or teamStore in cli.json)`,
+    ],
+  },
   help: { load: () => import('./commands/help.js'), usage: [] },
 } as const satisfies Record<string, CommandEntry>;
 

@@ -1,0 +1,238 @@
+/**
+ * Publishing local sessions to the team store (issue 27, "Publish"): a session's events are
+ * appended to `forkline.events` by (session, seq), in batches, idempotently and resumably.
+ *
+ * How it stays exact whatever happens (a dropped connection, a SIGKILL at any moment):
+ * - The server keeps the high-water mark (`sessions.next_seq`), moved only by the contiguity
+ *   trigger in the same transaction as the rows (migrations/001-sessions-events.ts). Each batch is
+ *   one `INSERT … ON CONFLICT DO NOTHING` statement in its own transaction: it is stored whole or
+ *   not at all, a replayed batch stores nothing, and one that would leave a gap is refused.
+ * - A publisher starts from the server's `next_seq`, never from a local note, so a run that died
+ *   after a commit it never heard about resumes exactly after it.
+ * - Before appending, the last published event is compared with the local one at that seq: a log
+ *   that diverged (another copy of the data folder) is refused (TEAM_DIVERGED) instead of mixed.
+ * - The local store is only read: nothing local changes, whatever the server says.
+ *
+ * Forks go by reference, as locally: a session whose prefix is read from another session's rows
+ * publishes that session first and stores only its own events (from `seedLength`).
+ * A session id already published by another role or another installation is refused
+ * (TEAM_OWNER_MISMATCH).
+ */
+import { SessionCostFold } from '../../shared/session-cost.js';
+import type { SessionEvent } from '../../shared/events.js';
+import { serializeEvent } from '../session/chunk-rows.js';
+import { searchableText } from '../store/search-text.js';
+import type { SessionRecord } from '../store/session-store.js';
+import type { TeamDb } from './team-db.js';
+import { TeamStoreError } from './team-errors.js';
+
+/** What the publisher reads from the local store (a SessionStore provides it). */
+export interface PublishSource {
+  get(sessionId: string): SessionRecord | undefined;
+  /** Events with `from <= seq < to`, in seq order. */
+  readRange(sessionId: string, from: number, to: number): SessionEvent[];
+}
+
+export interface PublishOptions {
+  /** This data folder's id ({@link installationId}). */
+  readonly installation: string;
+  /** Most events in one batch (default 2000). */
+  readonly batchEvents?: number;
+  /** Most characters of event bodies in one batch (default 4 MB). */
+  readonly batchChars?: number;
+  /** Called after each stored batch. */
+  readonly onBatch?: (progress: PublishProgress) => void;
+}
+
+export interface PublishProgress {
+  readonly sessionId: string;
+  /** The server's next seq after the batch. */
+  readonly published: number;
+  /** The local log's length. */
+  readonly total: number;
+}
+
+/** What publishing one session did. */
+export interface PublishResult {
+  readonly sessionId: string;
+  /** Events appended now. */
+  readonly appended: number;
+  /** The server's next seq afterwards (= the local length). */
+  readonly total: number;
+  /** The first seq stored under this id on the server (its fork point; 0 for a root). */
+  readonly ownFrom: number;
+}
+
+/** The base name of a workspace path (the team sees the folder's name, never the path). */
+export function workspaceName(cwd: string | undefined): string | undefined {
+  if (cwd === undefined) return undefined;
+  const parts = cwd.split(/[\\/]+/).filter((p) => p !== '');
+  return parts[parts.length - 1];
+}
+
+/** The text stored for full-text search (PostgreSQL text cannot hold NUL). */
+function searchText(event: SessionEvent): string | null {
+  const doc = searchableText(event);
+  return doc === undefined ? null : doc.text.replaceAll('\u0000', ' ');
+}
+
+interface ServerRow {
+  readonly owner_role: string;
+  readonly installation: string;
+  readonly next_seq: number;
+  readonly own_from: number;
+}
+
+/**
+ * Publishes `sessionId` (after the sessions its prefix is read from), appending what the server
+ * lacks. Returns one result per session published, parents first.
+ * @throws TeamStoreError TEAM_SESSION_NOT_FOUND (not in the local store), TEAM_OWNER_MISMATCH,
+ *   TEAM_DIVERGED, TEAM_PERMISSION_DENIED, TEAM_STORE_UNREACHABLE (publishing again resumes).
+ */
+export async function publishSession(db: TeamDb, source: PublishSource, sessionId: string, options: PublishOptions): Promise<PublishResult[]> {
+  const chain: SessionRecord[] = [];
+  const seen = new Set<string>();
+  for (let id: string | undefined = sessionId; id !== undefined; ) {
+    if (seen.has(id)) break;
+    seen.add(id);
+    const record = source.get(id);
+    if (!record) throw new TeamStoreError('TEAM_SESSION_NOT_FOUND', id === sessionId ? `no local session ${id}` : `session ${sessionId} reads its history from ${id}, which is not in the local store`);
+    chain.unshift(record);
+    id = record.prefixFrom;
+  }
+  const results: PublishResult[] = [];
+  for (const record of chain) results.push(await publishOne(db, source, record, options));
+  return results;
+}
+
+async function publishOne(db: TeamDb, source: PublishSource, record: SessionRecord, options: PublishOptions): Promise<PublishResult> {
+  const { header } = record;
+  const id = header.id;
+  const ownFrom = record.prefixFrom !== undefined ? (header.seedLength ?? 0) : 0;
+  const length = record.eventCount;
+  await db.query(
+    `INSERT INTO forkline.sessions (id, installation, workspace, title, status, parent_id, fork_seq, own_from, provenance, header, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
+    [
+      id,
+      options.installation,
+      workspaceName(header.cwd) ?? null,
+      header.title ?? null,
+      record.lastTurn ?? null,
+      record.prefixFrom ?? null,
+      header.seedLength ?? null,
+      ownFrom,
+      JSON.stringify(header.origin ?? { kind: 'native' }),
+      JSON.stringify({ ...header, cwd: undefined }),
+      header.createdAt,
+    ],
+  );
+  let server = await serverRow(db, id);
+  if (server.owner_role !== db.role) {
+    throw new TeamStoreError('TEAM_OWNER_MISMATCH', `session ${id} is already published by role ${server.owner_role}, not ${db.role}; nothing was published and nothing local changed`);
+  }
+  if (server.installation !== options.installation) {
+    throw new TeamStoreError('TEAM_OWNER_MISMATCH', `session ${id} is already published from another machine (installation ${server.installation.slice(0, 8)}, this one is ${options.installation.slice(0, 8)}); nothing was published and nothing local changed`);
+  }
+  if (server.own_from !== ownFrom) {
+    throw new TeamStoreError('TEAM_DIVERGED', `session ${id} is published with its own events from seq ${server.own_from}, but the local one starts at ${ownFrom}`);
+  }
+  await checkSameHistory(db, source, id, server.next_seq, length);
+  const fold = new SessionCostFold();
+  // The figures cover the session's own events: those already published are read, not sent.
+  for (let from = ownFrom; from < server.next_seq; from += 5000) for (const event of source.readRange(id, from, Math.min(from + 5000, server.next_seq))) fold.add(event);
+  const batchEvents = options.batchEvents ?? 2000;
+  const batchChars = options.batchChars ?? 4_000_000;
+  let appended = 0;
+  let next = server.next_seq;
+  // The next batch is read and serialised while the server stores the current one.
+  let batch = buildBatch(source, id, next, length, batchEvents, batchChars);
+  while (batch !== undefined) {
+    const sending = batch;
+    const stored = db.query(
+      `INSERT INTO forkline.events (session_id, seq, type, time, body, search_text)
+       SELECT $1, * FROM unnest($2::int[], $3::text[], $4::bigint[], $5::text[], $6::text[])
+       ON CONFLICT (session_id, seq) DO NOTHING`,
+      [id, sending.seqs, sending.types, sending.times, sending.bodies, sending.texts],
+    );
+    stored.catch(() => undefined);
+    const following = buildBatch(source, id, next + sending.events.length, length, batchEvents, batchChars);
+    try {
+      await stored;
+    } catch (error) {
+      // Another publisher of this session (the same role and machine) moved first: continue from where it is.
+      if (!(error instanceof TeamStoreError) || error.code !== 'TEAM_SEQ_CONFLICT') throw error;
+      server = await serverRow(db, id);
+      if (server.next_seq < next) throw error;
+      for (const event of source.readRange(id, next, Math.min(server.next_seq, length))) fold.add(event);
+      next = server.next_seq;
+      batch = buildBatch(source, id, next, length, batchEvents, batchChars);
+      continue;
+    }
+    for (const event of sending.events) fold.add(event);
+    next += sending.events.length;
+    appended += sending.events.length;
+    options.onBatch?.({ sessionId: id, published: next, total: length });
+    batch = following;
+  }
+  const total = fold.result().total;
+  await db.query(
+    'UPDATE forkline.sessions SET title = $2, status = $3, input_tokens = $4, output_tokens = $5, cost_usd = $6 WHERE id = $1',
+    [id, header.title ?? null, record.lastTurn ?? null, total.inputTokens, total.outputTokens, total.usd ?? (total.knownUsd > 0 ? total.knownUsd : null)],
+  );
+  return { sessionId: id, appended, total: next, ownFrom };
+}
+
+/** One batch's columns, for `unnest`. */
+interface Batch {
+  readonly events: readonly SessionEvent[];
+  readonly seqs: number[];
+  readonly types: string[];
+  readonly times: number[];
+  readonly bodies: string[];
+  readonly texts: (string | null)[];
+}
+
+/** The events from `from` (at most `maxEvents`, and about `maxChars` of bodies), or undefined at the end. */
+function buildBatch(source: PublishSource, id: string, from: number, length: number, maxEvents: number, maxChars: number): Batch | undefined {
+  if (from >= length) return undefined;
+  const read = source.readRange(id, from, Math.min(from + maxEvents, length));
+  if (read.length === 0) return undefined;
+  const batch: Batch = { events: [], seqs: [], types: [], times: [], bodies: [], texts: [] };
+  let chars = 0;
+  for (const event of read) {
+    if (batch.seqs.length > 0 && chars >= maxChars) break;
+    const body = serializeEvent(event);
+    chars += body.length;
+    (batch.events as SessionEvent[]).push(event);
+    batch.seqs.push(event.seq);
+    batch.types.push(event.type);
+    batch.times.push(event.time);
+    batch.bodies.push(body);
+    batch.texts.push(searchText(event));
+  }
+  return batch;
+}
+
+async function serverRow(db: TeamDb, id: string): Promise<ServerRow> {
+  const row = (await db.query<ServerRow>('SELECT owner_role, installation, next_seq, own_from FROM forkline.sessions WHERE id = $1', [id])).rows[0];
+  if (!row) throw new TeamStoreError('TEAM_PERMISSION_DENIED', `session ${id} could not be registered in the team store`);
+  return row;
+}
+
+/**
+ * Refuses to append when the published log is not a prefix of the local one: it is longer, or
+ * its last event differs from the local event at that seq.
+ * @throws TeamStoreError TEAM_DIVERGED
+ */
+async function checkSameHistory(db: TeamDb, source: PublishSource, id: string, nextSeq: number, length: number): Promise<void> {
+  if (nextSeq > length) {
+    throw new TeamStoreError('TEAM_DIVERGED', `the team store holds ${nextSeq} events of session ${id}, the local log only ${length}; it was published from another copy of this data folder`);
+  }
+  if (nextSeq === 0) return;
+  const last = (await db.query<{ body: string }>('SELECT body FROM forkline.events WHERE session_id = $1 AND seq = $2', [id, nextSeq - 1])).rows[0];
+  const local = source.readRange(id, nextSeq - 1, nextSeq)[0];
+  if (last !== undefined && local !== undefined && last.body !== serializeEvent(local)) {
+    throw new TeamStoreError('TEAM_DIVERGED', `session ${id} differs from the published one at seq ${nextSeq - 1}; it was published from another copy of this data folder`);
+  }
+}
