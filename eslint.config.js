@@ -31,7 +31,8 @@ const LAYERS = {
   // The price list (a pinned package) and the agent's spend guard built from it.
   'electron/pricing': ['shared', 'electron/agent'],
   'electron/host': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/import', 'electron/llm', 'electron/tools', 'electron/mcp', 'electron/agent', 'electron/workspace', 'electron/fanout', 'electron/pricing'],
-  'electron/cli': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/workspace', 'electron/fanout', 'electron/pricing'],
+  'electron/replay': ['shared', 'electron/session', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/workspace'],
+  'electron/cli': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/workspace', 'electron/fanout', 'electron/pricing', 'electron/replay'],
   'electron/cli.ts': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/cli'],
   'electron/main.ts': ['shared', 'electron/platform', 'electron/store', 'electron/host'],
   'electron/preload.ts': ['shared'],
