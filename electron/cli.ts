@@ -99,6 +99,10 @@ Usage:
   forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows
   forkline price ID [--as MODEL,…] [--json]    what a session cost, and would have cost on other models
                                                (MODEL: PROVIDER:MODEL, e.g. openai:gpt-5, or a bare id)
+  forkline replay ID|FILE.jsonl [--json] [--live-tools]
+                                               feed a session's logged model answers to this build and show
+                                               where it now differs (request bytes, tool calls; --live-tools:
+                                               files); exit 0 identical, 1 diverged, 2 cannot replay
 
 Model options (run, resume, serve):
   --provider deepseek|openai|openrouter|gemini|ollama|vllm|llamacpp|lmstudio|custom
@@ -127,7 +131,7 @@ complete or the command failed, 2 bad usage, configuration or input.
 
 Keys: DEEPSEEK_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY or GEMINI_API_KEY from the environment.`;
 
-const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'fanout', 'apply', 'rewind', 'export', 'import', 'models', 'price', 'help'] as const;
+const COMMANDS = ['run', 'resume', 'serve', 'ls', 'show', 'fork', 'compare', 'fanout', 'apply', 'rewind', 'export', 'import', 'models', 'price', 'replay', 'help'] as const;
 
 interface ParsedCli {
   readonly command: string;
@@ -165,6 +169,7 @@ const OPTIONS = {
   'turn-budget': { type: 'string' },
   'max-tokens-total': { type: 'string' },
   as: { type: 'string' },
+  'live-tools': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -660,6 +665,12 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await runtime.close();
       }
+    }
+    case 'replay': {
+      const [target] = cli.positionals;
+      if (!target) throw new UsageError('replay needs a session id or a JSONL export');
+      const { replayCommand } = await import('./cli/commands/replay.js');
+      return replayCommand({ target, dataDir: dataDirOf(cli.values), json: cli.values['json'] === true, liveTools: cli.values['live-tools'] === true, openStore: () => openStoredSessions(dataDirOf(cli.values)), resolveId: resolveSessionId, write: out });
     }
     case 'models': {
       const runtime = await open(cli.values);
