@@ -130,16 +130,20 @@ class Replay {
     if (this.options.liveTools) await this.openScratch();
     try {
       let carried: readonly SessionEvent[] = seed;
-      for (const [i, lifecycle] of plan.lifecycles.entries()) {
-        if (this.stopped) break;
-        this.session = new Session({ header: this.header, seed: carried, markEndSeed: lifecycle.startsWithEndSeed || (i > 0 && carried.length > 0), now: this.clock(), invariants });
+      // A crash inside a lifecycle that the log continues (an imported log's) goes on in a new agent.
+      const segments = plan.lifecycles.map((l, i) => ({ turns: l.turns, endSeed: l.startsWithEndSeed || (i > 0 && carried.length > 0) }));
+      for (let i = 0; i < segments.length && !this.stopped; i++) {
+        const segment = segments[i]!;
+        this.session = new Session({ header: this.header, seed: carried, markEndSeed: segment.endSeed, now: this.clock(), invariants });
         const agent = this.newAgent();
         this.agent = agent;
-        const crashed = await this.driveLifecycle(agent, lifecycle.turns);
+        const crashed = await this.driveLifecycle(agent, segment.turns);
         if (crashed) {
-          const cut = this.session.events.slice(0, crashed);
+          const cut = this.session.events.slice(0, crashed.at);
           await agent.dispose();
           carried = [...cut, ...closeInterruptedTurn(cut, cut.length, this.clock()())];
+          const rest = segment.turns.slice(crashed.turnIndex + 1);
+          if (rest.length > 0) segments.splice(i + 1, 0, { turns: rest, endSeed: false });
         } else {
           await agent.dispose();
           carried = this.session.events;
@@ -152,11 +156,11 @@ class Replay {
     }
   }
 
-  /** Runs the lifecycle's turns; returns the scratch log length to cut at when the log ends in a crash there. */
-  private async driveLifecycle(agent: Agent, turns: readonly LoggedTurn[]): Promise<number | undefined> {
+  /** Runs the lifecycle's turns; on a crash the log shows, returns where to cut the scratch log and which turn crashed. */
+  private async driveLifecycle(agent: Agent, turns: readonly LoggedTurn[]): Promise<{ at: number; turnIndex: number } | undefined> {
     const subscription = this.session.onDidAppend((event) => this.onAppend(event));
     try {
-      for (const turn of turns) {
+      for (const [turnIndex, turn] of turns.entries()) {
         if (this.stopped) return undefined;
         this.turn = turn;
         let crashed!: Promise<void>;
@@ -171,7 +175,7 @@ class Replay {
           // Let calls that answer at once commit, as they had before the recording stopped.
           await nextTick();
           await nextTick();
-          return this.crash.atLength ?? this.session.length;
+          return { at: this.crash.atLength ?? this.session.length, turnIndex };
         }
         if (turn.reason?.kind === 'interrupted') {
           this.stop('CRASH_NOT_REACHED', `turn ${turn.turn} was interrupted by a crash in the log, but this build finished it`);
@@ -263,7 +267,8 @@ class Replay {
     const next = this.plan.answers[this.cursor];
     const hasAnswer = next !== undefined && next.turn === turn && (next.step === step || next.kind === 'compaction');
     if (hasAnswer || signal.aborted) return;
-    if (this.turn?.reason?.kind === 'aborted') this.agent?.cancel(cancelCauseOf(this.turn), { keepInbox: true });
+    // The log's turn ended here: cancelled, or an imported log that stops inside it.
+    if (this.turn?.reason?.kind === 'aborted' || this.turn?.reason?.kind === 'source-ended') this.agent?.cancel(cancelCauseOf(this.turn), { keepInbox: true });
     else if (this.turn?.reason?.kind === 'interrupted') {
       this.fireCrash();
       await aborted(signal);
