@@ -15,7 +15,7 @@
  * log as the request inspector does, or the bytes the recording kept); the tool calls (tool-level.ts);
  * with live tools, the folder's tree after each turn against the logged checkpoint.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { StreamChunk } from '../../shared/chunks.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { CancelCause, InstructionFileRef, SessionEvent, SessionHeader } from '../../shared/events.js';
@@ -52,10 +52,11 @@ export interface ReplayOptions {
   /** Run the tools for real in a scratch copy of the session's first checkpoint from this shadow repository. */
   readonly liveTools?: { readonly checkpoints: WorkspaceCheckpoints };
   /**
-   * Request bodies exactly as the recording sent them, by request index (the corpus keeps them):
-   * compared instead of bodies rebuilt from the log, so a serializer change shows too.
+   * SHA-256 (hex) of each request body exactly as the recording sent it, by request index (the
+   * corpus keeps them, test/fixtures/replay/*.wire.json): compared as well as the body rebuilt from
+   * the log, so a change of the serializer shows too.
    */
-  readonly recordedBodies?: readonly (string | undefined)[];
+  readonly recordedBodySha256?: readonly (string | undefined)[];
   readonly build?: ReplayBuildOptions;
   /** `process.platform` by default (the system prompt names it). */
   readonly platform?: string;
@@ -361,9 +362,9 @@ class Replay {
   private compare(answer: LoggedAnswer, request: ModelRequest): void {
     if (this.plan.imported || answer.synthesized || this.requestDivergence) return;
     const index = answer.record?.index;
-    const recorded = index !== undefined ? this.options.recordedBodies?.[index] : undefined;
+    const recordedHash = index !== undefined ? this.options.recordedBodySha256?.[index] : undefined;
     const logged = this.bodies.bodyOf(answer);
-    const loggedBody = recorded ?? ('body' in logged ? logged.body : undefined);
+    const loggedBody = 'body' in logged ? logged.body : undefined;
     if (loggedBody === undefined) {
       this.notes.push(`${answer.label}: not compared (${'error' in logged ? logged.error : 'no body'})`);
       return;
@@ -376,8 +377,22 @@ class Replay {
     } catch (error) {
       replayedBody = JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
     }
-    if (replayedBody === loggedBody) {
+    const sameAsRecorded = recordedHash === undefined || createHash('sha256').update(replayedBody).digest('hex') === recordedHash;
+    if (replayedBody === loggedBody && sameAsRecorded) {
       this.identical++;
+      return;
+    }
+    if (replayedBody === loggedBody) {
+      this.divergeRequest({
+        index: answer.record?.index ?? answer.index,
+        label: answer.label,
+        turn: answer.turn,
+        step: answer.step,
+        kind: 'body',
+        path: '(the bytes sent)',
+        causes: ['the request serializer changed: the envelope and messages rebuild the same, but the bytes differ from what the recording sent (SHA-256 kept with the recording)'],
+        replayedBody,
+      });
       return;
     }
     const loggedJson: unknown = JSON.parse(loggedBody);

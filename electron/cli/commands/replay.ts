@@ -15,7 +15,7 @@ import type { SessionEvent, SessionHeader } from '../../../shared/events.js';
 import type { ReplayReport } from '../../../shared/replay.js';
 import { visibleInline } from '../../../shared/visible-text.js';
 import { replaySession } from '../../replay/replay-session.js';
-import { importJsonl } from '../../session/jsonl.js';
+import { readReplayFile } from '../../replay/replay-file.js';
 import { WorkspaceCheckpoints } from '../../workspace/checkpoints.js';
 import type { StoredSessions } from '../stored-sessions.js';
 
@@ -96,7 +96,7 @@ export async function replayCommand(input: ReplayCommandInput): Promise<number> 
   let header: SessionHeader;
   let events: readonly SessionEvent[];
   if (existsSync(input.target) && statSync(input.target).isFile()) {
-    const parsed = importJsonl(readFileSync(input.target, 'utf8'), 'replayed-file');
+    const parsed = readReplayFile(readFileSync(input.target, 'utf8'), 'replayed-file');
     header = parsed.header;
     events = parsed.events;
   } else {
