@@ -113,6 +113,7 @@ class Replay {
   private fileDivergence: FileDivergence | undefined;
   private comparedTurns = 0;
   private readonly notes: string[] = [];
+  private readonly typeSeqs = new Map<string, number[]>();
 
   constructor(
     private readonly header: SessionHeader,
@@ -237,12 +238,30 @@ class Replay {
     });
   }
 
+  /** The last event of `type` before `before` in the log (seqs indexed once per type). */
+  private lastLogged<T extends 'request/header' | 'request/context'>(type: T, before: number): SessionEvent<T> | undefined {
+    let seqs = this.typeSeqs.get(type);
+    if (!seqs) {
+      seqs = [];
+      for (const e of this.events) if (e.type === type) seqs.push(e.seq);
+      this.typeSeqs.set(type, seqs);
+    }
+    let lo = 0;
+    let hi = seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seqs[mid]! < before) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? (this.events[seqs[lo - 1]!] as SessionEvent<T>) : undefined;
+  }
+
   /** The model configuration the log had in force for the next logged request. */
   private configFor(): AgentModelConfig {
     const answer = this.plan.answers[this.cursor] ?? this.plan.answers.at(-1);
     const before = answer?.prefixEnd ?? this.events.length;
-    const header = lastOf(this.events, 'request/header', before)?.data.header;
-    const context = lastOf(this.events, 'request/context', before)?.data;
+    const header = this.lastLogged('request/header', before)?.data.header;
+    const context = this.lastLogged('request/context', before)?.data;
     const config = header?.config ?? { provider: context?.provider ?? 'custom', model: context?.model ?? 'unknown' };
     return {
       ...config,
@@ -329,7 +348,9 @@ class Replay {
             : `this build sends ${where}, which the log does not have (its next request is ${answer.label})`;
       this.divergeRequest({ index: answer?.index ?? this.plan.answers.length, label: answer?.label ?? where, turn: position.turn, step: position.step, kind: answer && answer.kind !== kind ? 'kind' : missing ? 'missing-request' : 'extra-request', causes: [reason] });
       this.stop('LOG_CANNOT_ANSWER', `the log cannot answer: ${reason}`);
-      yield { type: 'finish', reason: { kind: 'error', failure: { code: 'UNKNOWN', message: `replay: the log cannot answer this request (${reason})` } } };
+      // End the turn here: nothing after this point can be answered from the log.
+      this.agent?.cancel({ kind: 'user' }, { keepInbox: true });
+      yield { type: 'finish', reason: { kind: 'aborted', failure: { code: 'ABORTED', message: `replay: the log cannot answer this request (${reason})` } } };
       return;
     }
     this.cursor++;
