@@ -28,6 +28,8 @@ export interface LoggedAnswer {
   readonly chunks: readonly StreamChunk[];
   /** The answer ended with a `finish` chunk (false: the process died while it streamed). */
   readonly complete: boolean;
+  /** The log has the step's `assistant/message` after these chunks (false: the recording stopped first). */
+  readonly messageLogged: boolean;
   /** Made from an `assistant/message` (an imported log has no chunks): its request has no logged body. */
   readonly synthesized: boolean;
   /** The inspector's record of the request (absent for synthesized answers). */
@@ -232,7 +234,13 @@ function readAnswers(events: readonly SessionEvent[], startSeq: number, messages
         const e = events[seq];
         if (e?.type === 'assistant/chunk' && e.data.turn === turn && e.data.step === step) chunks.push(e.data.chunk);
       }
-      drafts.push({ kind: 'step', turn, step, label: record.label, prefixEnd: record.prefixEnd, chunks, complete: chunks.at(-1)?.type === 'finish', synthesized: false, record });
+      let messageLogged = false;
+      for (let seq = (record.response.lastChunkSeq ?? record.prefixEnd) + 1; seq < events.length; seq++) {
+        const e = events[seq]!;
+        if (e.type === 'assistant/message' && e.data.turn === turn && e.data.step === step) messageLogged = true;
+        if (messageLogged || e.type === 'step/end' || e.type === 'turn/end' || e.type === 'llm/retry' || e.type === 'assistant/chunk') break;
+      }
+      drafts.push({ kind: 'step', turn, step, label: record.label, prefixEnd: record.prefixEnd, chunks, complete: chunks.at(-1)?.type === 'finish', messageLogged, synthesized: false, record });
     } else {
       drafts.push({ ...compactionAnswer(events, record), record });
     }
@@ -242,7 +250,7 @@ function readAnswers(events: readonly SessionEvent[], startSeq: number, messages
     const blocks = message.data.message.content;
     const finish: StreamChunk & { type: 'finish' } = { type: 'finish', reason: blocks.some((b) => b.type === 'tool-call') ? { kind: 'tool-calls' } : { kind: 'stop' } };
     const usage: (StreamChunk & { type: 'usage' }) | undefined = message.data.usage ? { type: 'usage', usage: message.data.usage } : undefined;
-    drafts.push({ kind: 'step', turn, step, label: `step ${turn}.${step}`, prefixEnd: message.seq, chunks: chunksOfBlocks(blocks, finish, usage), complete: true, synthesized: true });
+    drafts.push({ kind: 'step', turn, step, label: `step ${turn}.${step}`, prefixEnd: message.seq, chunks: chunksOfBlocks(blocks, finish, usage), complete: true, messageLogged: true, synthesized: true });
   }
   drafts.sort((a, b) => a.prefixEnd - b.prefixEnd);
   return drafts.map((d, index) => ({ ...d, index }));
@@ -276,5 +284,5 @@ function compactionAnswer(events: readonly SessionEvent[], record: RequestRecord
       else chunks = [];
     }
   }
-  return { kind: 'compaction', turn, step, label: record.label, prefixEnd: record.prefixEnd, chunks: chunks ?? [], complete: chunks !== undefined && chunks.length > 0, synthesized: false };
+  return { kind: 'compaction', turn, step, label: record.label, prefixEnd: record.prefixEnd, chunks: chunks ?? [], complete: chunks !== undefined && chunks.length > 0, messageLogged: true, synthesized: false };
 }

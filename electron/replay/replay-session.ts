@@ -180,8 +180,8 @@ class Replay {
           return { at: this.crash.atLength ?? this.session.length, turnIndex };
         }
         if (turn.reason?.kind === 'interrupted') {
-          this.stop('CRASH_NOT_REACHED', `turn ${turn.turn} was interrupted by a crash in the log, but this build finished it`);
-          return undefined;
+          // The recording stopped after the turn's last model-visible event (only its end was lost).
+          this.notes.push(`turn ${turn.turn}: the recording stopped after its last logged event; this build ended the turn itself`);
         }
         await this.compareFiles(turn.turn);
       }
@@ -276,8 +276,15 @@ class Replay {
   private enter(turn: number, step: number): { kind: 'enter'; messages: readonly UserMessage[] } | { kind: 'reject'; reason: string } {
     const logged = this.turn;
     if (logged?.reason?.kind === 'blocked' && step === logged.steps + 1) return { kind: 'reject', reason: 'the logged turn was blocked here' };
+    const key = stepKey(turn, step);
+    const answered = this.plan.answers.some((a) => a.turn === turn && a.step === step);
+    if (logged?.reason?.kind === 'interrupted' && (step > logged.steps || (!answered && !this.plan.stepMessages.has(key)))) {
+      // The recording stopped before this step started: cut here.
+      this.fireCrash(this.session.length);
+      return { kind: 'enter', messages: [] };
+    }
     if (step === 1 && logged && logged.steps === 0) return { kind: 'enter', messages: [] };
-    return { kind: 'enter', messages: this.plan.stepMessages.get(stepKey(turn, step)) ?? [] };
+    return { kind: 'enter', messages: this.plan.stepMessages.get(key) ?? [] };
   }
 
   /** Before each request: re-enacts a cancel or crash the log shows before any answer of this step; live tools: the tree of the last step. */
@@ -361,9 +368,11 @@ class Replay {
       if (chunk.type === 'finish' && chunk.reason.kind === 'aborted') this.agent?.cancel(cancelCauseOf(this.turn), { keepInbox: true });
       yield chunk;
     }
-    if (!answer.complete) {
-      // The recording stopped while this answer streamed.
-      this.fireCrash();
+    const finish = answer.chunks.at(-1);
+    const succeeded = finish?.type === 'finish' && finish.reason.kind !== 'error' && finish.reason.kind !== 'aborted';
+    if (!answer.complete || (succeeded && !answer.messageLogged && this.turn?.reason?.kind === 'interrupted')) {
+      // The recording stopped while this answer streamed, or before its message was logged.
+      this.fireCrash(this.session.length);
       await aborted(signal);
     }
   }
