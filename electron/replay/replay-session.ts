@@ -338,6 +338,11 @@ class Replay {
 
   /** The model: the next logged answer, after comparing the request with the logged one. */
   private async *answer(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamChunk> {
+    if (this.crash?.fired) {
+      // Past the point where the recording stopped: nothing more is compared or answered.
+      await aborted(signal);
+      return;
+    }
     const events = this.session.events;
     const kind = events.at(-1)?.type === 'compaction/start' ? 'compaction' : 'step';
     const position = openStep(events);
