@@ -31,6 +31,7 @@ const LAYERS = {
   'electron/agent': ['shared', 'electron/session', 'electron/llm', 'electron/tools'],
   // The price list (a pinned package) and the agent's spend guard built from it.
   'electron/pricing': ['shared', 'electron/agent'],
+  'electron/replay': ['shared', 'electron/session', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/workspace'],
   // The team store (issue 27): a shared PostgreSQL database sessions are published to and read from.
   'electron/team': ['shared', 'electron/platform', 'electron/session', 'electron/store'],
   // Portable session bundles (issue 26): export with redaction, verified all-or-nothing import.
@@ -38,7 +39,7 @@ const LAYERS = {
   // OpenTelemetry traces of sessions (issue 26): one-shot OTLP export and the live exporter.
   'electron/telemetry': ['shared', 'electron/session', 'electron/store'],
   'electron/host': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/import', 'electron/llm', 'electron/tools', 'electron/mcp', 'electron/agent', 'electron/workspace', 'electron/fanout', 'electron/pricing', 'electron/bundle', 'electron/telemetry'],
-  'electron/cli': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/workspace', 'electron/fanout', 'electron/pricing', 'electron/bundle', 'electron/telemetry', 'electron/team'],
+  'electron/cli': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/workspace', 'electron/fanout', 'electron/pricing', 'electron/bundle', 'electron/telemetry', 'electron/team', 'electron/replay'],
   'electron/cli.ts': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/cli'],
   'electron/main.ts': ['shared', 'electron/platform', 'electron/store', 'electron/host'],
   'electron/preload.ts': ['shared'],

@@ -61,7 +61,7 @@ import { dialectOf } from '../llm/providers.js';
 import type { Session } from '../session/session.js';
 import { WireHintTracker } from '../session/wire-hints.js';
 import type { ProcessSupervisor } from '../tools/process-supervisor.js';
-import type { ToolCallRequest, ToolCallResult } from '../tools/pipeline.js';
+import type { ArgumentParse, ToolCallRequest, ToolCallResult } from '../tools/pipeline.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { FileReadTracker } from '../tools/tool.js';
 import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
@@ -167,6 +167,12 @@ export interface AgentOptions {
    * before every request is sent; its BudgetStop ends the turn with reason `budget`.
    */
   readonly spendGuard?: SpendGuard;
+  /** Tool output above this many UTF-8 bytes is cut to head + tail (default: the pipeline's 50,000). */
+  readonly toolOutputCapBytes?: number;
+  /** How tool-call argument strings are parsed (default: the pipeline's `parseArguments`; replay tests swap it). */
+  readonly parseToolArguments?: (raw: string) => ArgumentParse;
+  /** The workspace path the system prompt names (default `cwd`; a replay runs tools elsewhere but says the session's folder). */
+  readonly promptCwd?: string;
 }
 
 /** What a pre-step hook decides. */
@@ -478,7 +484,7 @@ export class Agent {
     const rendered = this.options.systemPrompt
       ? this.options.systemPrompt(config, toolNames)
       : renderSystemPrompt({
-          cwd: this.options.cwd,
+          cwd: this.options.promptCwd ?? this.options.cwd,
           platform: this.options.platform ?? process.platform,
           date: this.promptDate(),
           model: config.model,
@@ -811,6 +817,8 @@ export class Agent {
         ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
         ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
         ...(this.options.toolSecrets ? { secrets: this.options.toolSecrets } : {}),
+        ...(this.options.toolOutputCapBytes !== undefined ? { outputCapBytes: this.options.toolOutputCapBytes } : {}),
+        ...(this.options.parseToolArguments ? { parseArguments: this.options.parseToolArguments } : {}),
         ...(this.nestedInstructions ? { annotateResult: (call: ToolCallRequest, result: ToolCallResult) => this.nestedInstructions!.annotate(call.callId, result.isError, result.meta) } : {}),
       },
       { turn, step, blocks, signal },

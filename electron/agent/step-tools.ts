@@ -10,7 +10,7 @@ import type { ApprovalPolicyName } from '../../shared/events.js';
 import type { JsonValue } from '../../shared/json.js';
 import type { ToolCallBlock, ToolResultMessage } from '../../shared/messages.js';
 import type { Session } from '../session/session.js';
-import { parseArguments, ToolPipeline, type ToolCallRequest, type ToolCallResult } from '../tools/pipeline.js';
+import { parseArguments, ToolPipeline, type ArgumentParse, type ToolCallRequest, type ToolCallResult } from '../tools/pipeline.js';
 import type { ProcessSupervisor } from '../tools/process-supervisor.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { runToolCalls, SchedulerFailure } from '../tools/scheduler.js';
@@ -39,6 +39,10 @@ export interface StepToolsContext {
    * log events of its own first. Called in commit (model) order.
    */
   readonly annotateResult?: (call: ToolCallRequest, result: ToolCallResult) => string | undefined;
+  /** Tool output above this many UTF-8 bytes is cut (the pipeline's default when absent). */
+  readonly outputCapBytes?: number;
+  /** How raw argument strings are parsed (the pipeline's default when absent). */
+  readonly parseArguments?: (raw: string) => ArgumentParse;
 }
 
 /** Runs the tool calls of one step; resolves when every call has a logged result. */
@@ -56,6 +60,8 @@ export async function runStepTools(ctx: StepToolsContext, at: { readonly turn: n
     requestApproval: (question, approvalSignal) => ctx.approvals.ask(question, approvalSignal),
     isAllowedByRule: (toolName, args) => ctx.approvals.isAllowedByRule(toolName, args),
     ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
+    ...(ctx.outputCapBytes !== undefined ? { outputCapBytes: ctx.outputCapBytes } : {}),
+    ...(ctx.parseArguments ? { parseArguments: ctx.parseArguments } : {}),
     ...(ctx.onToolOutput ? { onOutput: (callId: string, text: string) => ctx.onToolOutput!({ turn, step, callId, text }) } : {}),
     ...(ctx.spill ? { spill: ctx.spill } : {}),
     ...(ctx.supervisor
@@ -102,7 +108,7 @@ export async function runStepTools(ctx: StepToolsContext, at: { readonly turn: n
         },
         prepare: (call) => pipeline.prepare(call, signal),
         isConcurrencySafe: (call) => {
-          const parsed = parseArguments(call.arguments);
+          const parsed = (ctx.parseArguments ?? parseArguments)(call.arguments);
           return parsed.ok && ctx.tools.isConcurrencySafe(call.name, parsed.value);
         },
         onResult: logResult,

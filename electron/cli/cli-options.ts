@@ -35,6 +35,7 @@ export const CLI_OPTIONS = {
   'max-tokens-total': { type: 'string' },
   as: { type: 'string' },
   'team-store': { type: 'string' },
+  'live-tools': { type: 'boolean' },
   bundle: { type: 'string' },
   'with-files': { type: 'boolean' },
   redact: { type: 'string', multiple: true },

@@ -128,6 +128,15 @@ export const COMMAND_TABLE = {
       `                                               (MODEL: PROVIDER:MODEL, e.g. openai:gpt-5, or a bare id)`,
     ],
   },
+  replay: {
+    load: () => import('./commands/replay.js'),
+    usage: [
+      `  forkline replay ID|FILE.jsonl [--json] [--live-tools]`,
+      `                                               feed a session's logged model answers to this build and show`,
+      `                                               where it now differs (request bytes, tool calls; --live-tools:`,
+      `                                               files); exit 0 identical, 1 diverged, 2 cannot replay`,
+    ],
+  },
   publish: {
     load: () => import('./commands/publish.js'),
     usage: [

@@ -81,6 +81,8 @@ export interface PipelineOptions {
   readonly isAllowedByRule?: (toolName: string, args: unknown) => boolean;
   /** Secret values (API keys) replaced in every result before the model or the log sees it. */
   readonly secrets?: () => readonly string[];
+  /** How a call's raw argument string is parsed (default {@link parseArguments}; replay tests swap it). */
+  readonly parseArguments?: (raw: string) => ArgumentParse;
 }
 
 export const ABORTED_BEFORE_DISPATCH_TEXT = 'Tool call aborted before dispatch: the turn was cancelled before this call started. Nothing was executed.';
@@ -102,7 +104,7 @@ export class ToolPipeline {
    * call must not run, else with a `run` function that executes the body.
    */
   async prepare(call: ToolCallRequest, signal: AbortSignal): Promise<PreparedCall> {
-    const parsed = parseArguments(call.arguments);
+    const parsed = (this.options.parseArguments ?? parseArguments)(call.arguments);
     if (!parsed.ok) {
       return final(errorResult('INVALID_ARGS', 'ToolArgsError', `the arguments of ${call.name} are not valid JSON (${parsed.message}). Call the tool again with a JSON object that matches its schema.`));
     }
@@ -266,8 +268,11 @@ function final(result: ToolCallResult): PreparedCall {
   return { kind: 'final', result };
 }
 
+/** A parsed argument string: the value, or why it is not JSON. */
+export type ArgumentParse = { ok: true; value: unknown } | { ok: false; message: string };
+
 /** `''` → `{}`; otherwise JSON.parse; the raw string stays what is logged. */
-export function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; message: string } {
+export function parseArguments(raw: string): ArgumentParse {
   if (raw.trim() === '') return { ok: true, value: {} };
   try {
     return { ok: true, value: JSON.parse(raw) as unknown };
