@@ -181,3 +181,37 @@ describe.each(SIZES)('layout at $width×$height', (size) => {
     expect(await focused(page)).toMatchObject({ testId: 'timeline-row', kind: 'turn-end' });
   }, 60_000);
 });
+
+describe.each(SIZES)('compare focus at $width×$height', (size) => {
+  const tag = `${size.width}x${size.height}`;
+
+  it('"compare" in the branches panel moves focus into the compare view, and closing it hands focus to the session', async () => {
+    const { app: a, page, byTestId } = await start(size);
+    const conn = a.runtime.host.connect(() => undefined);
+    const parent = conn.createSession({ cwd: a.workspace, title: 'Parent' }).id;
+    a.llm.enqueue(textResponse('An empty folder.'));
+    conn.followup({ sessionId: parent, text: 'What is here?' });
+    await a.runtime.host.agentFor(parent)!.whenIdle();
+    const child = (await conn.forkSession({ sessionId: parent })).id;
+    a.llm.enqueue(textResponse('Still empty.'));
+    conn.followup({ sessionId: child, text: 'And now?' });
+    await a.runtime.host.agentFor(child)!.whenIdle();
+    conn.dispose();
+    await openFromList(page, child);
+    await byTestId('branches-toggle').focus();
+    await page.keyboard.press('Enter');
+    const compare = page.locator('[data-testid="branch-compare-button"]').first();
+    await compare.waitFor();
+    await compare.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="compare-view"][data-state="ready"]').waitFor({ timeout: 15_000 });
+    await page.waitForFunction(() => document.activeElement?.closest('[data-region="compare"]') !== null, undefined, { timeout: 5_000 });
+    await a.screenshot(`new-user-2-${tag}-compare-focus`);
+    expect(await layoutProblems(page)).toEqual([]);
+    // Closed with its own button: the open session's composer takes focus, not the page.
+    await byTestId('compare-close').focus();
+    await page.keyboard.press('Enter');
+    await byTestId('compare-view').waitFor({ state: 'detached' });
+    await waitForFocus(page, 'composer-input');
+  });
+});
