@@ -215,3 +215,81 @@ describe.each(SIZES)('compare focus at $width×$height', (size) => {
     await waitForFocus(page, 'composer-input');
   });
 });
+
+/** The text of the current find mark and whether it is inside the timeline's and its own scroller's visible boxes. */
+function markState(page: Page): Promise<{ text: string; inTimeline: boolean; inScroller: boolean; inRow: string | undefined } | undefined> {
+  return page.evaluate(() => {
+    const mark = CSS.highlights.get('forkline-find-current');
+    const range = mark ? ([...mark][0] as Range | undefined) : undefined;
+    if (!range || !range.startContainer.isConnected) return undefined;
+    const r = range.getBoundingClientRect();
+    const inside = (el: Element | null | undefined): boolean => {
+      if (!el) return true;
+      const b = el.getBoundingClientRect();
+      return r.height > 0 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && r.left >= b.left - 1 && r.right <= b.right + 1;
+    };
+    const scroller = range.startContainer.parentElement?.closest('pre');
+    return {
+      text: range.toString(),
+      inTimeline: inside(document.querySelector('[data-testid="timeline"]')),
+      inScroller: inside(scroller),
+      inRow: range.startContainer.parentElement?.closest<HTMLElement>('[data-testid="timeline-row"]')?.dataset['kind'],
+    };
+  });
+}
+
+/** A session whose one tool call printed ~300 lines, the word `needle` among them (not in the command). */
+async function sessionWithLongOutput(a: E2eApp, needle: string): Promise<string> {
+  const conn = a.runtime.host.connect(() => undefined);
+  const id = conn.createSession({ cwd: a.workspace, title: 'Long output' }).id;
+  const half = Math.floor(needle.length / 2);
+  // The command spells the word in two halves, so only the output holds it whole.
+  const command = `for i in $(seq 1 240); do echo "line $i of the build log"; done; printf '%s%s\\n' '${needle.slice(0, half)}' '${needle.slice(half)}'; for i in $(seq 241 300); do echo "line $i"; done`;
+  a.llm.enqueue(toolCallResponse([{ id: 'b-1', name: 'bash', arguments: JSON.stringify({ command }) }]), textResponse('The build log has 300 lines.'));
+  conn.followup({ sessionId: id, text: 'Show me the build log.' });
+  await a.runtime.host.agentFor(id)!.whenIdle();
+  conn.dispose();
+  return id;
+}
+
+describe.each(SIZES)('find at $width×$height', (size) => {
+  const tag = `${size.width}x${size.height}`;
+  const needle = 'zebraquokka';
+
+  it('Ctrl+F opens the folded tool row that holds the match, scrolls to the text in its output and marks it', async () => {
+    const { app: a, page, byTestId } = await start(size, { approvalPolicy: 'allow' });
+    const id = await sessionWithLongOutput(a, needle);
+    await openFromList(page, id);
+    await page.locator('[data-testid="turn-end"][data-turn="1"]').waitFor();
+    const tool = page.locator('[data-testid="tool-row"][data-tool-name="bash"]');
+    expect(await tool.getByTestId('tool-body').count()).toBe(0);
+    await page.keyboard.press('Control+f');
+    await waitForFocus(page, 'find-input');
+    await page.keyboard.type(needle);
+    await tool.getByTestId('tool-body').waitFor();
+    await expect.poll(() => markState(page), { timeout: 5_000 }).toEqual({ text: needle, inTimeline: true, inScroller: true, inRow: 'tool' });
+    expect(await byTestId('find-count').textContent()).toBe('1 of 1');
+    await a.screenshot(`new-user-2-${tag}-find-marked`);
+    expect(await layoutProblems(page)).toEqual([]);
+    // Esc closes find: the mark goes, focus goes back to the timeline.
+    await page.keyboard.press('Escape');
+    await byTestId('find-bar').waitFor({ state: 'detached' });
+    expect(await markState(page)).toBeUndefined();
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid="timeline"]') !== null);
+  });
+
+  it('a search hit in the sidebar opens its session at the folded tool output, scrolled to the term and marked', async () => {
+    const { app: a, page, byTestId } = await start(size, { approvalPolicy: 'allow' });
+    await sessionWithLongOutput(a, needle);
+    await page.reload();
+    await byTestId('sidebar-search').focus();
+    await page.keyboard.type(needle);
+    const hit = page.locator('[data-testid="search-hit"]').first();
+    await hit.waitFor({ timeout: 10_000 });
+    await hit.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="tool-row"][data-tool-name="bash"] [data-testid="tool-body"]').waitFor({ timeout: 10_000 });
+    await expect.poll(() => markState(page), { timeout: 5_000 }).toEqual({ text: needle, inTimeline: true, inScroller: true, inRow: 'tool' });
+    await a.screenshot(`new-user-2-${tag}-search-hit-marked`);
+  });
+});
