@@ -293,3 +293,92 @@ describe.each(SIZES)('find at $width×$height', (size) => {
     await a.screenshot(`new-user-2-${tag}-search-hit-marked`);
   });
 });
+
+/** Presses Enter on a request inspector tab, keyboard only. */
+async function openTab(page: Page, tab: 'request' | 'messages' | 'response' | 'diff'): Promise<void> {
+  await page.getByTestId(`request-tab-${tab}`).focus();
+  await page.keyboard.press('Enter');
+  await page.locator(`[data-testid="request-tab-${tab}"][aria-selected="true"]`).waitFor();
+}
+
+/** Opens the request inspector of step `turn.step` from its "Request" link, keyboard only. */
+async function openRequest(page: Page, turn: number, step: number): Promise<void> {
+  const link = page.locator(`[data-testid="step-marker"][data-turn="${turn}"][data-step="${step}"] [data-testid="request-button"]`);
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid="request-label"]', { hasText: new RegExp(`^step ${turn}\\.${step}$`) }).waitFor();
+  await page.locator('[data-testid="request-inspector"] [data-testid="request-loading"]').waitFor({ state: 'detached' });
+}
+
+describe.each(SIZES)('debugger at $width×$height', (size) => {
+  const tag = `${size.width}x${size.height}`;
+
+  it('an imported step: "Request" says the source log recorded no wire request, Messages shows what the model had, Response shows its answer', async () => {
+    const { app: a, page, byTestId } = await start(size);
+    const conn = a.runtime.host.connect(() => undefined);
+    const { sessionId } = conn.importSession({ jsonl: readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8'), fileName: 'hello.jsonl' });
+    conn.dispose();
+    await openFromList(page, sessionId);
+    await openRequest(page, 1, 3);
+    expect(await byTestId('request-error').count()).toBe(0);
+    const note = await byTestId('request-not-recorded').textContent();
+    expect(note).toContain('No wire request was recorded for this step.');
+    expect(note).toContain('source log recorded the conversation and the answers but not the requests');
+    expect(await page.locator('[data-testid="request-inspector"]').textContent()).not.toContain('STEP_NOT_FOUND');
+    await a.screenshot(`new-user-2-${tag}-imported-request`);
+    expect(await layoutProblems(page)).toEqual([]);
+    await openTab(page, 'messages');
+    expect(await page.locator('[data-testid="request-messages"] [data-testid="message-card"]').count()).toBeGreaterThanOrEqual(5);
+    await openTab(page, 'response');
+    expect(await byTestId('response-answer-text').textContent()).toContain('Done. I created `hello.sh`');
+    await a.screenshot(`new-user-2-${tag}-imported-response`);
+    expect(await layoutProblems(page)).toEqual([]);
+    await openTab(page, 'diff');
+    expect(await byTestId('request-diff-none').textContent()).toContain('The source log recorded no requests');
+    // A step that called tools shows the calls as its answer.
+    await openRequest(page, 1, 1);
+    await openTab(page, 'response');
+    expect(await byTestId('response-answer-tools').textContent()).toContain('Write');
+  });
+
+  it('Diff compares a step with the previous step (not the compaction summary) and says which; Response shows the answer; the header shows the session context', async () => {
+    const { app: a, page, byTestId } = await start(size, { approvalPolicy: 'allow' });
+    a.runtime.settings.update({ modelLimits: { baseUrl: a.llm.baseUrl, model: 'scripted-model', contextWindow: 32_000 } });
+    const conn = a.runtime.host.connect(() => undefined);
+    const id = conn.createSession({ cwd: a.workspace, title: 'Diff basis' }).id;
+    const turn = async (text: string): Promise<void> => {
+      conn.followup({ sessionId: id, text });
+      await a.runtime.host.agentFor(id)!.whenIdle();
+    };
+    a.llm.enqueue(toolCallResponse([{ id: 'l-1', name: 'bash', arguments: JSON.stringify({ command: 'ls' }) }], { usage: usage(1_200, 30) }), textResponse(`The folder is empty. ${'Nothing is in it, not even hidden files. '.repeat(300)}`, { usage: usage(1_400, 20) }));
+    await turn('What is in the folder?');
+    a.llm.enqueue(textResponse(`Nothing yet, so nothing to read. ${'There is no file to open. '.repeat(300)}`, { usage: usage(1_500, 25) }));
+    await turn('Anything to read?');
+    a.llm.enqueue(textResponse('## Primary Request and Intent\n- look at the empty folder\n\n## Next Step\n- create a file'));
+    expect((await conn.compactSession({ sessionId: id })).compacted).toBe(true);
+    a.llm.enqueue(toolCallResponse([{ id: 'l-2', name: 'bash', arguments: JSON.stringify({ command: 'touch notes.txt' }) }], { usage: usage(900, 30) }), textResponse('Created notes.txt for your notes.', { usage: usage(1_100, 40) }));
+    await turn('Create notes.txt.');
+    conn.dispose();
+    await openFromList(page, id);
+    await page.locator('[data-testid="turn-end"][data-turn="3"]').waitFor();
+    // The session header: the last step's prompt and answer against the model's window (known once
+    // the events before the tail, where the window was logged, have arrived).
+    await expect.poll(() => byTestId('session-context').textContent(), { timeout: 10_000 }).toBe('context 1.14k of 32k · 4%');
+    await openRequest(page, 3, 2);
+    await openTab(page, 'diff');
+    expect(await byTestId('diff-previous').textContent()).toBe('step 3.1');
+    expect(await byTestId('diff-basis').textContent()).toBe('Compared with the previous step of this turn (step 3.1).');
+    await openTab(page, 'response');
+    expect(await byTestId('response-answer-text').textContent()).toBe('Created notes.txt for your notes.');
+    await a.screenshot(`new-user-2-${tag}-response-answer`);
+    expect(await layoutProblems(page)).toEqual([]);
+    // The turn's first step: the last step before it, with the compaction in between named and skipped.
+    await openRequest(page, 3, 1);
+    await openTab(page, 'diff');
+    expect(await byTestId('diff-previous').textContent()).toBe('step 2.1');
+    expect(await byTestId('diff-basis').textContent()).toMatch(/^Compared with the last step of turn 2 \(step 2\.1\), as this is the turn's first step; the compaction summary.* in between is a side request and is not compared\.$/);
+    expect(await byTestId('diff-prefix').getAttribute('data-held')).toBe('false');
+    await a.screenshot(`new-user-2-${tag}-diff-basis`);
+    expect(await layoutProblems(page)).toEqual([]);
+  }, 60_000);
+});
