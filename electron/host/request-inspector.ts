@@ -239,7 +239,7 @@ export function inspectSessionRequest(sessionHeader: SessionHeader, events: read
   const turn = record.ref.kind === 'step' ? record.ref.turn : (record.ref.turn ?? 0);
   const step = record.ref.kind === 'step' ? record.ref.step : 0;
   const notes: string[] = [];
-  if (isImportedSession(sessionHeader)) notes.push('This session was imported: the endpoint and envelope are shown as its log recorded them.');
+  if (isImportedSession(sessionHeader) && !record.answerOnly) notes.push('This session was imported: the endpoint and envelope are shown as its log recorded them.');
   if (!record.sent) notes.push('This attempt failed before anything was sent (configuration error); the body is what would have been sent.');
   if (current instanceof RebuildError) {
     return {

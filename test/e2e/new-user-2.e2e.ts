@@ -350,20 +350,20 @@ describe.each(SIZES)('debugger at $width×$height', (size) => {
       conn.followup({ sessionId: id, text });
       await a.runtime.host.agentFor(id)!.whenIdle();
     };
-    a.llm.enqueue(toolCallResponse([{ id: 'l-1', name: 'bash', arguments: JSON.stringify({ command: 'ls' }) }], { usage: usage(1_200, 30) }), textResponse(`The folder is empty. ${'Nothing is in it, not even hidden files. '.repeat(300)}`, { usage: usage(1_400, 20) }));
+    a.llm.enqueue(toolCallResponse([{ id: 'l-1', name: 'bash', arguments: JSON.stringify({ command: 'ls' }) }], { usage: usage(5_200, 30) }), textResponse(`The folder is empty. ${'Nothing is in it, not even hidden files. '.repeat(300)}`, { usage: usage(7_400, 20) }));
     await turn('What is in the folder?');
-    a.llm.enqueue(textResponse(`Nothing yet, so nothing to read. ${'There is no file to open. '.repeat(300)}`, { usage: usage(1_500, 25) }));
+    a.llm.enqueue(textResponse(`Nothing yet, so nothing to read. ${'There is no file to open. '.repeat(300)}`, { usage: usage(9_500, 25) }));
     await turn('Anything to read?');
     a.llm.enqueue(textResponse('## Primary Request and Intent\n- look at the empty folder\n\n## Next Step\n- create a file'));
     expect((await conn.compactSession({ sessionId: id })).compacted).toBe(true);
-    a.llm.enqueue(toolCallResponse([{ id: 'l-2', name: 'bash', arguments: JSON.stringify({ command: 'touch notes.txt' }) }], { usage: usage(900, 30) }), textResponse('Created notes.txt for your notes.', { usage: usage(1_100, 40) }));
+    a.llm.enqueue(toolCallResponse([{ id: 'l-2', name: 'bash', arguments: JSON.stringify({ command: 'touch notes.txt' }) }], { usage: usage(5_000, 30) }), textResponse('Created notes.txt for your notes.', { usage: usage(5_400, 40) }));
     await turn('Create notes.txt.');
     conn.dispose();
     await openFromList(page, id);
     await page.locator('[data-testid="turn-end"][data-turn="3"]').waitFor();
     // The session header: the last step's prompt and answer against the model's window (known once
     // the events before the tail, where the window was logged, have arrived).
-    await expect.poll(() => byTestId('session-context').textContent(), { timeout: 10_000 }).toBe('context 1.14k of 32k · 4%');
+    await expect.poll(() => byTestId('session-context').textContent(), { timeout: 10_000 }).toBe('context 5.44k of 32k · 17%');
     await openRequest(page, 3, 2);
     await openTab(page, 'diff');
     expect(await byTestId('diff-previous').textContent()).toBe('step 3.1');

@@ -111,7 +111,8 @@ function RequestTab({ inspection }: { readonly inspection: RequestInspection }):
     return (
       <div className="request-not-recorded" data-testid="request-not-recorded">
         <p>
-          <b>No wire request was recorded for this step.</b> The {wireError.message}
+          <b>No wire request was recorded for this step.</b> {wireError.message.charAt(0).toUpperCase()}
+          {wireError.message.slice(1)}
         </p>
       </div>
     );
@@ -386,7 +387,7 @@ function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestIn
       </table>
       <AnswerView inspection={inspection} />
       <div className="muted small-note">Timings are from event times in the log (the request is taken to start at the last event logged before its first chunk).</div>
-      <RawStream key={inspection.request.index} sessionId={sessionId} index={inspection.request.index} />
+      {!inspection.request.answerOnly && <RawStream key={inspection.request.index} sessionId={sessionId} index={inspection.request.index} />}
     </div>
   );
 }
