@@ -189,7 +189,7 @@ export class McpServerConnection {
   private missingFolder(): string | undefined {
     const folder = this.workingFolder();
     if (folder === undefined) return undefined;
-    let isFolder = false;
+    let isFolder: boolean;
     try {
       isFolder = statSync(folder).isDirectory();
     } catch {
