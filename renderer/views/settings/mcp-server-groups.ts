@@ -43,7 +43,8 @@ const SEVERITY: Readonly<Record<McpServerStatus['state'], number>> = { failed: 6
 export function groupMcpServers(statuses: readonly McpServerStatus[]): McpServerGroup[] {
   const groups = new Map<string, { -readonly [K in keyof McpServerGroup]: McpServerGroup[K] } & { places: McpServerPlace[]; counts: Partial<Record<McpServerStatus['state'], number>> }>();
   for (const s of statuses) {
-    const key = [s.name, s.source, s.file ?? '', s.transport, s.target, s.sha256 ?? ''].join('\u0000');
+    // Not keyed by state or sha256: a row keeps its identity (and focus) when it is trusted and starts.
+    const key = [s.name, s.source, s.file ?? '', s.transport, s.target].join('\u0000');
     let group = groups.get(key);
     if (!group) {
       group = { key, name: s.name, source: s.source, ...(s.file !== undefined ? { file: s.file } : {}), transport: s.transport, target: s.target, state: s.state, counts: {}, places: [], tools: s.tools, ...(s.sha256 !== undefined ? { sha256: s.sha256 } : {}) };
@@ -53,6 +54,7 @@ export function groupMcpServers(statuses: readonly McpServerStatus[]): McpServer
     group.counts[s.state] = (group.counts[s.state] ?? 0) + 1;
     if (SEVERITY[s.state] > SEVERITY[group.state]) group.state = s.state;
     if (group.tools.length === 0 && s.tools.length > 0) group.tools = s.tools;
+    if (group.sha256 === undefined && s.sha256 !== undefined) group.sha256 = s.sha256;
   }
   return [...groups.values()];
 }
