@@ -151,10 +151,25 @@ export interface RequestInspection extends RequestSnapshot {
   /** Absent when the body cannot be rebuilt (see `wireError`). */
   readonly wire?: WireRequestView;
   readonly wireError?: { readonly code: string; readonly message: string };
-  /** Against the session's previous request, when there is one and both bodies rebuild. */
-  readonly diff?: RequestDiff & { readonly previous: RequestSummary };
+  /**
+   * Against the previous model request of the conversation — the previous attempt or step, never a
+   * compaction's summary request (a side request with other messages) — when both bodies rebuild.
+   * `basis` says which it is, in words ("the previous step of this turn").
+   */
+  readonly diff?: RequestDiff & { readonly previous: RequestSummary; readonly basis?: string };
+  /** What the model answered to this request, from the log (absent when nothing was logged yet). */
+  readonly answer?: RequestAnswer;
   /** Caveats about this rebuild (older log shapes, imported logs). */
   readonly notes: readonly string[];
+}
+
+/** A request's answer as the log holds it: the message, else the streamed text so far (a failed attempt). */
+export interface RequestAnswer {
+  readonly text: string;
+  readonly reasoning?: string;
+  readonly toolCalls: readonly { readonly name: string; readonly arguments: string }[];
+  /** `message`: the step's `assistant/message`; `stream`: joined from the logged chunks; `summary`: a compaction's summary. */
+  readonly from: 'message' | 'stream' | 'summary';
 }
 
 /** A hit of the full-text search. */

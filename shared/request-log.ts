@@ -9,7 +9,10 @@
  *   chunk), after an `llm/retry`, or at the first chunk of the step; the request was built from
  *   the log prefix that ends just before that chunk;
  * - a compaction summary request starts at `compaction/start`; `compaction/summary` /
- *   `compaction/end` carry its outcome (its chunks are not logged).
+ *   `compaction/end` carry its outcome (its chunks are not logged);
+ * - a step whose `assistant/message` has no chunks before it (an imported log, which holds the
+ *   answers but neither streams nor requests) gets one `answerOnly` record at that message, so
+ *   the viewer can show what the model was given and what it answered.
  *
  * Timing facts are from event times (epoch ms at append), so they are close to, not exactly, the
  * wire timings: a request is taken to start at the last event logged before its first chunk (plus
@@ -58,6 +61,11 @@ export interface RequestRecord {
   readonly prefixEnd: number;
   /** False when the attempt failed before anything was sent (missing key, unsupported effort). */
   readonly sent: boolean;
+  /**
+   * The log holds the step's answer (`assistant/message`) but not its stream, and so no request
+   * either: an imported log. `prefixEnd` is then the message's seq.
+   */
+  readonly answerOnly?: true;
   readonly response: RequestResponseFacts;
 }
 
@@ -70,6 +78,7 @@ interface MutableRecord {
   label: string;
   prefixEnd: number;
   sent: boolean;
+  answerOnly?: true;
   open: boolean;
   sawUsageChunk: boolean;
   response: { -readonly [K in keyof RequestResponseFacts]: RequestResponseFacts[K] };
@@ -144,10 +153,31 @@ export function requestLog(events: readonly SessionEvent[]): RequestRecord[] {
       }
       case 'assistant/message': {
         // The usage of a message fills in for a stream that reported none.
-        const key = `${asNumber(d['turn']) ?? 0}/${asNumber(d['step']) ?? 0}`;
+        const turn = asNumber(d['turn']) ?? 0;
+        const step = asNumber(d['step']) ?? 0;
+        const key = `${turn}/${step}`;
         const last = latest.get(key);
         const usage = readUsage(d['usage']);
         if (last && usage && !last.sawUsageChunk) last.response.usage = usage;
+        if (!last && asNumber(d['turn']) !== undefined) {
+          // An answer without a stream (imported logs): a step the viewer can still show.
+          const content = asObject(d['message'])?.['content'];
+          const calls = Array.isArray(content) && content.some((part) => asObject(part)?.['type'] === 'tool-call');
+          const record: MutableRecord = {
+            index: records.length,
+            ref: { kind: 'step', turn, step, attempt: 1 },
+            label: stepLabel(turn, step, 1),
+            prefixEnd: e.seq,
+            sent: true,
+            answerOnly: true,
+            open: false,
+            sawUsageChunk: false,
+            response: { startedAt: previous?.time ?? e.time, durationMs: e.time - (previous?.time ?? e.time), chunkCount: 0, finish: calls ? 'tool-calls' : 'stop', ...(usage ? { usage } : {}) },
+          };
+          attempts.set(key, 1);
+          records.push(record);
+          latest.set(key, record);
+        }
         open.delete(key);
         break;
       }
@@ -204,7 +234,7 @@ export function requestLog(events: readonly SessionEvent[]): RequestRecord[] {
     }
     previous = e;
   }
-  return records.map(({ index, ref, label, prefixEnd, sent, response }) => ({ index, ref, label, prefixEnd, sent, response }));
+  return records.map(({ index, ref, label, prefixEnd, sent, answerOnly, response }) => ({ index, ref, label, prefixEnd, sent, ...(answerOnly ? { answerOnly } : {}), response }));
 }
 
 /** The record of a step's attempt (`attempt` undefined: the last one), or undefined. */

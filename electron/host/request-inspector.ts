@@ -3,12 +3,14 @@
  * ("model-visible means logged", docs/architecture.md §3) — the messages from the surface folded up to the
  * request, the envelope from the last `request/header` before it, the endpoint from the last
  * `request/context` — serialised exactly as the client sends it (`wireRequestFromLog`), with the
- * response facts the log holds and a diff against the session's previous request.
+ * response facts and the answer the log holds, and a diff against the previous step request (a
+ * compaction's summary request is a side request and is skipped). Imported logs hold answers but
+ * no requests: their steps rebuild the messages only and say why there is no wire request.
  *
  * Compaction summary requests are rebuilt from `compaction/start` (planned range, output cap and
  * instruction; older logs name the range only in `compaction/summary`).
  */
-import type { RequestInspection, RequestSummary, WireRequestView } from '../../shared/api.js';
+import type { RequestAnswer, RequestInspection, RequestSummary, WireRequestView } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
 import { isImportedSession, type RequestHeader, type SessionEvent, type SessionHeader } from '../../shared/events.js';
 import { asArray, asNumber, asObject, asString } from '../../shared/event-read.js';
@@ -31,9 +33,13 @@ interface RebuiltRequest {
   readonly notes: readonly string[];
 }
 
-/** Why a request could not be rebuilt. */
+/** Why a request could not be rebuilt; `messages`: what the log says the model was given, when that much rebuilds. */
 class RebuildError extends ForklineError {
-  constructor(code: string, message: string) {
+  constructor(
+    code: string,
+    message: string,
+    readonly messages: readonly Message[] = [],
+  ) {
     super(code, message);
     this.name = 'RebuildError';
   }
@@ -72,20 +78,29 @@ function rebuild(events: readonly SessionEvent[], records: readonly RequestRecor
       out.set(target.index, broken);
       continue;
     }
+    const surfaceMessages = (): Message[] => {
+      const messages: Message[] = [];
+      for (const node of surface.nodes) {
+        const message = projectEventMessage(events[node]!);
+        if (message !== undefined) messages.push(message);
+      }
+      return messages;
+    };
     if (!header) {
-      out.set(target.index, new RebuildError('NO_REQUEST_HEADER', 'no request header was logged before this request'));
+      const messages = target.ref.kind === 'step' ? surfaceMessages() : [];
+      out.set(
+        target.index,
+        target.answerOnly
+          ? new RebuildError('REQUEST_NOT_RECORDED', 'the source log recorded the conversation and the answers but not the requests sent to the model (no endpoint, headers, system prompt or tool list), so there is no wire request to show. The Messages tab shows what the model had been given by then, as the log tells it; the Response tab shows its answer.', messages)
+          : new RebuildError('NO_REQUEST_HEADER', 'no request header was logged before this request', messages),
+      );
       continue;
     }
     const notes: string[] = [];
     const effectiveRoute: LoggedRoute = route ?? { provider: header.config.provider, model: header.config.model };
     if (effectiveRoute.baseUrl === undefined) notes.push('The log does not name the endpoint (it predates logging the base URL in request/context).');
     if (target.ref.kind === 'step') {
-      const messages: Message[] = [];
-      for (const node of surface.nodes) {
-        const message = projectEventMessage(events[node]!);
-        if (message !== undefined) messages.push(message);
-      }
-      out.set(target.index, { request: { header, messages }, route: effectiveRoute, notes });
+      out.set(target.index, { request: { header, messages: surfaceMessages() }, route: effectiveRoute, notes });
     } else {
       out.set(target.index, rebuildCompaction(events, target, header, effectiveRoute, notes));
     }
@@ -149,19 +164,96 @@ function wireView(rebuilt: RebuiltRequest): WireRequestView {
  * request of the session.
  * @throws ForklineError REQUEST_NOT_FOUND / STEP_NOT_FOUND when there is no such request.
  */
+/**
+ * The request a step's request is compared with: the nearest earlier step request (the previous
+ * attempt of the step, the previous step of the turn, else the last one of an earlier turn) —
+ * never a compaction's summary request, a side request with other messages — and why that one.
+ */
+function diffBase(records: readonly RequestRecord[], record: RequestRecord): { previous: RequestRecord; basis: string } | undefined {
+  let skipped: RequestRecord | undefined;
+  for (let i = record.index - 1; i >= 0; i--) {
+    const candidate = records[i]!;
+    if (candidate.ref.kind !== 'step') {
+      skipped ??= candidate;
+      continue;
+    }
+    const ref = candidate.ref;
+    const own = record.ref;
+    let basis: string;
+    if (own.kind !== 'step') basis = `the last step request before this compaction (${candidate.label})`;
+    else if (ref.turn === own.turn && ref.step === own.step) basis = `the previous attempt of this step (${candidate.label})`;
+    else if (ref.turn === own.turn) basis = `the previous step of this turn (${candidate.label})`;
+    else basis = `the last step of turn ${ref.turn} (${candidate.label}), as this is the turn's first step`;
+    if (skipped) basis += `; the ${skipped.label} in between is a side request and is not compared`;
+    return { previous: candidate, basis };
+  }
+  return undefined;
+}
+
+/** What the log holds of a request's answer. */
+function answerOf(events: readonly SessionEvent[], records: readonly RequestRecord[], record: RequestRecord): RequestAnswer | undefined {
+  const ref = record.ref;
+  if (ref.kind === 'compaction') {
+    const summary = events.find((e, i) => i > record.prefixEnd && e.type === 'compaction/summary' && asString(asObject(e.data)?.['compactionId']) === ref.compactionId);
+    const text = asString(asObject(summary?.data)?.['summary']);
+    return text !== undefined ? { text, toolCalls: [], from: 'summary' } : undefined;
+  }
+  // This attempt's events: up to the next attempt of the same step.
+  const next = records.find((r) => r.index > record.index && r.ref.kind === 'step' && r.ref.turn === ref.turn && r.ref.step === ref.step);
+  const end = next ? next.prefixEnd : events.length;
+  for (let seq = record.prefixEnd; seq < end; seq++) {
+    const e = events[seq];
+    if (!e || e.type !== 'assistant/message') continue;
+    const d = asObject(e.data) ?? {};
+    if (d['turn'] !== ref.turn || d['step'] !== ref.step) continue;
+    const content = asArray(asObject(d['message'])?.['content']).map((p) => asObject(p) ?? {});
+    const text = content.filter((p) => p['type'] === 'text').map((p) => asString(p['text']) ?? '').join('');
+    const reasoning = content.filter((p) => p['type'] === 'reasoning').map((p) => asString(p['text']) ?? '').join('');
+    const toolCalls = content.filter((p) => p['type'] === 'tool-call').map((p) => ({ name: asString(p['name']) ?? '', arguments: typeof p['arguments'] === 'string' ? p['arguments'] : JSON.stringify(p['arguments'] ?? {}) }));
+    return { text, ...(reasoning !== '' ? { reasoning } : {}), toolCalls, from: 'message' };
+  }
+  // No message (a failed or cut attempt): what streamed.
+  const { firstChunkSeq, lastChunkSeq } = record.response;
+  if (firstChunkSeq === undefined || lastChunkSeq === undefined) return undefined;
+  let text = '';
+  let reasoning = '';
+  for (let seq = firstChunkSeq; seq <= lastChunkSeq; seq++) {
+    const e = events[seq];
+    if (!e || e.type !== 'assistant/chunk' || e.data.turn !== ref.turn || e.data.step !== ref.step) continue;
+    const chunk = asObject(asObject(e.data)?.['chunk']) ?? {};
+    if (chunk['type'] === 'text-delta') text += asString(chunk['text']) ?? '';
+    else if (chunk['type'] === 'reasoning-delta') reasoning += asString(chunk['text']) ?? '';
+  }
+  if (text === '' && reasoning === '') return undefined;
+  return { text, ...(reasoning !== '' ? { reasoning } : {}), toolCalls: [], from: 'stream' };
+}
+
 export function inspectSessionRequest(sessionHeader: SessionHeader, events: readonly SessionEvent[], selector: RequestSelector): RequestInspection {
   const records = requestLog(events);
   const record = selectRecord(records, selector);
-  const previous = record.index > 0 ? records[record.index - 1] : undefined;
+  const base = diffBase(records, record);
+  const previous = base?.previous;
+  const answer = answerOf(events, records, record);
   const rebuilt = rebuild(events, previous ? [previous, record] : [record]);
   const current = rebuilt.get(record.index)!;
   const turn = record.ref.kind === 'step' ? record.ref.turn : (record.ref.turn ?? 0);
   const step = record.ref.kind === 'step' ? record.ref.step : 0;
   const notes: string[] = [];
-  if (isImportedSession(sessionHeader)) notes.push('This session was imported: the endpoint and envelope are shown as its log recorded them.');
+  if (isImportedSession(sessionHeader) && !record.answerOnly) notes.push('This session was imported: the endpoint and envelope are shown as its log recorded them.');
   if (!record.sent) notes.push('This attempt failed before anything was sent (configuration error); the body is what would have been sent.');
   if (current instanceof RebuildError) {
-    return { turn, step, atSeq: record.prefixEnd, header: undefined, messages: [], request: record, requestCount: records.length, wireError: { code: current.code, message: current.message }, notes };
+    return {
+      turn,
+      step,
+      atSeq: record.prefixEnd,
+      header: undefined,
+      messages: current.messages,
+      request: record,
+      requestCount: records.length,
+      wireError: { code: current.code, message: current.message },
+      ...(answer ? { answer } : {}),
+      notes,
+    };
   }
   notes.push(...current.notes);
   let wire: WireRequestView | undefined;
@@ -176,7 +268,7 @@ export function inspectSessionRequest(sessionHeader: SessionHeader, events: read
   if (wire && previous && before && !(before instanceof RebuildError)) {
     try {
       const prevWire = wireRequestFromLog(before.request, before.route);
-      diff = { ...diffRequestBodies(JSON.parse(prevWire.body), JSON.parse(wire.body)), previous };
+      diff = { ...diffRequestBodies(JSON.parse(prevWire.body), JSON.parse(wire.body)), previous, basis: base!.basis };
     } catch {
       diff = undefined;
     }
@@ -192,6 +284,7 @@ export function inspectSessionRequest(sessionHeader: SessionHeader, events: read
     ...(wire ? { wire } : {}),
     ...(wireError ? { wireError } : {}),
     ...(diff ? { diff } : {}),
+    ...(answer ? { answer } : {}),
     notes,
   };
 }

@@ -22,6 +22,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Emitter, type Event } from '../../shared/event.js';
 import { ToolError } from '../tools/tool.js';
@@ -140,6 +141,11 @@ export class McpServerConnection {
         },
       },
     });
+    const missing = this.missingFolder();
+    if (missing !== undefined) {
+      this.setState('failed', missing);
+      return;
+    }
     const transport = this.createTransport();
     this.transport = transport;
     client.onerror = (error) => this.onProtocolError(client, error);
@@ -163,9 +169,52 @@ export class McpServerConnection {
     } catch (error) {
       if (this.client !== client) return;
       this.client = undefined;
-      this.setState('failed', this.withStderr(`could not start: ${describe(error)}`));
+      this.setState('failed', this.withStderr(`could not start: ${this.describeStartError(error)}`));
       void client.close().catch(() => undefined);
     }
+  }
+
+  /** The working folder a stdio server would start in (the workspace, or its configured `cwd`). */
+  private workingFolder(): string | undefined {
+    const c = this.config;
+    if (c.transport !== 'stdio') return undefined;
+    return c.cwd !== undefined ? resolve(this.options.workspace, c.cwd) : this.options.workspace;
+  }
+
+  /**
+   * Why a stdio server cannot start because its working folder is gone (a deleted or moved
+   * workspace), else undefined. Checked before spawning: Node reports a missing `cwd` as
+   * `spawn COMMAND ENOENT`, which blames the command.
+   */
+  private missingFolder(): string | undefined {
+    const folder = this.workingFolder();
+    if (folder === undefined) return undefined;
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(folder).isDirectory();
+    } catch {
+      isFolder = false;
+    }
+    if (isFolder) return undefined;
+    const configured = this.config.transport === 'stdio' && this.config.cwd !== undefined;
+    return configured
+      ? `not started: its working folder ${folder} (the server's "cwd") does not exist`
+      : `not started: the workspace folder ${folder} no longer exists (it was moved or deleted); sessions there cannot use this server`;
+  }
+
+  /** A start failure in words: a command that is not there says so, instead of `spawn X ENOENT`. */
+  private describeStartError(error: unknown): string {
+    const c = this.config;
+    const code = (error as { code?: unknown } | null)?.code;
+    if (c.transport === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
+      const where = /[\\/]/.test(c.command) ? c.command : `"${c.command}" on the PATH`;
+      if (code === 'EACCES') return `the command ${where} is not executable (check its permissions)`;
+      // The folder was checked just before; a folder deleted in between still reads as ENOENT.
+      const gone = this.missingFolder();
+      if (gone !== undefined) return gone.replace(/^not started: /, '');
+      return `the command ${where} was not found; install it, or give its full path as the server's "command"`;
+    }
+    return describe(error);
   }
 
   private createTransport(): Transport {
@@ -177,7 +226,7 @@ export class McpServerConnection {
       command: c.command,
       args: [...c.args],
       env: this.options.processEnv ? this.options.processEnv({ ...getDefaultEnvironment(), ...c.env }) : { ...getDefaultEnvironment(), ...c.env },
-      cwd: c.cwd !== undefined ? resolve(this.options.workspace, c.cwd) : this.options.workspace,
+      cwd: this.workingFolder()!,
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => {

@@ -40,16 +40,19 @@ export interface SelectionSlice {
   readonly focusSessionFor?: string;
   readonly inspector?: InspectorTarget;
   readonly requestTarget?: RequestTarget;
-  /** A seq the timeline should scroll to (set by "jump to"), with a nonce so repeats scroll again. */
-  readonly jump?: { readonly seq: number; readonly nonce: number };
+  /**
+   * A seq the timeline should scroll to (set by "jump to"), with a nonce so repeats scroll again;
+   * `text` (a search hit's matched term): the row opens if that text is folded away, and it is marked.
+   */
+  readonly jump?: { readonly seq: number; readonly nonce: number; readonly text?: string };
   /**
    * Opens a session (undefined: the start screen). Closes the compare view, the inspectors, find and
    * the branch picker — the picker belongs to one lineage — unless `keepBranches` (navigating the tree).
    * `focusSession`: focus moves into the session once it is ready (see `focusSessionFor`).
    */
   select(sessionId: string | undefined, options?: { readonly keepBranches?: boolean; readonly focusSession?: boolean }): void;
-  /** Opens a session scrolled to the row of `seq` (a search hit). */
-  openAt(sessionId: string, seq: number): void;
+  /** Opens a session scrolled to the row of `seq` (a search hit), with `text` shown and marked in it. */
+  openAt(sessionId: string, seq: number, text?: string): void;
   inspect(target: InspectorTarget | undefined): void;
   inspectRequest(target: RequestTarget | undefined): void;
   /** Scrolls the timeline to the row of `seq` and shows its events in the raw inspector. */
@@ -228,7 +231,7 @@ const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
       ...(options.keepBranches ? {} : { branchesOpen: false }),
       focusSessionFor: options.focusSession ? selectedId : undefined,
     })),
-  openAt: (selectedId, seq) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump }, compare: undefined, board: undefined, find: undefined, branchesOpen: false }),
+  openAt: (selectedId, seq, text) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump, ...(text !== undefined && text.trim() !== '' ? { text } : {}) }, compare: undefined, board: undefined, find: undefined, branchesOpen: false }),
   inspect: (inspector) => set(inspector ? { inspector, dockTab: 'events' } : { inspector }),
   inspectRequest: (requestTarget) => set(requestTarget ? { requestTarget, dockTab: 'request' } : { requestTarget }),
   jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq }, dockTab: 'events' }),

@@ -3,8 +3,9 @@
  * start screen, the side dock, the keyboard layer (shortcuts and command palette), and the dialogs
  * (folder browser, provider setup, settings), toasts.
  */
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { byTestId, focusAfterRender } from '../keyboard/focus-after-render.js';
+import { regionTarget } from '../keyboard/focus-regions.js';
 import { BoardView } from './compare/BoardView.js';
 import { CompareView } from './compare/CompareView.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
@@ -23,11 +24,26 @@ import { Toasts } from './Toasts.js';
 import { TokenPage } from './TokenPage.js';
 import { MarkdownWarmup } from './markdown/Markdown.js';
 
+/**
+ * The compare view or board opening moves focus into it (README "Keyboard"), also when the control
+ * that opened it stays on screen (the branch panel's "compare" beside the new view): the view's own
+ * mount effect only takes focus that was lost, so this hands it over from the opener.
+ */
+function useFocusOpenedView(key: string | undefined): void {
+  useEffect(() => {
+    if (key === undefined) return;
+    const opener = document.activeElement;
+    if (!(opener instanceof HTMLElement) || opener === document.body || opener.closest('[data-region="compare"]')) return;
+    return focusAfterRender(regionTarget('compare'), { from: opener });
+  }, [key]);
+}
+
 function Main(): ReactNode {
   const session = useOpenSession();
   const selectedId = useApp((s) => s.selectedId);
   const compare = useApp((s) => s.compare);
   const board = useApp((s) => s.board);
+  useFocusOpenedView(board ? `board:${board.ids.join(':')}` : compare ? `compare:${compare.a}:${compare.b}` : undefined);
   if (board) return <BoardView key={board.ids.join(':')} ids={board.ids} {...(board.fanoutId !== undefined ? { fanoutId: board.fanoutId } : {})} {...(board.check !== undefined ? { check: board.check } : {})} />;
   if (compare) return <CompareView key={`${compare.a}:${compare.b}`} a={compare.a} b={compare.b} />;
   if (!selectedId) return <StartScreen />;

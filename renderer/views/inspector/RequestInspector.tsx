@@ -8,9 +8,11 @@
  *   copy as JSON / as a curl command (the key read from an environment variable);
  * - Messages: what the model was given, rendered (Markdown) or raw;
  * - Response: finish reason, usage (input / cached / output / reasoning), time to first token,
- *   duration, and the raw stream (logged chunks, runs folded) on demand;
- * - Diff: against the session's previous request — what was appended, what changed, and whether
- *   the cached prefix held.
+ *   duration, the answer (text, thinking, tool calls), and the raw stream (logged chunks, runs
+ *   folded) on demand;
+ * - Diff: against the previous step request (not a compaction's summary request), saying which —
+ *   what was appended, what changed, and whether the cached prefix held.
+ * An imported step has no wire request (its log recorded none): the Request tab says so plainly.
  * Previous / next walk every request of the session (retries and compaction summaries included).
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -104,6 +106,17 @@ function RequestTab({ inspection }: { readonly inspection: RequestInspection }):
       return undefined;
     }
   }, [wire]);
+  if (!wire && wireError?.code === 'REQUEST_NOT_RECORDED') {
+    // An imported log: not an error of ours or of the log, just not something it holds.
+    return (
+      <div className="request-not-recorded" data-testid="request-not-recorded">
+        <p>
+          <b>No wire request was recorded for this step.</b> {wireError.message.charAt(0).toUpperCase()}
+          {wireError.message.slice(1)}
+        </p>
+      </div>
+    );
+  }
   if (!wire) {
     return (
       <div className="error-text" data-testid="request-wire-error">
@@ -240,6 +253,48 @@ function RawStream({ sessionId, index }: { readonly sessionId: string; readonly 
   );
 }
 
+/** What the model answered: its text, thinking (folded) and tool calls, as the log holds them. */
+function AnswerView({ inspection }: { readonly inspection: RequestInspection }): ReactNode {
+  const answer = inspection.answer;
+  if (!answer) {
+    return (
+      <div className="muted" data-testid="response-answer-none">
+        {inspection.request.response.finish === undefined ? 'No answer logged yet.' : 'The log holds no answer text for this request.'}
+      </div>
+    );
+  }
+  const from = answer.from === 'stream' ? ' (what streamed before the attempt ended)' : answer.from === 'summary' ? ' (the summary)' : '';
+  return (
+    <div className="response-answer" data-testid="response-answer" data-from={answer.from}>
+      <div className="section-label">answer{from}</div>
+      {answer.reasoning !== undefined && (
+        <details className="response-reasoning" data-testid="response-answer-reasoning">
+          <summary>thinking ({formatTokens(answer.reasoning.length)} chars)</summary>
+          <pre tabIndex={0} className="plain wrap">
+            {answer.reasoning}
+          </pre>
+        </details>
+      )}
+      {answer.text !== '' ? (
+        <pre tabIndex={0} className="plain wrap response-answer-text" data-testid="response-answer-text">
+          {answer.text}
+        </pre>
+      ) : (
+        answer.toolCalls.length === 0 && <div className="muted">(no text)</div>
+      )}
+      {answer.toolCalls.length > 0 && (
+        <ul className="response-tool-calls" data-testid="response-answer-tools">
+          {answer.toolCalls.map((call, i) => (
+            <li key={i}>
+              <b className="mono">{call.name}</b> <code className="clip">{call.arguments}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestInspection; readonly sessionId: string }): ReactNode {
   const r = inspection.request.response;
   const u = r.usage;
@@ -330,8 +385,9 @@ function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestIn
           </tr>
         </tbody>
       </table>
+      <AnswerView inspection={inspection} />
       <div className="muted small-note">Timings are from event times in the log (the request is taken to start at the last event logged before its first chunk).</div>
-      <RawStream key={inspection.request.index} sessionId={sessionId} index={inspection.request.index} />
+      {!inspection.request.answerOnly && <RawStream key={inspection.request.index} sessionId={sessionId} index={inspection.request.index} />}
     </div>
   );
 }
@@ -347,7 +403,19 @@ function MessageLine({ m, tone }: { readonly m: WireMessageSummary; readonly ton
 function DiffTab({ inspection, go }: { readonly inspection: RequestInspection; readonly go: (index: number) => void }): ReactNode {
   const diff = inspection.diff;
   if (!diff) {
-    return <div className="muted" data-testid="request-diff-none">{inspection.request.index === 0 ? 'This is the session’s first request.' : 'The previous request could not be rebuilt, so there is nothing to compare.'}</div>;
+    const why =
+      inspection.wireError?.code === 'REQUEST_NOT_RECORDED'
+        ? 'The source log recorded no requests, so there is nothing to compare. The Messages tab shows what the model had been given by this step.'
+        : inspection.request.index === 0
+          ? 'This is the session’s first request.'
+          : !inspection.wire
+            ? 'This request could not be rebuilt, so there is nothing to compare.'
+            : 'There is no earlier step request to compare with, or it could not be rebuilt.';
+    return (
+      <div className="muted" data-testid="request-diff-none">
+        {why}
+      </div>
+    );
   }
   const cached = inspection.request.response.usage?.cacheReadTokens;
   return (
@@ -361,6 +429,11 @@ function DiffTab({ inspection, go }: { readonly inspection: RequestInspection; r
           ({diff.previousMessages} → {diff.messages} messages)
         </span>
       </div>
+      {diff.basis !== undefined && (
+        <div className="muted" data-testid="diff-basis">
+          Compared with {diff.basis}.
+        </div>
+      )}
       <div className={`prefix-verdict ${diff.prefixHeld ? 'ok' : 'bad'}`} data-testid="diff-prefix" data-held={diff.prefixHeld ? 'true' : 'false'}>
         {diff.prefixHeld ? '✓ The previous request is an exact prefix of this one: the provider’s prompt cache could hold.' : `✗ Cached prefix broken: ${diff.prefixBrokenBy}.`}
         {cached !== undefined && <span className="muted"> The provider reported {formatTokens(cached)} cached input tokens.</span>}

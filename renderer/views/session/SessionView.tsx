@@ -18,6 +18,7 @@ import { Timeline } from '../timeline/Timeline.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
 import { Composer } from './Composer.js';
 import { ImportedBanner } from './ContinueImported.js';
+import { SessionContextMeter } from './SessionContextMeter.js';
 import { SessionMeter } from './SessionMeter.js';
 
 /** The read-only banner, with a confirmed "Take over" for a session another running Forkline holds. */
@@ -164,6 +165,7 @@ function Header(): ReactNode {
           </span>
         )}
         <SessionMeter sessionId={sessionId} summary={summary} readOnly={readOnly} />
+        <SessionContextMeter />
         <span className="muted mono session-events">{lastSeq + 1} events</span>
       </div>
       <div className="session-toolbar">

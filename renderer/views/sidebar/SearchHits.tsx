@@ -2,7 +2,7 @@
  * Full-text search results in the sidebar: every session's messages and tool output (the host's
  * SQLite FTS5 index), newest first, each with its session, what matched (prompt, answer, tool
  * output, summary) and a snippet with the matched terms marked. A hit opens its session scrolled
- * to the row. Queries run as the person types (debounced).
+ * to the row, opened when the match is folded away, with the matched text marked. Queries run as the person types (debounced).
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { SearchResult } from '../../../shared/api.js';
@@ -56,7 +56,7 @@ export function SearchHits({ query }: { readonly query: string }): ReactNode {
           const summary = sessions.find((s) => s.id === hit.sessionId);
           return (
             <li key={`${hit.sessionId}:${hit.seq}`}>
-              <button type="button" className="search-hit" data-testid="search-hit" data-session-id={hit.sessionId} data-seq={hit.seq} onClick={() => openAt(hit.sessionId, hit.seq)}>
+              <button type="button" className="search-hit" data-testid="search-hit" data-session-id={hit.sessionId} data-seq={hit.seq} onClick={() => openAt(hit.sessionId, hit.seq, hit.snippet.find((part) => part.match)?.text ?? result.terms[0])}>
                 <span className="search-hit-head">
                   <span className="search-hit-title clip">{summary ? displayTitle(summary) : hit.sessionId.slice(0, 8)}</span>
                   <span className="badge badge-muted">{KIND_LABEL[hit.kind] ?? hit.kind}</span>

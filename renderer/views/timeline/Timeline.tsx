@@ -4,7 +4,9 @@
  * scrolled up ("jump to latest" brings it back). Clicking a row opens the raw event inspector;
  * "jump to seq" requests (from inspectors, compaction rows, the outline, search hits) scroll to
  * the row of that seq, loading earlier events first when the session was opened at its tail. The
- * find bar searches every row (rendered or not) and scrolls to each match.
+ * find bar searches every row (rendered or not) and scrolls to each match; a match folded away
+ * (a tool's output, a thought, a long prompt) opens its row, and the text is scrolled to and marked
+ * (find/find-mark.ts) — as is a search hit's term when a hit opens the session.
  *
  * Keyboard: the timeline is one Tab stop (an F6 area); the active row holds focus (roving
  * tabindex, a visible ring). ↑/↓ move by a row, PageUp/PageDown by ten, Home/End to the ends,
@@ -19,6 +21,7 @@ import { useApp, useRequiredSession, useSession, useTimeline } from '../context.
 import { firstOf, byTestId, focusAfterRender, focusLost } from '../../keyboard/focus-after-render.js';
 import { regionTarget } from '../../keyboard/focus-regions.js';
 import { FindBar } from '../find/FindBar.js';
+import { clearMarks, findTextRanges, markedRange, markRanges, scrollRangeIntoView } from '../find/find-mark.js';
 import { visibleRows } from './row-filter.js';
 import { TimelineRowView } from './TimelineRowView.js';
 
@@ -119,6 +122,8 @@ export function Timeline(): ReactNode {
   const setExpanded = useApp((s) => s.setExpanded);
   const inspect = useApp((s) => s.inspect);
   const [follow, setFollow] = useState(true);
+  /** Text to show and mark inside a row (the current find match, a search hit); `nonce` < 0 for find. */
+  const [reveal, setReveal] = useState<{ readonly key: string; readonly query: string; readonly nonce: number } | undefined>();
   const followRef = useRef(true);
   followRef.current = follow;
 
@@ -195,14 +200,68 @@ export function Timeline(): ReactNode {
     setFollow(false);
     setActiveKey(rows[i]!.key);
     virtualizer.scrollToIndex(i, { align: 'center' });
+    if (jump.text !== undefined) setReveal({ key: rows[i]!.key, query: jump.text, nonce: jump.nonce });
   }, [jump, timeline, rows, startSeq, session.controller, virtualizer]);
 
-  // Scroll to the current find match.
+  // Scroll to the current find match, then show the text in its row.
   useEffect(() => {
-    if (current < 0) return;
+    if (current < 0 || findQuery === undefined) return;
     setFollow(false);
     virtualizer.scrollToIndex(matches[current]!, { align: 'center' });
-  }, [current, matches, virtualizer]);
+    setReveal({ key: rows[matches[current]!]!.key, query: findQuery, nonce: -current - 1 });
+  }, [current, matches, findQuery, virtualizer, rows]);
+  // Find closed (or no match): the marks go.
+  useEffect(() => {
+    if (current < 0) {
+      clearMarks();
+      setReveal((r) => (r && r.nonce < 0 ? undefined : r));
+    }
+  }, [current]);
+  useEffect(() => () => clearMarks(), []);
+
+  // Show `reveal.query` inside row `reveal.key`: open the row when the text is in its folded part,
+  // mark the text and scroll it into view (inside the row's own scrolling output too). Rows
+  // re-measure after opening and the virtual list corrects its scroll, so this checks again for a
+  // few frames before it lets the view be.
+  useEffect(() => {
+    if (!reveal) return;
+    const row = rows.find((r) => r.key === reveal.key);
+    if (!row) return;
+    let frame = 0;
+    let tries = 0;
+    let opened = false;
+    let steady = 0;
+    const step = (): void => {
+      const outer = scrollRef.current;
+      const el = outer?.querySelector(`[data-testid="timeline-row"][data-key="${CSS.escape(row.key)}"]`);
+      if (outer && el) {
+        const ranges = findTextRanges(el, reveal.query);
+        if (ranges.length === 0 && !opened && foldable(row)) {
+          opened = true;
+          setExpanded(`${sessionId}:${row.key}`, true);
+        } else if (ranges.length > 0) {
+          markRanges(ranges[0], ranges.slice(1));
+          if (scrollRangeIntoView(ranges[0]!, outer) && ++steady >= 4) return;
+        }
+      }
+      if (tries++ < 90) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+    // Once per request: later renders re-mark (below) but do not scroll the person's view back.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+  }, [reveal]);
+
+  // The marked row was re-rendered (streaming, scrolled out of the virtual list and back): mark it again.
+  useLayoutEffect(() => {
+    if (!reveal) return;
+    const mark = markedRange();
+    if (mark && mark.startContainer.isConnected) return;
+    const el = scrollRef.current?.querySelector(`[data-testid="timeline-row"][data-key="${CSS.escape(reveal.key)}"]`);
+    if (!el) return;
+    const ranges = findTextRanges(el, reveal.query);
+    if (ranges.length > 0) markRanges(ranges[0], ranges.slice(1));
+  });
 
   // The Tab stop: the row last moved to, else the last row (the newest).
   const activeIndex = useMemo(() => {
@@ -392,18 +451,29 @@ export function Timeline(): ReactNode {
         </div>
       </div>
       {!follow && (
-        <button
-          type="button"
-          className="follow-button"
-          data-testid="follow-tail-button"
-          onClick={() => {
-            setFollow(true);
-            const el = scrollRef.current;
-            if (el) el.scrollTop = el.scrollHeight;
-          }}
-        >
-          ↓ latest
-        </button>
+        <div className="follow-bar">
+          <button
+            type="button"
+            className="follow-button small"
+            data-testid="follow-tail-button"
+            title="Scroll to the newest row and follow new ones (End in the timeline)"
+            onClick={(e) => {
+              setFollow(true);
+              const el = scrollRef.current;
+              if (el) el.scrollTop = el.scrollHeight;
+              // The button goes away: the newest row (the timeline's Tab stop) takes focus.
+              const newest = rows[rows.length - 1]?.key;
+              // The timeline holds focus until that row is rendered at the bottom.
+              if (el && e.currentTarget === document.activeElement && newest !== undefined) {
+                setActiveKey(undefined);
+                el.focus({ preventScroll: true });
+                focusAfterRender(() => el.querySelector<HTMLElement>(`[data-testid="timeline-row"][data-key="${CSS.escape(newest)}"]`), { from: el });
+              }
+            }}
+          >
+            ↓ latest
+          </button>
+        </div>
       )}
     </div>
   );

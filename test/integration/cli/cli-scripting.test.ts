@@ -184,7 +184,7 @@ describe('MCP on the command line', () => {
     const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--mcp-config', config, 'add 20 and 22']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('· MCP server calc ready (1 tool)');
-    expect(run.stdout).toMatch(/! MCP server broken failed: could not start: .*ENOENT/);
+    expect(run.stdout).toMatch(/! MCP server broken failed: could not start: the command .*no-such-server was not found/);
     expect(run.stdout).toContain('→ mcp__calc__add');
     expect(run.stdout).toContain('← ok 42');
     const tools = (llm.requests[first]!.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);

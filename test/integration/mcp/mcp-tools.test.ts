@@ -262,7 +262,7 @@ describe('MCP servers that misbehave', () => {
     expect(eventsOfType(events, 'turn/end').at(-1)!.data.reason).toEqual({ kind: 'completed' });
     const calc = statuses(s).find((x) => x.name === 'calc')!;
     expect(calc.state).toBe('failed');
-    expect(calc.error).toMatch(/could not start: .*ENOENT/);
+    expect(calc.error).toMatch(/could not start: the command .*no-such-mcp-server-binary was not found; install it/);
   }, 30_000);
 
   it('a workspace .forkline/mcp.json starts only once trusted, for exactly those bytes', async () => {
