@@ -13,7 +13,7 @@
  * `lastSeq + 1` on a hole. Agent status, inbox snapshots, approval requests and live tool output
  * are pushed per session.
  */
-import type { RankedReport } from './branch-ranking.js';
+import type { BranchDiff, RankedReport } from './branch-ranking.js';
 import type { ApprovalPreview } from './approval.js';
 import type { ErrorRecord } from './errors.js';
 import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader, SessionOrigin } from './events.js';
@@ -443,6 +443,8 @@ export interface HostMethods {
    * diff > fewer tokens > shorter time), each with its figures and the reasons; for a board view.
    */
   rankBranches(params: { sessionIds: readonly string[] }): RankedReport;
+  /** A branch's file diff against its fork point's checkpoint (issue 21's board), or a note why there is none. */
+  branchDiff(params: { sessionId: string }): BranchDiff;
   /** The check command a fan-out of this session would run (proposed from its project), to show and edit. */
   proposeFanoutCheck(params: { sessionId: string }): { check?: string };
   /**
@@ -557,6 +559,7 @@ export const HOST_METHODS = [
   'forkSession',
   'compareSessions',
   'rankBranches',
+  'branchDiff',
   'proposeFanoutCheck',
   'startFanout',
   'cancelFanout',

@@ -27,8 +27,8 @@ import type { Host } from './host.js';
 import { inspectSessionRequest, listRequests, requestStream } from './request-inspector.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { isCheckpointId } from '../workspace/checkpoints.js';
-import { rankedReport, storedBranchReport } from '../fanout/branch-report.js';
-import type { RankedReport } from '../../shared/branch-ranking.js';
+import { branchDiffOf, currentBranchReport, rankedReport } from '../fanout/branch-report.js';
+import type { BranchDiff, RankedReport } from '../../shared/branch-ranking.js';
 import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
 import { cutHead } from '../../shared/text-cut.js';
 import { titleFromPrompt } from './services/session-title.js';
@@ -198,8 +198,15 @@ export class HostConnection implements HostHandlers, IDisposable {
   /** Branches ranked with their figures (issue 21; electron/fanout/branch-report.ts). */
   async rankBranches(params: { sessionIds: readonly string[] }): Promise<RankedReport> {
     for (const id of params.sessionIds) if (!this.repo.get(id)) throw new ForklineError('SESSION_NOT_FOUND', `session ${id} does not exist`);
-    const reports = await Promise.all(params.sessionIds.map((id) => storedBranchReport(this.repo, this.host.options.checkpoints, id)));
+    const reports = await Promise.all(params.sessionIds.map((id) => currentBranchReport(this.repo, this.host.options.checkpoints, id, this.host.agentFor(id)?.session)));
     return rankedReport(reports);
+  }
+
+  /** A branch's file diff against its fork point (issue 21's board). */
+  async branchDiff(params: { sessionId: string }): Promise<BranchDiff> {
+    if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+    const report = await currentBranchReport(this.repo, this.host.options.checkpoints, params.sessionId, this.host.agentFor(params.sessionId)?.session);
+    return branchDiffOf(report, this.host.options.checkpoints);
   }
 
   /** What the branch actions use of this host (electron/host/services/branch-actions.ts). */
