@@ -252,6 +252,8 @@ export interface PriceOverrideSetting {
 export interface SessionBudget {
   readonly sessionUsd?: number;
   readonly sessionTokens?: number;
+  /** USD per turn (each turn starts from 0; a compaction inside a turn counts in it). */
+  readonly turnUsd?: number;
 }
 
 /** An endpoint's models with the limits known for them (tokens), and where the numbers came from. */
@@ -515,7 +517,7 @@ export interface HostMethods {
    * Sets (or, with neither limit, clears) a session's budget; it applies from the next request,
    * also to a turn that is running. Kept in the settings file.
    */
-  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number }): SessionSummary;
+  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number; turnUsd?: number }): SessionSummary;
   setApiKey(params: { provider: string; apiKey: string }): SettingsView;
   /**
    * The endpoint's models with their known windows (`GET /models`, OpenRouter / vLLM / llama.cpp /

@@ -107,7 +107,7 @@ export const PARAM_SCHEMAS = {
       theme: z.enum(['light', 'dark', 'system']).optional(),
     })
     .strict(),
-  setSessionBudget: z.object({ sessionId: id, sessionUsd: z.number().finite().optional(), sessionTokens: z.number().finite().optional() }).strict(),
+  setSessionBudget: z.object({ sessionId: id, sessionUsd: z.number().finite().optional(), sessionTokens: z.number().finite().optional(), turnUsd: z.number().finite().optional() }).strict(),
   setApiKey: z.object({ provider: z.string().min(1).max(64), apiKey: z.string().max(4096) }).strict(),
   listModels: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000).optional() }).strict(),
   testConnection: z

@@ -407,10 +407,10 @@ export class HostConnection implements HostHandlers, IDisposable {
     return this.host.withLocalModels(this.host.options.settings.view());
   }
 
-  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number }): SessionSummary {
+  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number; turnUsd?: number }): SessionSummary {
     const record = this.repo.get(params.sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    this.host.options.settings.setSessionBudget(params.sessionId, { ...(params.sessionUsd !== undefined ? { sessionUsd: params.sessionUsd } : {}), ...(params.sessionTokens !== undefined ? { sessionTokens: params.sessionTokens } : {}) });
+    this.host.options.settings.setSessionBudget(params.sessionId, { ...(params.sessionUsd !== undefined ? { sessionUsd: params.sessionUsd } : {}), ...(params.sessionTokens !== undefined ? { sessionTokens: params.sessionTokens } : {}), ...(params.turnUsd !== undefined ? { turnUsd: params.turnUsd } : {}) });
     this.host.broadcast({ kind: 'sessions/changed' });
     return this.host.summary(record);
   }
