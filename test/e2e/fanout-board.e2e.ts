@@ -6,7 +6,8 @@
  * Screenshots: test-results/60-fanout-form.png, 61-board-running.png, 62-board-ranked.png,
  * 63-board-applied.png (1400×900); 64-board-1000.png, 65-rewound-1000.png (1000×700); and from
  * "Fan out…" in the command palette: 66-board-provisional.png, 67-board-files.png (1400×900),
- * 68-board-2col-1000.png (the 2-column case, cost column), 69-board-ab-1000.png (1000×700).
+ * 68-board-2col-1000.png (the 2-column case, cost column), 69-board-ab-1000.png, and
+ * cost-board-branch-meters-1000.png (a branch's meter, sidebar costs, session + per-turn budget) (1000×700).
  * Prices are set for model-a and model-b (USD per million tokens); model-c and model-d have none,
  * so their cost shows "price unknown". model-c answers slowly, so the others finish first.
  */
@@ -281,5 +282,26 @@ describe('fan-out board by keyboard', () => {
     await page.keyboard.press('Enter');
     await page.locator(`[data-testid="compare-view"][data-a="${ids[0]}"][data-b="${ids[1]}"][data-state="ready"]`).waitFor({ timeout: 20_000 });
     await app.screenshot('69-board-ab-1000');
+    // Back in a branch (Close, by keyboard): its meter and the sidebar's costs; a session
+    // and a per-turn budget set by keyboard in the header's budget editor.
+    await tabTo(page, 'compare-close');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+    await openByKeyboard(page, ids[1]!);
+    await page.getByTestId('meter-cost').waitFor();
+    await tabTo(page, 'budget-button');
+    await page.keyboard.press('Enter');
+    await waitForFocus(page, 'budget-input');
+    await page.keyboard.type('1');
+    await tabTo(page, 'budget-turn-input');
+    await page.keyboard.type('-2');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('budget-error').textContent()).toBe('budget per turn (USD): "-2" is not a number');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('0.05');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="budget-button"]', { hasText: 'budget $1 / $0.05/turn' }).waitFor();
+    expect(app.runtime.settings.sessionBudget(ids[1]!)).toEqual({ sessionUsd: 1, turnUsd: 0.05 });
+    await app.screenshot('cost-board-branch-meters-1000');
   }, 180_000);
 });
