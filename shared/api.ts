@@ -13,7 +13,7 @@
  * `lastSeq + 1` on a hole. Agent status, inbox snapshots, approval requests and live tool output
  * are pushed per session.
  */
-import type { RankedReport } from './branch-ranking.js';
+import type { BranchDiff, RankedReport } from './branch-ranking.js';
 import type { ApprovalPreview } from './approval.js';
 import type { ErrorRecord } from './errors.js';
 import type { ApprovalPolicyName, RequestHeader, SessionEvent, SessionHeader, SessionOrigin } from './events.js';
@@ -267,6 +267,8 @@ export interface PriceOverrideSetting {
 export interface SessionBudget {
   readonly sessionUsd?: number;
   readonly sessionTokens?: number;
+  /** USD per turn (each turn starts from 0; a compaction inside a turn counts in it). */
+  readonly turnUsd?: number;
 }
 
 /** An endpoint's models with the limits known for them (tokens), and where the numbers came from. */
@@ -458,6 +460,8 @@ export interface HostMethods {
    * diff > fewer tokens > shorter time), each with its figures and the reasons; for a board view.
    */
   rankBranches(params: { sessionIds: readonly string[] }): RankedReport;
+  /** A branch's file diff against its fork point's checkpoint (issue 21's board), or a note why there is none. */
+  branchDiff(params: { sessionId: string }): BranchDiff;
   /** The check command a fan-out of this session would run (proposed from its project), to show and edit. */
   proposeFanoutCheck(params: { sessionId: string }): { check?: string };
   /**
@@ -528,7 +532,7 @@ export interface HostMethods {
    * Sets (or, with neither limit, clears) a session's budget; it applies from the next request,
    * also to a turn that is running. Kept in the settings file.
    */
-  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number }): SessionSummary;
+  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number; turnUsd?: number }): SessionSummary;
   setApiKey(params: { provider: string; apiKey: string }): SettingsView;
   /**
    * The endpoint's models with their known windows (`GET /models`, OpenRouter / vLLM / llama.cpp /
@@ -572,6 +576,7 @@ export const HOST_METHODS = [
   'forkSession',
   'compareSessions',
   'rankBranches',
+  'branchDiff',
   'proposeFanoutCheck',
   'startFanout',
   'cancelFanout',

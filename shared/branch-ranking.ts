@@ -47,6 +47,19 @@ export interface BranchReport extends RankFigures {
   /** Checkpoints: the fork point's (merge base) and the branch's last. */
   readonly forkCheckpoint?: string;
   readonly lastCheckpoint?: string;
+  /** The branch's turn is still running: its figures are so far, its rank provisional (no check yet, no diff until its turn's checkpoint). */
+  readonly provisional?: boolean;
+}
+
+/** A branch's files since its fork point (HostApi `branchDiff`): the unified diff between the fork point's checkpoint and its last one. */
+export interface BranchDiff {
+  readonly session: string;
+  /** Unified `git diff` text, cut at ~1 MB (`note` says so); empty when nothing changed. */
+  readonly diff: string;
+  /** Why there is no diff (checkpoints off, no checkpoint yet) or that it was cut. */
+  readonly note?: string;
+  readonly forkCheckpoint?: string;
+  readonly lastCheckpoint?: string;
 }
 
 /** The ranked document: `branches` in rank order, each with `rank` and `reasons`. */

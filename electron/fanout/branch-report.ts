@@ -4,14 +4,14 @@
  * the fork point, its tokens and time; and the ranked document over several branches.
  */
 import { branchStats } from '../../shared/branch-stats.js';
-import type { BranchReport, RankedReport } from '../../shared/branch-ranking.js';
+import type { BranchDiff, BranchReport, RankedReport } from '../../shared/branch-ranking.js';
 import type { SessionEvent } from '../../shared/events.js';
 import { isCheckpointId, type WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import type { SessionRepository } from '../store/session-repository.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { rankBranches } from './ranking.js';
 
-export type { BranchReport, BranchVariant, RankedReport } from '../../shared/branch-ranking.js';
+export type { BranchDiff, BranchReport, BranchVariant, RankedReport } from '../../shared/branch-ranking.js';
 
 /**
  * A branch's figures from its log. `recordedFrom`: the first seq this installation recorded
@@ -83,7 +83,56 @@ export async function storedBranchReport(repository: SessionRepository, checkpoi
   );
 }
 
-/** The ranked document of several branch reports. Pure. */
+/**
+ * A branch's figures now: from its live log, marked `provisional`, while this process runs its turn
+ * (the store refuses to load a session with an open turn it owns); else as stored.
+ * @param live the session this process runs for `id`, if any.
+ * @throws StoreError SESSION_NOT_FOUND.
+ */
+export async function currentBranchReport(
+  repository: SessionRepository,
+  checkpoints: WorkspaceCheckpoints | undefined,
+  id: string,
+  live: { readonly events: readonly SessionEvent[]; readonly state: { readonly openTurn?: unknown } } | undefined,
+  label?: string,
+): Promise<BranchReport> {
+  if (live === undefined || live.state.openTurn === undefined) return storedBranchReport(repository, checkpoints, id, label);
+  const h = repository.get(id)?.header;
+  const report = await branchReport(
+    {
+      id,
+      events: live.events,
+      recordedFrom: recordedHereFrom(repository, id),
+      ...(h?.parentSession !== undefined ? { parent: h.parentSession } : {}),
+      ...(h?.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
+      ...(h?.cwd !== undefined ? { cwd: h.cwd } : {}),
+      ...(label !== undefined ? { label } : {}),
+    },
+    checkpoints,
+  );
+  return { ...report, provisional: true };
+}
+
+/** The ranked document of several branch reports; a provisional branch says so in its reasons. Pure. */
 export function rankedReport(reports: readonly BranchReport[]): RankedReport {
-  return { branches: rankBranches(reports).map((r) => ({ ...r.branch, rank: r.rank, reasons: r.reasons })) };
+  return {
+    branches: rankBranches(reports).map((r) => ({ ...r.branch, rank: r.rank, reasons: r.branch.provisional ? [...r.reasons, 'still running: ranked on its figures so far (no check yet)'] : r.reasons })),
+  };
+}
+
+/** Most of a branch diff sent at once. */
+export const BRANCH_DIFF_MAX_CHARS = 1_000_000;
+
+/**
+ * A branch's files since its fork point: the diff between the fork point's checkpoint and its last
+ * one (a running branch's last is taken when its turn ends), or a note why there is none.
+ */
+export async function branchDiffOf(report: BranchReport, checkpoints: WorkspaceCheckpoints | undefined): Promise<BranchDiff> {
+  const ids = { ...(report.forkCheckpoint ? { forkCheckpoint: report.forkCheckpoint } : {}), ...(report.lastCheckpoint ? { lastCheckpoint: report.lastCheckpoint } : {}) };
+  if (!checkpoints) return { session: report.session, diff: '', note: 'workspace checkpoints are off', ...ids };
+  if (!report.forkCheckpoint || !report.lastCheckpoint) return { session: report.session, diff: '', note: 'no workspace checkpoint at the fork point or since (one is taken after every turn)', ...ids };
+  if (report.forkCheckpoint === report.lastCheckpoint) return { session: report.session, diff: '', ...(report.provisional ? { note: 'still running: its files are compared when its turn ends' } : {}), ...ids };
+  const diff = await checkpoints.diff(report.forkCheckpoint, report.lastCheckpoint);
+  if (diff.length <= BRANCH_DIFF_MAX_CHARS) return { session: report.session, diff, ...ids };
+  return { session: report.session, diff: diff.slice(0, BRANCH_DIFF_MAX_CHARS), note: `the diff was cut at 1 MB (of ${Math.round(diff.length / 1000).toLocaleString('en-US')} KB)`, ...ids };
 }

@@ -50,6 +50,7 @@ export const PARAM_SCHEMAS = {
   forkSession: z.object({ sessionId: id, atSeq: z.number().int().min(0).optional(), worktree: z.boolean().optional(), cwd: z.string().min(1).max(4096).optional() }).strict(),
   compareSessions: z.object({ a: id, b: id, files: z.boolean().optional() }).strict(),
   rankBranches: z.object({ sessionIds: z.array(id).min(1).max(64) }).strict(),
+  branchDiff: z.object({ sessionId: id }).strict(),
   proposeFanoutCheck: z.object({ sessionId: id }).strict(),
   startFanout: z
     .object({
@@ -106,7 +107,7 @@ export const PARAM_SCHEMAS = {
       theme: z.enum(['light', 'dark', 'system']).optional(),
     })
     .strict(),
-  setSessionBudget: z.object({ sessionId: id, sessionUsd: z.number().finite().optional(), sessionTokens: z.number().finite().optional() }).strict(),
+  setSessionBudget: z.object({ sessionId: id, sessionUsd: z.number().finite().optional(), sessionTokens: z.number().finite().optional(), turnUsd: z.number().finite().optional() }).strict(),
   setApiKey: z.object({ provider: z.string().min(1).max(64), apiKey: z.string().max(4096) }).strict(),
   listModels: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000).optional() }).strict(),
   testConnection: z

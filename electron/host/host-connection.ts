@@ -20,6 +20,8 @@ import type { HostHandlers } from './dispatch.js';
 import { listFolders } from './folders.js';
 import type { Host } from './host.js';
 import { inspectSessionRequest, listRequests, requestStream } from './request-inspector.js';
+import { branchDiffOf, currentBranchReport } from '../fanout/branch-report.js';
+import type { BranchDiff } from '../../shared/branch-ranking.js';
 import { applyBranch, cancelFanout, discardBranch, proposedCheckFor, rewindSession, startFanout, type BranchDeps } from './services/branch-actions.js';
 import { compareSessions, rankBranches } from './services/session-compare.js';
 import { forkSession } from './services/session-fork.js';
@@ -118,10 +120,17 @@ export class HostConnection implements HostHandlers, IDisposable {
     return compareSessions({ repository: this.repo, reader: this.reader, ...(checkpoints ? { checkpoints } : {}) }, params);
   }
 
-  /** Branches ranked with their figures, as a fan-out ranks them (services/session-compare.ts). */
+  /** Branches ranked with their figures, as a fan-out ranks them; running branches from their live logs, marked provisional (services/session-compare.ts). */
   rankBranches(params: { sessionIds: readonly string[] }): Promise<RankedReport> {
     const { checkpoints } = this.host.options;
-    return rankBranches({ repository: this.repo, ...(checkpoints ? { checkpoints } : {}) }, params.sessionIds);
+    return rankBranches({ repository: this.repo, ...(checkpoints ? { checkpoints } : {}), liveSession: (id) => this.host.agentFor(id)?.session }, params.sessionIds);
+  }
+
+  /** A branch's file diff against its fork point (issue 21's board). */
+  async branchDiff(params: { sessionId: string }): Promise<BranchDiff> {
+    if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
+    const report = await currentBranchReport(this.repo, this.host.options.checkpoints, params.sessionId, this.host.agentFor(params.sessionId)?.session);
+    return branchDiffOf(report, this.host.options.checkpoints);
   }
 
   /** What the branch actions use of this host (electron/host/services/branch-actions.ts). */
@@ -322,10 +331,10 @@ export class HostConnection implements HostHandlers, IDisposable {
     return this.host.withLocalModels(this.host.options.settings.view());
   }
 
-  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number }): SessionSummary {
+  setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number; turnUsd?: number }): SessionSummary {
     const record = this.repo.get(params.sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    this.host.options.settings.setSessionBudget(params.sessionId, { ...(params.sessionUsd !== undefined ? { sessionUsd: params.sessionUsd } : {}), ...(params.sessionTokens !== undefined ? { sessionTokens: params.sessionTokens } : {}) });
+    this.host.options.settings.setSessionBudget(params.sessionId, { ...(params.sessionUsd !== undefined ? { sessionUsd: params.sessionUsd } : {}), ...(params.sessionTokens !== undefined ? { sessionTokens: params.sessionTokens } : {}), ...(params.turnUsd !== undefined ? { turnUsd: params.turnUsd } : {}) });
     this.host.broadcast({ kind: 'sessions/changed' });
     return this.host.summary(record);
   }

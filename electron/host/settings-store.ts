@@ -341,7 +341,7 @@ export class SettingsStore {
    */
   setSessionBudget(sessionId: string, budget: SessionBudget): void {
     for (const [field, value] of Object.entries(budget) as [keyof SessionBudget, number | undefined][]) {
-      if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new ForklineError('INVALID_BUDGET', `${field === 'sessionUsd' ? 'the USD budget' : 'the token budget'} must be a number above 0 (got ${value})`);
+      if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new ForklineError('INVALID_BUDGET', `${field === 'sessionUsd' ? 'the USD budget' : field === 'turnUsd' ? 'the per-turn USD budget' : 'the token budget'} must be a number above 0 (got ${value})`);
     }
     const others = Object.fromEntries(Object.entries(this.persisted.sessionBudgets ?? {}).filter(([id]) => id !== sessionId));
     const clean = stripUndefined(budget) as SessionBudget;

@@ -27,6 +27,8 @@ export interface CommandEffects {
   cancel(sessionId: string): void;
   fork(sessionId: string, worktree: boolean): void;
   compareWithParent(sessionId: string): void;
+  /** Opens the fan-out form under the open session's last finished turn (issue 21). */
+  fanOut(sessionId: string): void;
   compact(sessionId: string): void;
   exportSession(sessionId: string): void;
   importSession(): void;
@@ -59,6 +61,7 @@ export const SHORTCUTS = {
   nextRegion: { key: 'F6' },
   previousRegion: { key: 'F6', shift: true },
   steer: { key: 'Enter', mod: true },
+  fanOut: { key: 'o', mod: true, shift: true },
 } as const satisfies Record<string, Shortcut>;
 
 /** The commands that apply now, in palette order. */
@@ -78,6 +81,7 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(open !== undefined && facts.approvalsPending && { id: 'go-approvals', label: 'Go to the pending approval', group: 'Session', hint: 'then A allow · S allow for session · R reject', run: () => effects.focus('approvals') });
   add(open !== undefined && !facts.readOnly && { id: 'fork', label: 'Fork after the last finished turn', group: 'Session', run: () => effects.fork(open, false) });
   add(open !== undefined && !facts.readOnly && { id: 'fork-worktree', label: 'Fork into its own folder after the last finished turn', group: 'Session', run: () => effects.fork(open, true) });
+  add(open !== undefined && !facts.running && !facts.readOnly && { id: 'fan-out', label: 'Fan out… (2–8 branches from the last finished turn, on a board)', group: 'Session', shortcut: SHORTCUTS.fanOut, run: () => effects.fanOut(open) });
   add(summary?.parentSession !== undefined && { id: 'compare-parent', label: 'Compare with the parent session', group: 'Session', run: () => effects.compareWithParent(summary.id) });
   add(open !== undefined && !facts.running && !facts.readOnly && { id: 'compact', label: 'Compact what the model sees', group: 'Session', run: () => effects.compact(open) });
   add(summary !== undefined && { id: 'rename', label: 'Rename session…', group: 'Session', hint: 'F2 in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'rename' }) });

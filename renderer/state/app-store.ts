@@ -313,8 +313,8 @@ const branchesSlice = (set: Set): BranchesSlice => ({
   openBoard: (target) => {
     const ids = [...new Set(target.ids)].slice(0, 8);
     if (ids.length < 2) return;
-    if (ids.length === 2 && target.fanoutId === undefined) set({ compare: { a: ids[0]!, b: ids[1]! }, board: undefined });
-    else set({ board: { ...target, ids }, compare: undefined });
+    // Two branches are the board's 2-column case (its "A/B details" opens the two-way compare).
+    set({ board: { ...target, ids }, compare: undefined });
   },
   closeBoard: () => set({ board: undefined }),
 });

@@ -178,6 +178,10 @@ describe('fork and compare in the browser', () => {
     await branchNode(forks[0]!).getByTestId('branch-node-check').check();
     await branchNode(forks[2]!).getByTestId('branch-node-check').check();
     await byTestId('branch-compare-selected').click();
+    // Two ticked branches are the board's 2-column case; "A/B details" opens the two-way view.
+    await page.locator('[data-testid="board-view"][data-count="2"]').waitFor({ timeout: 10_000 });
+    expect(await byTestId('board-column').count()).toBe(2);
+    await byTestId('board-pair-compare').click();
     const view = page.locator(`[data-testid="compare-view"][data-a="${forks[0]}"][data-b="${forks[2]}"][data-state="ready"]`);
     await view.waitFor({ timeout: 10_000 });
 

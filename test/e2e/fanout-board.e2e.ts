@@ -4,26 +4,45 @@
  * its own base session (one finished turn in a copy of examples/fix-sum, whose test fails), so the
  * cases are independent. Models are keyed by name: model-b fixes sum.js, the others do not.
  * Screenshots: test-results/60-fanout-form.png, 61-board-running.png, 62-board-ranked.png,
- * 63-board-applied.png (1400×900); 64-board-1000.png, 65-rewound-1000.png (1000×700).
+ * 63-board-applied.png (1400×900); 64-board-1000.png, 65-rewound-1000.png (1000×700); and from
+ * "Fan out…" in the command palette: 66-board-provisional.png, 67-board-files.png (1400×900),
+ * 68-board-2col-1000.png (the 2-column case, cost column), 69-board-ab-1000.png, and
+ * cost-board-branch-meters-1000.png (a branch's meter, sidebar costs, session + per-turn budget) (1000×700).
+ * Prices are set for model-a and model-b (USD per million tokens); model-c and model-d have none,
+ * so their cost shows "price unknown". model-c answers slowly, so the others finish first.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textResponse } from '../support/scripted-llm/index.js';
+import { textResponse, usage, type ReplyStep } from '../support/scripted-llm/index.js';
 import { ROOT, startE2eApp, type E2eApp } from './support/e2e-harness.js';
 import { runCommand, waitForFocus } from './support/keyboard-focus.js';
 import { fixSumReply, type ScriptedMessage } from '../support/fix-sum-replies.js';
 
 let app: E2eApp;
 
-/** model-b fixes sum.js; the others write notes of their own; the answer streams in pieces. */
-const reply = (model: string, messages: readonly ScriptedMessage[]) =>
-  fixSumReply(model, messages, { notesPath: (m) => `notes-${m}.txt`, finalReply: (m) => textResponse(`done (${m}): ${'a few words of streamed text. '.repeat(20)}`, { split: 12 }) });
+/** Every reply reports usage: 1,000 input and 50 output tokens. */
+const USAGE = usage(1000, 50);
+/** USD per million tokens for the priced models (model-c and model-d have no price). */
+const PRICES = [
+  { model: 'model-a', inputMtok: 1, outputMtok: 2 },
+  { model: 'model-b', inputMtok: 3, outputMtok: 4 },
+];
+
+/** model-b fixes sum.js; the others write notes of their own; the answer streams in pieces (model-c's slowly). */
+const reply = (model: string, messages: readonly ScriptedMessage[]): ReplyStep => {
+  const step = fixSumReply(model, messages, {
+    notesPath: (m) => `notes-${m}.txt`,
+    finalReply: (m) => textResponse(`done (${m}): ${'a few words of streamed text. '.repeat(20)}`, { split: 12, ...(m === 'model-c' ? { frameDelayMs: 300 } : {}) }),
+  });
+  return { ...step, usage: USAGE };
+};
 
 beforeAll(async () => {
   app = await startE2eApp({ approvalPolicy: 'allow', models: ['model-a', 'model-b', 'model-c', 'model-d'] });
   app.llm.setHandler((request) => reply(String(request.body.model), request.body.messages as ScriptedMessage[]));
+  app.runtime.host.options.settings.update({ prices: PRICES.map((p) => ({ ...p, baseUrl: app.llm.baseUrl })) });
 }, 60_000);
 afterAll(async () => {
   await app?.close();
@@ -80,12 +99,19 @@ async function openByKeyboard(page: Page, id: string): Promise<void> {
   await page.getByTestId('session-view').waitFor();
 }
 
-/** Opens the fan-out form under turn 1 by keyboard and fills it: `count` branches, the prompt, check `node test.js`. */
-async function fanOut(page: Page, count: number, shot?: string): Promise<void> {
+/**
+ * Opens the fan-out form under turn 1 by keyboard and fills it: `count` branches, the prompt, check
+ * `node test.js`. `open`: by Tab to the turn end's button (default), the palette's "Fan out…", or its shortcut.
+ */
+async function fanOut(page: Page, count: number, shot?: string, open: 'tab' | 'palette' | 'shortcut' = 'tab'): Promise<void> {
   const end = page.locator('[data-testid="turn-end"][data-turn="1"]');
   await end.waitFor();
-  await tabTo(page, 'fanout-button', { within: '[data-testid="turn-end"][data-turn="1"]' });
-  await page.keyboard.press('Enter');
+  if (open === 'palette') await runCommand(page, 'fan out');
+  else if (open === 'shortcut') await page.keyboard.press('Control+Shift+O');
+  else {
+    await tabTo(page, 'fanout-button', { within: '[data-testid="turn-end"][data-turn="1"]' });
+    await page.keyboard.press('Enter');
+  }
   await waitForFocus(page, 'fanout-count').catch(async (e: unknown) => {
     await app.screenshot('debug-fanout-form');
     throw e;
@@ -187,5 +213,95 @@ describe('fan-out board by keyboard', () => {
     await page.waitForFunction((p) => document.querySelector('[data-testid="session-row"][data-selected="true"]')?.getAttribute('data-session-id') !== p, base.id, { timeout: 20_000 });
     expect(readFileSync(join(base.folder, 'sum.js'), 'utf8')).toContain('let total;');
     await app.screenshot('65-rewound-1000');
+  }, 180_000);
+
+  it('from the palette at 1400×900: ranked while running (marked), cost per branch, each branch\'s files, apply', async () => {
+    const base = await baseSession();
+    const page = await app.openPage({ width: 1400, height: 900 });
+    await openByKeyboard(page, base.id);
+    await fanOut(page, 3, undefined, 'palette');
+    // model-c still streams while the others are done: they are ranked, it provisionally, and said so
+    // (one check of the whole board at one moment, as the branches move on by themselves).
+    await page.waitForFunction(
+      () => {
+        const cols = [...document.querySelectorAll<HTMLElement>('[data-testid="board-column"]')];
+        const slow = cols.filter((c) => c.dataset['status'] === 'running' && c.dataset['provisional'] === 'true');
+        const done = cols.filter((c) => c.dataset['status'] === 'idle' && c.dataset['provisional'] === 'false' && c.dataset['rank'] !== '');
+        return (
+          slow.length === 1 &&
+          done.length === 2 &&
+          slow[0]!.querySelector('[data-testid="board-variant"]')?.textContent?.includes('model-c') === true &&
+          /^#\d so far$/.test(slow[0]!.querySelector('[data-testid="board-rank"]')?.textContent ?? '') &&
+          document.querySelector('[data-testid="board-provisional-note"]') !== null
+        );
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    await app.screenshot('66-board-provisional');
+    await boardSettled(page, 3);
+    expect(await page.locator('[data-testid="board-column"][data-provisional="true"]').count()).toBe(0);
+    expect(await page.getByTestId('board-provisional-note').count()).toBe(0);
+    // Cost from the logged usage and the user's prices, by hand: 3 requests of 1,000 in + 50 out each;
+    // model-b at $3/$4 per Mtok: 3 × (0.003 + 0.0002) = $0.0096; model-a at $1/$2: 3 × (0.001 + 0.0001) = $0.0033.
+    const best = page.locator('[data-testid="board-column"][data-rank="1"]');
+    expect(await best.getByTestId('board-variant').textContent()).toContain('model-b');
+    expect(await best.getByTestId('board-cost').textContent()).toBe('$0.009600');
+    const byModel = (m: string) => page.locator('[data-testid="board-column"]').filter({ has: page.locator('[data-testid="board-variant"]', { hasText: m }) });
+    expect(await byModel('model-a').getByTestId('board-cost').textContent()).toBe('$0.003300');
+    expect(await byModel('model-c').getByTestId('board-cost').textContent()).toBe('price unknown');
+    // The winner's files since the fork point, opened by keyboard: only sum.js, with the fix.
+    const files = best.getByTestId('board-files');
+    await page.locator('[data-testid="board-column"][data-rank="1"] [data-testid="board-files"][data-state="ready"][data-count="1"]').waitFor({ timeout: 20_000 });
+    expect(await best.getByTestId('board-files-summary').textContent()).toBe('Files: 1 changed · +1 −1');
+    await tabTo(page, 'board-files-summary', { within: '[data-testid="board-column"][data-rank="1"]' });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => files.getAttribute('open')).toBe('');
+    expect(await files.getByTestId('board-file').getAttribute('data-path')).toBe('sum.js');
+    expect(await files.getByTestId('compare-diff').textContent()).toContain('let total = 0;');
+    expect(await byModel('model-c').getByTestId('board-files-summary').textContent()).toBe('Files: 1 changed · +1 −0');
+    await app.screenshot('67-board-files');
+    await tabTo(page, 'board-apply', { within: '[data-testid="board-column"][data-rank="1"]' });
+    await page.keyboard.press('Enter');
+    await best.getByTestId('board-apply-result').waitFor();
+    expect(readFileSync(join(base.folder, 'sum.js'), 'utf8')).toContain('let total = 0;');
+  }, 180_000);
+
+  it('by its shortcut at 1000×700: two branches are the 2-column board, with costs, and A/B details by keyboard', async () => {
+    const base = await baseSession();
+    const page = await app.openPage({ width: 1000, height: 700 });
+    await openByKeyboard(page, base.id);
+    await fanOut(page, 2, undefined, 'shortcut');
+    await boardSettled(page, 2);
+    expect(await page.getByTestId('board-view').getAttribute('data-count')).toBe('2');
+    const costs = await page.getByTestId('board-cost').allTextContents();
+    expect(costs.sort()).toEqual(['$0.003300', '$0.009600'].sort());
+    await app.screenshot('68-board-2col-1000');
+    const ids = await page.locator('[data-testid="board-column"]').evaluateAll((cols) => cols.map((c) => (c as HTMLElement).dataset['sessionId']));
+    await tabTo(page, 'board-pair-compare');
+    await page.keyboard.press('Enter');
+    await page.locator(`[data-testid="compare-view"][data-a="${ids[0]}"][data-b="${ids[1]}"][data-state="ready"]`).waitFor({ timeout: 20_000 });
+    await app.screenshot('69-board-ab-1000');
+    // Back in a branch (Close, by keyboard): its meter and the sidebar's costs; a session
+    // and a per-turn budget set by keyboard in the header's budget editor.
+    await tabTo(page, 'compare-close');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+    await openByKeyboard(page, ids[1]!);
+    await page.getByTestId('meter-cost').waitFor();
+    await tabTo(page, 'budget-button');
+    await page.keyboard.press('Enter');
+    await waitForFocus(page, 'budget-input');
+    await page.keyboard.type('1');
+    await tabTo(page, 'budget-turn-input');
+    await page.keyboard.type('-2');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('budget-error').textContent()).toBe('budget per turn (USD): "-2" is not a number');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('0.05');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="budget-button"]', { hasText: 'budget $1 / $0.05/turn' }).waitFor();
+    expect(app.runtime.settings.sessionBudget(ids[1]!)).toEqual({ sessionUsd: 1, turnUsd: 0.05 });
+    await app.screenshot('cost-board-branch-meters-1000');
   }, 180_000);
 });

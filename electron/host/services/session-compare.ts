@@ -10,7 +10,8 @@ import type { RankedReport } from '../../../shared/branch-ranking.js';
 import { ForklineError } from '../../../shared/errors.js';
 import type { SessionEvent } from '../../../shared/events.js';
 import { cutHead } from '../../../shared/text-cut.js';
-import { rankedReport, storedBranchReport } from '../../fanout/branch-report.js';
+import { currentBranchReport, rankedReport } from '../../fanout/branch-report.js';
+import type { Session } from '../../session/session.js';
 import { recordedHereFrom } from '../../store/session-provenance.js';
 import type { SessionRepository } from '../../store/session-repository.js';
 import type { SessionRecord } from '../../store/session-store.js';
@@ -81,9 +82,13 @@ export async function compareSessions(deps: CompareDeps, params: { readonly a: s
  * Branches ranked with their figures (electron/fanout/branch-report.ts), in rank order.
  * @throws ForklineError SESSION_NOT_FOUND for an id with no session, before anything is read.
  */
-export async function rankBranches(deps: Pick<CompareDeps, 'repository' | 'checkpoints'>, sessionIds: readonly string[]): Promise<RankedReport> {
+export async function rankBranches(
+  deps: Pick<CompareDeps, 'repository' | 'checkpoints'> & { readonly liveSession?: (id: string) => Session | undefined },
+  sessionIds: readonly string[],
+): Promise<RankedReport> {
   for (const id of sessionIds) if (!deps.repository.get(id)) throw new ForklineError('SESSION_NOT_FOUND', `session ${id} does not exist`);
-  const reports = await Promise.all(sessionIds.map((id) => storedBranchReport(deps.repository, deps.checkpoints, id)));
+  // A running branch is read from its live log and ranked provisionally (branch-report.ts).
+  const reports = await Promise.all(sessionIds.map((id) => currentBranchReport(deps.repository, deps.checkpoints, id, deps.liveSession?.(id))));
   return rankedReport(reports);
 }
 

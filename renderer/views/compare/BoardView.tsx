@@ -1,15 +1,17 @@
 /**
  * The N-way board (README "Fan-out, apply, rewind"): up to eight branches side by side, live while a fan-out runs. Per
- * branch its rank, variant, status, check result, changed lines, tokens, time and end reason (from
- * `rankBranches`, asked again when a branch changes, at most every 700 ms), the ranking's reasons,
+ * branch its rank (provisional, and marked so, while it runs), variant, status, check result, changed
+ * lines, tokens, cost, time and end reason (from `rankBranches`, asked again when a branch changes, at
+ * most every 700 ms), the ranking's reasons, its files since the fork point (`branchDiff`),
  * its transcript from the fork point (live projections, one per column, capped like the compare
  * view's), and its actions: open, Apply to my folder (three-way; conflicts listed, nothing
  * written), Discard (removes its own folder only). "Cancel all" cancels every running branch.
- * The two-way compare view stays for two branches without a fan-out.
+ * Two branches are the 2-column case; "A/B details" opens the two-way compare view for them.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ApplyBranchResult, SessionSummary } from '../../../shared/api.js';
-import type { RankedReport } from '../../../shared/branch-ranking.js';
+import type { BranchDiff, RankedReport } from '../../../shared/branch-ranking.js';
+import { formatUsd } from '../../../shared/pricing.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
@@ -18,6 +20,8 @@ import { BranchesToggle } from '../branches/BranchPicker.js';
 import { SessionScope, useApp, useClient, useOpenSession } from '../context.js';
 import { useFocusInside } from '../common/use-focus-inside.js';
 import { ROW_LIMIT, TranscriptRows } from './CompareTranscript.js';
+import { PatchFileView } from './CompareFiles.js';
+import { parseCompareDiff } from './patch-files.js';
 
 type Ranked = RankedReport['branches'][number];
 
@@ -26,6 +30,64 @@ function checkLabel(b: Ranked | undefined): string {
   if (!b?.check) return 'not run';
   const counts = b.check.counts ? ` (${b.check.counts.passed} passed, ${b.check.counts.failed} failed)` : '';
   return `${b.check.timedOut ? 'timed out' : b.check.passed ? 'passed' : `failed, exit ${b.check.exitCode ?? '?'}`}${counts}`;
+}
+
+/**
+ * A branch's files since its fork point (host `branchDiff`, parsed with the `diff` package): the
+ * changed files with their +/− counts in the summary line, each file's diff when opened. Asked
+ * again when the branch's last checkpoint changes (after each of its turns).
+ */
+function BranchFiles({ id, checkpoint, running }: { readonly id: string; readonly checkpoint: string | undefined; readonly running: boolean }): ReactNode {
+  const client = useClient();
+  const [result, setResult] = useState<{ readonly diff?: BranchDiff; readonly error?: string }>({});
+  useEffect(() => {
+    let live = true;
+    client.branchDiff({ sessionId: id }).then(
+      (diff) => live && setResult({ diff }),
+      (e: unknown) => live && setResult({ error: describeError(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, id, checkpoint, running]);
+  const parsed = useMemo(() => (result.diff ? parseCompareDiff(result.diff.diff) : undefined), [result.diff]);
+  const files = parsed?.ok ? parsed.files : [];
+  const added = files.reduce((n, f) => n + f.added, 0);
+  const removed = files.reduce((n, f) => n + f.removed, 0);
+  const summary = result.error
+    ? `Files: ${result.error}`
+    : !result.diff
+      ? 'Files: loading…'
+      : files.length === 0
+        ? `Files: ${result.diff.note ?? 'no changes since the fork point'}`
+        : `Files: ${files.length} changed · +${added} −${removed}`;
+  return (
+    <details className="board-files" data-testid="board-files" data-count={files.length} data-state={result.error ? 'error' : result.diff ? 'ready' : 'loading'}>
+      <summary data-testid="board-files-summary">{summary}</summary>
+      {result.diff?.note && files.length > 0 && <div className="muted">{result.diff.note}</div>}
+      {files.length > 0 && (
+        <ul className="compare-file-list">
+          {files.map((f) => (
+            <li key={f.path} className="compare-file" data-testid="board-file" data-path={f.path}>
+              <span className={`file-status status-${f.created ? 'A' : f.deleted ? 'D' : 'M'}`}>{f.created ? 'A' : f.deleted ? 'D' : 'M'}</span>
+              <span className="mono clip">{f.path}</span>
+              <span className="diff-stat">
+                <span className="add">+{f.added}</span> <span className="del">−{f.removed}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {files.map((f) => (
+        <PatchFileView key={f.path} file={f} />
+      ))}
+      {parsed && !parsed.ok && (
+        <pre className="plain" data-testid="board-diff-raw" tabIndex={0}>
+          {parsed.raw}
+        </pre>
+      )}
+    </details>
+  );
 }
 
 function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: string; readonly summary: SessionSummary | undefined; readonly ranked: Ranked | undefined; readonly sessions: readonly SessionSummary[]; readonly onApplied: () => void }): ReactNode {
@@ -58,10 +120,19 @@ function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: str
     }
   };
   return (
-    <section className="board-column" data-testid="board-column" data-session-id={id} data-rank={ranked?.rank ?? ''} data-status={summary?.status ?? 'unknown'} aria-label={`Branch ${label}`}>
+    <section
+      className="board-column"
+      data-testid="board-column"
+      data-session-id={id}
+      data-rank={ranked?.rank ?? ''}
+      data-provisional={ranked?.provisional === true}
+      data-status={summary?.status ?? 'unknown'}
+      aria-label={`Branch ${label}`}
+    >
       <header className="board-column-head">
-        <span className="board-rank" data-testid="board-rank">
+        <span className="board-rank" data-testid="board-rank" title={ranked?.provisional ? 'Provisional: this branch is still running, ranked on its figures so far' : undefined}>
           #{ranked?.rank ?? '–'}
+          {ranked?.provisional && <span className="board-provisional muted"> so far</span>}
         </span>
         <span className="board-variant clip mono" data-testid="board-variant" title={label}>
           {label}
@@ -78,6 +149,10 @@ function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: str
         <dd data-testid="board-diff">{ranked ? `${ranked.diffLines} changed lines` : '–'}</dd>
         <dt>tokens</dt>
         <dd data-testid="board-tokens">{ranked ? ranked.tokens.toLocaleString('en-US') : '–'}</dd>
+        <dt>cost</dt>
+        <dd data-testid="board-cost" title={ranked && ranked.costUsd === undefined ? 'A response of this branch has no known price (see Settings → prices)' : undefined}>
+          {ranked ? formatUsd(ranked.costUsd) : '–'}
+        </dd>
         <dt>time</dt>
         <dd data-testid="board-time">{ranked ? `${(ranked.durationMs / 1000).toFixed(1)} s` : '–'}</dd>
         <dt>end</dt>
@@ -120,6 +195,7 @@ function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: str
           ))}
         </div>
       )}
+      <BranchFiles id={id} checkpoint={ranked?.lastCheckpoint} running={running} />
       <div className="compare-column-body board-transcript" tabIndex={0} role="region" aria-label={`${label}: transcript from the fork point`} data-testid="board-transcript">
         {session ? (
           <TranscriptRows fromSeq={summary?.seedLength ?? 0} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={() => setAll(true)} />
@@ -136,6 +212,7 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
   const client = useClient();
   const sessions = useApp((s) => s.sessions);
   const closeBoard = useApp((s) => s.closeBoard);
+  const openCompare = useApp((s) => s.openCompare);
   const toast = useApp((s) => s.toast);
   const summaries = ids.map((id) => sessions.find((s) => s.id === id));
   const signature = summaries.map((s) => (s ? `${s.eventCount}:${s.status}` : '-')).join('|');
@@ -159,11 +236,9 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
   // Figures: asked again when a branch changes, at most every 700 ms (streaming changes the signature often).
   useEffect(() => {
     let live = true;
-    // A running branch's log is still being written: it is ranked once its turn is over.
-    const idle = ids.filter((_id, i) => summaries[i]?.status !== 'running');
-    if (idle.length === 0) return;
+    // Running branches are ranked too, on their figures so far (the host marks them provisional).
     const timer = setTimeout(() => {
-      client.rankBranches({ sessionIds: idle }).then(
+      client.rankBranches({ sessionIds: ids }).then(
         (r) => {
           if (live) {
             setRanking(r);
@@ -179,8 +254,7 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
       live = false;
       clearTimeout(timer);
     };
-    // `signature` stands for `summaries` (a new array every render; only counts and statuses matter).
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+    // `signature` says when to ask again (counts and statuses change as branches stream).
   }, [client, ids, signature, nonce]);
 
   const byId = new Map(ranking?.branches.map((b) => [b.session, b]) ?? []);
@@ -190,6 +264,11 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
         <span className="compare-title" data-focus-default tabIndex={-1}>
           Board · {ids.length} branches
         </span>
+        {anyRunning && ranking?.branches.some((b) => b.provisional) && (
+          <span className="muted" data-testid="board-provisional-note">
+            ranking so far: running branches are ranked on their figures until their checks run
+          </span>
+        )}
         {check && (
           <span className="muted mono clip" data-testid="board-check-command" title={check}>
             check: {check}
@@ -209,6 +288,11 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
               }}
             >
               Cancel all
+            </button>
+          )}
+          {ids.length === 2 && (
+            <button type="button" className="small" data-testid="board-pair-compare" title="The two branches from their common history: shared turns, figures side by side, and the diff between their files (A − / B +)" onClick={() => openCompare(ids[0]!, ids[1]!)}>
+              A/B details
             </button>
           )}
           <BranchesToggle />

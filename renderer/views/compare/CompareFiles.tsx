@@ -13,7 +13,8 @@ function statusLabel(status: string): string {
   return STATUS_LABEL[status.charAt(0)] ?? status;
 }
 
-const PatchFileView = memo(function PatchFileView({ file }: { readonly file: PatchFile }): ReactNode {
+/** One file's diff as a numbered table (also the board's per-branch diff). */
+export const PatchFileView = memo(function PatchFileView({ file }: { readonly file: PatchFile }): ReactNode {
   return (
     <div className="diff" data-testid="compare-diff" data-path={file.path}>
       <div className="diff-head mono">

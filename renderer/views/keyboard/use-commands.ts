@@ -23,6 +23,17 @@ export function useCommands(): () => Command[] {
       cancel: (id) => void runtime.actions.cancel(id),
       fork: (id, worktree) => void runtime.actions.fork(id, { worktree }),
       compareWithParent: (id) => runtime.actions.compareWithParent(id),
+      // The form belongs to a turn end's row: open the last finished one's (the timeline shows its tail).
+      fanOut: () => {
+        const buttons = document.querySelectorAll<HTMLButtonElement>('[data-testid="turn-end"] [data-testid="fanout-button"]:not(:disabled)');
+        const last = buttons[buttons.length - 1];
+        if (!last) {
+          runtime.app.getState().toast('No finished turn to fan out from yet: fan-out starts from a turn end.', 'info');
+          return;
+        }
+        last.scrollIntoView({ block: 'nearest' });
+        last.click();
+      },
       compact: (id) => void runtime.actions.compact(id),
       exportSession: (id) => void runtime.actions.exportSession(id, download),
       importSession: () => document.querySelector<HTMLInputElement>('[data-testid="import-session-input"]')?.click(),

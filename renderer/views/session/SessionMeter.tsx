@@ -5,8 +5,10 @@
  * on each one). The budget field sets a per-session limit — USD, or billed tokens where prices are
  * unknown — before or while a turn runs; the host checks it before every request.
  *
- * Keyboard: the budget button opens the field with the amount focused; Enter sets it, Escape
- * cancels, an empty amount clears the budget.
+ * Beside it, a per-turn USD limit (each turn starts from 0).
+ *
+ * Keyboard: the budget button opens the field with the amount focused (Tab reaches the unit and
+ * the per-turn amount); Enter sets them, Escape cancels, empty amounts clear the budget.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { SessionBudget, SessionSummary } from '../../../shared/api.js';
@@ -16,9 +18,12 @@ import { costLabel, costTokensTitle } from '../../../shared/session-cost.js';
 import { useRuntime } from '../context.js';
 import { tickSeconds, useNow } from '../sidebar/SessionCost.js';
 
-/** `$1.00` or `50k tokens`. */
+/** A budget amount without trailing zeros (`$0.5`, `$2`). */
+const shortUsd = (usd: number): string => formatUsd(usd).replace(/(\.\d*?[1-9])0+$/, '$1').replace(/\.0+$/, '');
+
+/** `$1.00`, `50k tokens`, `$0.1/turn`, joined by ` / `. */
 export function budgetLabel(budget: SessionBudget): string {
-  const parts = [budget.sessionUsd !== undefined ? formatUsd(budget.sessionUsd).replace(/(\.\d*?[1-9])0+$/, '$1') : '', budget.sessionTokens !== undefined ? `${formatTokens(budget.sessionTokens)} tokens` : ''].filter(Boolean);
+  const parts = [budget.sessionUsd !== undefined ? shortUsd(budget.sessionUsd) : '', budget.sessionTokens !== undefined ? `${formatTokens(budget.sessionTokens)} tokens` : '', budget.turnUsd !== undefined ? `${shortUsd(budget.turnUsd)}/turn` : ''].filter(Boolean);
   return parts.join(' / ');
 }
 
@@ -47,9 +52,11 @@ export function BudgetEditor({ sessionId, budget, initial, onDone }: { readonly 
     const v = unit === 'usd' ? budget?.sessionUsd : budget?.sessionTokens;
     return v !== undefined ? String(v) : '';
   });
+  const [turnText, setTurnText] = useState(budget?.turnUsd !== undefined ? String(budget.turnUsd) : '');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const turnInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     input.current?.focus();
     input.current?.select();
@@ -61,9 +68,16 @@ export function BudgetEditor({ sessionId, budget, initial, onDone }: { readonly 
       input.current?.focus();
       return;
     }
+    const perTurn = turnText.trim() === '' ? undefined : parseBudgetInput(turnText, 'usd');
+    if (perTurn !== undefined && 'error' in perTurn) {
+      setError(perTurn.error.replace('budget (USD)', 'budget per turn (USD)'));
+      turnInput.current?.focus();
+      return;
+    }
     setBusy(true);
-    // The other unit's limit is kept unless this clears everything.
-    const next: SessionBudget = Object.keys(parsed.budget).length === 0 ? {} : unit === 'usd' ? { ...(budget?.sessionTokens !== undefined ? { sessionTokens: budget.sessionTokens } : {}), ...parsed.budget } : { ...(budget?.sessionUsd !== undefined ? { sessionUsd: budget.sessionUsd } : {}), ...parsed.budget };
+    // The other unit's session limit is kept unless this clears it; the per-turn limit is the field's.
+    const session: SessionBudget = Object.keys(parsed.budget).length === 0 ? {} : unit === 'usd' ? { ...(budget?.sessionTokens !== undefined ? { sessionTokens: budget.sessionTokens } : {}), ...parsed.budget } : { ...(budget?.sessionUsd !== undefined ? { sessionUsd: budget.sessionUsd } : {}), ...parsed.budget };
+    const next: SessionBudget = { ...session, ...(perTurn?.budget.sessionUsd !== undefined ? { turnUsd: perTurn.budget.sessionUsd } : {}) };
     const refused = await runtime.actions.setBudget(sessionId, next);
     setBusy(false);
     if (refused !== undefined) {
@@ -87,6 +101,7 @@ export function BudgetEditor({ sessionId, budget, initial, onDone }: { readonly 
       <label className="sr-only" htmlFor={`budget-${sessionId}`}>
         Session budget
       </label>
+      <span className="muted">session</span>
       <input
         id={`budget-${sessionId}`}
         ref={input}
@@ -111,6 +126,28 @@ export function BudgetEditor({ sessionId, budget, initial, onDone }: { readonly 
         <option value="usd">USD</option>
         <option value="tokens">tokens</option>
       </select>
+      <label className="budget-turn">
+        <span className="muted">per turn $</span>
+        <input
+          ref={turnInput}
+          className="budget-input mono"
+          data-testid="budget-turn-input"
+          value={turnText}
+          placeholder="none"
+          title="USD per turn: a request that could take this turn's spend past it is not sent (empty: no per-turn limit)"
+          aria-invalid={error !== undefined && error.includes('per turn')}
+          onChange={(e) => {
+            setTurnText(e.target.value);
+            setError(undefined);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              void save();
+            }
+          }}
+        />
+      </label>
       <button type="button" className="small primary" data-testid="budget-save" disabled={busy} onClick={() => void save()}>
         Set
       </button>

@@ -87,6 +87,17 @@ describe('fan-out actions over the HostApi', () => {
     const ranked = await call<{ branches: { session: string; rank: number; check?: { passed: boolean } }[] }>('rankBranches', { sessionIds: started.branches.map((b) => b.sessionId) });
     expect(ranked.branches[0]!.session).toBe(started.branches[1]!.sessionId);
     expect(ranked.branches[0]!.check?.passed).toBe(true);
+    // Each branch's files against its fork point (the board's per-branch diff).
+    const fixed = await call<{ diff: string; note?: string }>('branchDiff', { sessionId: started.branches[1]!.sessionId });
+    expect(fixed.note).toBeUndefined();
+    expect(fixed.diff).toContain('+++ b/sum.js');
+    expect(fixed.diff).toMatch(/^-\s*let total;$/m);
+    expect(fixed.diff).toMatch(/^\+\s*let total = 0;$/m);
+    expect(fixed.diff).not.toContain('notes.txt');
+    const notes = await call<{ diff: string }>('branchDiff', { sessionId: started.branches[0]!.sessionId });
+    expect(notes.diff).toContain('+++ b/notes.txt');
+    expect(notes.diff).not.toContain('sum.js');
+    await expect(call('branchDiff', { sessionId: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
     const applied = await call<{ applied: boolean; files: { path: string }[] }>('applyBranch', { sessionId: started.branches[1]!.sessionId });
     expect(applied.applied).toBe(true);
     expect(applied.files.map((f) => f.path)).toEqual(['sum.js']);
@@ -115,6 +126,11 @@ describe('fan-out actions over the HostApi', () => {
     llm.setHandler(() => framesResponse([frame.stall()]));
     const again = await call<FanoutStarted>('startFanout', { sessionId: parentId, prompt: 'fix the failing test', variants: [{ model: 'model-a' }, { model: 'model-b' }], check: 'node test.js' });
     await until(() => again.branches.every((b) => runtime.host.agentFor(b.sessionId)?.status === 'running'));
+    // While they run, the board still gets a ranking: provisional, from the live logs, and said so.
+    const live = await call<{ branches: { session: string; provisional?: boolean; check?: unknown; reasons: string[] }[] }>('rankBranches', { sessionIds: again.branches.map((b) => b.sessionId) });
+    expect(live.branches.map((b) => b.provisional)).toEqual([true, true]);
+    expect(live.branches.every((b) => b.check === undefined && b.reasons.some((r) => r.startsWith('still running')))).toBe(true);
+    expect(await call('branchDiff', { sessionId: again.branches[0]!.sessionId })).toMatchObject({ diff: '', note: expect.stringContaining('still running') });
     expect(await call('cancelFanout', { fanoutId: again.fanoutId })).toEqual({ cancelled: true });
     await until(() => again.branches.every((b) => runtime.host.agentFor(b.sessionId)?.status !== 'running'));
     for (const b of again.branches) expect(logOf(b.sessionId).findLast((e) => e.type === 'turn/end')?.data).toMatchObject({ reason: { kind: 'aborted' } });

@@ -41,6 +41,7 @@ describe('command list', () => {
     cancel: (id) => calls.push(`cancel ${id}`),
     fork: (id, worktree) => calls.push(`fork ${id} ${worktree}`),
     compareWithParent: (id) => calls.push(`compare ${id}`),
+    fanOut: (id) => calls.push(`fan out ${id}`),
     compact: (id) => calls.push(`compact ${id}`),
     exportSession: (id) => calls.push(`export ${id}`),
     importSession: () => calls.push('import'),
@@ -64,6 +65,12 @@ describe('command list', () => {
     const running = buildCommands({ state: app.getState(), running: true, readOnly: false, approvalsPending: true }, effects);
     expect(running.map((c) => c.id)).toEqual(expect.arrayContaining(['cancel', 'go-approvals']));
     expect(running.map((c) => c.id)).not.toContain('compact');
+    // Fan out… from the last finished turn: not while a turn runs; it has its own shortcut.
+    expect(running.map((c) => c.id)).not.toContain('fan-out');
+    const fan = buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects).find((c) => c.id === 'fan-out')!;
+    expect(fan.shortcut).toEqual(SHORTCUTS.fanOut);
+    fan.run();
+    expect(calls.at(-1)).toBe('fan out root');
     running.find((c) => c.id === 'cancel')!.run();
     expect(calls.at(-1)).toBe('cancel root');
     app.getState().select('child');
