@@ -10,12 +10,13 @@ import { defineConfig } from 'vitest/config';
 // Unit files share their worker process (`isolate: false`: one vitest worker runs many files instead
 // of a fresh process per file, which halves the unit tests' CPU time: 80 s instead of 169 s). A
 // unit file that changes module or global state for its own file — `vi.mock`/`vi.doMock`, stubbed
-// globals or env, fake timers, another test environment — is found by the scan below and runs
-// isolated, as do all integration files (they spawn processes, servers and stores).
+// globals or env, fake timers, another test environment — or that runs processes (the bash tool
+// and its process supervisor keep module-level state; a shared worker hung one of them) is found
+// by the scan below and runs isolated, as do all integration files.
 
 const UNIT = 'test/unit';
 /** What makes a unit file run in a process of its own. */
-const OWN_STATE = /\bvi\.(mock|doMock|hoisted|stubGlobal|stubEnv|useFakeTimers)\(|@vitest-environment|process\.chdir\(/;
+const OWN_STATE = /\bvi\.(mock|doMock|hoisted|stubGlobal|stubEnv|useFakeTimers)\(|@vitest-environment|process\.chdir\(|child_process|node-pty|createBashTool|createBuiltinTools|process-supervisor/;
 
 function unitFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
