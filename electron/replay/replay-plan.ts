@@ -227,6 +227,8 @@ function readAnswers(events: readonly SessionEvent[], startSeq: number, messages
   const drafts: Draft[] = [];
   for (const record of requestLog(events)) {
     if (record.prefixEnd < startSeq) continue;
+    // An imported step's answer-only record (no request was logged): its answer is synthesized below from its message.
+    if (record.answerOnly) continue;
     if (record.ref.kind === 'step') {
       const { turn, step } = record.ref;
       const chunks: StreamChunk[] = [];

@@ -1,7 +1,8 @@
 /**
  * SQL stays confined to electron/store/sql.ts and the migration files electron/store/migrations/
  * (STYLE §6 "Store", reference runtime D7): no other source file under electron/ or shared/ holds
- * an SQL statement in a string or template literal.
+ * an SQL statement in a string or template literal. The PostgreSQL team store is the other database
+ * adapter: its SQL stays inside electron/team/ (its queries and its own migrations).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,6 +12,8 @@ const ROOT = join(import.meta.dirname, '../../..');
 const SQL_FILE = 'electron/store/sql.ts';
 /** One file per schema migration (their DDL and backfill queries). */
 const MIGRATIONS_DIR = 'electron/store/migrations/';
+/** The PostgreSQL team store (docs/architecture.md, layer electron/team): its SQL lives in its own folder. */
+const TEAM_STORE_DIR = 'electron/team/';
 const SQL_KEYWORDS = /\b(SELECT\s.+\sFROM|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET|CREATE\s+(TABLE|INDEX)|DROP\s+TABLE|ALTER\s+TABLE|PRAGMA\s+\w+|BEGIN\s+(IMMEDIATE|EXCLUSIVE)?|COMMIT)\b/;
 const LITERAL = /'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g;
 
@@ -42,7 +45,8 @@ describe('SQL resource boundary', () => {
     const offenders: string[] = [];
     for (const file of [...sources(join(ROOT, 'electron')), ...sources(join(ROOT, 'shared'))]) {
       const rel = relative(ROOT, file);
-      if (rel === SQL_FILE || rel.split('\\').join('/').startsWith(MIGRATIONS_DIR)) continue;
+      const posix = rel.split('\\').join('/');
+      if (rel === SQL_FILE || posix.startsWith(MIGRATIONS_DIR) || posix.startsWith(TEAM_STORE_DIR)) continue;
       for (const literal of sqlLiterals(readFileSync(file, 'utf8'))) offenders.push(`${rel}: ${literal.slice(0, 80)}`);
     }
     expect(offenders).toEqual([]);
