@@ -39,7 +39,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: [`${UNIT}/**/*.test.ts`], exclude: isolatedUnit, isolate: false } },
       { extends: true, test: { name: 'unit (isolated)', include: isolatedUnit.length > 0 ? isolatedUnit : ['<none>'] } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      // Integration tests run real CLIs, servers and shells; on a loaded 2-core CI machine one can take
+      // three times as long as on a quiet one, so they get 90 s (a hang still fails, later).
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 90_000, hookTimeout: 90_000 } },
     ],
   },
 });

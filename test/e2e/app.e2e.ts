@@ -41,7 +41,7 @@ async function steerWith(text: string): Promise<void> {
   await byTestId('composer-steer').click();
 }
 async function turnEnded(turn: number, reason = 'completed'): Promise<void> {
-  await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).waitFor({ timeout: 15_000 });
+  await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).waitFor({ timeout: 30_000 });
   expect(await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).getAttribute('data-reason')).toBe(reason);
 }
 const log = (): readonly SessionEvent[] => app.runtime.host.agentFor(sessionId)?.session.events ?? app.runtime.store.readAll(sessionId);
@@ -85,14 +85,21 @@ describe('Forkline in the browser', () => {
   });
 
   it('steers mid-turn: the steering enters at the next step', async () => {
-    app.llm.enqueue(
-      reply({ text: 'Working on a long explanation of the file and its history, which takes a while to stream out.', split: 2, frameDelayMs: 40 }),
-      textResponse('Focused on the tests, as asked.'),
-    );
+    // The first answer waits until the steering is in (the turn surely runs while the person
+    // steers, however slow the machine); the second answers the steered step.
+    let release!: () => void;
+    const steered = new Promise<void>((resolve) => (release = resolve));
+    app.llm.setHandler(async () => {
+      app.llm.setHandler(undefined);
+      await steered;
+      return reply({ text: 'Working on a long explanation of the file and its history, which takes a while to stream out.', split: 2, frameDelayMs: 40 });
+    });
     await send('Explain a.txt at length.');
     await page.locator('[data-testid="composer-send"][data-mode="queue"]').waitFor();
     await steerWith('focus on the tests instead');
-    await page.locator('[data-testid="user-message"][data-source="steer"]').waitFor({ timeout: 15_000 });
+    app.llm.enqueue(textResponse('Focused on the tests, as asked.'));
+    release();
+    await page.locator('[data-testid="user-message"][data-source="steer"]').waitFor({ timeout: 30_000 });
     await turnEnded(2);
     await app.screenshot('05-steered');
     const events = log();
@@ -103,7 +110,8 @@ describe('Forkline in the browser', () => {
   });
 
   it('cancels a running turn; the partial answer is kept and marked interrupted', async () => {
-    app.llm.enqueue(reply({ text: 'This answer is long and slow '.repeat(20), split: 3, frameDelayMs: 40 }));
+    // A stream that stalls after a few frames: the turn is surely running when Cancel is pressed.
+    app.llm.enqueue(reply({ text: 'This answer is long and slow '.repeat(20), split: 3, frameDelayMs: 40, cut: { after: 4, then: 'stall' } }));
     await send('Write something long.');
     await page.locator('[data-testid="assistant-text"][data-streaming="true"]').waitFor();
     await byTestId('composer-cancel').click();
@@ -138,7 +146,9 @@ describe('Forkline in the browser', () => {
 
   it('streams a running bash call\'s output live into its tool row', async () => {
     app.llm.enqueue(
-      toolCallResponse([{ id: 'bash-live', name: 'bash', arguments: JSON.stringify({ command: 'for i in 1 2 3; do echo tick-$i; sleep 0.4; done' }) }]),
+      // The call prints tick-1, then waits for the test's go-ahead (a file), so the live output is
+      // checked while the call surely runs, however slow the machine.
+      toolCallResponse([{ id: 'bash-live', name: 'bash', arguments: JSON.stringify({ command: 'echo tick-1; for i in $(seq 1 600); do [ -f go-ahead ] && break; sleep 0.1; done; echo tick-2; echo tick-3' }) }]),
       textResponse('Counted to three.'),
     );
     await send('Count to three slowly.');
@@ -148,6 +158,7 @@ describe('Forkline in the browser', () => {
     expect(await row.getAttribute('data-state')).toBe('running');
     expect(log().some((e) => e.type === 'tool/result' && e.data.message.content[0].toolCallId === 'bash-live')).toBe(false);
     await app.screenshot('08b-bash-live-output');
+    writeFileSync(join(app.workspace, 'go-ahead'), '');
     await turnEnded(5);
     await row.getByTestId('tool-toggle').click();
     await row.locator('[data-testid="tool-result"][data-view="terminal"]').waitFor();
@@ -296,10 +307,12 @@ describe('Forkline in the browser', () => {
     await byTestId('settings-dialog-close').click();
     await byTestId('tab-terminal').click();
     await byTestId('terminal-host').waitFor();
-    await page.waitForTimeout(300);
+    // Type once the shell has printed its prompt (a loaded machine starts a shell slowly; keys sent
+    // before the terminal is attached would be lost).
+    await page.waitForFunction(() => (document.querySelector('[data-testid="terminal-host"]')?.textContent ?? '').trim().length > 0, undefined, { timeout: 30_000 });
     await byTestId('terminal-host').click();
     await page.keyboard.type('echo forkline-$((40+2))\n');
-    await page.waitForFunction(() => (document.querySelector('[data-testid="terminal-host"]')?.textContent ?? '').includes('forkline-42'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => (document.querySelector('[data-testid="terminal-host"]')?.textContent ?? '').includes('forkline-42'), undefined, { timeout: 30_000 });
     await app.screenshot('14-terminal');
   });
 });

@@ -126,6 +126,16 @@ export function Timeline(): ReactNode {
   const [reveal, setReveal] = useState<{ readonly key: string; readonly query: string; readonly nonce: number } | undefined>();
   const followRef = useRef(true);
   followRef.current = follow;
+  /**
+   * Stops following the tail now: the ref too, not only at the next render, because a scroll
+   * (`scrollToIndex`) measures rows and changes the total size before React re-renders, and the
+   * follow effect below would then put the view back at the bottom (the Home key in a long
+   * timeline was undone that way, and "↓ latest" never showed).
+   */
+  const stopFollowing = useCallback(() => {
+    followRef.current = false;
+    setFollow(false);
+  }, []);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -197,19 +207,19 @@ export function Timeline(): ReactNode {
     }
     if (i < 0) return;
     handledJump.current = jump.nonce;
-    setFollow(false);
+    stopFollowing();
     setActiveKey(rows[i]!.key);
     virtualizer.scrollToIndex(i, { align: 'center' });
     if (jump.text !== undefined) setReveal({ key: rows[i]!.key, query: jump.text, nonce: jump.nonce });
-  }, [jump, timeline, rows, startSeq, session.controller, virtualizer]);
+  }, [jump, timeline, rows, startSeq, session.controller, virtualizer, stopFollowing]);
 
   // Scroll to the current find match, then show the text in its row.
   useEffect(() => {
     if (current < 0 || findQuery === undefined) return;
-    setFollow(false);
+    stopFollowing();
     virtualizer.scrollToIndex(matches[current]!, { align: 'center' });
     setReveal({ key: rows[matches[current]!]!.key, query: findQuery, nonce: -current - 1 });
-  }, [current, matches, findQuery, virtualizer, rows]);
+  }, [current, matches, findQuery, virtualizer, rows, stopFollowing]);
   // Find closed (or no match): the marks go.
   useEffect(() => {
     if (current < 0) {
@@ -274,6 +284,16 @@ export function Timeline(): ReactNode {
       const row = rows[index];
       if (!row) return;
       setActiveKey(row.key);
+      // A move up stops following at once; if the view is still at the bottom afterwards (the row
+      // was already in view), following resumes.
+      const movingUp = index < rows.length - 1 && index < activeIndex;
+      if (movingUp && followRef.current) {
+        stopFollowing();
+        requestAnimationFrame(() => {
+          const el = scrollRef.current;
+          if (el && el.scrollHeight - el.scrollTop - el.clientHeight <= TAIL_SLACK) setFollow(true);
+        });
+      }
       virtualizer.scrollToIndex(index, { align: 'auto' });
       // Focus now when the row is rendered (the usual case: a neighbour), else once the scroll brings it in.
       let tries = 0;
@@ -287,7 +307,7 @@ export function Timeline(): ReactNode {
       };
       if (!focus()) requestAnimationFrame(retry);
     },
-    [rows, virtualizer],
+    [rows, virtualizer, activeIndex, stopFollowing],
   );
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
@@ -339,7 +359,7 @@ export function Timeline(): ReactNode {
         return;
     }
     e.preventDefault();
-    // Following the tail stops only if the move scrolls away from the bottom (onScroll decides).
+    // A move up stops following the tail (moveTo); a move that ends at the bottom resumes it.
     moveTo(next);
   };
 

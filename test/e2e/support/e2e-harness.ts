@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll } from 'vitest';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../support/scripted-llm/index.js';
@@ -44,6 +45,22 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * The test file's one Chromium: launched by the first app and shared by every app of the file (each
+ * app gets fresh browser contexts — own cookies, storage and viewport — and closes them), closed
+ * after the file. A launch costs about a second of CPU, which a file of 24 apps paid 24 times.
+ */
+let fileBrowser: Promise<Browser> | undefined;
+function sharedChromium(): Promise<Browser> {
+  fileBrowser ??= launchChromium();
+  return fileBrowser;
+}
+afterAll(async () => {
+  const browser = fileBrowser;
+  fileBrowser = undefined;
+  if (browser) await (await browser).close();
+});
+
 export interface E2eOptions {
   readonly approvalPolicy?: 'ask' | 'allow' | 'deny';
   /** `scripted` (default): the provider is the scripted server; `unconfigured`: a first run — the default provider, no key. */
@@ -69,7 +86,7 @@ export async function startE2eApp(options: E2eOptions = {}): Promise<E2eApp> {
     writeWindowMs: 10,
   });
   const server = await startBrowserServer({ host: runtime.host, staticDir: join(ROOT, 'dist/renderer') });
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   const app: E2eApp = {
     dir,
     workspace,
@@ -92,7 +109,8 @@ export async function startE2eApp(options: E2eOptions = {}): Promise<E2eApp> {
       return file;
     },
     async close() {
-      await browser.close();
+      // The contexts this app opened (openPage, and the tests' own newContext); the browser stays for the file's next app.
+      await Promise.all(browser.contexts().map((context) => context.close()));
       await server.close();
       await runtime.close();
       await llm.close();

@@ -221,7 +221,8 @@ describe('resuming after a failure', () => {
       await appendLocalTurns(dir, id, 2, 20);
       const total = localDigest(dir, id).count;
       const before = (await serverDigest(reader, id)).count;
-      const run = startForkline(['publish', id, '--team-store', team.alice], { dataDir: dir, env: { FORKLINE_TEAM_BATCH: '5' } });
+      // Batches of 2: about 80 round trips per run, a window wide enough for a kill to land inside.
+      const run = startForkline(['publish', id, '--team-store', team.alice], { dataDir: dir, env: { FORKLINE_TEAM_BATCH: '2' } });
       if (kill % 2 === 0) {
         // Any moment from process start-up on (loading, opening the store, connecting, publishing).
         await sleep(Math.floor(rand() * 3000));
@@ -229,7 +230,7 @@ describe('resuming after a failure', () => {
         // A moment inside the publish: once the server's mark has moved, after a random while.
         const started = Date.now();
         while ((await serverDigest(reader, id)).nextSeq === before && Date.now() - started < 20_000 && run.child.exitCode === null) await sleep(10);
-        await sleep(Math.floor(rand() * 400));
+        await sleep(Math.floor(rand() * 150));
       }
       run.child.kill('SIGKILL');
       const ended = await run.exited;
