@@ -1,6 +1,10 @@
 /**
  * One timeline row, by kind. Rows are memoised on their (immutable) row object, so a streaming
  * update re-renders only the rows that changed.
+ *
+ * Size: over 500 lines because it is one switch over the row kinds with a small component per
+ * kind, all sharing the row frame (selection, find marks, focus); a kind that grows past a screen
+ * moves to its own file, as the tool row (ToolRowView.tsx) and the compaction view did.
  */
 import { memo, useState, type ReactNode } from 'react';
 import { clockTime, formatDuration, formatTokens, usageLabel } from '../../../shared/format.js';
