@@ -32,6 +32,8 @@ export interface LiveTraceSwitchOptions {
 
 interface Watched {
   readonly session: LiveSessionView;
+  /** Where the next exporter starts following it: its end when it was registered or the configuration last changed. */
+  fromSeq: number;
   delegate: IDisposable | undefined;
 }
 
@@ -85,7 +87,7 @@ export class LiveTraceSwitch implements IDisposable {
 
   /** Follows a live session (the Host's `liveTraces.watch`); disposing stops following it. */
   watch(session: LiveSessionView): IDisposable {
-    const entry: Watched = { session, delegate: this.exporter?.watch(session) };
+    const entry: Watched = { session, fromSeq: session.length, delegate: this.exporter?.watch(session) };
     this.watched.add(entry);
     return toDisposable(() => {
       this.watched.delete(entry);
@@ -102,6 +104,8 @@ export class LiveTraceSwitch implements IDisposable {
 
   /** Ends every watch and shuts the exporter down (bounded, see LiveTraceExporter.shutdown). */
   async shutdown(): Promise<void> {
+    // A load under way finishes first, so what the sessions did meanwhile is still sent.
+    await this.loading;
     this.disposed = true;
     this.generation++;
     const exporter = this.exporter;
@@ -127,7 +131,7 @@ export class LiveTraceSwitch implements IDisposable {
       ...(this.options.onWarning ? { onWarning: this.options.onWarning } : {}),
     });
     this.exporter = exporter;
-    for (const entry of this.watched) entry.delegate = exporter.watch(entry.session);
+    for (const entry of this.watched) entry.delegate = exporter.watch(entry.session, entry.fromSeq);
   }
 
   private stopExporter(): void {
@@ -136,6 +140,7 @@ export class LiveTraceSwitch implements IDisposable {
     for (const entry of this.watched) {
       entry.delegate?.dispose();
       entry.delegate = undefined;
+      entry.fromSeq = entry.session.length;
     }
     if (old) void old.shutdown().catch(() => undefined);
   }
