@@ -11,6 +11,10 @@
  * A provider's API key is only sent to an endpoint the user configured for it (docs/security.md): the
  * preset's own base URL, or a base URL the user chose (settings file, Settings dialog, CLI flag).
  * A route taken from a session's log ({@link SettingsStore.useForThisRun}) is not such a choice.
+ *
+ * Size: just over 500 lines because every persisted setting (route, approvals, limits, MCP, prices,
+ * budgets, theme, live trace export) is read, validated and written in this one class, so the file
+ * format has one owner.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
