@@ -318,6 +318,39 @@ export interface SettingsView {
   readonly lostKeys?: readonly string[];
   /** The UI theme the person picked (every window and browser); absent or `system` = follow the system. */
   readonly theme?: ThemeSetting;
+  /** Live OTLP export of running sessions (issue 26), as set in Settings (absent in older hosts). */
+  readonly otlp?: OtlpSetting;
+}
+
+/**
+ * Live OTLP/HTTP export (issue 26): where running sessions' spans go (`endpoint`, e.g.
+ * `http://127.0.0.1:4318`; absent or `''` = off, checked by shared/otlp-endpoint.ts) and whether
+ * message content goes with them (opt-in).
+ */
+export interface OtlpSetting {
+  readonly endpoint?: string;
+  readonly includeContent?: boolean;
+}
+
+/**
+ * A portable bundle written for the app to download (`exportBundle`; electron/bundle/): the file's
+ * text (UTF-8 JSON lines) and what went in.
+ */
+export interface BundleDownload {
+  /** A suggested file name, `forkline-<title>-<id8>.bundle.jsonl`. */
+  readonly fileName: string;
+  readonly text: string;
+  /** Bytes of `text` as UTF-8. */
+  readonly bytes: number;
+  /** The sessions in it (the session and the forks under it). */
+  readonly sessions: number;
+  readonly events: number;
+  /** Workspace checkpoints whose files are in it (with `withFiles`). */
+  readonly checkpoints: number;
+  /** Checkpoints referenced but not included. */
+  readonly missingCheckpoints: number;
+  /** Secrets replaced before writing. */
+  readonly redacted: number;
 }
 
 /** The theme setting: a pick, or `system` (follow prefers-color-scheme). */
@@ -478,6 +511,12 @@ export interface HostMethods {
   /** Removes a branch's own folder (only a Forkline worktree, never the user's); the session stays. */
   discardBranch(params: { sessionId: string }): DiscardResult;
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string };
+  /**
+   * Writes the portable bundle of a session and the forks under it (issue 26, as `forkline export ID
+   * --bundle FILE [--with-files]`), secrets redacted, and returns it for download.
+   * @throws ForklineError SESSION_NOT_FOUND; BundleError for a session that cannot be bundled.
+   */
+  exportBundle(params: { sessionId: string; withFiles?: boolean }): Promise<BundleDownload>;
   /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
   /**
@@ -527,7 +566,7 @@ export interface HostMethods {
    * `mcpServers` object of the usual JSON shape); running servers whose configuration changed restart.
    * `prices` replaces the price overrides (validated: a negative price is refused naming its field).
    */
-  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue>; prices?: PriceOverrideSetting[]; theme?: ThemeSetting }): SettingsView;
+  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue>; prices?: PriceOverrideSetting[]; theme?: ThemeSetting; otlp?: OtlpSetting }): SettingsView;
   /**
    * Sets (or, with neither limit, clears) a session's budget; it applies from the next request,
    * also to a turn that is running. Kept in the settings file.
@@ -584,6 +623,7 @@ export const HOST_METHODS = [
   'rewindSession',
   'discardBranch',
   'exportSession',
+  'exportBundle',
   'importSession',
   'importBegin',
   'importChunk',

@@ -4,15 +4,19 @@
  * price logged for its request (`request/price`: snapshot id and rates). Pure; used by the budget
  * check, `show`, `ls --json`, `price`, compare and the renderer.
  *
- * A response with no `request/price` before it (a log recorded before prices were logged, an
- * imported one) is priced by `fallback` when one is given (the current price list; marked
- * `priceFrom: 'current'`), else its price is unknown. A response whose provider reported no usage
+ * A compaction summary with no `request/price` of its own (a manual compaction between turns: the
+ * log's invariant admits a price only inside a step) is priced at the price logged latest in the
+ * session for the same provider and model (and endpoint when one was logged) — the snapshot in
+ * force when it ran — marked `priceFrom: 'session'`. A response with no price logged for it or for
+ * its model (a log recorded before prices were logged, an imported one) is priced by `fallback`
+ * when one is given (the current price list; marked `priceFrom: 'current'`), else its price is
+ * unknown. A response whose provider reported no usage
  * is `usage-not-reported` and counts at the worst case logged for its request. A price that is not
  * known is never counted as $0: totals then say how many responses are unpriced.
  */
 import type { TokenUsage } from './chunks.js';
 import type { SessionEvent } from './events.js';
-import { formatUsd, totalInputTokens, usageCost, type CostBreakdown, type PriceQuote } from './pricing.js';
+import { formatUsd, totalInputTokens, usageCost, worstCaseCost, type CostBreakdown, type PriceQuote } from './pricing.js';
 import { formatTokens } from './format.js';
 
 /** One billed response. */
@@ -37,8 +41,12 @@ export interface BilledResponse {
   readonly tokens: number;
   /** The price list snapshot the figure comes from. */
   readonly snapshot?: string;
-  /** `logged`: the price logged before the request; `current`: the fallback (no price was logged); `as`: a re-pricing. */
-  readonly priceFrom?: 'logged' | 'current' | 'as';
+  /**
+   * `logged`: the price logged before the request; `session`: a compaction with no price of its own,
+   * at the price logged latest in the session for its model; `current`: the fallback (no price was
+   * logged); `as`: a re-pricing.
+   */
+  readonly priceFrom?: 'logged' | 'session' | 'current' | 'as';
   readonly priceId?: string;
 }
 
@@ -103,6 +111,8 @@ export class SessionCostFold {
   private openTurn = 0;
   /** Seq of the open compaction's `compaction/start` (a price logged after it is the summary request's). */
   private compactionStart = -1;
+  /** The latest price logged per route (`provider\u0000model`, and with `\u0000baseUrl` when one was logged). */
+  private readonly latestPrice = new Map<string, SessionEvent<'request/price'>['data']>();
 
   constructor(private readonly options: SessionCostOptions = {}) {}
 
@@ -126,6 +136,8 @@ export class SessionCostFold {
       case 'request/price':
         this.price = e.data;
         this.priceSeq = e.seq;
+        this.latestPrice.set(routeKey(e.data.provider, e.data.model), e.data);
+        if (e.data.baseUrl !== undefined) this.latestPrice.set(routeKey(e.data.provider, e.data.model, e.data.baseUrl), e.data);
         break;
       case 'assistant/message': {
         const price = this.price;
@@ -142,7 +154,19 @@ export class SessionCostFold {
         const price = this.price;
         const { provider, model } = e.data;
         const own = price !== undefined && this.priceSeq > this.compactionStart && this.compactionStart >= 0 && price.provider === provider && price.model === model ? price : undefined;
-        this.responses.push(priced({ kind: 'compaction', seq: e.seq, time: e.time, turn: this.openTurn, step: own?.step ?? 0, provider, model, ...endpoint(own?.baseUrl ?? this.baseUrl), usage: e.data.usage }, own, options));
+        const facts: ResponseFacts = { kind: 'compaction', seq: e.seq, time: e.time, turn: this.openTurn, step: own?.step ?? 0, provider, model, ...endpoint(own?.baseUrl ?? this.baseUrl), usage: e.data.usage };
+        if (own || options.as) {
+          this.responses.push(priced(facts, own, options));
+          break;
+        }
+        // No price of its own: the one logged latest for its route (same endpoint first).
+        const latest = (this.baseUrl !== undefined ? this.latestPrice.get(routeKey(provider, model, this.baseUrl)) : undefined) ?? this.latestPrice.get(routeKey(provider, model));
+        const maxTokens = e.data.maxTokens;
+        this.responses.push(
+          latest
+            ? pricedAt(facts, latest.quote, { estimatedInputTokens: e.data.shadowedTokenCount, ...(maxTokens !== undefined ? { outputCap: maxTokens } : {}) })
+            : priced(facts, undefined, options),
+        );
         break;
       }
       default:
@@ -173,6 +197,29 @@ export class SessionCostFold {
 /** Totals over some billed responses (a turn's, a step's). */
 export function costTotals(list: readonly BilledResponse[]): CostTotals {
   return totals(list);
+}
+
+function routeKey(provider: string, model: string, baseUrl?: string): string {
+  return baseUrl === undefined ? `${provider}\u0000${model}` : `${provider}\u0000${model}\u0000${baseUrl}`;
+}
+
+/**
+ * A compaction priced at a quote logged for another request of the session (`priceFrom:
+ * 'session'`). With no reported usage its worst case is its own: the estimated input of what it
+ * summarised plus its output cap, at that quote.
+ */
+function pricedAt(r: ResponseFacts, quote: PriceQuote, request: { readonly estimatedInputTokens?: number; readonly outputCap?: number }): BilledResponse {
+  const { usage, baseUrl: _baseUrl, ...facts } = r;
+  const from = { snapshot: quote.snapshot, priceFrom: 'session' as const, ...(quote.kind === 'known' ? { priceId: quote.priceId } : {}) };
+  if (!usage) {
+    const tokens = (request.estimatedInputTokens ?? 0) + (request.outputCap ?? 0);
+    const usd = quote.kind === 'known' && request.estimatedInputTokens !== undefined && request.outputCap !== undefined ? worstCaseCost(request.estimatedInputTokens, request.outputCap, quote) : undefined;
+    return { ...facts, status: 'usage-not-reported', tokens, ...(usd !== undefined ? { usd } : {}), ...from };
+  }
+  const tokens = totalInputTokens(usage) + usage.outputTokens;
+  if (quote.kind !== 'known') return { ...facts, usage, status: 'unknown', tokens, ...from };
+  const breakdown = usageCost(usage, quote);
+  return { ...facts, usage, status: 'priced', usd: breakdown.usd, breakdown, tokens, ...from };
 }
 
 function endpoint(baseUrl: string | undefined): { baseUrl?: string } {

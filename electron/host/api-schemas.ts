@@ -79,6 +79,7 @@ export const PARAM_SCHEMAS = {
   rewindSession: z.object({ sessionId: id, toSeq: z.number().int().min(0) }).strict(),
   discardBranch: z.object({ sessionId: id }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
+  exportBundle: z.object({ sessionId: id, withFiles: z.boolean().optional() }).strict(),
   importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024), fileName: z.string().max(1000).optional() }).strict(),
   importBegin: z.object({ fileName: z.string().max(1000), size: z.number().int().min(0).optional() }).strict(),
   importChunk: z.object({ importId: id, text: z.string().max(IMPORT_CHUNK_MAX_CHARS) }).strict(),
@@ -105,6 +106,8 @@ export const PARAM_SCHEMAS = {
       mcpServers: z.record(z.string().max(40), z.json()).optional(),
       prices: z.array(priceOverride).max(200).optional(),
       theme: z.enum(['light', 'dark', 'system']).optional(),
+      // The endpoint's own check (shared/otlp-endpoint.ts) names what is wrong with it.
+      otlp: z.object({ endpoint: z.string().max(2000).optional(), includeContent: z.boolean().optional() }).strict().optional(),
     })
     .strict(),
   setSessionBudget: z.object({ sessionId: id, sessionUsd: z.number().finite().optional(), sessionTokens: z.number().finite().optional(), turnUsd: z.number().finite().optional() }).strict(),

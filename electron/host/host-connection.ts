@@ -7,7 +7,7 @@
  * here; the work is in electron/host/services/ (session-reader, session-fork, session-compare,
  * workspace-checkpoints, session-imports, branch-actions, session-title) or the Host.
  */
-import type { ApplyBranchResult, DiscardResult, FanoutStarted, FanoutVariantInput, RewindResult, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
+import type { ApplyBranchResult, BundleDownload, DiscardResult, FanoutStarted, FanoutVariantInput, RewindResult, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import type { RankedReport } from '../../shared/branch-ranking.js';
 import { ForklineError } from '../../shared/errors.js';
 import { isImportedSession, type SessionEvent } from '../../shared/events.js';
@@ -25,6 +25,7 @@ import type { BranchDiff } from '../../shared/branch-ranking.js';
 import { applyBranch, cancelFanout, discardBranch, proposedCheckFor, rewindSession, startFanout, type BranchDeps } from './services/branch-actions.js';
 import { compareSessions, rankBranches } from './services/session-compare.js';
 import { forkSession } from './services/session-fork.js';
+import { bundleForDownload } from './services/session-bundle.js';
 import { beginImport, importText, type ImportJob } from './services/session-imports.js';
 import { SessionReader } from './services/session-reader.js';
 import { titleFromPrompt } from './services/session-title.js';
@@ -180,6 +181,14 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { fileName: `forkline-${slug}-${params.sessionId.slice(0, 8)}.jsonl`, jsonl };
   }
 
+  exportBundle(params: { sessionId: string; withFiles?: boolean }): Promise<BundleDownload> {
+    const checkpoints = this.host.options.checkpoints;
+    return bundleForDownload(
+      { repository: this.repo, ...(checkpoints ? { checkpointsGitDir: checkpoints.gitDir } : {}), configuredKeys: () => this.host.options.settings.secretValues() },
+      { sessionId: params.sessionId, ...(params.withFiles !== undefined ? { withFiles: params.withFiles } : {}) },
+    );
+  }
+
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary } {
     const summary = importText(this.repo, params.jsonl, params.fileName);
     this.host.broadcast({ kind: 'sessions/changed' });
@@ -328,6 +337,10 @@ export class HostConnection implements HostHandlers, IDisposable {
   async updateSettings(params: Parameters<HostMethods['updateSettings']>[0]): Promise<ReturnType<HostMethods['updateSettings']>> {
     this.host.options.settings.update(params);
     if (params.mcpServers !== undefined) this.host.options.mcp?.reload();
+    if (params.otlp !== undefined) {
+      this.host.options.liveTraces?.reconfigure?.();
+      await this.host.options.liveTraces?.whenReady?.();
+    }
     return this.host.withLocalModels(this.host.options.settings.view());
   }
 

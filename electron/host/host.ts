@@ -70,8 +70,12 @@ export interface AgentRunOverrides {
 
 export interface HostOptions<C extends ClientConnection = ClientConnection> {
   readonly repository: SessionRepository;
-  /** Live OTLP export (issue 26, electron/telemetry/live-exporter.ts): follows every session an agent runs here. */
-  readonly liveTraces?: { watch(session: LiveSessionView): IDisposable };
+  /**
+   * Live OTLP export (issue 26, electron/telemetry/live-trace-switch.ts): follows every session an
+   * agent runs here; `reconfigure` re-reads the Settings field after it changed, `whenReady`
+   * resolves once the exporter for the configuration in force is loaded.
+   */
+  readonly liveTraces?: { watch(session: LiveSessionView): IDisposable; reconfigure?(): void; whenReady?(): Promise<void> };
   readonly settings: SettingsStore;
   /** Builds a model client for the given provider settings (the real one: OpenAiCompatibleClient). */
   readonly createModelClient: (settings: ProviderSettings) => ModelClient;

@@ -4,8 +4,7 @@
  * client factory, built-in tools and the Host. Nothing here is a global: callers own the result and
  * must `close()` it.
  */
-import { LiveTraceExporter } from '../telemetry/live-exporter.js';
-import { otlpExporter } from '../telemetry/otlp-export.js';
+import { LiveTraceSwitch } from '../telemetry/live-trace-switch.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -118,15 +117,24 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     processEnv: (base) => definedValues(supervisor.env(base)),
     onProcess: (pid) => void supervisor.adopt(pid),
   });
-  // Live OTLP export (issue 26): spans of running sessions streamed through a bounded queue.
-  const otlpEndpoint = options.otlpEndpoint ?? settings.otlpEndpoint() ?? env['FORKLINE_OTLP_ENDPOINT'];
-  const liveTraces = otlpEndpoint ? new LiveTraceExporter({ exporter: otlpExporter(otlpEndpoint, 10_000), lineage: (id) => repository.get(id)?.header }) : undefined;
+  // Live OTLP export (issue 26): spans of running sessions streamed through a bounded queue. The
+  // SDK loads (import()) only once an endpoint is set. The CLI's cli.json endpoint wins for its
+  // run; otherwise Settings (changed live through updateSettings), else FORKLINE_OTLP_ENDPOINT.
+  const switchboard = new LiveTraceSwitch({ lineage: (id) => repository.get(id)?.header });
+  const fixedEndpoint = options.otlpEndpoint;
+  const applyOtlp = (): void => {
+    const setting = settings.otlpSetting();
+    const endpoint = fixedEndpoint ?? setting.endpoint ?? env['FORKLINE_OTLP_ENDPOINT'];
+    switchboard.configure({ ...(endpoint !== undefined ? { endpoint } : {}), includeContent: setting.includeContent === true });
+  };
+  applyOtlp();
+  const liveTraces = { watch: (session: Parameters<LiveTraceSwitch['watch']>[0]) => switchboard.watch(session), reconfigure: applyOtlp, whenReady: () => switchboard.whenReady() };
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host<HostConnection>({
     newConnection: (h, push) => new HostConnection(h, push),
     repository,
     settings,
-    ...(liveTraces ? { liveTraces } : {}),
+    liveTraces,
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
     createTools: (toolEnv) => createBuiltinTools({ bash: { secrets: toolSecrets, ...(toolEnv ? { environment: () => ({ ...process.env, ...toolEnv }) } : {}) } }),
     toolSecrets,
@@ -168,7 +176,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (closed) return;
       closed = true;
       await host.close(cause);
-      await liveTraces?.shutdown();
+      await switchboard.shutdown();
       process.off('exit', killMcp);
       await repository.releaseAll();
       repository.dispose();

@@ -11,10 +11,15 @@
  * A provider's API key is only sent to an endpoint the user configured for it (docs/security.md): the
  * preset's own base URL, or a base URL the user chose (settings file, Settings dialog, CLI flag).
  * A route taken from a session's log ({@link SettingsStore.useForThisRun}) is not such a choice.
+ *
+ * Size: just over 500 lines because every persisted setting (route, approvals, limits, MCP, prices,
+ * budgets, theme, live trace export) is read, validated and written in this one class, so the file
+ * format has one owner.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ModelLimitSetting, PriceOverrideSetting, ProviderChoice, ProviderPresetView, SessionBudget, SettingsView, ThemeSetting } from '../../shared/api.js';
+import type { ModelLimitSetting, OtlpSetting, PriceOverrideSetting, ProviderChoice, ProviderPresetView, SessionBudget, SettingsView, ThemeSetting } from '../../shared/api.js';
+import { otlpEndpointError } from '../../shared/otlp-endpoint.js';
 import { parsePriceOverrides, PriceOverrideError, type PriceOverride } from '../pricing/price-list.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { ApprovalPolicyName } from '../../shared/events.js';
@@ -109,7 +114,9 @@ interface PersistedSettings {
   /** The UI theme the person picked; absent = follow the system. */
   readonly theme?: ThemeSetting;
   /** Live OTLP/HTTP export of running sessions' traces (issue 26), e.g. `http://127.0.0.1:4318`. */
-  readonly otlpEndpoint?: string;
+  readonly otlpEndpoint?: string | undefined;
+  /** Whether live export includes message content (opt-in; default off). */
+  readonly otlpIncludeContent?: boolean | undefined;
 }
 
 export interface SettingsStoreOptions {
@@ -155,6 +162,7 @@ export class SettingsStore {
           ...(isRecord(parsed.sessionBudgets) ? { sessionBudgets: parsed.sessionBudgets as unknown as Record<string, SessionBudget> } : {}),
           ...(parsed.theme === 'light' || parsed.theme === 'dark' || parsed.theme === 'system' ? { theme: parsed.theme } : {}),
           ...(typeof parsed.otlpEndpoint === 'string' && /^https?:\/\//i.test(parsed.otlpEndpoint) ? { otlpEndpoint: parsed.otlpEndpoint } : {}),
+          ...(parsed.otlpIncludeContent === true ? { otlpIncludeContent: true } : {}),
           ...(Array.isArray(parsed.memoryKeys) ? { memoryKeys: parsed.memoryKeys.filter((p): p is string => typeof p === 'string') } : {}),
         };
       } catch (error) {
@@ -209,6 +217,11 @@ export class SettingsStore {
   /** The live OTLP export endpoint from settings.json (issue 26), when one is set. */
   otlpEndpoint(): string | undefined {
     return this.settings.otlpEndpoint;
+  }
+
+  /** Live OTLP export as set in Settings: the endpoint (absent = off) and whether message content goes too. */
+  otlpSetting(): OtlpSetting {
+    return { ...(this.settings.otlpEndpoint !== undefined ? { endpoint: this.settings.otlpEndpoint } : {}), includeContent: this.settings.otlpIncludeContent === true };
   }
 
   get approvalPolicy(): ApprovalPolicyName {
@@ -282,8 +295,11 @@ export class SettingsStore {
    * @throws ForklineError INVALID_SETTINGS for an empty model or base URL; McpConfigError
    *   MCP_CONFIG_INVALID for `mcpServers` that are not a valid server map.
    */
-  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>>; prices?: readonly PriceOverrideSetting[]; theme?: ThemeSetting }): void {
+  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>>; prices?: readonly PriceOverrideSetting[]; theme?: ThemeSetting; otlp?: OtlpSetting }): void {
     if (patch.mcpServers !== undefined) parseMcpServers({ mcpServers: patch.mcpServers }, 'settings', 'Settings', this.options.env);
+    const otlpError = patch.otlp?.endpoint !== undefined ? otlpEndpointError(patch.otlp.endpoint) : undefined;
+    if (otlpError !== undefined) throw new ForklineError('INVALID_SETTINGS', otlpError);
+    const otlpEndpoint = patch.otlp?.endpoint?.trim();
     if (patch.prices !== undefined) checkPrices(patch.prices);
     let modelLimits: readonly ModelLimitSetting[] | undefined;
     if (patch.modelLimits) {
@@ -300,6 +316,7 @@ export class SettingsStore {
       ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
       ...(modelLimits !== undefined ? { modelLimits } : {}),
       ...(patch.prices !== undefined ? { prices: patch.prices.map((p) => stripUndefined(p) as PriceOverrideSetting) } : {}),
+      ...(patch.otlp !== undefined ? { otlpEndpoint: otlpEndpoint === '' ? undefined : otlpEndpoint, otlpIncludeContent: patch.otlp.includeContent === true ? true : undefined } : {}),
     };
     const next: PersistedSettings = { ...this.settings, ...changes };
     if (next.active.model.trim() === '' || next.active.baseUrl.trim() === '') {
@@ -443,6 +460,7 @@ export class SettingsStore {
       keysPersist: this.options.vault.persistent,
       lostKeys: this.lostKeys(),
       ...(this.settings.theme ? { theme: this.settings.theme } : {}),
+      otlp: this.otlpSetting(),
     };
   }
 }

@@ -70,16 +70,22 @@ export class LiveTraceExporter implements IDisposable {
     this.timer.unref();
   }
 
-  /** Follows a live session from its current end; disposing stops following it (spans still open are sent as unfinished). */
-  watch(session: LiveSessionView): IDisposable {
-    const start = session.length;
+  /**
+   * Follows a live session from its current end, or from `fromSeq` (the events since then are
+   * exported first: a watch asked for before the exporter was loaded); disposing stops following
+   * it (spans still open are sent as unfinished).
+   */
+  watch(session: LiveSessionView, fromSeq?: number): IDisposable {
+    const start = Math.min(fromSeq ?? session.length, session.length);
     const header = session.header;
     const prefix = header.parentSession !== undefined ? session.eventsFrom(0).slice(0, header.seedLength ?? 0) : [];
     const forkedFrom = this.options.lineage ? forkLinkTarget(header, prefix, this.options.lineage) : undefined;
     const builder = new SessionSpanBuilder({ header, includeContent: this.options.includeContent === true, firstOwnSeq: start, sessionSpan: false, ...(forkedFrom ? { forkedFrom } : {}) });
     // The route in force so far (the last request header), without exporting what an earlier run did.
-    const lastHeader = session.eventsFrom(0).findLast((e) => e.type === 'request/header');
+    const before = session.eventsFrom(0).slice(0, start);
+    const lastHeader = before.findLast((e) => e.type === 'request/header');
     if (lastHeader) builder.add(lastHeader);
+    for (const event of session.eventsFrom(start)) for (const span of builder.add(event)) this.enqueue(span);
     const subscription = session.onDidAppend((event) => {
       for (const span of builder.add(event)) this.enqueue(span);
     });

@@ -86,6 +86,7 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(open !== undefined && !facts.running && !facts.readOnly && { id: 'compact', label: 'Compact what the model sees', group: 'Session', run: () => effects.compact(open) });
   add(summary !== undefined && { id: 'rename', label: 'Rename session…', group: 'Session', hint: 'F2 in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'rename' }) });
   add(summary !== undefined && { id: 'export', label: 'Export session as JSONL', group: 'Session', run: () => effects.exportSession(summary.id) });
+  add(summary !== undefined && { id: 'export-bundle', label: 'Export bundle… (the session, its forks and optionally their files)', group: 'Session', run: () => s.editSession({ sessionId: summary.id, kind: 'bundle' }) });
   add(summary !== undefined && { id: 'delete', label: 'Delete session…', group: 'Session', hint: 'Delete in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'delete' }) });
   add({ id: 'import', label: 'Import a session log (.jsonl)…', group: 'Session', run: effects.importSession });
   add({ id: 'import-folder', label: 'Import a session folder (Cline, Roo Code, opencode)…', group: 'Session', run: effects.importFolder });

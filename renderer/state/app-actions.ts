@@ -196,6 +196,24 @@ export class AppActions {
     }
   }
 
+  /**
+   * Exports a session's portable bundle (its forks, provenance, optionally the checkpoint files);
+   * `save` writes the file (the view layer's download). Toasts what went in.
+   * @returns whether the bundle was written.
+   */
+  async exportBundle(sessionId: string, withFiles: boolean, save: (fileName: string, text: string) => void): Promise<boolean> {
+    try {
+      const b = await this.runtime.client.exportBundle({ sessionId, withFiles });
+      save(b.fileName, b.text);
+      const parts = [`${b.sessions} session(s)`, `${b.events} events`, ...(withFiles ? [`${b.checkpoints} checkpoint(s) with files`] : []), b.redacted > 0 ? `${b.redacted} secret(s) redacted` : 'no secrets found'];
+      this.app.toast(`Bundle ${b.fileName} saved: ${parts.join(', ')}${b.missingCheckpoints > 0 ? `; ${b.missingCheckpoints} checkpoint(s) not included` : ''}.`, 'info');
+      return true;
+    } catch (error) {
+      this.runtime.reportError('Export bundle', error);
+      return false;
+    }
+  }
+
   /** Opens the compare view of a fork (B) against its parent (A). */
   compareWithParent(sessionId: string): void {
     const parent = this.app.sessions.find((s) => s.id === sessionId)?.parentSession;

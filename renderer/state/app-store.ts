@@ -180,14 +180,14 @@ export interface LayoutSlice {
   readonly setupOpen: boolean;
   /** Why the setup card is open: a send found no working provider, or the person asked for it. */
   readonly setupReason: 'send' | 'manual';
-  /** A sidebar row being renamed or asked about deletion (row buttons, F2 / Delete keys, the palette). */
-  readonly sessionEdit?: { readonly sessionId: string; readonly kind: 'rename' | 'delete' };
+  /** A sidebar row being renamed, asked about deletion, or exported as a bundle (row buttons, F2 / Delete keys, the palette). */
+  readonly sessionEdit?: { readonly sessionId: string; readonly kind: 'rename' | 'delete' | 'bundle' };
   setSidebarCollapsed(collapsed: boolean): void;
   setDockTab(tab: DockTab): void;
   openPalette(open: boolean): void;
   openFolderBrowser(open: boolean): void;
   openSetup(open: boolean, reason?: 'send' | 'manual'): void;
-  editSession(edit: { readonly sessionId: string; readonly kind: 'rename' | 'delete' } | undefined): void;
+  editSession(edit: { readonly sessionId: string; readonly kind: 'rename' | 'delete' | 'bundle' } | undefined): void;
 }
 
 export type AppState = SessionsSlice & SelectionSlice & SettingsSlice & ConnectionSlice & UiSlice & BranchesSlice & FindSlice & LayoutSlice;

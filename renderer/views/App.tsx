@@ -15,6 +15,7 @@ import { SideDock } from './dock/SideDock.js';
 import { KeyboardLayer } from './keyboard/KeyboardLayer.js';
 import { SessionView } from './session/SessionView.js';
 import { SettingsDialog } from './settings/SettingsDialog.js';
+import { ExportBundleDialog } from './sidebar/ExportBundleDialog.js';
 import { ProviderSetup } from './setup/ProviderSetup.js';
 import { FolderBrowser } from './sidebar/FolderBrowser.js';
 import { Sidebar } from './sidebar/Sidebar.js';
@@ -121,6 +122,7 @@ export function App(): ReactNode {
       )}
       {setupOpen && !onStartScreen && <SetupDialog />}
       {settingsOpen && <SettingsDialog />}
+      <ExportBundleDialog />
       <ImportDropZone />
       <Toasts />
       <MarkdownWarmup />

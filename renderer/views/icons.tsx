@@ -31,6 +31,13 @@ export const ExportIcon = (): ReactNode => (
   </Svg>
 );
 
+/** A box (a bundle of sessions). */
+export const BundleIcon = (): ReactNode => (
+  <Svg title="Export bundle">
+    <path d="M2.5 5L8 2.5 13.5 5v6L8 13.5 2.5 11zM2.5 5L8 7.5 13.5 5M8 7.5v6" />
+  </Svg>
+);
+
 export const DeleteIcon = (): ReactNode => (
   <Svg title="Delete">
     <path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />

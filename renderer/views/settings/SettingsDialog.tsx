@@ -14,6 +14,7 @@ import { Dialog } from '../Dialog.js';
 import { ConnectionTestButton } from './ConnectionTestButton.js';
 import { McpServersSection } from './McpServersSection.js';
 import { PricesSection } from './PricesSection.js';
+import { TelemetrySection } from './TelemetrySection.js';
 import { ModelLimitsFields, parseTokens } from './ModelLimitsFields.js';
 import { ModelListField } from './ModelListField.js';
 
@@ -284,6 +285,7 @@ export function SettingsDialog(): ReactNode {
         <>
           <SettingsForm view={view} onSaved={setSettings} onClose={close} />
           <PricesSection />
+          <TelemetrySection />
           <McpServersSection />
         </>
       )}

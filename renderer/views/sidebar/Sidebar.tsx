@@ -18,7 +18,7 @@ import { useApp, useClient, useOpenSession, useRuntime, useSession, useTimeline 
 import { ownFirstPrompt } from '../session/own-prompt.js';
 import { ConfirmDialog } from '../Dialog.js';
 import { download } from '../download.js';
-import { CommandIcon, DeleteIcon, ExportIcon, ForkIcon, GearIcon, PlusIcon, RenameIcon, SidebarIcon, ThemeIcon } from '../icons.js';
+import { BundleIcon, CommandIcon, DeleteIcon, ExportIcon, ForkIcon, GearIcon, PlusIcon, RenameIcon, SidebarIcon, ThemeIcon } from '../icons.js';
 import { useImportFiles, useImportFolder } from '../import/use-import-files.js';
 import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
@@ -169,6 +169,9 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
         )}
         <button type="button" className="icon-button" data-testid="session-export-button" tabIndex={tab} title="Export JSONL" aria-label={`Export ${title} as JSONL`} onClick={() => void runtime.actions.exportSession(session.id, download)}>
           <ExportIcon />
+        </button>
+        <button type="button" className="icon-button" data-testid="session-bundle-button" tabIndex={tab} title="Export bundle… (with its forks)" aria-label={`Export ${title} as a bundle`} onClick={() => editSession({ sessionId: session.id, kind: 'bundle' })}>
+          <BundleIcon />
         </button>
         <button type="button" className="icon-button danger" data-testid="session-delete-button" tabIndex={tab} title="Delete (Del)" aria-label={`Delete ${title}`} onClick={() => editSession({ sessionId: session.id, kind: 'delete' })}>
           <DeleteIcon />

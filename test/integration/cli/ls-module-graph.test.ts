@@ -5,6 +5,10 @@
  * statically — what Node evaluates for `ls`; `ls` itself loads nothing with `import()` — hold no
  * source file of electron/import/. The importers are reached only through the `import()` in the
  * `import` command (electron/host/services/session-imports.ts), so they stay in chunks of their own.
+ *
+ * The same for the OpenTelemetry SDK: neither `ls` nor the runtime (what `run`, `resume`, `serve`
+ * and the desktop host open) evaluates it; it is loaded with `import()` only once live export has an
+ * endpoint (electron/telemetry/live-trace-switch.ts) or by `export --otlp`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +56,32 @@ describe('the CLI bundle', () => {
       // The importers are in the bundle, only elsewhere.
       const all = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
       expect(all).toContain('electron/import/session-import.ts');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('loads the OpenTelemetry SDK neither for `forkline ls` nor with the runtime (only behind import())', async () => {
+    const { build } = await import('esbuild');
+    const script = pathToFileURL(join(ROOT, 'scripts/build-cli.js')).href;
+    const { cliBuildOptions } = (await import(script)) as { cliBuildOptions: (outdir: string) => BuildOptions };
+    const outdir = mkdtempSync(join(tmpdir(), 'forkline-cli-graph-'));
+    try {
+      const result = await build({ ...cliBuildOptions(outdir), write: false, sourcemap: false });
+      const metafile = result.metafile!;
+      const chunkOf = (input: string): string => Object.keys(metafile.outputs).find((path) => path.endsWith('.js') && Object.keys(metafile.outputs[path]!.inputs).includes(input))!;
+      const inputsLoaded = (...entries: string[]): string[] => [...new Set(entries.flatMap((e) => [...staticClosure(metafile, e)]))].flatMap((path) => Object.keys(metafile.outputs[path]?.inputs ?? {}));
+      const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]!.entryPoint === 'electron/cli.ts')!;
+      const otel = (inputs: string[]): string[] => inputs.filter((input) => input.includes('node_modules/@opentelemetry/') || input.startsWith('electron/telemetry/otlp-export') || input.startsWith('electron/telemetry/live-exporter'));
+      const ls = inputsLoaded(entry, chunkOf('electron/cli/commands/ls.ts'));
+      const runtime = inputsLoaded(entry, chunkOf('electron/host/runtime.ts'));
+      // Not vacuous: the runtime chunk holds the runtime and the switch, and the SDK is in the bundle.
+      expect(runtime).toContain('electron/host/runtime.ts');
+      expect(runtime).toContain('electron/telemetry/live-trace-switch.ts');
+      expect(otel(ls)).toEqual([]);
+      expect(otel(runtime)).toEqual([]);
+      const all = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+      expect(all.some((input) => input.includes('node_modules/@opentelemetry/exporter-trace-otlp-proto/'))).toBe(true);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

@@ -115,11 +115,12 @@ describe('budgets from the app: per turn, and a manual compaction counts', () =>
     const compacted = await call<{ compacted: boolean }>('compactSession', { sessionId: own });
     expect(compacted.compacted).toBe(true);
     expect(events(own).some((e) => e.type === 'compaction/summary')).toBe(true);
-    // The session's cost includes the summary request: 0.004 + 0.5.
-    // Its tokens are in the session's totals. (Its USD is not in the listed cost yet: a manual
-    // compaction logs no `request/price` — the log's invariants allow one only inside a step — and
-    // the host's summary prices no history without one. The spend guard does, below.)
+    // The session's cost includes the summary request: 0.004 + 0.5. A manual compaction logs no
+    // `request/price` of its own (the log's invariants allow one only inside a step); it is priced
+    // at the price logged latest for its model (shared/session-cost.ts), so nothing is unpriced.
     expect((await summaryOf(own)).cost?.inputTokens).toBe(4 * 1_000 + 500_000);
+    expect((await summaryOf(own)).cost?.usd).toBeCloseTo(0.504, 6);
+    expect((await summaryOf(own)).cost?.unknownCount).toBe(0);
     // A budget the spend before the compaction would keep ($0.004 + a worst case under $0.05 < $0.3) but not with it.
     await call('setSessionBudget', { sessionId: own, sessionUsd: 0.3 });
     const before = llm.requests.length;
