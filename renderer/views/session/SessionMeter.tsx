@@ -183,7 +183,8 @@ export function SessionMeter({ sessionId, summary, readOnly }: { readonly sessio
       {cost && label && (
         <span className="mono" data-testid="meter-cost" title={`cost so far (at the prices logged for each request)\n${costTokensTitle(cost)}`}>
           {label}
-          <span className="muted"> · {formatTokens(cost.tokens)} tokens</span>
+          {/* The tokens, unless the label already says them (no price known at all). */}
+          {(cost.usd !== undefined || cost.knownUsd > 0) && <span className="muted"> · {formatTokens(cost.tokens)} tokens</span>}
         </span>
       )}
       {editing ? (
