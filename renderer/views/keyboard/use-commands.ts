@@ -9,6 +9,8 @@ import { cycleRegion, regionTarget } from '../../keyboard/focus-regions.js';
 import { platformOf, type Platform } from '../../keyboard/shortcut.js';
 import { useOpenSession, useRuntime } from '../context.js';
 import { download } from '../download.js';
+import { describeError } from '../../host/host-client.js';
+import { requestInspectorTab, runReplay } from '../../state/replay-store.js';
 
 /** The platform for shortcut matching and labels. */
 export const PLATFORM: Platform = typeof navigator === 'undefined' ? 'other' : platformOf(`${navigator.platform} ${navigator.userAgent}`);
@@ -33,6 +35,13 @@ export function useCommands(): () => Command[] {
         }
         last.scrollIntoView({ block: 'nearest' });
         last.click();
+      },
+      replay: (id) => {
+        void runReplay(runtime.client, id, describeError).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button')));
+      },
+      editAndSend: () => {
+        requestInspectorTab('playground');
+        focusAfterRender(byTestId('playground-system'), { from: document.activeElement });
       },
       compact: (id) => void runtime.actions.compact(id),
       exportSession: (id) => void runtime.actions.exportSession(id, download),
