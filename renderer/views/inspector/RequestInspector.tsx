@@ -509,7 +509,10 @@ export function RequestInspector(): ReactNode {
   // A view asked for a tab (the replay banner's "compare", the palette's "Edit and send").
   const tabRequest = useStore(replayStore, (s) => s.tabRequest);
   useEffect(() => {
-    if (tabRequest) setTab(tabRequest.tab);
+    if (!tabRequest) return;
+    setTab(tabRequest.tab);
+    // Taken: an inspector opened later starts on its usual tab.
+    replayStore.setState({ tabRequest: undefined });
   }, [tabRequest]);
   const [state, setState] = useState<{ key: string; inspection?: RequestInspection; error?: string } | undefined>();
   const key = target ? `${sessionId}:${targetKey(target)}` : '';

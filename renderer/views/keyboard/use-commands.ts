@@ -37,7 +37,9 @@ export function useCommands(): () => Command[] {
         last.click();
       },
       replay: (id) => {
-        void runReplay(runtime.client, id, describeError).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button')));
+        // Run after the palette handed focus back: the result takes it from there.
+        const from = document.activeElement;
+        void runReplay(runtime.client, id, describeError).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button'), { from }));
       },
       editAndSend: () => {
         requestInspectorTab('playground');

@@ -36,8 +36,9 @@ export function ReplayButton(): ReactNode {
       title="Feed this session's logged model answers to this build and show where it would now act differently (nothing is sent to a provider)"
       disabled={running}
       aria-busy={running}
-      onClick={() => {
-        void runReplay(client, sessionId, describeError).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button')));
+      onClick={(e) => {
+        const from = e.currentTarget;
+        void runReplay(client, sessionId, describeError).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button'), { from }));
       }}
     >
       {running ? 'Replaying…' : 'Replay on this build'}
