@@ -145,6 +145,10 @@ describe('replay on this build', () => {
     expect(await page.locator('[data-testid="request-tab-diff"][aria-selected="true"]').count()).toBe(1);
     expect(await byTestId('request-label').textContent()).toBe('step 1.1');
     expect(await byTestId('replay-request-path').textContent()).toContain('messages[0].content');
+    await waitForFocus(page, 'replay-request-diff');
+    const loggedValue = (await byTestId('replay-logged-value').textContent())!;
+    expect(loggedValue.endsWith('!')).toBe(true);
+    expect(await byTestId('replay-replayed-value').textContent()).toBe(loggedValue.slice(0, -1));
     const logged = JSON.parse((await byTestId('replay-logged-body').textContent())!) as { messages: { content: string }[] };
     const replayed = JSON.parse((await byTestId('replay-replayed-body').textContent())!) as { messages: { content: string }[] };
     expect(logged.messages[0]!.content).toBe(`${replayed.messages[0]!.content}!`);
@@ -211,6 +215,7 @@ describe('request playground', () => {
       const el = document.querySelector('[data-testid="playground-response"][data-status="running"] [data-testid="playground-response-text"]');
       return el !== null && (el.textContent ?? '').length > 0;
     }, undefined, { timeout: 30_000 });
+    await waitForFocus(page, 'playground-response');
     await both('playground-streaming');
     await page.locator('[data-testid="playground-response"][data-status="done"]').waitFor({ timeout: 30_000 });
     expect(await byTestId('playground-response-text').textContent()).toBe('Hola, un saludo desde el archivo de notas.');

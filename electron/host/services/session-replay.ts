@@ -22,9 +22,9 @@ export interface ReplayDeps {
 /**
  * Replays one session on this build.
  * @returns the report (outcome `cannot-replay` with `error` for a log the engine cannot drive).
- * @throws ForklineError SESSION_NOT_FOUND before any work.
+ * @throws ForklineError SESSION_NOT_FOUND (as a rejection) before any work.
  */
-export function replayHostSession(deps: ReplayDeps, sessionId: string): Promise<ReplayReport> {
+export async function replayHostSession(deps: ReplayDeps, sessionId: string): Promise<ReplayReport> {
   const { header, events } = deps.reader.withHeader(sessionId);
   return replaySession(header, events, {
     createTools: deps.createTools,

@@ -47,7 +47,7 @@ function FieldError({ errors, field }: { readonly errors: readonly PlaygroundFie
 
 function RunView({ run }: { readonly run: PlaygroundRun }): ReactNode {
   return (
-    <div data-testid="playground-response" data-status={run.status} aria-live="polite">
+    <div data-testid="playground-response" data-status={run.status} aria-live="polite" tabIndex={-1}>
       <div className="muted">
         {run.route.model} · {run.status === 'running' ? 'streaming…' : `${run.finish ?? run.status}${run.durationMs !== undefined ? ` in ${formatDuration(run.durationMs)}` : ''}`}
         {run.usage ? ` · ${run.usage.inputTokens + (run.usage.cacheReadTokens ?? 0)} in / ${run.usage.outputTokens} out` : ''}
@@ -153,9 +153,11 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
 
   const choice = choices?.find((c) => c.key === choiceKey);
   const running = shown?.status === 'running';
-  const send = async (): Promise<void> => {
+  const send = async (from: Element): Promise<void> => {
     if (!checked.ok || !choice || model.trim() === '') return;
     setProblem(undefined);
+    // Send is off while the run streams: the response beside the logged answer takes focus (and scrolls into view).
+    focusAfterRender(byTestId('playground-response'), { from });
     try {
       const run = await client.startPlaygroundRun({ sessionId, index, route: { provider: choice.provider, baseUrl: choice.baseUrl, model: model.trim() }, edit });
       current.current = run.id;
@@ -220,7 +222,7 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
         </label>
       </div>
       <div className="request-actions">
-        <button type="button" className="primary small" data-testid="playground-send" disabled={!checked.ok || !choice || model.trim() === '' || running} onClick={() => void send()}>
+        <button type="button" className="primary small" data-testid="playground-send" disabled={!checked.ok || !choice || model.trim() === '' || running} onClick={(e) => void send(e.currentTarget)}>
           {running ? 'Streaming…' : 'Send'}
         </button>
         {running && (

@@ -139,10 +139,10 @@ function RequestLine({ report, go }: { readonly report: ReplayReport; readonly g
             type="button"
             className="link-button"
             data-testid="replay-compare-requests"
-            onClick={() => {
+            onClick={(e) => {
               inspect({ index: d.index });
               requestInspectorTab('diff');
-              focusAfterRender(byTestId('replay-request-diff'));
+              focusAfterRender(byTestId('replay-request-diff'), { from: e.currentTarget });
             }}
           >
             Compare the logged and the replayed request
@@ -249,6 +249,17 @@ function pretty(text: string): string {
   }
 }
 
+/** A value at the divergent path as a person reads it: a string as its text, anything else as pretty JSON; absent: the field is not there. */
+function valueText(json: string | undefined): string {
+  if (json === undefined) return '(not present)';
+  try {
+    const value = JSON.parse(json) as unknown;
+    return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  } catch {
+    return json;
+  }
+}
+
 /** In the Diff tab of the divergent request: the logged request and this build's, side by side. */
 export function ReplayRequestCompare({ inspection }: { readonly inspection: RequestInspection }): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
@@ -277,20 +288,37 @@ export function ReplayRequestCompare({ inspection }: { readonly inspection: Requ
           {d.diff}
         </pre>
       )}
-      <div className="replay-sides">
+      <div className="replay-sides" data-testid="replay-values">
         <div className="replay-side">
-          <div className="section-label">logged</div>
-          <pre tabIndex={0} className="json request-body-text" data-testid="replay-logged-body">
-            {pretty(d.loggedBody!)}
+          <div className="section-label">logged, at {d.path ?? 'the body'}</div>
+          <pre tabIndex={0} className="plain wrap" data-testid="replay-logged-value">
+            {valueText(d.before)}
           </pre>
         </div>
         <div className="replay-side">
-          <div className="section-label">this build</div>
-          <pre tabIndex={0} className="json request-body-text" data-testid="replay-replayed-body">
-            {pretty(d.replayedBody!)}
+          <div className="section-label">this build, at {d.path ?? 'the body'}</div>
+          <pre tabIndex={0} className="plain wrap" data-testid="replay-replayed-value">
+            {valueText(d.after)}
           </pre>
         </div>
       </div>
+      <details className="replay-bodies">
+        <summary>the whole bodies, side by side</summary>
+        <div className="replay-sides">
+          <div className="replay-side">
+            <div className="section-label">logged</div>
+            <pre tabIndex={0} className="json request-body-text" data-testid="replay-logged-body">
+              {pretty(d.loggedBody!)}
+            </pre>
+          </div>
+          <div className="replay-side">
+            <div className="section-label">this build</div>
+            <pre tabIndex={0} className="json request-body-text" data-testid="replay-replayed-body">
+              {pretty(d.replayedBody!)}
+            </pre>
+          </div>
+        </div>
+      </details>
     </section>
   );
 }
