@@ -9,7 +9,8 @@
  * - the playground: an invalid edit shows its error inline, an edited prompt is sent and streams
  *   beside the logged answer, the run is listed under its step as a scratch record (a file under
  *   the data folder, no event in the log), and "Fork with this prompt" makes a real branch.
- * Every view is screenshotted at 1400×900 and 1000×700 under test-results/ (`replay-*`).
+ * Every view is screenshotted at 1400×900 and 1000×700 under test-results/ (`replay-*`), checked for
+ * overlapping or cut-off controls at both sizes and for serious axe violations.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ import { textResponse, toolCallResponse, type ScriptStep } from '../support/scri
 import { CORPUS_DIR } from '../support/replay-record.js';
 import { SCREENSHOTS, startE2eApp, type E2eApp } from './support/e2e-harness.js';
 import { runCommand, waitForFocus } from './support/keyboard-focus.js';
-import { layoutProblems } from './support/layout-checks.js';
+import { layoutProblems, seriousAxeViolations } from './support/layout-checks.js';
 
 let app: E2eApp;
 let page: Page;
@@ -67,6 +68,7 @@ async function both(name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `replay-${name}-${size.name}.png`) });
     expect(await layoutProblems(page), `${name} at ${size.name}`).toEqual([]);
   }
+  expect(await seriousAxeViolations(page), name).toEqual([]);
   await page.setViewportSize({ width: 1400, height: 900 });
 }
 
