@@ -234,8 +234,8 @@ export function ReplayStepMarker({ turn, step }: { readonly turn: number; readon
   const tool = tCall !== undefined && tCall.turn === turn && tCall.step === step;
   if (!request && !tool) return null;
   return (
-    <span className="badge badge-bad replay-marker" data-testid="replay-divergence-marker" data-level={request ? 'request' : 'tool'} title={request ? `this build's request differs here${d?.path !== undefined ? ` at ${d.path}` : ''}` : 'this build makes a different tool call here'}>
-      ⚑ diverges on this build{request ? '' : ' (tool call)'}
+    <span className="badge badge-bad replay-marker" data-testid="replay-divergence-marker" data-level={request ? 'request' : 'tool'} title={request ? `on this build, the request of this step differs from the logged one${d?.path !== undefined ? ` at ${d.path}` : ''}` : 'on this build, this step makes a different tool call'}>
+      ⚑ diverges{request ? '' : ' (tool call)'}
     </span>
   );
 }
