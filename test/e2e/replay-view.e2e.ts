@@ -235,6 +235,9 @@ describe('request playground', () => {
     expect(stored).toMatchObject([{ turn: 2, step: 1, text: 'Hola, un saludo desde el archivo de notas.', status: 'done' }]);
     expect(app.runtime.host.agentFor(main)!.session.length).toBe(eventsBefore);
     expect((await connection.listPlaygroundRuns({ sessionId: main, index: 2 })).length).toBe(1);
+    // Listed under its step on the timeline too, and only there.
+    await page.locator('[data-testid="step-marker"][data-turn="2"][data-step="1"] [data-testid="step-playground-runs"][data-count="1"]').waitFor();
+    expect(await page.getByTestId('step-playground-runs').count()).toBe(1);
     await both('playground-done');
 
     // Fork with this prompt: a fork before turn 2, where the edited prompt is sent.

@@ -12,6 +12,7 @@ import { formatDuration, isoTime } from '../../../shared/format.js';
 import { checkPlaygroundEdit, editedPrompt, playgroundEditOf, type PlaygroundEdit, type PlaygroundFieldError, type PlaygroundRoute, type PlaygroundRun } from '../../../shared/playground.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { loadPlaygroundRuns } from '../../state/playground-runs.js';
 import { useClient, useRuntime } from '../context.js';
 
 /** A route the picker offers, with its label. */
@@ -146,9 +147,12 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
         pushed.current.set(push.run.id, push.run);
         if (push.run.id !== current.current) return;
         setShown(push.run);
-        if (push.run.status !== 'running') void refreshRuns();
+        if (push.run.status !== 'running') {
+          void refreshRuns();
+          void loadPlaygroundRuns(client, sessionId, true);
+        }
       }),
-    [client, refreshRuns],
+    [client, refreshRuns, sessionId],
   );
 
   const choice = choices?.find((c) => c.key === choiceKey);

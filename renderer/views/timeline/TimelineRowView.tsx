@@ -23,6 +23,7 @@ import type {
 } from '../../../shared/timeline.js';
 import { useApp, useClient, useRuntime, useSession } from '../context.js';
 import { ReplayStepMarker } from '../replay/ReplayViews.js';
+import { StepPlaygroundRuns } from '../playground/StepPlaygroundRuns.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { Badge, CrashBadges } from './badges.js';
 import { CompactionView } from './CompactionView.js';
@@ -246,6 +247,7 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
         {formatTokens(row.chunkCount)} chunk{row.chunkCount === 1 ? '' : 's'}
       </span>
       <span className="spacer" />
+      <StepPlaygroundRuns turn={row.turn} step={row.step} />
       <button
         type="button"
         className="link-button"
