@@ -8,7 +8,7 @@
  * (appended whole, so a crash mid-run loses only that run); they are never events of the session's
  * log, and deleting the file loses nothing of the session. A line that does not parse is skipped.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ForklineError } from '../../../shared/errors.js';
 import type { RequestHeader } from '../../../shared/events.js';
@@ -46,10 +46,26 @@ export class PlaygroundRunStore {
     return runs;
   }
 
-  /** Appends one finished run. */
+  /** Appends one finished run (on a line of its own, also after a torn last line). */
   append(run: PlaygroundRun): void {
     mkdirSync(this.dir, { recursive: true });
-    appendFileSync(this.fileOf(run.sessionId), `${JSON.stringify(run)}\n`);
+    const file = this.fileOf(run.sessionId);
+    appendFileSync(file, `${endsTorn(file) ? '\n' : ''}${JSON.stringify(run)}\n`);
+  }
+}
+
+/** The file's last byte is not a newline (a crash cut its last line). */
+function endsTorn(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const size = statSync(file).size;
+  if (size === 0) return false;
+  const fd = openSync(file, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    closeSync(fd);
   }
 }
 

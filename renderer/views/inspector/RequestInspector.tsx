@@ -11,7 +11,10 @@
  *   duration, the answer (text, thinking, tool calls), and the raw stream (logged chunks, runs
  *   folded) on demand;
  * - Diff: against the previous step request (not a compaction's summary request), saying which —
- *   what was appended, what changed, and whether the cached prefix held.
+ *   what was appended, what changed, and whether the cached prefix held; after "Replay on this
+ *   build", the divergent request also shows the logged and the replayed body side by side
+ *   (replay/ReplayViews.tsx);
+ * - Edit and send: the request playground (playground/RequestPlayground.tsx).
  * An imported step has no wire request (its log recorded none): the Request tab says so plainly.
  * Previous / next walk every request of the session (retries and compaction summaries included).
  */

@@ -4,7 +4,7 @@
  * server) and a HostConnection with its pushes: replaySession on a recorded session and on a copy
  * whose logged system prompt differs; a playground run streamed as pushes, sent as edited, stored
  * as a scratch record under the data folder and never as an event; refused edits naming the field;
- * a torn record line skipped; forkWithPrompt forking before the prompt's turn, and refusing the
+ * a torn record line skipped and the next record kept; forkWithPrompt forking before the prompt's turn, and refusing the
  * first prompt.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import type { SessionEvent } from '../../../shared/events.js';
 import { playgroundEditOf, type PlaygroundRun } from '../../../shared/playground.js';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import type { HostConnection } from '../../../electron/host/host-connection.js';
+import { PlaygroundRunStore } from '../../../electron/host/services/request-playground.js';
 import { startScriptedLlm, textResponse, toolCallResponse, type ScriptedLlm, type ScriptStep } from '../../support/scripted-llm/index.js';
 
 let llm: ScriptedLlm;
@@ -117,6 +118,10 @@ describe('request playground', () => {
     appendFileSync(file, '{"id":"torn');
     expect(connection.listPlaygroundRuns({ sessionId: main }).map((r) => r.id)).toEqual([started.id]);
     expect(connection.listPlaygroundRuns({ sessionId: main, index: 0 })).toEqual([]);
+    // The next record starts on a line of its own: nothing after the torn line is lost.
+    const store = new PlaygroundRunStore(join(dir, 'data', 'playground'));
+    store.append({ ...seen.at(-1)!, id: 'after-torn' });
+    expect(store.list(main).map((r) => r.id)).toEqual([started.id, 'after-torn']);
   }, 60_000);
 
   it('a bad edit is refused naming every failing field, before anything is sent', () => {
