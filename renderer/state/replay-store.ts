@@ -9,7 +9,11 @@ import type { HostClient } from '../../shared/api.js';
 import type { ReplayReport } from '../../shared/replay.js';
 
 /** One session's replay: running, its report, or why the call failed. */
-export type ReplayState = { readonly phase: 'running' } | { readonly phase: 'done'; readonly report: ReplayReport } | { readonly phase: 'failed'; readonly error: string };
+export type ReplayState =
+  | { readonly phase: 'running' }
+  /** `lastSeq`: the session's last seq when the replay started (a longer log means the report is about less than the session holds now). */
+  | { readonly phase: 'done'; readonly report: ReplayReport; readonly lastSeq?: number }
+  | { readonly phase: 'failed'; readonly error: string };
 
 export interface ReplayStoreState {
   readonly bySession: Readonly<Record<string, ReplayState>>;
@@ -35,14 +39,16 @@ export function dismissReplay(sessionId: string): void {
 
 /**
  * Replays `sessionId` on this build through the host and keeps the outcome; a second call while
- * one runs is ignored. `describe` turns a failure into the line shown.
+ * one runs is ignored. `describe` turns a failure into the line shown; `lastSeq` is the session's
+ * last seq as the view knows it (kept, to say when the session has grown since).
  */
-export async function runReplay(client: Pick<HostClient, 'replaySession'>, sessionId: string, describe: (error: unknown) => string): Promise<void> {
+export async function runReplay(client: Pick<HostClient, 'replaySession'>, sessionId: string, describe: (error: unknown) => string, lastSeq?: number): Promise<void> {
   if (replayStore.getState().bySession[sessionId]?.phase === 'running') return;
   const put = (state: ReplayState): void => replayStore.setState((s) => ({ bySession: { ...s.bySession, [sessionId]: state } }));
   put({ phase: 'running' });
   try {
-    put({ phase: 'done', report: await client.replaySession({ sessionId }) });
+    const report = await client.replaySession({ sessionId });
+    put({ phase: 'done', report, ...(lastSeq !== undefined ? { lastSeq } : {}) });
   } catch (error) {
     put({ phase: 'failed', error: describe(error) });
   }

@@ -234,6 +234,9 @@ describe('request playground', () => {
     const stored = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { turn: number; step: number; text: string; status: string });
     expect(stored).toMatchObject([{ turn: 2, step: 1, text: 'Hola, un saludo desde el archivo de notas.', status: 'done' }]);
     expect(app.runtime.host.agentFor(main)!.session.length).toBe(eventsBefore);
+    // The replay result from before still describes the whole log (the run added no event).
+    expect(await page.locator('[data-testid="replay-banner"][data-outcome="identical"]').count()).toBe(1);
+    expect(await byTestId('replay-stale').count()).toBe(0);
     expect((await connection.listPlaygroundRuns({ sessionId: main, index: 2 })).length).toBe(1);
     // Listed under its step on the timeline too, and only there.
     await page.locator('[data-testid="step-marker"][data-turn="2"][data-step="1"] [data-testid="step-playground-runs"][data-count="1"]').waitFor();

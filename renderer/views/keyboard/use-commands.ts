@@ -39,7 +39,7 @@ export function useCommands(): () => Command[] {
       replay: (id) => {
         // Run after the palette handed focus back: the result takes it from there.
         const from = document.activeElement;
-        void runReplay(runtime.client, id, describeError).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button'), { from }));
+        void runReplay(runtime.client, id, describeError, session?.controller.store.getState().lastSeq).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button'), { from }));
       },
       editAndSend: () => {
         requestInspectorTab('playground');
@@ -57,7 +57,7 @@ export function useCommands(): () => Command[] {
       cycle: (direction) => cycleRegion(direction),
       focusFind: () => focusAfterRender(byTestId('find-input'), { from: document.activeElement }),
     }),
-    [runtime],
+    [runtime, session],
   );
   return useCallback(() => {
     const facts = session?.controller.store.getState();

@@ -27,6 +27,7 @@ export function ReplayButton(): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
   const client = useClient();
   const state = useReplayOf(sessionId);
+  const lastSeq = useSession((s) => s.lastSeq);
   const running = state?.phase === 'running';
   return (
     <button
@@ -38,7 +39,7 @@ export function ReplayButton(): ReactNode {
       aria-busy={running}
       onClick={(e) => {
         const from = e.currentTarget;
-        void runReplay(client, sessionId, describeError).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button'), { from }));
+        void runReplay(client, sessionId, describeError, lastSeq).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button'), { from }));
       }}
     >
       {running ? 'Replaying…' : 'Replay on this build'}
@@ -156,6 +157,7 @@ function RequestLine({ report, go }: { readonly report: ReplayReport; readonly g
 /** The banner under the header while a replay runs and after. */
 export function ReplayBanner(): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
+  const lastSeq = useSession((s) => s.lastSeq);
   const state = useReplayOf(sessionId);
   const go = useGoToStep();
   if (!state) return null;
@@ -211,6 +213,11 @@ export function ReplayBanner(): ReactNode {
           </>
         )}
         {report.stopped && <div className="muted">Stopped early: {report.stopped.reason}</div>}
+        {state.lastSeq !== undefined && lastSeq > state.lastSeq && (
+          <div className="muted" data-testid="replay-stale">
+            The session has grown by {lastSeq - state.lastSeq} event{lastSeq - state.lastSeq === 1 ? '' : 's'} since this replay: replay again to include them.
+          </div>
+        )}
         {report.notes.map((n) => (
           <div key={n} className="muted">
             {n}
