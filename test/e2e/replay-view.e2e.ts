@@ -173,6 +173,7 @@ describe('replay on this build', () => {
     await page.locator('[data-testid="replay-banner"]:not([data-outcome="running"])').waitFor({ timeout: 30_000 });
     expect(await byTestId('replay-banner').getAttribute('data-outcome')).toBe('identical');
     expect(await byTestId('replay-requests').getAttribute('data-level')).toBe('not-comparable');
+    expect(await byTestId('replay-identical').textContent()).toBe('✓ Its tool calls replay identically on this build (its requests cannot be compared).');
     expect(await byTestId('replay-requests').textContent()).toContain('not comparable');
     expect(await byTestId('replay-tools').textContent()).toMatch(/Tool calls: [1-9]\d* logged/);
     await both('imported');

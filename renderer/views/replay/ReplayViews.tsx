@@ -199,7 +199,7 @@ export function ReplayBanner(): ReactNode {
       <div className="replay-banner-body">
         <div tabIndex={-1} data-testid="replay-banner-focus" className="replay-verdict">
           {report.outcome === 'identical' ? (
-            <b data-testid="replay-identical">✓ This session replays identically on this build.</b>
+            <b data-testid="replay-identical">{report.requests.level === 'not-comparable' ? '✓ Its tool calls replay identically on this build (its requests cannot be compared).' : '✓ This session replays identically on this build.'}</b>
           ) : report.outcome === 'diverged' ? (
             <b>This build would act differently from the log.</b>
           ) : (
