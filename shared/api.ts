@@ -21,6 +21,8 @@ import type { ImportSummary } from './import-summary.js';
 import type { BranchStats } from './branch-stats.js';
 import type { JsonValue } from './json.js';
 import type { Message, UserMessage } from './messages.js';
+import type { PlaygroundEdit, PlaygroundRoute, PlaygroundRun } from './playground.js';
+import type { ReplayReport } from './replay.js';
 import type { RequestDiff } from './request-diff.js';
 import type { RequestRecord } from './request-log.js';
 import type { CostTotals } from './session-cost.js';
@@ -539,6 +541,28 @@ export interface HostMethods {
   /** The logged chunks of one request's response (the raw stream), at most `limit` (default 2,000). */
   readRequestStream(params: { sessionId: string; index: number; limit?: number }): { events: readonly SessionEvent[]; total: number };
   /** Full-text search over every session's messages and tool output (or one session's own events). */
+  /**
+   * "Replay on this build" (issue 23): the session's logged model answers fed to this build's
+   * harness (electron/replay); nothing is sent to a provider and nothing is written to the log.
+   */
+  replaySession(params: { sessionId: string }): ReplayReport;
+  /** The request playground's scratch runs of a session (newest last), or of one request (`index`). */
+  listPlaygroundRuns(params: { sessionId: string; index?: number }): PlaygroundRun[];
+  /**
+   * Sends an edited copy of logged request `index` to `route`; the response streams as
+   * `playground/run` pushes to this client, and the finished run is stored as a scratch record
+   * (never in the session's log).
+   * @throws INVALID_PLAYGROUND_EDIT naming the field, PLAYGROUND_UNAVAILABLE.
+   */
+  startPlaygroundRun(params: { sessionId: string; index: number; route: PlaygroundRoute; edit: PlaygroundEdit }): PlaygroundRun;
+  /** Stops a running playground run of this client. */
+  cancelPlaygroundRun(params: { runId: string }): { cancelled: boolean };
+  /**
+   * "Fork with this prompt": a fork before the turn of the typed prompt `messageId`, which is then
+   * sent as `text` in the fork (the new branch's first own turn).
+   * @throws PROMPT_NOT_FOUND, NO_TURN_BEFORE (the session's first prompt), and the fork's errors.
+   */
+  forkWithPrompt(params: { sessionId: string; messageId: string; text: string }): SessionSummary;
   searchSessions(params: { query: string; limit?: number; sessionId?: string }): SearchResult;
   /**
    * Takes over a session that another running Forkline holds (the user confirmed it in the UI):
@@ -635,6 +659,11 @@ export const HOST_METHODS = [
   'inspectRequest',
   'readRequestStream',
   'searchSessions',
+  'replaySession',
+  'listPlaygroundRuns',
+  'startPlaygroundRun',
+  'cancelPlaygroundRun',
+  'forkWithPrompt',
   'takeOverSession',
   'followup',
   'steer',
@@ -675,6 +704,8 @@ export type HostPush =
   /** Live output of a running call (not model-visible; the result event carries the final text). */
   | { readonly kind: 'tool/output'; readonly sessionId: string; readonly turn: number; readonly step: number; readonly callId: string; readonly text: string }
   | { readonly kind: 'sessions/changed' }
+  /** A playground run of this client, as it streams and when it ends (the whole run each time). */
+  | { readonly kind: 'playground/run'; readonly run: PlaygroundRun }
   /** An MCP server started, stopped, failed or changed its tools: fetch `listMcpServers` again. */
   | { readonly kind: 'mcp/changed' }
   | { readonly kind: 'terminal/data'; readonly terminalId: string; readonly data: string }

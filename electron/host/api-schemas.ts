@@ -91,6 +91,18 @@ export const PARAM_SCHEMAS = {
     .refine((p) => p.index !== undefined || (p.turn !== undefined && p.step !== undefined), { message: 'give an index, or a turn and a step' }),
   readRequestStream: z.object({ sessionId: id, index: z.number().int().min(0), limit: z.number().int().min(1).max(20_000).optional() }).strict(),
   searchSessions: z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(200).optional(), sessionId: id.optional() }).strict(),
+  replaySession: z.object({ sessionId: id }).strict(),
+  listPlaygroundRuns: z.object({ sessionId: id, index: z.number().int().min(0).optional() }).strict(),
+  startPlaygroundRun: z
+    .object({
+      sessionId: id,
+      index: z.number().int().min(0),
+      route: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000), model: z.string().min(1).max(200) }).strict(),
+      edit: z.object({ system: z.string().max(2_000_000).optional(), messages: z.string().min(1).max(50_000_000), tools: z.string().min(1).max(5_000_000), params: z.string().min(1).max(10_000) }).strict(),
+    })
+    .strict(),
+  cancelPlaygroundRun: z.object({ runId: id }).strict(),
+  forkWithPrompt: z.object({ sessionId: id, messageId: id, text }).strict(),
   takeOverSession: z.object({ sessionId: id }).strict(),
   followup: z.object({ sessionId: id, text }).strict(),
   steer: z.object({ sessionId: id, text }).strict(),

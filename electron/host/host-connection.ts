@@ -9,6 +9,8 @@
  */
 import type { ApplyBranchResult, BundleDownload, DiscardResult, FanoutStarted, FanoutVariantInput, RewindResult, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
 import type { RankedReport } from '../../shared/branch-ranking.js';
+import type { PlaygroundRun } from '../../shared/playground.js';
+import type { ReplayReport } from '../../shared/replay.js';
 import { ForklineError } from '../../shared/errors.js';
 import { isImportedSession, type SessionEvent } from '../../shared/events.js';
 import type { ImportSummary } from '../../shared/import-summary.js';
@@ -26,6 +28,9 @@ import { applyBranch, cancelFanout, discardBranch, proposedCheckFor, rewindSessi
 import { compareSessions, rankBranches } from './services/session-compare.js';
 import { forkSession } from './services/session-fork.js';
 import { bundleForDownload } from './services/session-bundle.js';
+import { forkBeforePrompt } from './services/prompt-fork.js';
+import { PlaygroundRunStore, startPlaygroundRun } from './services/request-playground.js';
+import { replayHostSession } from './services/session-replay.js';
 import { beginImport, importText, type ImportJob } from './services/session-imports.js';
 import { SessionReader } from './services/session-reader.js';
 import { titleFromPrompt } from './services/session-title.js';
@@ -39,6 +44,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   private disposed = false;
   /** Streaming imports this connection started and has not ended. */
   private readonly imports = new Map<string, ImportJob>();
+  /** Playground runs this connection started that are still streaming, by run id. */
+  private readonly playgroundRuns = new Map<string, () => void>();
   /** The one "live log or stored log" read. */
   private readonly reader: SessionReader;
   constructor(
@@ -62,6 +69,8 @@ export class HostConnection implements HostHandlers, IDisposable {
     this.disposed = true;
     for (const job of this.imports.values()) job.abort();
     this.imports.clear();
+    for (const abort of this.playgroundRuns.values()) abort();
+    this.playgroundRuns.clear();
     this.host.detach(this);
   }
 
@@ -283,6 +292,63 @@ export class HostConnection implements HostHandlers, IDisposable {
     const rows = this.repo.store.search({ terms, limit: limit + 1, ...(params.sessionId !== undefined ? { sessionId: params.sessionId } : {}) });
     const hits = rows.slice(0, limit).map((row) => ({ sessionId: row.sessionId, seq: row.seq, kind: row.kind, snippet: searchSnippet(row.text, terms) }));
     return { terms, ignored, hits, more: rows.length > limit };
+  }
+
+  /** "Replay on this build" (services/session-replay.ts). */
+  replaySession(params: { sessionId: string }): Promise<ReplayReport> {
+    const { createTools, userInstructionsFile } = this.host.options;
+    return replayHostSession({ reader: this.reader, createTools: () => createTools(), ...(userInstructionsFile !== undefined ? { userInstructionsFile } : {}) }, params.sessionId);
+  }
+
+  private playgroundStore(): PlaygroundRunStore {
+    const dir = this.host.options.playgroundDir;
+    if (dir === undefined) throw new ForklineError('PLAYGROUND_UNAVAILABLE', 'this host keeps no playground runs (it has no data folder for them)');
+    return new PlaygroundRunStore(dir);
+  }
+
+  listPlaygroundRuns(params: { sessionId: string; index?: number }): PlaygroundRun[] {
+    return this.playgroundStore().list(params.sessionId, params.index);
+  }
+
+  /** An edited request sent to a provider (services/request-playground.ts); it streams to this client as `playground/run` pushes. */
+  startPlaygroundRun(params: HostParams<'startPlaygroundRun'>): PlaygroundRun {
+    const { settings, createModelClient, newId, now } = this.host.options;
+    const started = startPlaygroundRun(
+      {
+        store: this.playgroundStore(),
+        reader: this.reader,
+        modelClient: (route, reasoningEffort) => createModelClient(settings.providerSettings({ ...route, ...(reasoningEffort !== undefined ? { reasoningEffort } : {}) })),
+        newId,
+        now: now ?? Date.now,
+      },
+      params,
+      (run) => this.push({ kind: 'playground/run', run }),
+    );
+    this.playgroundRuns.set(started.run.id, () => started.abort());
+    void started.done.then(
+      () => this.playgroundRuns.delete(started.run.id),
+      (error: unknown) => {
+        this.playgroundRuns.delete(started.run.id);
+        console.error('a playground run failed:', error);
+      },
+    );
+    return started.run;
+  }
+
+  cancelPlaygroundRun(params: { runId: string }): { cancelled: boolean } {
+    const abort = this.playgroundRuns.get(params.runId);
+    abort?.();
+    return { cancelled: abort !== undefined };
+  }
+
+  /** "Fork with this prompt": a fork before the prompt's turn (services/prompt-fork.ts), then the edited prompt sent in it. */
+  async forkWithPrompt(params: { sessionId: string; messageId: string; text: string }): Promise<SessionSummary> {
+    this.host.requireCredential();
+    const { newId, checkpoints, worktreesDir } = this.host.options;
+    const child = await forkBeforePrompt({ repository: this.repo, reader: this.reader, newId, ...(checkpoints ? { checkpoints } : {}), ...(worktreesDir !== undefined ? { worktreesDir } : {}) }, params);
+    this.host.broadcast({ kind: 'sessions/changed' });
+    this.followup({ sessionId: child.header.id, text: params.text });
+    return this.host.summary(this.repo.get(child.header.id) ?? child);
   }
 
   takeOverSession(params: { sessionId: string }): null {

@@ -110,6 +110,8 @@ export interface HostOptions<C extends ClientConnection = ClientConnection> {
   readonly publishedLimits?: PublishedLimits;
   /** The user-level project instructions file (`<data folder>/AGENTS.md`); absent = none. */
   readonly userInstructionsFile?: string;
+  /** Where the request playground keeps its scratch runs (`<data folder>/playground`); absent = no playground. */
+  readonly playgroundDir?: string;
   /** MCP servers per workspace; absent = no MCP tools. The host closes it. */
   readonly mcp?: McpHub;
   /**

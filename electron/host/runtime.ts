@@ -141,6 +141,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     newId: randomUUID,
     limitStore: new ModelLimitStore(join(options.dataDir, 'model-limits.json')),
     userInstructionsFile: join(options.dataDir, 'AGENTS.md'),
+    playgroundDir: join(options.dataDir, 'playground'),
     mcp,
     ...(env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpoints: new WorkspaceCheckpoints(join(options.dataDir, 'checkpoints.git')), worktreesDir: join(options.dataDir, 'worktrees') }),
     ...(maxRetries !== undefined && Number.isInteger(maxRetries) && maxRetries >= 0 ? { retryPolicy: { maxRetries } } : {}),

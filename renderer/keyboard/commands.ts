@@ -29,6 +29,10 @@ export interface CommandEffects {
   compareWithParent(sessionId: string): void;
   /** Opens the fan-out form under the open session's last finished turn (issue 21). */
   fanOut(sessionId: string): void;
+  /** "Replay on this build" (issue 23): the open session's logged answers fed to this build; the result shows on the timeline. */
+  replay(sessionId: string): void;
+  /** Opens the request inspector's "Edit and send" tab (the request playground) on the inspected request. */
+  editAndSend(): void;
   compact(sessionId: string): void;
   exportSession(sessionId: string): void;
   importSession(): void;
@@ -82,6 +86,8 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(open !== undefined && !facts.readOnly && { id: 'fork', label: 'Fork after the last finished turn', group: 'Session', run: () => effects.fork(open, false) });
   add(open !== undefined && !facts.readOnly && { id: 'fork-worktree', label: 'Fork into its own folder after the last finished turn', group: 'Session', run: () => effects.fork(open, true) });
   add(open !== undefined && !facts.running && !facts.readOnly && { id: 'fan-out', label: 'Fan out… (2–8 branches from the last finished turn, on a board)', group: 'Session', shortcut: SHORTCUTS.fanOut, run: () => effects.fanOut(open) });
+  add(open !== undefined && { id: 'replay', label: 'Replay on this build (where would this build act differently?)', group: 'Session', run: () => effects.replay(open) });
+  add(open !== undefined && s.requestTarget !== undefined && { id: 'edit-and-send', label: 'Edit and send the inspected request (playground)', group: 'Session', run: effects.editAndSend });
   add(summary?.parentSession !== undefined && { id: 'compare-parent', label: 'Compare with the parent session', group: 'Session', run: () => effects.compareWithParent(summary.id) });
   add(open !== undefined && !facts.running && !facts.readOnly && { id: 'compact', label: 'Compact what the model sees', group: 'Session', run: () => effects.compact(open) });
   add(summary !== undefined && { id: 'rename', label: 'Rename session…', group: 'Session', hint: 'F2 in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'rename' }) });

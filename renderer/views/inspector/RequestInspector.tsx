@@ -11,7 +11,10 @@
  *   duration, the answer (text, thinking, tool calls), and the raw stream (logged chunks, runs
  *   folded) on demand;
  * - Diff: against the previous step request (not a compaction's summary request), saying which —
- *   what was appended, what changed, and whether the cached prefix held.
+ *   what was appended, what changed, and whether the cached prefix held; after "Replay on this
+ *   build", the divergent request also shows the logged and the replayed body side by side
+ *   (replay/ReplayViews.tsx);
+ * - Edit and send: the request playground (playground/RequestPlayground.tsx).
  * An imported step has no wire request (its log recorded none): the Request tab says so plainly.
  * Previous / next walk every request of the session (retries and compaction summaries included).
  */
@@ -29,13 +32,18 @@ import { formatUsd, usageCost } from '../../../shared/pricing.js';
 import type { StepRow } from '../../../shared/timeline.js';
 import { MessageCard, toolNamesOf } from '../messages/MessageCard.js';
 import { EventList } from './EventList.js';
+import { useStore } from 'zustand';
+import { replayStore } from '../../state/replay-store.js';
+import { ReplayRequestCompare } from '../replay/ReplayViews.js';
+import { RequestPlayground } from '../playground/RequestPlayground.js';
 
-type Tab = 'request' | 'messages' | 'response' | 'diff';
+type Tab = 'request' | 'messages' | 'response' | 'diff' | 'playground';
 const TABS: readonly { readonly id: Tab; readonly label: string }[] = [
   { id: 'request', label: 'Request' },
   { id: 'messages', label: 'Messages' },
   { id: 'response', label: 'Response' },
   { id: 'diff', label: 'Diff' },
+  { id: 'playground', label: 'Edit and send' },
 ];
 
 /** Bodies larger than this show their first part until asked (a 10 MB pretty-print would stall the page). */
@@ -401,6 +409,15 @@ function MessageLine({ m, tone }: { readonly m: WireMessageSummary; readonly ton
 }
 
 function DiffTab({ inspection, go }: { readonly inspection: RequestInspection; readonly go: (index: number) => void }): ReactNode {
+  return (
+    <>
+      <ReplayRequestCompare inspection={inspection} />
+      <PreviousDiff inspection={inspection} go={go} />
+    </>
+  );
+}
+
+function PreviousDiff({ inspection, go }: { readonly inspection: RequestInspection; readonly go: (index: number) => void }): ReactNode {
   const diff = inspection.diff;
   if (!diff) {
     const why =
@@ -492,6 +509,14 @@ export function RequestInspector(): ReactNode {
   const lastSeq = useSession((s) => s.lastSeq);
   const client = useClient();
   const [tab, setTab] = useState<Tab>('request');
+  // A view asked for a tab (the replay banner's "compare", the palette's "Edit and send").
+  const tabRequest = useStore(replayStore, (s) => s.tabRequest);
+  useEffect(() => {
+    if (!tabRequest) return;
+    setTab(tabRequest.tab);
+    // Taken: an inspector opened later starts on its usual tab.
+    replayStore.setState({ tabRequest: undefined });
+  }, [tabRequest]);
   const [state, setState] = useState<{ key: string; inspection?: RequestInspection; error?: string } | undefined>();
   const key = target ? `${sessionId}:${targetKey(target)}` : '';
   // A request still streaming changes as events arrive; a finished one never does.
@@ -580,6 +605,7 @@ export function RequestInspector(): ReactNode {
             {tab === 'messages' && <MessagesTab inspection={inspection} />}
             {tab === 'response' && <ResponseTab inspection={inspection} sessionId={sessionId} />}
             {tab === 'diff' && <DiffTab inspection={inspection} go={go} />}
+            {tab === 'playground' && <RequestPlayground key={`${sessionId}:${inspection.request.index}`} inspection={inspection} sessionId={sessionId} />}
             {inspection.notes.length > 0 && (
               <ul className="request-notes" data-testid="request-notes">
                 {inspection.notes.map((n) => (

@@ -9,6 +9,8 @@ import { cycleRegion, regionTarget } from '../../keyboard/focus-regions.js';
 import { platformOf, type Platform } from '../../keyboard/shortcut.js';
 import { useOpenSession, useRuntime } from '../context.js';
 import { download } from '../download.js';
+import { describeError } from '../../host/host-client.js';
+import { requestInspectorTab, runReplay } from '../../state/replay-store.js';
 
 /** The platform for shortcut matching and labels. */
 export const PLATFORM: Platform = typeof navigator === 'undefined' ? 'other' : platformOf(`${navigator.platform} ${navigator.userAgent}`);
@@ -34,6 +36,15 @@ export function useCommands(): () => Command[] {
         last.scrollIntoView({ block: 'nearest' });
         last.click();
       },
+      replay: (id) => {
+        // Run after the palette handed focus back: the result takes it from there.
+        const from = document.activeElement;
+        void runReplay(runtime.client, id, describeError, session?.controller.store.getState().lastSeq).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button'), { from }));
+      },
+      editAndSend: () => {
+        requestInspectorTab('playground');
+        focusAfterRender(byTestId('playground-system'), { from: document.activeElement });
+      },
       compact: (id) => void runtime.actions.compact(id),
       exportSession: (id) => void runtime.actions.exportSession(id, download),
       importSession: () => document.querySelector<HTMLInputElement>('[data-testid="import-session-input"]')?.click(),
@@ -46,7 +57,7 @@ export function useCommands(): () => Command[] {
       cycle: (direction) => cycleRegion(direction),
       focusFind: () => focusAfterRender(byTestId('find-input'), { from: document.activeElement }),
     }),
-    [runtime],
+    [runtime, session],
   );
   return useCallback(() => {
     const facts = session?.controller.store.getState();

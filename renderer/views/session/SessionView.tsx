@@ -15,6 +15,7 @@ import { TurnOutline } from '../outline/TurnOutline.js';
 import { ownFirstPrompt } from './own-prompt.js';
 import { TerminalPanel } from '../terminal/TerminalPanel.js';
 import { Timeline } from '../timeline/Timeline.js';
+import { ReplayBanner, ReplayButton } from '../replay/ReplayViews.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
 import { Composer } from './Composer.js';
 import { ImportedBanner } from './ContinueImported.js';
@@ -201,6 +202,7 @@ function Header(): ReactNode {
           >
             Compact
           </button>
+          <ReplayButton />
           <BranchesToggle />
         </div>
       </div>
@@ -237,6 +239,7 @@ export function SessionView(): ReactNode {
   return (
     <div className="session-view" data-testid="session-view">
       <Header />
+      <ReplayBanner />
       <Notices />
       <div className="session-body">
         {outlineOpen && tab === 'timeline' && <TurnOutline />}

@@ -26,6 +26,8 @@ import type {
   WarningRow,
 } from '../../../shared/timeline.js';
 import { useApp, useClient, useRuntime, useSession } from '../context.js';
+import { ReplayStepMarker } from '../replay/ReplayViews.js';
+import { StepPlaygroundRuns } from '../playground/StepPlaygroundRuns.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { Badge, CrashBadges } from './badges.js';
 import { CompactionView } from './CompactionView.js';
@@ -242,12 +244,14 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
         </span>
       )}
       <ContextMeter {...(row.usage ? { usage: row.usage } : {})} {...(row.contextWindow !== undefined ? { window: row.contextWindow } : {})} />
+      <ReplayStepMarker turn={row.turn} step={row.step} />
       {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
       {finish && <Badge tone={row.finish!.startsWith('error') ? 'bad' : 'warn'}>{finish}</Badge>}
       <span className="muted step-chunks">
         {formatTokens(row.chunkCount)} chunk{row.chunkCount === 1 ? '' : 's'}
       </span>
       <span className="spacer" />
+      <StepPlaygroundRuns turn={row.turn} step={row.step} />
       <button
         type="button"
         className="link-button"

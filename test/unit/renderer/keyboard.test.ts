@@ -42,6 +42,8 @@ describe('command list', () => {
     fork: (id, worktree) => calls.push(`fork ${id} ${worktree}`),
     compareWithParent: (id) => calls.push(`compare ${id}`),
     fanOut: (id) => calls.push(`fan out ${id}`),
+    replay: (id) => calls.push(`replay ${id}`),
+    editAndSend: () => calls.push('edit and send'),
     compact: (id) => calls.push(`compact ${id}`),
     exportSession: (id) => calls.push(`export ${id}`),
     importSession: () => calls.push('import'),
@@ -51,6 +53,20 @@ describe('command list', () => {
     focusFind: () => calls.push('focus find'),
   };
   const summary = (id: string, extra: Partial<SessionSummary> = {}): SessionSummary => ({ id, createdAt: 0, updatedAt: 0, eventCount: 3, status: 'idle', ...extra });
+
+  it('offers "Replay on this build" for an open session (read-only ones too) and "Edit and send" only with a request inspected', () => {
+    const app = createAppStore();
+    const commands = () => buildCommands({ state: app.getState(), running: false, readOnly: true, approvalsPending: false }, effects);
+    expect(commands().map((c) => c.id)).not.toContain('replay');
+    app.getState().setSessions([summary('imported')]);
+    app.getState().select('imported');
+    commands().find((c) => c.id === 'replay')!.run();
+    expect(calls.at(-1)).toBe('replay imported');
+    expect(commands().map((c) => c.id)).not.toContain('edit-and-send');
+    app.getState().inspectRequest({ turn: 1, step: 1 });
+    commands().find((c) => c.id === 'edit-and-send')!.run();
+    expect(calls.at(-1)).toBe('edit and send');
+  });
 
   it('offers session commands only with a session open, cancel only while running, compare only for a fork', () => {
     const app = createAppStore();
