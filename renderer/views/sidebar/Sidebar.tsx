@@ -102,6 +102,11 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
       data-depth={depth}
       data-selected={selected ? 'true' : 'false'}
       style={{ paddingLeft: 6 + depth * 14 }}
+      // A click anywhere on the row opens it, also between the title and the actions that appear
+      // on hover (they narrow the open button under the pointer); the buttons handle their own.
+      onClick={(e) => {
+        if (edit !== 'rename' && !(e.target as HTMLElement).closest('button, input, [role="dialog"]')) select(session.id, { focusSession: true });
+      }}
     >
       {edit === 'rename' ? (
         <input
