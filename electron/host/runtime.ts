@@ -31,6 +31,7 @@ import { spendGuardFactory, type PricingOptions } from '../pricing/spend.js';
 import { Host } from './host.js';
 import { HostConnection } from './host-connection.js';
 import { ModelLimitStore } from './model-limit-store.js';
+import { TeamService } from './services/team-service.js';
 export { defaultDataDir } from './data-dir.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
 
@@ -56,6 +57,8 @@ export interface RuntimeOptions {
   readonly pricing?: PricingOptions;
   /** Live OTLP export endpoint (issue 26; the CLI's cli.json `otlpEndpoint`); wins over settings.json's. */
   readonly otlpEndpoint?: string;
+  /** The team store service: `false` turns it off (the CLI's one-shot commands); numbers tune the publisher's timings (ms). */
+  readonly team?: false | { readonly pollMs?: number; readonly retryMs?: number; readonly maxRetryMs?: number };
 }
 
 export interface Runtime {
@@ -121,12 +124,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Live OTLP export (issue 26): spans of running sessions streamed through a bounded queue.
   const otlpEndpoint = options.otlpEndpoint ?? settings.otlpEndpoint() ?? env['FORKLINE_OTLP_ENDPOINT'];
   const liveTraces = otlpEndpoint ? new LiveTraceExporter({ exporter: otlpExporter(otlpEndpoint, 10_000), lineage: (id) => repository.get(id)?.header }) : undefined;
+  // The team store (issue 27): the Team section and the background publisher of shared workspaces.
+  const hostRef: { current?: Host<HostConnection> } = {};
+  const team = options.team === false ? undefined : new TeamService({ repository, dataDir: options.dataDir, env, onChange: () => hostRef.current?.broadcast({ kind: 'team/changed' }), ...(options.team ?? {}) });
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host<HostConnection>({
     newConnection: (h, push) => new HostConnection(h, push),
     repository,
     settings,
     ...(liveTraces ? { liveTraces } : {}),
+    ...(team ? { team } : {}),
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
     createTools: (toolEnv) => createBuiltinTools({ bash: { secrets: toolSecrets, ...(toolEnv ? { environment: () => ({ ...process.env, ...toolEnv }) } : {}) } }),
     toolSecrets,
@@ -153,6 +160,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
     },
   });
+  hostRef.current = host;
   // A clean exit also ends MCP servers directly (the supervisor's watcher covers every other end).
   const killMcp = () => mcp.killNow();
   process.on('exit', killMcp);
@@ -168,6 +176,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (closed) return;
       closed = true;
       await host.close(cause);
+      await team?.close();
       await liveTraces?.shutdown();
       process.off('exit', killMcp);
       await repository.releaseAll();

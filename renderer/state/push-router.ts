@@ -36,6 +36,9 @@ export function routePush(push: HostPush, targets: PushTargets): void {
     case 'terminal/exit':
       targets.terminals.exit(push.terminalId, push.exitCode);
       return;
+    case 'team/changed':
+      // The sidebar's Team section listens for this itself.
+      return;
     case 'mcp/changed':
       // The Settings dialog's MCP section listens for this itself while it is open.
       return;
