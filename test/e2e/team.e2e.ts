@@ -137,7 +137,7 @@ describe('the Team section', () => {
     await page.locator('[data-testid="timeline-row"]').filter({ hasText: 'rename the config loader 2' }).first().waitFor({ timeout: 30_000 });
     expect(await byTestId('imported-banner').textContent()).toContain(`team:alice:${CONFIG}.jsonl`);
     const copies = app.runtime.repository.list().filter((r) => r.header.origin?.kind === 'imported');
-    expect(copies.map((r) => r.header.origin?.kind === 'imported' && r.header.origin.file).sort()).toEqual([`team:alice:${CONFIG}.jsonl`, `team:alice:${FLAKY}.jsonl`]);
+    expect(copies.map((r) => r.header.origin?.kind === 'imported' && r.header.origin.file).sort()).toEqual([`team:alice:${FLAKY}.jsonl`, `team:alice:${CONFIG}.jsonl`]);
     await app.screenshot('team-06-row-opened-1000');
   });
 
@@ -199,7 +199,11 @@ describe('the Team section', () => {
     } finally {
       cluster.startServer();
     }
-    await byTestId('team-publish-pending').waitFor({ state: 'detached', timeout: 45_000 });
+    try {
+      await byTestId('team-publish-pending').waitFor({ state: 'detached', timeout: 45_000 });
+    } catch (error) {
+      throw new Error(`still waiting to publish; the publisher says ${JSON.stringify(app.runtime.host.options.team?.status().publisher)}`, { cause: error });
+    }
     const sessionId = (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
     expect(await page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"] [data-testid="session-publish-pending"]`).count()).toBe(0);
     await app.screenshot('team-09-published-1000');

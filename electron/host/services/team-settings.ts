@@ -1,6 +1,6 @@
 /**
  * The team store's settings in the app (issue 27): the connection string set in Settings and the
- * workspaces whose new sessions are shared, kept in `<data dir>/team.json` (mode 0600: the string
+ * workspaces whose new sessions are shared, kept in `<data dir>/team-settings.json` (mode 0600: the string
  * may hold a password; it is never sent to the renderer, only its redacted form).
  *
  * The connection string in effect, in order: the one set in the app, `FORKLINE_TEAM_STORE`, then
@@ -27,7 +27,7 @@ export type ResolvedTeamStore =
   | { readonly ok: true; readonly url: TeamStoreUrl }
   | { readonly ok: false; readonly error: TeamStoreError };
 
-/** Reads and writes `team.json`; every method is synchronous and cheap (the file is cached). */
+/** Reads and writes `team-settings.json`; every method is synchronous and cheap (the file is cached). */
 export class TeamSettings {
   private value: TeamSettingsFile;
   readonly file: string;
@@ -36,7 +36,7 @@ export class TeamSettings {
     private readonly dataDir: string,
     private readonly env: { readonly [name: string]: string | undefined },
   ) {
-    this.file = join(dataDir, 'team.json');
+    this.file = join(dataDir, 'team-settings.json');
     this.value = load(this.file);
   }
 
