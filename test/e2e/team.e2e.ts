@@ -195,6 +195,8 @@ describe('the Team section', () => {
       await page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"] [data-testid="session-publish-pending"]`).waitFor();
       await page.locator('[data-testid="team-publish-error"]').filter({ hasText: 'the team store is unreachable; retrying' }).waitFor({ timeout: 30_000 });
       expect(await layoutProblems(page)).toEqual([]);
+      // The list scrolled to the focused share toggle; bring the session's row (and its marker) back into view.
+      await page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"]`).scrollIntoViewIfNeeded();
       await app.screenshot('team-08-waiting-to-publish-1000');
     } finally {
       cluster.startServer();
