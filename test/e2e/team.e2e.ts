@@ -88,7 +88,8 @@ describe('the Team section', () => {
     await press('Enter');
     const error = byTestId('team-error');
     await error.waitFor({ timeout: 30_000 });
-    expect(await error.textContent()).toMatch(/The team store cannot be reached: .*ECONNREFUSED/);
+    expect(await error.textContent()).toMatch(/^The team store cannot be reached \(ECONNREFUSED\)\. Is the server running, and is the connection string right\?/);
+    expect(await error.getAttribute('title')).toMatch(/cannot reach the team store at postgres:\/\/bob:\*\*\*@127\.0\.0\.1:1\/nowhere/);
     expect(await byTestId('team-store-where').textContent()).toBe('postgres://bob:***@127.0.0.1:1/nowhere');
     await app.screenshot('team-02-unreachable-1000');
   });

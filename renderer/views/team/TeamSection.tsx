@@ -31,7 +31,10 @@ export function pendingLabel(status: TeamStatus | undefined): string | undefined
 /** The failure in words a person can act on. */
 function failureText(failure: TeamFailure): string {
   if (failure.code === 'TEAM_STORE_NOT_CONFIGURED') return 'No team store is configured. Set its postgres:// connection string below (or FORKLINE_TEAM_STORE, or "teamStore" in cli.json).';
-  if (failure.code === 'TEAM_STORE_UNREACHABLE') return `The team store cannot be reached: ${failure.message}`;
+  if (failure.code === 'TEAM_STORE_UNREACHABLE') {
+    const errno = /\b(E[A-Z]{3,})\b/.exec(failure.message)?.[1];
+    return `The team store cannot be reached${errno ? ` (${errno})` : ''}. Is the server running, and is the connection string right? Nothing local is affected.`;
+  }
   return `${failure.message} [${failure.code}]`;
 }
 
@@ -297,7 +300,7 @@ export function TeamSection(): ReactNode {
           {status.configured && <TeamSearch />}
           {status.configured && listState === 'loading' && !sessions && <div className="muted">Loading the team's sessions…</div>}
           {status.configured && listState === 'error' && listError && (
-            <div className="error-text" data-testid="team-error" role="alert">
+            <div className="error-text" data-testid="team-error" role="alert" title={listError.message}>
               {failureText(listError)}{' '}
               <button type="button" className="link" data-testid="team-retry" onClick={() => void store.getState().refreshList()}>
                 Try again
