@@ -108,6 +108,8 @@ describe('the Team section', () => {
     // alice · 2026-… · its workspace folder's name · completed · tokens · cost
     expect(await flaky.getByTestId('team-session-meta').textContent()).toMatch(new RegExp(`^alice · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d · ${FLAKY} · completed · [\\d.,k]+ tokens · `));
     expect(await layoutProblems(page)).toEqual([]);
+    // Every control of the section is in the Tab order.
+    expect(await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid="team-section"] :is(button, input)')].filter((el) => el.getClientRects().length > 0 && el.tabIndex < 0).length)).toBe(0);
     await app.screenshot('team-03-listed-1000');
   });
 
@@ -127,6 +129,8 @@ describe('the Team section', () => {
     const banner = byTestId('imported-banner');
     await banner.waitFor({ timeout: 30_000 });
     expect(await banner.textContent()).toContain(`team:alice:${FLAKY}.jsonl`);
+    expect(await banner.textContent()).toContain('From the team store, published by alice');
+    expect(await page.locator('[data-testid="session-row"][data-selected="true"] [data-testid="session-imported"]').textContent()).toBe('team: alice');
     expect(await byTestId('composer-input').isDisabled()).toBe(true);
     await page.locator('[data-testid="timeline-row"]').filter({ hasText: 'why does the flaky parser test fail on Windows 3' }).first().waitFor();
     await app.screenshot('team-05-opened-read-only-1000');

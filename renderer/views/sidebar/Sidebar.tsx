@@ -24,7 +24,7 @@ import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
 import { SessionCost } from './SessionCost.js';
 import { SessionActivityBadge } from './SessionActivityBadge.js';
-import { TeamPendingMarker, TeamSection } from '../team/TeamSection.js';
+import { TeamPendingMarker, TeamSection, teamOwnerOf } from '../team/TeamSection.js';
 
 /**
  * Reports the selected session's own first prompt (title fallback; a fork's is the first after its
@@ -155,7 +155,7 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
           {session.ownedElsewhere && <span className="badge badge-muted">read-only</span>}
           {session.origin?.kind === 'imported' && (
             <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
-              {session.origin.format}
+              {teamOwnerOf(session.origin.file) !== undefined ? `team: ${teamOwnerOf(session.origin.file)}` : session.origin.format}
             </span>
           )}
         </button>

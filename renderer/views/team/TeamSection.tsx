@@ -22,6 +22,11 @@ function useTeam<T>(selector: (state: TeamState) => T): T {
   return useStore(teamStoreFor(useClient()), selector);
 }
 
+/** Who published a team session's local copy, from its provenance file name `team:OWNER:ID.jsonl`. */
+export function teamOwnerOf(file: string | undefined): string | undefined {
+  return file?.startsWith('team:') ? file.split(':')[1] : undefined;
+}
+
 /** "3 sessions waiting to publish", or undefined when nothing waits. */
 export function pendingLabel(status: TeamStatus | undefined): string | undefined {
   const n = status?.publisher.pending.length ?? 0;
