@@ -165,6 +165,8 @@ describe('the Team section', () => {
     expect(child.header.origin?.kind ?? 'native').toBe('native');
     const copy = app.runtime.repository.get(child.header.parentSession!)!;
     expect(copy.header.origin).toMatchObject({ kind: 'imported', format: 'forkline', file: `team:alice:${FLAKY}.jsonl` });
+    // The copy opened before was current, so it was reused: still one copy per team session.
+    expect(app.runtime.repository.list().filter((r) => r.header.origin?.kind === 'imported').length).toBe(2);
     // A live session: the composer is on.
     await waitForFocus(page, 'composer-input');
     expect(await byTestId('composer-input').isDisabled()).toBe(false);
