@@ -111,6 +111,15 @@ describe('the Team section', () => {
     // Every control of the section is in the Tab order.
     expect(await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid="team-section"] :is(button, input)')].filter((el) => el.getClientRects().length > 0 && el.tabIndex < 0).length)).toBe(0);
     await app.screenshot('team-03-listed-1000');
+    // Settings shows the store in use (password hidden) and can change it.
+    await press('Control+,');
+    await byTestId('settings-team-store').waitFor();
+    expect(await byTestId('settings-team-store-where').textContent()).toMatch(/^postgres:\/\/bob:\*\*\*@127\.0\.0\.1:\d+\/e2e_\d+_\d+$/);
+    expect(await byTestId('settings-team-store').textContent()).toContain('(from Settings)');
+    await byTestId('settings-team-store').scrollIntoViewIfNeeded();
+    await app.screenshot('team-03b-settings-1000');
+    await press('Escape');
+    await byTestId('settings-team-store').waitFor({ state: 'detached' });
   });
 
   it('searches the team with full-text search and opens a hit read-only', async () => {

@@ -14,6 +14,7 @@ import { Dialog } from '../Dialog.js';
 import { ConnectionTestButton } from './ConnectionTestButton.js';
 import { McpServersSection } from './McpServersSection.js';
 import { PricesSection } from './PricesSection.js';
+import { TeamStoreSettingsSection } from '../team/TeamSection.js';
 import { ModelLimitsFields, parseTokens } from './ModelLimitsFields.js';
 import { ModelListField } from './ModelListField.js';
 
@@ -285,6 +286,7 @@ export function SettingsDialog(): ReactNode {
           <SettingsForm view={view} onSaved={setSettings} onClose={close} />
           <PricesSection />
           <McpServersSection />
+          <TeamStoreSettingsSection />
         </>
       )}
     </Dialog>

@@ -76,7 +76,7 @@ function PublishStatus({ status }: { readonly status: TeamStatus }): ReactNode {
   );
 }
 
-function StoreSettings({ status, onDone }: { readonly status: TeamStatus | undefined; readonly onDone: () => void }): ReactNode {
+function StoreSettings({ status, onDone, ids = 'team' }: { readonly status: TeamStatus | undefined; readonly onDone: () => void; readonly ids?: string }): ReactNode {
   const client = useClient();
   const store = teamStoreFor(client);
   const [url, setUrl] = useState('');
@@ -96,7 +96,7 @@ function StoreSettings({ status, onDone }: { readonly status: TeamStatus | undef
   return (
     <form
       className="team-settings"
-      data-testid="team-settings"
+      data-testid={`${ids}-settings`}
       onSubmit={(e) => {
         e.preventDefault();
         void save();
@@ -104,17 +104,42 @@ function StoreSettings({ status, onDone }: { readonly status: TeamStatus | undef
     >
       <label className="field">
         <span className="muted">Team store (PostgreSQL connection string{status?.source === 'Settings' ? '; empty clears it' : ''})</span>
-        <input className="mono" data-testid="team-store-url" type="password" autoComplete="off" spellCheck={false} placeholder="postgres://you:password@host:5432/team" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <input className="mono" data-testid={`${ids}-store-url`} type="password" autoComplete="off" spellCheck={false} placeholder="postgres://you:password@host:5432/team" value={url} onChange={(e) => setUrl(e.target.value)} />
       </label>
-      <button type="submit" className="small" data-testid="team-store-save">
+      <button type="submit" className="small" data-testid={`${ids}-store-save`}>
         Save
       </button>
       {error && (
-        <div className="error-text" data-testid="team-settings-error" role="alert">
+        <div className="error-text" data-testid={`${ids}-settings-error`} role="alert">
           {error}
         </div>
       )}
     </form>
+  );
+}
+
+/**
+ * Settings' Team store section: the store in effect (password hidden) and the connection-string
+ * form; sharing is turned on per workspace in the sidebar's Team section.
+ */
+export function TeamStoreSettingsSection(): ReactNode {
+  const status = useTeam((s) => s.status);
+  if (!status) return null;
+  return (
+    <section className="mcp-section team-settings-section" data-testid="settings-team-store" aria-labelledby="team-store-heading">
+      <h3 id="team-store-heading">Team store</h3>
+      <p className="muted">
+        {status.configured ? (
+          <>
+            In use: <span className="mono" data-testid="settings-team-store-where">{status.where}</span> (from {status.source}).
+          </>
+        ) : (
+          (status.configError ?? 'None configured.')
+        )}{' '}
+        Share a workspace's new sessions from the sidebar's Team section.
+      </p>
+      <StoreSettings status={status} onDone={() => undefined} ids="settings-team" />
+    </section>
   );
 }
 
