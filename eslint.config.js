@@ -38,7 +38,7 @@ const LAYERS = {
   'electron/bundle': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/tools', 'electron/workspace'],
   // OpenTelemetry traces of sessions (issue 26): one-shot OTLP export and the live exporter.
   'electron/telemetry': ['shared', 'electron/session', 'electron/store'],
-  'electron/host': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/import', 'electron/llm', 'electron/tools', 'electron/mcp', 'electron/agent', 'electron/workspace', 'electron/fanout', 'electron/pricing', 'electron/bundle', 'electron/telemetry', 'electron/replay'],
+  'electron/host': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/import', 'electron/llm', 'electron/tools', 'electron/mcp', 'electron/agent', 'electron/workspace', 'electron/fanout', 'electron/pricing', 'electron/bundle', 'electron/telemetry', 'electron/team', 'electron/replay'],
   'electron/cli': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/workspace', 'electron/fanout', 'electron/pricing', 'electron/bundle', 'electron/telemetry', 'electron/team', 'electron/replay'],
   'electron/cli.ts': ['shared', 'electron/platform', 'electron/session', 'electron/store', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/host', 'electron/cli'],
   'electron/main.ts': ['shared', 'electron/platform', 'electron/store', 'electron/host'],

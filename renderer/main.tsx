@@ -17,6 +17,7 @@ import './styles/branches.css';
 import './styles/import.css';
 import './styles/markdown.css';
 import './styles/debugger.css';
+import './styles/team.css';
 import './styles/keyboard.css';
 import './styles/responsive.css';
 

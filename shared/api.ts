@@ -27,6 +27,7 @@ import type { RequestDiff } from './request-diff.js';
 import type { RequestRecord } from './request-log.js';
 import type { CostTotals } from './session-cost.js';
 import type { SnippetPart } from './search-query.js';
+import type { TeamSearchHitView, TeamSessionView, TeamStatus } from './team.js';
 
 export type AgentStatus = 'idle' | 'running';
 
@@ -622,6 +623,26 @@ export interface HostMethods {
   writeTerminal(params: { terminalId: string; data: string }): null;
   resizeTerminal(params: { terminalId: string; cols: number; rows: number }): null;
   closeTerminal(params: { terminalId: string }): null;
+
+  /** The team store here (issue 27): whether one is configured, what is shared, what waits to publish. */
+  teamStatus(params: Record<string, never>): TeamStatus;
+  /**
+   * Sets the team store's connection string (`storeUrl`; '' clears the one set in the app) and/or
+   * turns sharing of a workspace's new sessions on or off (`share`).
+   * Errors: TEAM_STORE_URL_INVALID, INVALID_WORKSPACE.
+   */
+  setTeamSettings(params: { storeUrl?: string; share?: { workspace: string; on: boolean } }): TeamStatus;
+  /** The team's sessions (who, when, workspace name, status, tokens, cost). Errors: TEAM_STORE_NOT_CONFIGURED, TEAM_STORE_UNREACHABLE, TEAM_* . */
+  listTeamSessions(params: Record<string, never>): TeamSessionView[];
+  /** PostgreSQL full-text search over the team's sessions (as `forkline team search`). */
+  searchTeamSessions(params: { query: string }): TeamSearchHitView[];
+  /** Brings a team session in as a local imported, read-only copy (reused while it is current); open it like any session. */
+  openTeamSession(params: { teamSessionId: string }): SessionSummary;
+  /**
+   * Continues a team session in a local folder: its read-only copy (see `openTeamSession`) forked
+   * like any imported session into a native session working in `cwd`.
+   */
+  forkTeamSession(params: { teamSessionId: string; cwd: string; atSeq?: number }): SessionSummary;
 }
 
 export type HostMethodName = keyof HostMethods;
@@ -684,6 +705,12 @@ export const HOST_METHODS = [
   'writeTerminal',
   'resizeTerminal',
   'closeTerminal',
+  'teamStatus',
+  'setTeamSettings',
+  'listTeamSessions',
+  'searchTeamSessions',
+  'openTeamSession',
+  'forkTeamSession',
 ] as const satisfies readonly HostMethodName[];
 
 /** Compile-time check that the whitelist names every method exactly. */
@@ -708,6 +735,8 @@ export type HostPush =
   | { readonly kind: 'playground/run'; readonly run: PlaygroundRun }
   /** An MCP server started, stopped, failed or changed its tools: fetch `listMcpServers` again. */
   | { readonly kind: 'mcp/changed' }
+  /** The team store's settings or the background publisher's state changed: fetch `teamStatus` again. */
+  | { readonly kind: 'team/changed' }
   | { readonly kind: 'terminal/data'; readonly terminalId: string; readonly data: string }
   | { readonly kind: 'terminal/exit'; readonly terminalId: string; readonly exitCode: number };
 

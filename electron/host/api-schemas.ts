@@ -136,6 +136,12 @@ export const PARAM_SCHEMAS = {
   writeTerminal: z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
   resizeTerminal: z.object({ terminalId: id, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }).strict(),
   closeTerminal: z.object({ terminalId: id }).strict(),
+  teamStatus: empty,
+  setTeamSettings: z.object({ storeUrl: z.string().max(4096).optional(), share: z.object({ workspace: z.string().min(1).max(4096), on: z.boolean() }).strict().optional() }).strict(),
+  listTeamSessions: empty,
+  searchTeamSessions: z.object({ query: z.string().min(1).max(500) }).strict(),
+  openTeamSession: z.object({ teamSessionId: id }).strict(),
+  forkTeamSession: z.object({ teamSessionId: id, cwd: z.string().min(1).max(4096), atSeq: z.number().int().min(0).optional() }).strict(),
 } satisfies { readonly [M in HostMethodName]: z.ZodType };
 
 /** Argument schema per HostApi method (keyed by the method union, so a missing one fails to compile). */

@@ -34,6 +34,8 @@ import { replayHostSession } from './services/session-replay.js';
 import { beginImport, importText, type ImportJob } from './services/session-imports.js';
 import { SessionReader } from './services/session-reader.js';
 import { titleFromPrompt } from './services/session-title.js';
+import type { TeamService } from './services/team-service.js';
+import type { TeamSearchHitView, TeamSessionView, TeamStatus } from '../../shared/team.js';
 import { realWorkspace, sessionWorkspace } from './workspace-folder.js';
 
 /** Streaming imports one connection may run at once. */
@@ -479,5 +481,40 @@ export class HostConnection implements HostHandlers, IDisposable {
   closeTerminal(params: { terminalId: string }): null {
     this.host.terminals.close(params.terminalId);
     return null;
+  }
+
+  /** The team store service (services/team-service.ts). @throws ForklineError TEAM_UNAVAILABLE when this host has none. */
+  private get team(): TeamService {
+    const team = this.host.options.team;
+    if (!team) throw new ForklineError('TEAM_UNAVAILABLE', 'this Forkline runs without the team store');
+    return team;
+  }
+
+  teamStatus(): TeamStatus {
+    return this.team.status();
+  }
+
+  setTeamSettings(params: { storeUrl?: string; share?: { workspace: string; on: boolean } }): TeamStatus {
+    return this.team.update(params.share ? { ...params, share: { ...params.share, workspace: realWorkspace(params.share.workspace) } } : params);
+  }
+
+  listTeamSessions(): Promise<TeamSessionView[]> {
+    return this.team.list();
+  }
+
+  searchTeamSessions(params: { query: string }): Promise<TeamSearchHitView[]> {
+    return this.team.search(params.query);
+  }
+
+  async openTeamSession(params: { teamSessionId: string }): Promise<SessionSummary> {
+    const copy = await this.team.open(params.teamSessionId);
+    this.host.broadcast({ kind: 'sessions/changed' });
+    return this.host.summary(copy);
+  }
+
+  /** The team session's read-only copy forked into `cwd`, with the rules of any imported session (services/session-fork.ts). */
+  async forkTeamSession(params: { teamSessionId: string; cwd: string; atSeq?: number }): Promise<SessionSummary> {
+    const copy = await this.team.open(params.teamSessionId);
+    return this.forkSession({ sessionId: copy.header.id, cwd: params.cwd, ...(params.atSeq !== undefined ? { atSeq: params.atSeq } : {}) });
   }
 }

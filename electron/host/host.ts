@@ -56,6 +56,7 @@ import { PublishedLimits } from './published-limits.js';
 import type { Budget, SpendGuard } from '../agent/spend-guard.js';
 import { TerminalManager } from './terminal-manager.js';
 import { SessionCostCache } from './services/session-costs.js';
+import type { TeamService } from './services/team-service.js';
 
 /**
  * What one agent runs with instead of the shared settings (a fan-out branch): its own
@@ -76,6 +77,8 @@ export interface HostOptions<C extends ClientConnection = ClientConnection> {
    * resolves once the exporter for the configuration in force is loaded.
    */
   readonly liveTraces?: { watch(session: LiveSessionView): IDisposable; reconfigure?(): void; whenReady?(): Promise<void> };
+  /** The team store (issue 27): the Team section's reads and the background publisher; absent = none. */
+  readonly team?: TeamService;
   readonly settings: SettingsStore;
   /** Builds a model client for the given provider settings (the real one: OpenAiCompatibleClient). */
   readonly createModelClient: (settings: ProviderSettings) => ModelClient;

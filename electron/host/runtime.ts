@@ -30,6 +30,7 @@ import { spendGuardFactory, type PricingOptions } from '../pricing/spend.js';
 import { Host } from './host.js';
 import { HostConnection } from './host-connection.js';
 import { ModelLimitStore } from './model-limit-store.js';
+import { TeamService } from './services/team-service.js';
 export { defaultDataDir } from './data-dir.js';
 import { MemoryKeyVault, SettingsStore, type KeyVault } from './settings-store.js';
 
@@ -55,6 +56,8 @@ export interface RuntimeOptions {
   readonly pricing?: PricingOptions;
   /** Live OTLP export endpoint (issue 26; the CLI's cli.json `otlpEndpoint`); wins over settings.json's. */
   readonly otlpEndpoint?: string;
+  /** The team store service: `false` turns it off (the CLI's one-shot commands); numbers tune the publisher's timings (ms). */
+  readonly team?: false | { readonly pollMs?: number; readonly retryMs?: number; readonly maxRetryMs?: number };
 }
 
 export interface Runtime {
@@ -129,12 +132,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   applyOtlp();
   const liveTraces = { watch: (session: Parameters<LiveTraceSwitch['watch']>[0]) => switchboard.watch(session), reconfigure: applyOtlp, whenReady: () => switchboard.whenReady() };
+  // The team store (issue 27): the Team section and the background publisher of shared workspaces.
+  const hostRef: { current?: Host<HostConnection> } = {};
+  const team = options.team === false ? undefined : new TeamService({ repository, dataDir: options.dataDir, env, onChange: () => hostRef.current?.broadcast({ kind: 'team/changed' }), ...(options.team ?? {}) });
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host<HostConnection>({
     newConnection: (h, push) => new HostConnection(h, push),
     repository,
     settings,
     liveTraces,
+    ...(team ? { team } : {}),
     createModelClient: options.createModelClient ?? ((s) => new OpenAiCompatibleClient(s)),
     createTools: (toolEnv) => createBuiltinTools({ bash: { secrets: toolSecrets, ...(toolEnv ? { environment: () => ({ ...process.env, ...toolEnv }) } : {}) } }),
     toolSecrets,
@@ -162,6 +169,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
     },
   });
+  hostRef.current = host;
   // A clean exit also ends MCP servers directly (the supervisor's watcher covers every other end).
   const killMcp = () => mcp.killNow();
   process.on('exit', killMcp);
@@ -177,6 +185,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (closed) return;
       closed = true;
       await host.close(cause);
+      await team?.close();
       await switchboard.shutdown();
       process.off('exit', killMcp);
       await repository.releaseAll();

@@ -38,6 +38,8 @@ export function routePush(push: HostPush, targets: PushTargets): void {
       return;
     case 'playground/run':
       // The request playground listens for its own runs while it is open.
+    case 'team/changed':
+      // The sidebar's Team section listens for this itself.
       return;
     case 'mcp/changed':
       // The Settings dialog's MCP section listens for this itself while it is open.

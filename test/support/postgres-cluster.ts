@@ -40,6 +40,10 @@ export interface PgCluster {
   createRole(role: string, password: string): Promise<void>;
   /** Stops the server (fast shutdown) and removes its folder. Idempotent. */
   stop(): void;
+  /** Takes the server down (fast shutdown), keeping its data: a server that went away. */
+  stopServer(): void;
+  /** Starts it again on the same port after {@link stopServer}. @throws Error when it does not start. */
+  startServer(): void;
 }
 
 function binary(name: string): string {
@@ -89,11 +93,13 @@ export async function startPostgresCluster(): Promise<PgCluster> {
   const data = join(dir, 'data');
   asPostgres([binary('initdb'), '-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync']);
   let port = 0;
+  let serverOptions = '';
   for (let attempt = 0; ; attempt++) {
     port = await freePort();
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60 -c shared_buffers=64MB`;
     const [command, argv] = asServerUser([binary('pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
     const started = spawnSync(command, argv, { encoding: 'utf8' });
+    serverOptions = options;
     if (started.status === 0) break;
     if (attempt >= 4) {
       rmSync(dir, { recursive: true, force: true });
@@ -144,6 +150,8 @@ export async function startPostgresCluster(): Promise<PgCluster> {
       });
     },
     stop,
+    stopServer: () => void asPostgres([binary('pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop']),
+    startServer: () => void asPostgres([binary('pg_ctl'), '-D', data, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']),
   };
   // A marker so a folder left by a killed run can be recognised (and removed) by hand.
   writeFileSync(join(dir, 'FORKLINE-TEST-CLUSTER'), `${process.pid}\n`);

@@ -18,7 +18,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatUsd } from '../../../shared/pricing.js';
 import { visibleInline, visibleText } from '../../../shared/visible-text.js';
-import { beginImport } from '../../host/services/session-imports.js';
+import { importTeamSession } from '../../host/services/team-browse.js';
 import { importJsonl } from '../../session/jsonl.js';
 import { TeamDb } from '../../team/team-db.js';
 import { checkTeamSchema, initTeamSchema, TEAM_ROLE } from '../../team/team-schema.js';
@@ -125,17 +125,8 @@ async function fork(input: TeamCommandInput, db: TeamDb, session: TeamSessionRow
   const local = openStoredSessions(input.dataDir, input.env);
   try {
     const repository = local.repository;
-    repository.removeAbandonedImports();
     // Named after the team store and who published it: the copy's provenance says where it came from.
-    const job = beginImport(repository, `team:${session.owner}:${session.id}.jsonl`);
-    let summary;
-    try {
-      for await (const chunk of teamSessionJsonl(db, session)) job.write(chunk);
-      summary = job.end();
-    } catch (error) {
-      job.abort();
-      throw error;
-    }
+    const summary = await importTeamSession(repository, db, session);
     const child = await repository.fork(summary.sessionId, at, undefined, { cwd });
     input.out(`${child.header.id}\n`);
     input.err(`imported team session ${visibleInline(session.id)} (published by ${visibleInline(session.owner)}) as ${summary.sessionId}: ${summary.events} events, read-only\n`);

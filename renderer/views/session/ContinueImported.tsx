@@ -71,6 +71,11 @@ export function ImportedBanner(): ReactNode {
   return (
     <div className="banner imported" data-testid="imported-banner">
       <span>
+        {origin?.file?.startsWith('team:') ? (
+          <>
+            From the team store, published by <b>{origin.file.split(':')[1]}</b>;{' '}
+          </>
+        ) : null}
         Imported from <b>{label}</b>
         {origin?.formatVersion ? ` ${origin.formatVersion}` : ''}
         {origin?.file ? ` (${origin.file})` : ''} — read-only: inspect, search, compare and export it here.{' '}

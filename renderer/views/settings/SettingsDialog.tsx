@@ -15,6 +15,7 @@ import { ConnectionTestButton } from './ConnectionTestButton.js';
 import { McpServersSection } from './McpServersSection.js';
 import { PricesSection } from './PricesSection.js';
 import { TelemetrySection } from './TelemetrySection.js';
+import { TeamStoreSettingsSection } from '../team/TeamSection.js';
 import { ModelLimitsFields, parseTokens } from './ModelLimitsFields.js';
 import { ModelListField } from './ModelListField.js';
 
@@ -287,6 +288,7 @@ export function SettingsDialog(): ReactNode {
           <PricesSection />
           <TelemetrySection />
           <McpServersSection />
+          <TeamStoreSettingsSection />
         </>
       )}
     </Dialog>

@@ -24,6 +24,7 @@ import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
 import { SessionCost } from './SessionCost.js';
 import { SessionActivityBadge } from './SessionActivityBadge.js';
+import { TeamPendingMarker, TeamSection, teamOwnerOf } from '../team/TeamSection.js';
 
 /**
  * Reports the selected session's own first prompt (title fallback; a fork's is the first after its
@@ -155,10 +156,11 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
           </span>
           {session.status === 'running' && <span className="sr-only"> (running)</span>}
           <SessionActivityBadge session={session} />
+          <TeamPendingMarker sessionId={session.id} />
           {session.ownedElsewhere && <span className="badge badge-muted">read-only</span>}
           {session.origin?.kind === 'imported' && (
             <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
-              {session.origin.format}
+              {teamOwnerOf(session.origin.file) !== undefined ? `team: ${teamOwnerOf(session.origin.file)}` : session.origin.format}
             </span>
           )}
         </button>
@@ -448,6 +450,7 @@ export function Sidebar(): ReactNode {
         {open && <SelectedFirstMessage onText={setFirstMessage} />}
         <SessionList firstMessage={open ? firstMessage : undefined} />
         <SearchHits query={search} />
+        <TeamSection />
       </div>
       <p className="sr-only" id="session-list-keys">
         Arrow keys move between sessions, Enter opens one, F2 renames it, Delete deletes it.
