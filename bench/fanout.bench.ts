@@ -15,7 +15,7 @@
  *
  * The board while 4 branches stream is measured in Chromium by ui-fanout-board.bench.ts.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
@@ -50,7 +50,7 @@ interface LlmChild {
 }
 
 async function startLlmChild(): Promise<LlmChild> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fanout-llm-child.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fanout-llm-child.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const waiting: { resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
   const early: string[] = [];
