@@ -17,6 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import type { ProviderChoice } from '../shared/api.js';
@@ -36,9 +37,25 @@ interface RunFigures {
   readonly stepMs: number;
   /** CPU of this process per step (ms). */
   readonly cpuPerStepMs: number;
+  /** CPU of this process's main thread per step (ms; NaN without /proc). */
+  readonly mainCpuPerStepMs: number;
   /** CPU of the scripted server's process per step (ms). */
   readonly serverCpuPerStepMs: number;
   readonly branches: readonly string[];
+}
+
+/**
+ * CPU time (user + system, ms) of this process's main thread so far — the one thread every branch
+ * runs on — from /proc/self/task/<pid>/stat (fields 14 and 15, in clock ticks, 100 per second on
+ * Linux; see proc(5)); undefined where /proc is not there.
+ */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The scripted server in a child process (fanout-llm-child.ts): its URL, its CPU so far, a closer. */
@@ -90,6 +107,7 @@ async function fanout(runtime: Runtime, llm: LlmChild, parent: string, n: number
   const variants: VariantSpec[] = Array.from({ length: n }, (_, i) => ({ label: `branch ${i + 1}`, route: {} }));
   const server0 = await llm.cpuMs();
   const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuMs();
   const t0 = performance.now();
   const run = new Fanout(runtime, { sessionId: parent, prompt: 'go', variants, routes: variants.map(() => active), check: 'true', checkTimeoutMs: 30_000, concurrency: 4 });
   await run.prepare();
@@ -97,6 +115,7 @@ async function fanout(runtime: Runtime, llm: LlmChild, parent: string, n: number
   await run.run();
   const t2 = performance.now();
   const cpu = process.cpuUsage(cpu0);
+  const main1 = mainThreadCpuMs();
   const serverMs = (await llm.cpuMs()) - server0;
   const periods: number[] = [];
   for (const b of run.branches) {
@@ -108,7 +127,7 @@ async function fanout(runtime: Runtime, llm: LlmChild, parent: string, n: number
     const end = own.find((e) => e.type === 'step/end' && e.data.turn === turn && e.data.step === STEPS)!;
     periods.push((end.time - start.time) / (STEPS - 1));
   }
-  return { wallMs: t2 - t0, prepareMs: t1 - t0, stepMs: periods.reduce((a, b) => a + b, 0) / periods.length, cpuPerStepMs: (cpu.user + cpu.system) / 1000 / (n * STEPS), serverCpuPerStepMs: serverMs / (n * STEPS), branches: run.branches.map((b) => b.sessionId) };
+  return { wallMs: t2 - t0, prepareMs: t1 - t0, stepMs: periods.reduce((a, b) => a + b, 0) / periods.length, cpuPerStepMs: (cpu.user + cpu.system) / 1000 / (n * STEPS), serverCpuPerStepMs: serverMs / (n * STEPS), mainCpuPerStepMs: main0 !== undefined && main1 !== undefined ? (main1 - main0) / (n * STEPS) : Number.NaN, branches: run.branches.map((b) => b.sessionId) };
 }
 
 async function engine(): Promise<void> {
@@ -156,7 +175,7 @@ async function engine(): Promise<void> {
       ratio: median(stepRatios),
       goal: '≤ 1.5×',
       met: median(stepRatios) <= 1.5,
-      detail: `a branch's step period (step 2 start → step ${STEPS} end, / ${STEPS - 1}), mean over its branches, median of ${PAIRS} pairs (${stepRatios.map((r) => r.toFixed(2)).join(', ')}); CPU of the process per step: ${f(median(fours.map((o) => o.cpuPerStepMs)), 2)} ms with 4 vs ${f(median(ones.map((o) => o.cpuPerStepMs)), 2)} ms with 1 (the scripted server runs in a child process: ${f(median(fours.map((o) => o.serverCpuPerStepMs)), 2)} ms with 4 vs ${f(median(ones.map((o) => o.serverCpuPerStepMs)), 2)} ms with 1 there)`,
+      detail: `a branch's step period (step 2 start → step ${STEPS} end, / ${STEPS - 1}), mean over its branches, median of ${PAIRS} pairs (${stepRatios.map((r) => r.toFixed(2)).join(', ')}); CPU per step of the main thread (where every branch runs): ${f(median(fours.map((o) => o.mainCpuPerStepMs)), 2)} ms with 4 vs ${f(median(ones.map((o) => o.mainCpuPerStepMs)), 2)} ms with 1; of the whole process: ${f(median(fours.map((o) => o.cpuPerStepMs)), 2)} ms with 4 vs ${f(median(ones.map((o) => o.cpuPerStepMs)), 2)} ms with 1 (the scripted server runs in a child process: ${f(median(fours.map((o) => o.serverCpuPerStepMs)), 2)} ms with 4 vs ${f(median(ones.map((o) => o.serverCpuPerStepMs)), 2)} ms with 1 there)`,
     });
     // 3. Rows: counted in the SQLite file itself, after everything is written.
     const fourBranches = fours.at(-1)!.branches;
