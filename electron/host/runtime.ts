@@ -94,6 +94,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     // replaces it with U+FFFD and notes it in the process log.
     illFormedText: env['FORKLINE_INVARIANTS'] === 'enforce' ? 'reject' : 'repair',
     ...(options.writeWindowMs !== undefined ? { writeWindowMs: options.writeWindowMs } : {}),
+    // Concurrent sessions (a fan-out's branches) share one commit per event-loop turn.
+    groupCommit: true,
   });
   // What an earlier import left: a half-written session if its process died, search documents for later.
   repository.removeAbandonedImports();

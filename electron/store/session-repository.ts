@@ -35,6 +35,7 @@ import { Session, type IllFormedTextMode, type InvariantMode } from '../session/
 import { ownerState, selfIdentity, sessionLiveError, SYSTEM_PROCESS_PROBE, type OwnerState, type ProcessProbe } from './session-ownership.js';
 import type { BackgroundAppender, SessionOwner, SessionRecord, SessionStore } from './session-store.js';
 import { SearchPasses } from './search-passes.js';
+import { GroupCommitter } from './group-commit.js';
 import { SessionWriteBehind, type WriteFailure } from './write-behind.js';
 
 export interface RepositoryOptions {
@@ -44,6 +45,12 @@ export interface RepositoryOptions {
   readonly newId: () => string;
   /** Write-behind window in ms. */
   readonly writeWindowMs?: number;
+  /**
+   * Commit the batches that live sessions write within one event-loop turn together, in one
+   * transaction (one fsync), instead of one commit each (group-commit.ts). The runtime turns it on:
+   * concurrent sessions (a fan-out's branches) then do not pay one fsync each per barrier. Default off.
+   */
+  readonly groupCommit?: boolean;
   readonly invariants?: InvariantMode;
   /** Lone surrogates in appended data: `reject` (tests) or `repair` with a note (production). Default `reject`. */
   readonly illFormedText?: IllFormedTextMode;
@@ -173,7 +180,11 @@ export class SessionRepository implements IDisposable {
     this.newToken = options.newToken ?? randomUUID;
     this.endLeftover = options.endLeftoverProcess ?? endRecordedProcess;
     this.searchPasses = new SearchPasses(store);
+    this.committer = options.groupCommit === true ? new GroupCommitter(store) : undefined;
   }
+
+  /** Shared by live sessions when {@link RepositoryOptions.groupCommit} is on. */
+  private readonly committer: GroupCommitter | undefined;
 
   /** How the session's owner record stands, seen from this process. */
   ownerState(record: SessionRecord): OwnerState {
@@ -423,10 +434,16 @@ export class SessionRepository implements IDisposable {
     // Events only: their search documents are left to the background passes (after the session has
     // been quiet a while, or released) and, whatever is left, to the next search before it answers.
     const appendOptions = { ownerToken, deferSearch: true } as const;
-    const writer = new SessionWriteBehind((batch) => {
-      this.store.append(id, batch, appendOptions);
-      this.liveWritten();
-    }, {
+    const committer = this.committer;
+    const writer = new SessionWriteBehind(committer
+      ? async (batch) => {
+          await committer.append(id, batch, appendOptions);
+          this.liveWritten();
+        }
+      : (batch) => {
+          this.store.append(id, batch, appendOptions);
+          this.liveWritten();
+        }, {
       ...(this.options.writeWindowMs !== undefined ? { windowMs: this.options.writeWindowMs } : {}),
     });
     // Events the constructor appended (end-seed) happened before anyone could subscribe.
@@ -712,6 +729,8 @@ export class SessionRepository implements IDisposable {
     clearTimeout(this.quietTimer);
     this.searchPasses.dispose();
     for (const live of [...this.liveSessions.values()]) live.dispose();
+    // Batches the releases above submitted are written before the store can close.
+    this.committer?.commitNow();
     this.writeFailEmitter.dispose();
     this.claimLostEmitter.dispose();
   }

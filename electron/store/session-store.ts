@@ -158,6 +158,21 @@ export interface SessionStore {
   atomically<T>(fn: () => T): T;
 
   /**
+   * Optional (SQLite in WAL mode): as {@link atomically}, but the commit does not wait for the disk
+   * (`synchronous = NORMAL`: the database stays consistent; the commit may be lost to a power cut
+   * or an OS crash, never to a crash of this process, until {@link syncCommitted} resolves). The
+   * live write path's group commit pairs the two so the fsync runs off the calling thread.
+   */
+  atomicallyDeferringSync?<T>(fn: () => T): T;
+
+  /**
+   * Optional, with {@link atomicallyDeferringSync}: resolves once every commit made before the call
+   * is on disk (one fdatasync of the write-ahead log on libuv's thread pool; concurrent callers share
+   * one). @throws StoreError WRITE_FAILED when the sync fails.
+   */
+  syncCommitted?(): Promise<void>;
+
+  /**
    * Full-text search over the messages and tool output of every session, newest events first.
    * The index is kept up to date by the write path (same transaction as the events).
    */

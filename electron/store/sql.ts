@@ -30,8 +30,13 @@ export const CONNECTION_PRAGMAS = [
  * `synchronous = FULL` commit, whose WAL fsync makes every earlier commit durable too.
  */
 export const IMPORT_WRITER_PRAGMAS: readonly string[] = CONNECTION_PRAGMAS.map((p) => (p.startsWith('synchronous') ? 'synchronous = NORMAL' : p));
-/** The pragma of the writer thread's last, durable commit. */
+/** The pragma of the writer thread's last, durable commit (and of the main connection again after a deferred-sync commit). */
 export const DURABLE_COMMIT_PRAGMA = 'synchronous = FULL';
+/**
+ * The pragma of a commit whose fsync is done afterwards, off the calling thread, by an fdatasync of
+ * the WAL file (`SqliteSessionStore.atomicallyDeferringSync` / `syncCommitted`).
+ */
+export const DEFERRED_SYNC_PRAGMA = 'synchronous = NORMAL';
 
 /** `PRAGMA application_id` marking a Forkline store ('FKLN'). */
 export const APPLICATION_ID = 0x464b4c4e;

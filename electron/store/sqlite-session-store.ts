@@ -14,6 +14,7 @@
  *   Deleting a session first copies its prefix into every child that reads it.
  */
 import Database from 'better-sqlite3';
+import { closeSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
 import { SessionCorruptionError, StoreError } from '../../shared/errors.js';
 import { KNOWN_EVENT_TYPES, type SessionEvent, type SessionHeader, type SessionOrigin } from '../../shared/events.js';
 import { deepFreezeJson, type JsonValue } from '../../shared/json.js';
@@ -24,7 +25,7 @@ import { lostClaim } from './session-ownership.js';
 import { ThreadedAppender } from './threaded-appender.js';
 import type { AppendOptions, BackgroundAppender, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 import { applyMigration, MIGRATION_LIST, SCHEMA_VERSION } from './migrations/index.js';
-import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, SQL, type StatementName } from './sql.js';
+import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, DEFERRED_SYNC_PRAGMA, DURABLE_COMMIT_PRAGMA, SQL, type StatementName } from './sql.js';
 
 interface SessionRow {
   id: string;
@@ -484,6 +485,77 @@ export class SqliteSessionStore implements SessionStore {
     return this.db.transaction(fn).immediate();
   }
 
+  /**
+   * {@link SessionStore.atomicallyDeferringSync}: one `BEGIN IMMEDIATE` transaction committed with
+   * `synchronous = NORMAL` (WAL: no fsync at the commit, the database stays consistent), then the
+   * connection is back at `synchronous = FULL`. Inside another transaction it simply joins it. An
+   * in-memory database has no WAL file: the commit is then an ordinary one.
+   */
+  atomicallyDeferringSync<T>(fn: () => T): T {
+    this.assertOpen();
+    if (this.db.inTransaction || this.walFile() === undefined) return this.db.transaction(fn).immediate();
+    this.db.pragma(DEFERRED_SYNC_PRAGMA);
+    try {
+      return this.db.transaction(fn).immediate();
+    } finally {
+      this.db.pragma(DURABLE_COMMIT_PRAGMA);
+    }
+  }
+
+  /**
+   * {@link SessionStore.syncCommitted}: an fdatasync of the WAL file on libuv's thread pool (fsync
+   * is per file, whichever descriptor wrote it, so every frame committed before the call is on disk
+   * when it resolves; frames an automatic checkpoint moved to the database file were synced by that
+   * checkpoint). A sync already running may have started before the caller's commit, so callers
+   * arriving meanwhile share the next one.
+   * @throws StoreError WRITE_FAILED when the sync fails.
+   */
+  syncCommitted(): Promise<void> {
+    if (this.walFile() === undefined) return Promise.resolve();
+    if (this.syncing === undefined) {
+      const run: Promise<void> = this.syncWal().finally(() => {
+        if (this.syncing === run) this.syncing = undefined;
+      });
+      this.syncing = run;
+      return run;
+    }
+    this.syncNext ??= this.syncing.catch(() => undefined).then(() => {
+      this.syncNext = undefined;
+      return this.syncCommitted();
+    });
+    return this.syncNext;
+  }
+  private syncing: Promise<void> | undefined;
+  private syncNext: Promise<void> | undefined;
+  /** The WAL file's descriptor (opened at the first sync; `undefined` until then). */
+  private walFd: number | undefined;
+
+  /** The WAL file's path, or undefined for an in-memory database. */
+  private walFile(): string | undefined {
+    return this.file === ':memory:' || this.file === '' ? undefined : `${this.file}-wal`;
+  }
+
+  private syncWal(): Promise<void> {
+    const wal = this.walFile()!;
+    return new Promise<void>((resolve, reject) => {
+      try {
+        // The descriptor is reopened should the WAL file ever have been replaced.
+        if (this.walFd !== undefined && fstatSync(this.walFd).ino !== statSync(wal).ino) {
+          closeSync(this.walFd);
+          this.walFd = undefined;
+        }
+        this.walFd ??= openSync(wal, 'r');
+      } catch (error) {
+        reject(new StoreError('WRITE_FAILED', `could not open ${wal} to sync it: ${(error as Error).message}`, { cause: error }));
+        return;
+      }
+      fdatasync(this.walFd, (error) => {
+        if (error) reject(new StoreError('WRITE_FAILED', `could not sync ${wal}: ${error.message}`, { cause: error }));
+        else resolve();
+      });
+    });
+  }
+
   delete(sessionId: string): void {
     this.assertOpen();
     const tx = this.db.transaction(() => {
@@ -511,6 +583,10 @@ export class SqliteSessionStore implements SessionStore {
     this.closed = true;
     this.statements.clear();
     this.db.close();
+    const fd = this.walFd;
+    this.walFd = undefined;
+    // A sync still running keeps its descriptor until it is done.
+    if (fd !== undefined) void (this.syncing ?? Promise.resolve()).catch(() => undefined).then(() => closeSync(fd));
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * The browser frame scheduler: requestAnimationFrame, raced by a timeout so that hidden windows
- * (where rAF pauses) still apply the live feed. DOM-only.
+ * (where rAF pauses) still apply the live feed, shared by every session's batcher so that all of
+ * them flush in one callback per frame (one React commit; see `sharedFrameScheduler`). DOM-only.
  */
-import type { FrameScheduler } from './frame-batcher.js';
+import { sharedFrameScheduler, type FrameScheduler } from './frame-batcher.js';
 
-export const animationFrameScheduler: FrameScheduler = (callback) => {
+const rafRacedByTimeout: FrameScheduler = (callback) => {
   let done = false;
   const run = (): void => {
     if (done) return;
@@ -21,3 +22,5 @@ export const animationFrameScheduler: FrameScheduler = (callback) => {
     clearTimeout(timer);
   };
 };
+
+export const animationFrameScheduler: FrameScheduler = sharedFrameScheduler(rafRacedByTimeout);

@@ -49,3 +49,46 @@ export class FrameBatcher<T> implements IDisposable {
     this.queue = [];
   }
 }
+
+/**
+ * One frame for everyone: wraps `base` so that every callback scheduled before the frame runs
+ * goes out in one `base` callback, in the order scheduled. Each open session has its own
+ * {@link FrameBatcher}; with their own frames, N sessions streaming at once (a fan-out board)
+ * meant N animation-frame callbacks per frame, each followed by its own React commit (React flushes
+ * external-store updates in the microtask after each callback). Shared, the N flushes land in one
+ * task and React commits once. A callback that throws does not stop the others; its error is
+ * rethrown afterwards (in a microtask), so it still reaches the console.
+ */
+export function sharedFrameScheduler(base: FrameScheduler): FrameScheduler {
+  let pending: (() => void)[] = [];
+  let cancelBase: (() => void) | undefined;
+  const runAll = (): void => {
+    cancelBase = undefined;
+    const due = pending;
+    pending = [];
+    for (const callback of due) {
+      try {
+        callback();
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  };
+  return (callback) => {
+    let entry: (() => void) | undefined = () => callback();
+    const wrapped = (): void => entry?.();
+    pending.push(wrapped);
+    cancelBase ??= base(runAll);
+    return () => {
+      entry = undefined;
+      const i = pending.indexOf(wrapped);
+      if (i >= 0) pending.splice(i, 1);
+      if (pending.length === 0 && cancelBase) {
+        cancelBase();
+        cancelBase = undefined;
+      }
+    };
+  };
+}

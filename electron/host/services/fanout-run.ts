@@ -132,15 +132,24 @@ export class Fanout<C extends ClientConnection = ClientConnection> {
     private readonly params: FanoutParams,
   ) {}
 
-  /** Forks every branch into its own worktree and runs `.forkline/setup` there when present. */
+  /**
+   * Forks every branch into its own worktree, all at once (each restore and pin is its own git
+   * processes with its own index file and ref in the shadow repository, so N forks cost about one
+   * fork's wall time instead of N). Branches keep their variants' order; when a fork fails, the
+   * ones that succeeded are kept in {@link branches} and the first failure is thrown.
+   */
   async prepare(): Promise<void> {
     const { runtime, params } = this;
     const connection = runtime.host.connect(() => undefined);
     try {
-      for (const [index, variant] of params.variants.entries()) {
-        const child = await connection.forkSession({ sessionId: params.sessionId, ...(params.atSeq !== undefined ? { atSeq: params.atSeq } : {}), worktree: true });
-        this.branches.push({ index, sessionId: child.id, cwd: child.cwd ?? '', variant, route: params.routes[index]! });
-      }
+      const forks = await Promise.allSettled(
+        params.variants.map(() => connection.forkSession({ sessionId: params.sessionId, ...(params.atSeq !== undefined ? { atSeq: params.atSeq } : {}), worktree: true })),
+      );
+      forks.forEach((fork, index) => {
+        if (fork.status === 'fulfilled') this.branches.push({ index, sessionId: fork.value.id, cwd: fork.value.cwd ?? '', variant: params.variants[index]!, route: params.routes[index]! });
+      });
+      const failed = forks.find((fork): fork is PromiseRejectedResult => fork.status === 'rejected');
+      if (failed) throw failed.reason;
     } finally {
       connection.dispose();
     }

@@ -8,7 +8,7 @@
  * written), Discard (removes its own folder only). "Cancel all" cancels every running branch.
  * Two branches are the 2-column case; "A/B details" opens the two-way compare view for them.
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ApplyBranchResult, SessionSummary } from '../../../shared/api.js';
 import type { BranchDiff, RankedReport } from '../../../shared/branch-ranking.js';
 import { formatUsd } from '../../../shared/pricing.js';
@@ -90,7 +90,24 @@ function BranchFiles({ id, checkpoint, running }: { readonly id: string; readonl
   );
 }
 
-function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: string; readonly summary: SessionSummary | undefined; readonly ranked: Ranked | undefined; readonly sessions: readonly SessionSummary[]; readonly onApplied: () => void }): ReactNode {
+/** What a column shows of its session's summary (plain values, so an unchanged column is not rendered again). */
+interface ColumnProps {
+  readonly id: string;
+  readonly title: string;
+  /** The summary's status; undefined while the session list does not have it yet. */
+  readonly status: SessionSummary['status'] | undefined;
+  readonly hasParent: boolean;
+  readonly seedLength: number;
+  readonly ranked: Ranked | undefined;
+  readonly onApplied: () => void;
+}
+
+/**
+ * One branch's column. Memoised on plain props: the session list is refreshed (a new array of new
+ * summaries) several times a second while branches stream, and a column whose own figures did
+ * not change is not rendered again; its transcript follows its own session's store.
+ */
+const Column = memo(function Column({ id, title, status, hasParent, seedLength, ranked, onApplied }: ColumnProps): ReactNode {
   const client = useClient();
   const select = useApp((s) => s.select);
   const toast = useApp((s) => s.toast);
@@ -98,8 +115,8 @@ function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: str
   const [all, setAll] = useState(false);
   const [busy, setBusy] = useState(false);
   const [apply, setApply] = useState<ApplyBranchResult | undefined>();
-  const title = summary ? displayTitle(summary, undefined, sessions) : `session ${id.slice(0, 8)}`;
-  const running = summary?.status === 'running';
+  const running = status === 'running';
+  const showAll = useCallback(() => setAll(true), []);
   const label = ranked?.variant.label ?? ranked?.variant.model ?? title;
   const act = async (what: 'apply' | 'discard'): Promise<void> => {
     setBusy(true);
@@ -126,7 +143,7 @@ function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: str
       data-session-id={id}
       data-rank={ranked?.rank ?? ''}
       data-provisional={ranked?.provisional === true}
-      data-status={summary?.status ?? 'unknown'}
+      data-status={status ?? 'unknown'}
       aria-label={`Branch ${label}`}
     >
       <header className="board-column-head">
@@ -172,7 +189,7 @@ function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: str
         <button type="button" className="small" data-testid="board-open" onClick={() => select(id, { focusSession: true })}>
           Open
         </button>
-        <button type="button" className="small" data-testid="board-apply" disabled={busy || running || summary?.parentSession === undefined} title="Merge this branch's changes since the fork point into its parent's folder (three-way; on conflicts nothing is written)" onClick={() => void act('apply')}>
+        <button type="button" className="small" data-testid="board-apply" disabled={busy || running || !hasParent} title="Merge this branch's changes since the fork point into its parent's folder (three-way; on conflicts nothing is written)" onClick={() => void act('apply')}>
           Apply to my folder
         </button>
         <button type="button" className="small" data-testid="board-discard" disabled={busy || running} title="Remove this branch's own folder (never yours); its final files stay as a checkpoint" onClick={() => void act('discard')}>
@@ -198,14 +215,14 @@ function Column({ id, summary, ranked, sessions, onApplied }: { readonly id: str
       <BranchFiles id={id} checkpoint={ranked?.lastCheckpoint} running={running} />
       <div className="compare-column-body board-transcript" tabIndex={0} role="region" aria-label={`${label}: transcript from the fork point`} data-testid="board-transcript">
         {session ? (
-          <TranscriptRows fromSeq={summary?.seedLength ?? 0} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={() => setAll(true)} />
+          <TranscriptRows fromSeq={seedLength} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={showAll} />
         ) : (
           <div className="compare-state">Loading transcript…</div>
         )}
       </div>
     </section>
   );
-}
+});
 
 /** The board for `ids` (2–8 sessions); `fanoutId` while a fan-out started here may still run. */
 export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly string[]; readonly fanoutId?: string; readonly check?: string }): ReactNode {
@@ -257,7 +274,8 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
     // `signature` says when to ask again (counts and statuses change as branches stream).
   }, [client, ids, signature, nonce]);
 
-  const byId = new Map(ranking?.branches.map((b) => [b.session, b]) ?? []);
+  const byId = useMemo(() => new Map(ranking?.branches.map((b) => [b.session, b]) ?? []), [ranking]);
+  const onApplied = useCallback(() => setNonce((n) => n + 1), []);
   return (
     <div ref={viewRef} className="compare-view board-view" data-testid="board-view" data-region="compare" data-count={ids.length} data-state={ranking ? 'ready' : error ? 'error' : 'loading'} data-running={anyRunning}>
       <header className="compare-header">
@@ -312,7 +330,15 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
       <div className="board-columns" data-testid="board-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(260px, 1fr))` }}>
         {ids.map((id, i) => (
           <SessionScope key={id} sessionId={id}>
-            <Column id={id} summary={summaries[i]} ranked={byId.get(id)} sessions={sessions} onApplied={() => setNonce((n) => n + 1)} />
+            <Column
+              id={id}
+              title={summaries[i] ? displayTitle(summaries[i], undefined, sessions) : `session ${id.slice(0, 8)}`}
+              status={summaries[i]?.status}
+              hasParent={summaries[i]?.parentSession !== undefined}
+              seedLength={summaries[i]?.seedLength ?? 0}
+              ranked={byId.get(id)}
+              onApplied={onApplied}
+            />
           </SessionScope>
         ))}
       </div>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostPush } from '../../../shared/api.js';
 import { appendEvents, emptyLog } from '../../../renderer/state/event-log.js';
 import { sequenceEvents } from '../../../renderer/state/event-sequencer.js';
-import { FrameBatcher } from '../../../renderer/state/frame-batcher.js';
+import { FrameBatcher, sharedFrameScheduler } from '../../../renderer/state/frame-batcher.js';
 import { applyPushes, applySubscribeResult, createSessionStore, TOOL_OUTPUT_CAP } from '../../../renderer/state/session-store.js';
 import { createTimelineProjector } from '../../../renderer/state/timeline-projector.js';
 import { ev, evs, ManualFrames, subscribeResult } from './fakes.js';
@@ -65,6 +65,40 @@ describe('FrameBatcher', () => {
     frames.frame();
     b.push(3);
     expect(flushed).toEqual([[1]]);
+  });
+
+  it('batchers sharing a frame flush in one base callback, in order; a cancelled one is skipped, a throwing one does not stop the rest', async () => {
+    const frames = new ManualFrames();
+    const shared = sharedFrameScheduler(frames.schedule);
+    const flushed: string[] = [];
+    const batchers = ['a', 'b', 'c', 'd'].map((name) => new FrameBatcher<number>((items) => {
+      if (name === 'c') throw new Error('c failed');
+      flushed.push(`${name}${items.join('')}`);
+    }, shared));
+    const errors: unknown[] = [];
+    const onError = (error: unknown): void => {
+      errors.push(error);
+    };
+    process.on('uncaughtException', onError);
+    try {
+      batchers.forEach((b, i) => {
+        b.push(i);
+        b.push(i + 1);
+      });
+      batchers[1]!.flushNow(); // cancels b's share only
+      expect(frames.scheduled).toBe(1);
+      frames.frame();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+    expect(flushed).toEqual(['b12', 'a01', 'd34']);
+    expect(errors).toHaveLength(1);
+    // The next pushes schedule a new frame; when every share is cancelled the base frame is too.
+    batchers[0]!.push(9);
+    expect(frames.scheduled).toBe(2);
+    batchers[0]!.flushNow();
+    expect(frames.pending).toBe(0);
   });
 });
 
