@@ -38,6 +38,7 @@ export function routePush(push: HostPush, targets: PushTargets): void {
       return;
     case 'playground/run':
       // The request playground listens for its own runs while it is open.
+      return;
     case 'team/changed':
       // The sidebar's Team section listens for this itself.
       return;
