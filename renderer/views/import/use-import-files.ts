@@ -1,7 +1,7 @@
 /**
  * The one way the window imports files (the file picker and drag-and-drop both use it): each file
  * is streamed to the host with a progress entry, then summarised in a toast with the same lines the
- * CLI prints, and the imported session is opened. Failures name the file and the host's reason
+ * CLI prints, and the imported session is opened with focus in its timeline. Failures name the file and the host's reason
  * (UNSUPPORTED_FORMAT lists the formats we read; SESSION_CORRUPT names the line).
  */
 import { useCallback, useRef } from 'react';
@@ -36,7 +36,9 @@ export function useImportFiles(): (files: readonly ImportableFile[]) => Promise<
       }
       if (last !== undefined) {
         await runtime.refreshSessions();
-        select(last);
+        // The palette or the Import button that started it has gone or kept focus; the session takes it
+        // (an imported session is read-only: its timeline), also when another session was open.
+        select(last, { focusSession: true });
       }
     },
     [client, runtime, select, toast, setProgress],
