@@ -98,7 +98,7 @@ async function vitest(label, config, reportFile, extraArgs = [], { buffered = fa
 const TSC = 'node_modules/typescript-native/bin/tsc';
 
 /**
- * Typecheck ×3 and lint, one after the other. `niceness` > 0 (the full run): at a lower CPU
+ * Typecheck ×3, lint and the formatter's check, one after the other. `niceness` > 0 (the full run): at a lower CPU
  * priority, because nothing waits for them, while the native builds they run beside are what every
  * test waits for (at the same priority, the type-aware lint's two threads made the builds take
  * 200 s instead of 70).
@@ -109,6 +109,8 @@ async function staticChecks(buffered, niceness = 0) {
   await check('typecheck (browser tests)', process.execPath, [TSC, '-p', 'tsconfig.e2e.json'], { buffered, niceness });
   // Two lint threads: parsing (most of eslint's time) runs on both cores.
   await check('lint', 'npx', ['eslint', '--max-warnings', '0', '--concurrency', '2', '.'], { buffered, niceness });
+  // One formatter for the code (.prettierrc.json; `npm run format` applies it).
+  await check('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'], { buffered, niceness });
 }
 
 /** The CLI bundle (which the integration tests run), then vitest over `paths` (all of vitest.config.ts's include when empty). */
