@@ -11,7 +11,7 @@
  * exit 129, and the process itself saved the closers (`turn/end{aborted: SIGHUP}`), so a later
  * load has nothing to repair.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -51,12 +51,17 @@ function storedLog(dataDir: string): { events: readonly SessionEvent[]; repaired
   }
 }
 
-async function closeTerminalWhile(name: string, extraArgs: readonly string[], ready: (screen: string) => boolean): Promise<readonly SessionEvent[]> {
+async function closeTerminalWhile(name: string, extraArgs: readonly string[], ready: (screen: string) => boolean, settled?: () => boolean): Promise<readonly SessionEvent[]> {
   const dataDir = join(root, `data-${name}`);
   const work = join(root, `work-${name}`);
   mkdirSync(work, { recursive: true });
   const run = runCliInTerminal(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--data-dir', dataDir, ...extraArgs, 'go']);
   await run.until(ready, 60_000, name);
+  // Then, where given, a state the screen does not show (polled).
+  for (const started = Date.now(); settled && !settled(); ) {
+    if (Date.now() - started > 60_000) throw new Error(`${name}: not settled in 60 s; the terminal showed:\n${run.screen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   // UnixTerminal.destroy (not in node-pty's IPty type): closes the master side, then sends SIGHUP.
   (run.pty as typeof run.pty & { destroy(): void }).destroy();
   const exit = await run.exited;
@@ -80,8 +85,10 @@ describe('closing the terminal is SIGHUP: closers saved, exit 129, no crash', ()
   }, 90_000);
 
   it('during a bash call', async () => {
-    llm.enqueue(toolCallResponse([{ id: 'b2', name: 'bash', arguments: JSON.stringify({ command: 'echo started-the-call; sleep 30' }) }]), textResponse('unused'));
-    const events = await closeTerminalWhile('bash', ['--approval', 'allow'], (s) => s.includes('started-the-call'));
+    // Ready once the call really runs (the file it writes exists), not when the CLI shows its
+    // arguments, which is before dispatch: closing then is a cancel before dispatch, logged so.
+    llm.enqueue(toolCallResponse([{ id: 'b2', name: 'bash', arguments: JSON.stringify({ command: 'touch call-started; sleep 30' }) }]), textResponse('unused'));
+    const events = await closeTerminalWhile('bash', ['--approval', 'allow'], (screen) => screen.includes('call-started'), () => existsSync(join(root, 'work-bash', 'call-started')));
     expect(events.find((e) => e.type === 'tool/result')?.data).toMatchObject({ error: { code: 'ABORTED' } });
   }, 90_000);
 
