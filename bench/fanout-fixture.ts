@@ -46,4 +46,3 @@ export async function baseSession(runtime: Runtime, dir: string): Promise<string
     connection.dispose();
   }
 }
-

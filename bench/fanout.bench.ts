@@ -79,12 +79,13 @@ async function startLlmChild(): Promise<LlmChild> {
   child.once('exit', (code) => {
     for (const w of waiting.splice(0)) w.reject(new Error(`the scripted server exited (${code})`));
   });
-  const next = () => new Promise<string>((resolve, reject) => {
-    const line = early.shift();
-    if (line !== undefined) return resolve(line);
-    if (child.exitCode !== null) return reject(new Error(`the scripted server exited (${child.exitCode})`));
-    waiting.push({ resolve, reject });
-  });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      const line = early.shift();
+      if (line !== undefined) return resolve(line);
+      if (child.exitCode !== null) return reject(new Error(`the scripted server exited (${child.exitCode})`));
+      waiting.push({ resolve, reject });
+    });
   const baseUrl = await next();
   if (!baseUrl.startsWith('http')) throw new Error(`the scripted server said ${baseUrl}`);
   return {
@@ -93,11 +94,12 @@ async function startLlmChild(): Promise<LlmChild> {
       child.stdin.write('cpu\n');
       return Number((await next()).replace('CPU ', '')) / 1000;
     },
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.stdin.end();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
   };
 }
 
@@ -127,7 +129,15 @@ async function fanout(runtime: Runtime, llm: LlmChild, parent: string, n: number
     const end = own.find((e) => e.type === 'step/end' && e.data.turn === turn && e.data.step === STEPS)!;
     periods.push((end.time - start.time) / (STEPS - 1));
   }
-  return { wallMs: t2 - t0, prepareMs: t1 - t0, stepMs: periods.reduce((a, b) => a + b, 0) / periods.length, cpuPerStepMs: (cpu.user + cpu.system) / 1000 / (n * STEPS), serverCpuPerStepMs: serverMs / (n * STEPS), mainCpuPerStepMs: main0 !== undefined && main1 !== undefined ? (main1 - main0) / (n * STEPS) : Number.NaN, branches: run.branches.map((b) => b.sessionId) };
+  return {
+    wallMs: t2 - t0,
+    prepareMs: t1 - t0,
+    stepMs: periods.reduce((a, b) => a + b, 0) / periods.length,
+    cpuPerStepMs: (cpu.user + cpu.system) / 1000 / (n * STEPS),
+    serverCpuPerStepMs: serverMs / (n * STEPS),
+    mainCpuPerStepMs: main0 !== undefined && main1 !== undefined ? (main1 - main0) / (n * STEPS) : Number.NaN,
+    branches: run.branches.map((b) => b.sessionId),
+  };
 }
 
 async function engine(): Promise<void> {
@@ -183,7 +193,7 @@ async function engine(): Promise<void> {
     const db = new Database(join(dataDir, 'sessions.db'), { readonly: true });
     const rowsOf = db.prepare('SELECT count(*) AS n, min(seq) AS first, coalesce(max(last_seq), -1) + 1 AS upto FROM events WHERE session_id = ?');
     const seedOf = db.prepare('SELECT seed_length AS seed FROM sessions WHERE id = ?');
-    const parentRows = (rowsOf.get(parent) as { n: number; upto: number });
+    const parentRows = rowsOf.get(parent) as { n: number; upto: number };
     const lines: string[] = [];
     let below = 0;
     let ownTotal = 0;

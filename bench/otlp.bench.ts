@@ -56,7 +56,14 @@ async function run(exportTo: string | undefined): Promise<{ msPerStep: number; e
   const live = repository.create({ cwd: tmp.dir });
   const traces = exportTo ? new LiveTraceExporter({ exporter: otlpExporter(exportTo, 10_000) }) : undefined;
   const watch = traces?.watch(live.session);
-  const noop = defineTool({ name: 'noop', description: 'does nothing', parameters: z.object({ n: z.number() }).strict(), risk: 'read', presentation: 'generic', execute: async () => ({ content: 'ok' }) });
+  const noop = defineTool({
+    name: 'noop',
+    description: 'does nothing',
+    parameters: z.object({ n: z.number() }).strict(),
+    risk: 'read',
+    presentation: 'generic',
+    execute: async () => ({ content: 'ok' }),
+  });
   const agent = new Agent({
     session: live.session,
     flush: () => live.flush(),

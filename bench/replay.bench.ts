@@ -23,7 +23,7 @@ import { tempDir } from '../test/support/store-fixtures.js';
 import { gc, median, report } from './report.js';
 
 const STEPS = 1_000;
-const RUNS = Number(process.env["REPLAY_BENCH_RUNS"] ?? 3);
+const RUNS = Number(process.env['REPLAY_BENCH_RUNS'] ?? 3);
 
 function instantModel(): ModelClient {
   let n = 0;

@@ -76,10 +76,19 @@ async function main(): Promise<void> {
       await admin.query("INSERT INTO forkline.sessions (id, installation, header, created_at) VALUES ($1, 'bench', '{}', 0)", [copyId]);
       const t1 = performance.now();
       const stream = client.query(copyFrom('COPY forkline.events (session_id, seq, type, time, body, search_text) FROM STDIN'));
-      await pipeline(Readable.from((function* () {
-        const prefix = `${copyId}\t`;
-        for (let i = 0; i < copyLines.length; i += 1000) yield copyLines.slice(i, i + 1000).map((l) => `${prefix}${l}\n`).join('');
-      })()), stream);
+      await pipeline(
+        Readable.from(
+          (function* () {
+            const prefix = `${copyId}\t`;
+            for (let i = 0; i < copyLines.length; i += 1000)
+              yield copyLines
+                .slice(i, i + 1000)
+                .map((l) => `${prefix}${l}\n`)
+                .join('');
+          })(),
+        ),
+        stream,
+      );
       const copyMs = performance.now() - t1;
       const copied = (await admin.query<{ n: number }>('SELECT next_seq AS n FROM forkline.sessions WHERE id = $1', [copyId])).rows[0]?.n;
       if (copied !== events.length) throw new Error(`COPY stored ${copied} of ${events.length}`);
@@ -104,9 +113,7 @@ async function main(): Promise<void> {
     // result, renumbered from 0), written by the owner in bulk.
     const firstEnd = events.findIndex((e) => e.type === 'turn/end');
     const turn = events.slice(0, firstEnd + 1);
-    const small = [...turn.filter((e) => e.type !== 'assistant/chunk'), ...turn.filter((e) => e.type === 'assistant/chunk').slice(0, 40)]
-      .slice(0, 40)
-      .map((e, seq) => ({ ...e, seq }) as SessionEvent);
+    const small = [...turn.filter((e) => e.type !== 'assistant/chunk'), ...turn.filter((e) => e.type === 'assistant/chunk').slice(0, 40)].slice(0, 40).map((e, seq) => ({ ...e, seq }) as SessionEvent);
     await admin.query(
       `INSERT INTO forkline.sessions (id, installation, title, status, workspace, header, created_at)
        SELECT 'listed-' || i, 'bench', 'session ' || i, 'completed', 'repo' || (i % 40), '{}', 1780000000000 + i FROM generate_series(1, $1) i`,

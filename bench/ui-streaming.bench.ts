@@ -75,7 +75,24 @@ function syntheticSession(id: string, cwd: string, target: number): Session {
     s.append({ type: 'assistant/chunk', data: { turn, step: 1, chunk: { type: 'text-delta', index: 1, text: `answer ${turn}` } } });
     s.append({ type: 'assistant/chunk', data: { turn, step: 1, chunk: { type: 'finish', reason: { kind: 'stop' } } } });
     const seqs = Array.from({ length: s.length - first }, (_, i) => first + i);
-    s.append({ type: 'assistant/message', data: { turn, step: 1, message: { id: `a${turn}`, role: 'assistant', content: [{ type: 'reasoning', text: 'thought' }, { type: 'text', text: `answer ${turn}` }], source: { kind: 'model', provider: 'p', model: 'm' } } }, surfaceOp: 'append', sourceEventSeqs: seqs });
+    s.append({
+      type: 'assistant/message',
+      data: {
+        turn,
+        step: 1,
+        message: {
+          id: `a${turn}`,
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'thought' },
+            { type: 'text', text: `answer ${turn}` },
+          ],
+          source: { kind: 'model', provider: 'p', model: 'm' },
+        },
+      },
+      surfaceOp: 'append',
+      sourceEventSeqs: seqs,
+    });
     s.append({ type: 'step/end', data: { turn, step: 1 } });
     s.append({ type: 'turn/end', data: { turn, reason: { kind: 'completed' } } });
   }

@@ -73,8 +73,7 @@ export function keyVault(userData: string): KeyVault {
       cancelId: 0,
       title: 'No keyring for API keys',
       message: 'This system has no keyring (GNOME Keyring, KWallet) that Forkline can use.',
-      detail:
-        'A stored key would only be obfuscated: anyone who can read your files could read it. Keep it in memory until Forkline quits, or store it anyway?',
+      detail: 'A stored key would only be obfuscated: anyone who can read your files could read it. Keep it in memory until Forkline quits, or store it anyway?',
     });
     return answer === 1;
   });
@@ -125,11 +124,7 @@ export function createMainWindow(runtime: Runtime): { window: BrowserWindow; tra
  * whatever was left open; tool processes die with the app either way, process-supervisor.ts).
  * @returns the cause to pass to `Runtime.close` once a signal arrived (else undefined).
  */
-export function quitOnSignals(
-  target: Pick<NodeJS.Process, 'on' | 'exit'>,
-  quit: () => void,
-  forceAfterMs = 10_000,
-): () => CancelCause | undefined {
+export function quitOnSignals(target: Pick<NodeJS.Process, 'on' | 'exit'>, quit: () => void, forceAfterMs = 10_000): () => CancelCause | undefined {
   let cause: CancelCause | undefined;
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     target.on(signal, () => {
@@ -177,13 +172,7 @@ export async function bootstrap(): Promise<void> {
     return;
   }
   Menu.setApplicationMenu(
-    Menu.buildFromTemplate([
-      ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
-      { role: 'fileMenu' },
-      { role: 'editMenu' },
-      { role: 'viewMenu' },
-      { role: 'windowMenu' },
-    ]),
+    Menu.buildFromTemplate([...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []), { role: 'fileMenu' }, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }]),
   );
   let transport: IpcTransport | undefined;
   const open = () => {

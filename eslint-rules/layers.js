@@ -131,8 +131,7 @@ const layersRule = {
     const own = layerOf(file, layers);
     if (own === undefined) {
       return {
-        Program: (node) =>
-          context.report({ node, message: `${file} is in no layer of the table in eslint.config.js (docs/architecture.md §2): add its folder there with what it may import.` }),
+        Program: (node) => context.report({ node, message: `${file} is in no layer of the table in eslint.config.js (docs/architecture.md §2): add its folder there with what it may import.` }),
       };
     }
     const allowed = new Set([own, ...layers[own]]);

@@ -89,7 +89,10 @@ runtime.app.subscribe((state, previous) => {
       }
     } else if (setting === undefined && !followSystem) {
       // A pick from before the theme was a setting (this browser only): it becomes the setting.
-      void connection.client.updateSettings({ theme: state.theme }).then((view) => runtime.app.getState().setSettings(view), () => undefined);
+      void connection.client.updateSettings({ theme: state.theme }).then(
+        (view) => runtime.app.getState().setSettings(view),
+        () => undefined,
+      );
     } else if (setting === 'system') {
       followSystem = true;
       try {
@@ -108,7 +111,10 @@ runtime.app.subscribe((state, previous) => {
         followSystem = false;
         localStorage.setItem(THEME_KEY, state.theme);
         const theme = state.theme;
-        void connection.client.updateSettings({ theme }).then((view) => runtime.app.getState().setSettings(view), (error: unknown) => console.error('the theme was not saved in the settings:', error));
+        void connection.client.updateSettings({ theme }).then(
+          (view) => runtime.app.getState().setSettings(view),
+          (error: unknown) => console.error('the theme was not saved in the settings:', error),
+        );
       }
     }
     if (state.showLogEvents !== previous.showLogEvents) localStorage.setItem(LOG_EVENTS_KEY, String(state.showLogEvents));

@@ -34,7 +34,10 @@ const archive = join('release', 'linux-unpacked', 'resources', 'app.asar');
 const files = asar.listPackage(archive);
 const need = ['/dist/main/main.js', '/dist/preload/preload.cjs', '/dist/renderer/index.html'];
 const missing = need.filter((f) => !files.includes(f));
-const unpacked = spawnSync('find', [join('release', 'linux-unpacked', 'resources', 'app.asar.unpacked'), '-name', '*.node'], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+const unpacked = spawnSync('find', [join('release', 'linux-unpacked', 'resources', 'app.asar.unpacked'), '-name', '*.node'], { encoding: 'utf8' })
+  .stdout.trim()
+  .split('\n')
+  .filter(Boolean);
 console.log(`\napp.asar: ${files.length} entries; unpacked native modules:\n  ${unpacked.join('\n  ') || '(none)'}`);
 if (missing.length > 0 || !unpacked.some((f) => f.endsWith('better_sqlite3.node')) || !unpacked.some((f) => f.endsWith('pty.node'))) {
   console.error(`packaging check failed: missing ${missing.join(', ') || 'unpacked native modules'}`);

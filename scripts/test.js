@@ -150,7 +150,10 @@ else if (only === 'e2e') {
   if (existsSync('test/e2e') && !chromiumMissing() && (await buildRenderer(false))) await vitest('e2e (chromium)', 'vitest.e2e.config.ts', '.vitest-e2e.json');
 } else if (only === undefined) {
   // The native builds, when .ci/run left them to us; the lanes that load native code wait for them.
-  const native = process.env['FORKLINE_REBUILD_NATIVE'] === '1' ? check('native builds (npm rebuild)', 'npm', ['rebuild', '--foreground-scripts'], { buffered: true }).then(() => !failures.includes('native builds (npm rebuild)')) : Promise.resolve(true);
+  const native =
+    process.env['FORKLINE_REBUILD_NATIVE'] === '1'
+      ? check('native builds (npm rebuild)', 'npm', ['rebuild', '--foreground-scripts'], { buffered: true }).then(() => !failures.includes('native builds (npm rebuild)'))
+      : Promise.resolve(true);
   await Promise.all([
     (async () => {
       if (await native) await vitestTests('unit + integration', []);

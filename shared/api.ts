@@ -284,9 +284,7 @@ export interface ModelListing {
 }
 
 /** What one tiny test request found (`latencyMs`: until the reply ended). */
-export type ConnectionTestResult =
-  | { readonly ok: true; readonly model: string; readonly latencyMs: number }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type ConnectionTestResult = { readonly ok: true; readonly model: string; readonly latencyMs: number } | { readonly ok: false; readonly code: string; readonly message: string };
 
 export interface ProviderChoice {
   readonly provider: string;
@@ -591,7 +589,15 @@ export interface HostMethods {
    * `mcpServers` object of the usual JSON shape); running servers whose configuration changed restart.
    * `prices` replaces the price overrides (validated: a negative price is refused naming its field).
    */
-  updateSettings(params: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Record<string, JsonValue>; prices?: PriceOverrideSetting[]; theme?: ThemeSetting; otlp?: OtlpSetting }): SettingsView;
+  updateSettings(params: {
+    active?: ProviderChoice;
+    approvalPolicy?: ApprovalPolicyName;
+    modelLimits?: ModelLimitSetting;
+    mcpServers?: Record<string, JsonValue>;
+    prices?: PriceOverrideSetting[];
+    theme?: ThemeSetting;
+    otlp?: OtlpSetting;
+  }): SettingsView;
   /**
    * Sets (or, with neither limit, clears) a session's budget; it applies from the next request,
    * also to a turn that is running. Kept in the settings file.
@@ -746,9 +752,7 @@ export interface RpcRequest {
   readonly method: string;
   readonly params: unknown;
 }
-export type RpcResponse =
-  | { readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly id: number; readonly ok: false; readonly error: ErrorRecord };
+export type RpcResponse = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: ErrorRecord };
 export interface RpcPushMessage {
   readonly push: HostPush;
 }

@@ -93,7 +93,32 @@ export function commandMatchesPrefix(command: string, prefix: string): boolean {
 }
 
 /** Programs whose second word is a subcommand worth keeping in a suggested prefix. */
-const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'make', 'pip', 'pip3', 'poetry', 'uv', 'dotnet', 'mvn', 'gradle', 'bundle', 'rake', 'deno', 'node', 'python', 'python3']);
+const SUBCOMMAND_PROGRAMS = new Set([
+  'git',
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'bun',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'make',
+  'pip',
+  'pip3',
+  'poetry',
+  'uv',
+  'dotnet',
+  'mvn',
+  'gradle',
+  'bundle',
+  'rake',
+  'deno',
+  'node',
+  'python',
+  'python3',
+]);
 
 /**
  * A prefix to offer for "allow for this session": the program, plus its subcommand for tools like

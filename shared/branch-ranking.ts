@@ -66,4 +66,3 @@ export interface BranchDiff {
 export interface RankedReport {
   readonly branches: readonly (BranchReport & { readonly rank: number; readonly reasons: readonly string[] })[];
 }
-

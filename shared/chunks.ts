@@ -97,10 +97,4 @@ export type StreamChunk =
   | { readonly type: 'finish'; readonly reason: FinishReason };
 
 /** Codes that the default retry policy retries (docs/architecture.md §5). */
-export const RETRYABLE_LLM_CODES: ReadonlySet<LlmErrorCode> = new Set<LlmErrorCode>([
-  'RATE_LIMIT',
-  'SERVER',
-  'TRANSPORT',
-  'TIMEOUT',
-  'EMPTY_RESPONSE',
-]);
+export const RETRYABLE_LLM_CODES: ReadonlySet<LlmErrorCode> = new Set<LlmErrorCode>(['RATE_LIMIT', 'SERVER', 'TRANSPORT', 'TIMEOUT', 'EMPTY_RESPONSE']);

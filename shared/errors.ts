@@ -43,15 +43,7 @@ export class SessionError extends ForklineError {
   }
 }
 export type SessionErrorCode =
-  | 'NON_JSON_DATA'
-  | 'ILL_FORMED_TEXT'
-  | 'SEQ_GAP'
-  | 'INVALID_EVENT'
-  | 'INVARIANT_VIOLATION'
-  | 'INVALID_SURFACE_OP'
-  | 'INVALID_PROVENANCE'
-  | 'REENTRANT_APPEND'
-  | 'SESSION_DISPOSED';
+  'NON_JSON_DATA' | 'ILL_FORMED_TEXT' | 'SEQ_GAP' | 'INVALID_EVENT' | 'INVARIANT_VIOLATION' | 'INVALID_SURFACE_OP' | 'INVALID_PROVENANCE' | 'REENTRANT_APPEND' | 'SESSION_DISPOSED';
 
 /** Fork refusals (docs/architecture.md §8; reference `SessionForkError`). No child exists after any of these. */
 export class SessionForkError extends ForklineError {

@@ -211,7 +211,11 @@ export function turnEndFacts(data: unknown): TurnEndFacts {
     const budget = asNumber(reason?.['budget']);
     const spent = asNumber(reason?.['spent']);
     const worstCase = asNumber(reason?.['worstCase']);
-    return { kind, message: asString(reason?.['message']) ?? '', ...(budget !== undefined && spent !== undefined ? { budget: { limit, scope, budget, spent, ...(worstCase !== undefined ? { worstCase } : {}) } } : {}) };
+    return {
+      kind,
+      message: asString(reason?.['message']) ?? '',
+      ...(budget !== undefined && spent !== undefined ? { budget: { limit, scope, budget, spent, ...(worstCase !== undefined ? { worstCase } : {}) } } : {}),
+    };
   }
   return { kind };
 }

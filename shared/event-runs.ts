@@ -64,7 +64,14 @@ export function foldChunkRuns(events: readonly SessionEvent[], previewChars = 16
         text += chunkText(e);
         if (text.length > previewChars * 2) break;
       }
-      out.push({ kind: 'run', events: members, chunkType: key.slice(key.lastIndexOf('/') + 1), first: members[0]!.seq, last: members[members.length - 1]!.seq, preview: headPreview(text, previewChars, { oneLine: true }) });
+      out.push({
+        kind: 'run',
+        events: members,
+        chunkType: key.slice(key.lastIndexOf('/') + 1),
+        first: members[0]!.seq,
+        last: members[members.length - 1]!.seq,
+        preview: headPreview(text, previewChars, { oneLine: true }),
+      });
       i = j;
     } else {
       out.push({ kind: 'event', event: events[i]! });

@@ -16,16 +16,7 @@ import type { ApprovalPreview } from './approval.js';
 import type { LlmFailure, StreamChunk, TokenUsage } from './chunks.js';
 import type { JsonValue } from './json.js';
 import type { PriceQuote } from './pricing.js';
-import type {
-  AssistantMessage,
-  CallId,
-  MessageId,
-  SessionId,
-  TextBlock,
-  ToolResultMessage,
-  ToolSchema,
-  UserMessage,
-} from './messages.js';
+import type { AssistantMessage, CallId, MessageId, SessionId, TextBlock, ToolResultMessage, ToolSchema, UserMessage } from './messages.js';
 
 /** The on-disk log format version. Bump only when an old reader would misread a new log. */
 export const SESSION_FORMAT_VERSION = 0;
@@ -483,11 +474,7 @@ export type EventInput<T extends SessionEventType = SessionEventType> = {
 }[T];
 
 /** Event types that may carry a surface op (model-visible). */
-export const SURFACE_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set<SessionEventType>([
-  'user/message',
-  'assistant/message',
-  'tool/result',
-]);
+export const SURFACE_EVENT_TYPES: ReadonlySet<SessionEventType> = new Set<SessionEventType>(['user/message', 'assistant/message', 'tool/result']);
 
 /**
  * Every event type this build understands, keyed by the union: a type added to

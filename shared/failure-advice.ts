@@ -29,12 +29,18 @@ export function failureAdvice(failure: Pick<LlmFailure, 'code' | 'message' | 'st
     case 'MISSING_CREDENTIAL':
       return { what: 'No API key is set for this provider.', todo: 'Add the key in Settings, then retry.', action: 'settings' };
     case 'QUOTA':
-      return { what: 'The provider says the account has no credit or quota left.', todo: "Top up the account or pick another provider in Settings.", action: 'settings' };
+      return { what: 'The provider says the account has no credit or quota left.', todo: 'Top up the account or pick another provider in Settings.', action: 'settings' };
     case 'RATE_LIMIT':
       return { what: 'The provider is limiting requests (too many in a short time).', todo: 'Wait a moment and retry.', action: 'retry' };
     case 'TRANSPORT':
-      if (/ECONNREFUSED/.test(failure.message)) return { what: `Nothing answered at ${where ?? 'the model endpoint'} (connection refused).`, todo: 'Start the model server, or check the endpoint URL in Settings, then retry.', action: 'retry' };
-      if (/ENOTFOUND|EAI_AGAIN/.test(failure.message)) return { what: `The endpoint's host name could not be found${where ? ` (${where})` : ''}.`, todo: 'Check the network and the endpoint URL in Settings, then retry.', action: 'retry' };
+      if (/ECONNREFUSED/.test(failure.message))
+        return {
+          what: `Nothing answered at ${where ?? 'the model endpoint'} (connection refused).`,
+          todo: 'Start the model server, or check the endpoint URL in Settings, then retry.',
+          action: 'retry',
+        };
+      if (/ENOTFOUND|EAI_AGAIN/.test(failure.message))
+        return { what: `The endpoint's host name could not be found${where ? ` (${where})` : ''}.`, todo: 'Check the network and the endpoint URL in Settings, then retry.', action: 'retry' };
       return { what: `The connection to ${where ?? 'the model endpoint'} failed.`, todo: 'Check the network or the server, then retry.', action: 'retry' };
     case 'TIMEOUT':
       return { what: 'The model stopped sending data and the request timed out.', todo: 'Retry; if it keeps happening, the provider may be overloaded.', action: 'retry' };
@@ -49,7 +55,11 @@ export function failureAdvice(failure: Pick<LlmFailure, 'code' | 'message' | 'st
     case 'CONTEXT_WINDOW_EXCEEDED':
       return { what: "The conversation is longer than the model's context window.", todo: 'Compact the session (Compact, above) or pick a model with a larger window, then retry.', action: 'retry' };
     case 'INVALID_REQUEST':
-      return { what: `The provider rejected the request${failure.status ? ` (HTTP ${failure.status})` : ''}.`, todo: 'Check the model name and options in Settings; the detail below says what the provider objected to.', action: 'settings' };
+      return {
+        what: `The provider rejected the request${failure.status ? ` (HTTP ${failure.status})` : ''}.`,
+        todo: 'Check the model name and options in Settings; the detail below says what the provider objected to.',
+        action: 'settings',
+      };
     case 'UNSUPPORTED_REASONING_EFFORT':
       return { what: 'This model does not accept the reasoning effort that is set.', todo: 'Change the reasoning effort in Settings, then retry.', action: 'settings' };
     case 'CONTENT_FILTER':

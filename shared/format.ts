@@ -28,7 +28,9 @@ export function usageLabel(usage: TokenUsage | undefined): string {
   if (!usage) return '';
   // Input is the total billed (uncached + cache reads + cache writes), with its cached parts named.
   const total = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
-  const cachedParts = [usage.cacheReadTokens ? `${formatTokens(usage.cacheReadTokens)} cached` : '', usage.cacheWriteTokens ? `${formatTokens(usage.cacheWriteTokens)} cache-write` : ''].filter(Boolean);
+  const cachedParts = [usage.cacheReadTokens ? `${formatTokens(usage.cacheReadTokens)} cached` : '', usage.cacheWriteTokens ? `${formatTokens(usage.cacheWriteTokens)} cache-write` : ''].filter(
+    Boolean,
+  );
   const parts = [`in ${formatTokens(total)}${cachedParts.length > 0 ? ` (${cachedParts.join(', ')})` : ''}`];
   parts.push(`out ${formatTokens(usage.outputTokens)}${usage.reasoningTokens ? ` (${formatTokens(usage.reasoningTokens)} reasoning)` : ''}`);
   return parts.join(' · ');

@@ -25,7 +25,7 @@ export const IMPORT_FORMATS: readonly ImportFormatInfo[] = [
   { id: 'openhands', label: 'OpenHands trajectory or event stream', where: 'a trajectory .json (event array) or one event per line' },
   { id: 'gemini-cli', label: 'Gemini CLI chat', where: '~/.gemini/tmp/<project>/chats/session-*.json or .jsonl' },
   { id: 'cline', label: 'Cline / Roo Code task', where: 'a task folder holding api_conversation_history.json and ui_messages.json' },
-  { id: 'opencode', label: 'opencode session', where: 'opencode\'s storage folder (session/, message/, part/) or a session file in it' },
+  { id: 'opencode', label: 'opencode session', where: "opencode's storage folder (session/, message/, part/) or a session file in it" },
 ];
 
 /** `forkline (Forkline export), deepseek-harness (…), …` for messages. */

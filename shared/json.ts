@@ -7,13 +7,7 @@
 import { firstLoneSurrogate, isWellFormedText, toWellFormedText } from './well-formed-text.js';
 
 /** A JSON value that survives `JSON.stringify` → `JSON.parse` unchanged. */
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** A JSON object (plain record). */
 export type JsonObject = { readonly [key: string]: JsonValue };

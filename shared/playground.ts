@@ -109,7 +109,10 @@ function checkBlock(block: unknown, at: string, role: string): string | undefine
     if (typeof block['id'] !== 'string' || typeof block['name'] !== 'string' || typeof block['arguments'] !== 'string') return `${at}: a tool call needs string id, name and arguments`;
     return undefined;
   }
-  if (type === 'tool-result') return role === 'user' && typeof block['toolCallId'] === 'string' && Array.isArray(block['content']) ? undefined : `${at}: a tool result belongs in a user message and needs a string toolCallId and a content array`;
+  if (type === 'tool-result')
+    return role === 'user' && typeof block['toolCallId'] === 'string' && Array.isArray(block['content'])
+      ? undefined
+      : `${at}: a tool result belongs in a user message and needs a string toolCallId and a content array`;
   return `${at}.type: must be "text", "reasoning", "tool-call" or "tool-result" (got ${JSON.stringify(type)})`;
 }
 
@@ -157,7 +160,8 @@ function checkParams(value: unknown): Check<PlaygroundParams> {
   }
   const { temperature, maxTokens, reasoningEffort } = value;
   if (temperature !== undefined && (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2))) return { ok: false, message: 'temperature: must be a number from 0 to 2' };
-  if (maxTokens !== undefined && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > 1_000_000)) return { ok: false, message: 'maxTokens: must be a whole number from 1 to 1,000,000' };
+  if (maxTokens !== undefined && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > 1_000_000))
+    return { ok: false, message: 'maxTokens: must be a whole number from 1 to 1,000,000' };
   if (reasoningEffort !== undefined && (typeof reasoningEffort !== 'string' || reasoningEffort === '')) return { ok: false, message: 'reasoningEffort: must be a non-empty string' };
   return {
     ok: true,
@@ -189,7 +193,12 @@ export function checkPlaygroundEdit(edit: PlaygroundEdit): { readonly ok: true; 
 }
 
 /** The editor's starting texts for a logged request (pretty JSON, two-space indent). */
-export function playgroundEditOf(request: { readonly system?: string; readonly messages: readonly Message[]; readonly tools?: readonly ToolSchema[]; readonly config?: { readonly temperature?: number; readonly maxTokens?: number; readonly reasoningEffort?: string } }): PlaygroundEdit {
+export function playgroundEditOf(request: {
+  readonly system?: string;
+  readonly messages: readonly Message[];
+  readonly tools?: readonly ToolSchema[];
+  readonly config?: { readonly temperature?: number; readonly maxTokens?: number; readonly reasoningEffort?: string };
+}): PlaygroundEdit {
   const c = request.config;
   const params: Record<string, JsonValue> = {};
   if (c?.temperature !== undefined) params['temperature'] = c.temperature;

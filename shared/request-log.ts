@@ -26,8 +26,7 @@ import { asNumber, asObject, asString, readFailure, readUsage } from './event-re
 
 /** Which request: an attempt of a step, or a compaction's summary request. */
 export type RequestRef =
-  | { readonly kind: 'step'; readonly turn: number; readonly step: number; readonly attempt: number }
-  | { readonly kind: 'compaction'; readonly compactionId: string; readonly turn: number | null };
+  { readonly kind: 'step'; readonly turn: number; readonly step: number; readonly attempt: number } | { readonly kind: 'compaction'; readonly compactionId: string; readonly turn: number | null };
 
 /** What the log says about one request's response. */
 export interface RequestResponseFacts {

@@ -145,7 +145,9 @@ export class SessionCostFold {
         const logged = price !== undefined && price.turn === e.data.turn && price.step === e.data.step ? price : undefined;
         const provider = logged?.provider ?? source.provider ?? '';
         const model = logged?.model ?? source.model ?? '';
-        this.responses.push(priced({ kind: 'step', seq: e.seq, time: e.time, turn: e.data.turn, step: e.data.step, provider, model, ...endpoint(logged?.baseUrl ?? this.baseUrl), usage: e.data.usage }, logged, options));
+        this.responses.push(
+          priced({ kind: 'step', seq: e.seq, time: e.time, turn: e.data.turn, step: e.data.step, provider, model, ...endpoint(logged?.baseUrl ?? this.baseUrl), usage: e.data.usage }, logged, options),
+        );
         break;
       }
       case 'compaction/summary': {
@@ -154,7 +156,17 @@ export class SessionCostFold {
         const price = this.price;
         const { provider, model } = e.data;
         const own = price !== undefined && this.priceSeq > this.compactionStart && this.compactionStart >= 0 && price.provider === provider && price.model === model ? price : undefined;
-        const facts: ResponseFacts = { kind: 'compaction', seq: e.seq, time: e.time, turn: this.openTurn, step: own?.step ?? 0, provider, model, ...endpoint(own?.baseUrl ?? this.baseUrl), usage: e.data.usage };
+        const facts: ResponseFacts = {
+          kind: 'compaction',
+          seq: e.seq,
+          time: e.time,
+          turn: this.openTurn,
+          step: own?.step ?? 0,
+          provider,
+          model,
+          ...endpoint(own?.baseUrl ?? this.baseUrl),
+          usage: e.data.usage,
+        };
         if (own || options.as) {
           this.responses.push(priced(facts, own, options));
           break;
@@ -163,9 +175,7 @@ export class SessionCostFold {
         const latest = (this.baseUrl !== undefined ? this.latestPrice.get(routeKey(provider, model, this.baseUrl)) : undefined) ?? this.latestPrice.get(routeKey(provider, model));
         const maxTokens = e.data.maxTokens;
         this.responses.push(
-          latest
-            ? pricedAt(facts, latest.quote, { estimatedInputTokens: e.data.shadowedTokenCount, ...(maxTokens !== undefined ? { outputCap: maxTokens } : {}) })
-            : priced(facts, undefined, options),
+          latest ? pricedAt(facts, latest.quote, { estimatedInputTokens: e.data.shadowedTokenCount, ...(maxTokens !== undefined ? { outputCap: maxTokens } : {}) }) : priced(facts, undefined, options),
         );
         break;
       }
@@ -213,7 +223,8 @@ function pricedAt(r: ResponseFacts, quote: PriceQuote, request: { readonly estim
   const from = { snapshot: quote.snapshot, priceFrom: 'session' as const, ...(quote.kind === 'known' ? { priceId: quote.priceId } : {}) };
   if (!usage) {
     const tokens = (request.estimatedInputTokens ?? 0) + (request.outputCap ?? 0);
-    const usd = quote.kind === 'known' && request.estimatedInputTokens !== undefined && request.outputCap !== undefined ? worstCaseCost(request.estimatedInputTokens, request.outputCap, quote) : undefined;
+    const usd =
+      quote.kind === 'known' && request.estimatedInputTokens !== undefined && request.outputCap !== undefined ? worstCaseCost(request.estimatedInputTokens, request.outputCap, quote) : undefined;
     return { ...facts, status: 'usage-not-reported', tokens, ...(usd !== undefined ? { usd } : {}), ...from };
   }
   const tokens = totalInputTokens(usage) + usage.outputTokens;
@@ -238,7 +249,11 @@ interface ResponseFacts {
   readonly usage: TokenUsage | undefined;
 }
 
-function priced(r: ResponseFacts, logged: (Omit<SessionEvent<'request/price'>['data'], 'worstCaseUsd'> & { worstCaseUsd?: number | undefined }) | undefined, options: SessionCostOptions): BilledResponse {
+function priced(
+  r: ResponseFacts,
+  logged: (Omit<SessionEvent<'request/price'>['data'], 'worstCaseUsd'> & { worstCaseUsd?: number | undefined }) | undefined,
+  options: SessionCostOptions,
+): BilledResponse {
   const { usage, baseUrl: _baseUrl, ...facts } = r;
   let quote: PriceQuote | undefined;
   let priceFrom: BilledResponse['priceFrom'];

@@ -12,21 +12,7 @@ import type { OverlapSlot } from './tool-overlap.js';
 import type { PriceQuote } from './pricing.js';
 
 export type TimelineRowKind =
-  | 'turn'
-  | 'turn-end'
-  | 'step'
-  | 'user'
-  | 'text'
-  | 'reasoning'
-  | 'tool'
-  | 'retry'
-  | 'warning'
-  | 'approval'
-  | 'compaction'
-  | 'end-seed'
-  | 'elided'
-  | 'instructions'
-  | 'event';
+  'turn' | 'turn-end' | 'step' | 'user' | 'text' | 'reasoning' | 'tool' | 'retry' | 'warning' | 'approval' | 'compaction' | 'end-seed' | 'elided' | 'instructions' | 'event';
 
 interface RowBase<K extends TimelineRowKind> {
   readonly kind: K;
@@ -293,18 +279,4 @@ export interface EventRow extends RowBase<'event'> {
 }
 
 export type TimelineRow =
-  | TurnRow
-  | TurnEndRow
-  | StepRow
-  | UserRow
-  | TextRow
-  | ReasoningRow
-  | ToolRow
-  | RetryRow
-  | WarningRow
-  | ApprovalRow
-  | CompactionRow
-  | EndSeedRow
-  | ElidedRow
-  | InstructionsRow
-  | EventRow;
+  TurnRow | TurnEndRow | StepRow | UserRow | TextRow | ReasoningRow | ToolRow | RetryRow | WarningRow | ApprovalRow | CompactionRow | EndSeedRow | ElidedRow | InstructionsRow | EventRow;

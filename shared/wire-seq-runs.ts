@@ -21,7 +21,10 @@ export interface WireSeqRun {
 /** `push` for the wire: `session/events` with long consecutive `sourceEventSeqs` packed (a copy; `push` is not changed). */
 export function packSeqRuns(push: HostPush): HostPush {
   if (push.kind !== 'session/events' || !push.events.some(packable)) return push;
-  return { ...push, events: push.events.map((event) => (packable(event) ? ({ ...event, sourceEventSeqs: { seqRun: [event.sourceEventSeqs![0]!, event.sourceEventSeqs!.length] } } as unknown as SessionEvent) : event)) };
+  return {
+    ...push,
+    events: push.events.map((event) => (packable(event) ? ({ ...event, sourceEventSeqs: { seqRun: [event.sourceEventSeqs![0]!, event.sourceEventSeqs!.length] } } as unknown as SessionEvent) : event)),
+  };
 }
 
 /**

@@ -40,15 +40,7 @@
 import type { LlmFailure, TokenUsage } from '../../shared/chunks.js';
 import { Emitter, type Event } from '../../shared/event.js';
 import { errorChain, ForklineError } from '../../shared/errors.js';
-import type {
-  ApprovalPolicyName,
-  CancelCause,
-  ContextWindowSource,
-  LlmCallConfig,
-  RequestHeader,
-  SessionEvent,
-  TurnEndReason,
-} from '../../shared/events.js';
+import type { ApprovalPolicyName, CancelCause, ContextWindowSource, LlmCallConfig, RequestHeader, SessionEvent, TurnEndReason } from '../../shared/events.js';
 import { jsonEquals, type JsonValue } from '../../shared/json.js';
 import type { AssistantBlock, AssistantMessage, Message, ToolCallBlock, UserMessage } from '../../shared/messages.js';
 import type { AgentStatus } from '../../shared/api.js';
@@ -66,7 +58,17 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { FileReadTracker } from '../tools/tool.js';
 import { ApprovalGate, type ApprovalAnswerer, type PendingApproval } from './approval-gate.js';
 import { Inbox, type InboxState } from './inbox.js';
-import { CompactionError, compactSession, DEFAULT_COMPACTION_CONFIG, estimateRequestTokens, estimateSurfaceTokens, measureRequestTokens, summaryLimits, type CompactionConfig, type CompactionOutcome } from './compaction.js';
+import {
+  CompactionError,
+  compactSession,
+  DEFAULT_COMPACTION_CONFIG,
+  estimateRequestTokens,
+  estimateSurfaceTokens,
+  measureRequestTokens,
+  summaryLimits,
+  type CompactionConfig,
+  type CompactionOutcome,
+} from './compaction.js';
 import { contextAdvice, truncationHint } from './context-advice.js';
 import { afterDecision, decideFailure, INITIAL_FAILURE_STATE } from './failure-decision.js';
 import { NestedInstructionTracker } from './nested-instructions.js';
@@ -620,7 +622,12 @@ export class Agent {
         ...(limits.maxInputTokens !== undefined ? { maxInputTokens: limits.maxInputTokens } : {}),
         // Under pressure, summarising a sliver costs a request and frees nothing.
         minShadowedTokens: trigger === 'overflow' ? 0 : Math.max(256, Math.floor(window! * 0.05)),
-        ...(this.options.spendGuard ? { beforeRequest: (r: { header: RequestHeader; messages: readonly Message[] }) => this.options.spendGuard!.beforeSend(this.session, { turn, step, provider: config.provider, model: config.model, ...r, ...pricedLimits(config) }) } : {}),
+        ...(this.options.spendGuard
+          ? {
+              beforeRequest: (r: { header: RequestHeader; messages: readonly Message[] }) =>
+                this.options.spendGuard!.beforeSend(this.session, { turn, step, provider: config.provider, model: config.model, ...r, ...pricedLimits(config) }),
+            }
+          : {}),
         signal,
         newId: this.options.newId,
       });

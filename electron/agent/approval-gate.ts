@@ -25,9 +25,7 @@ export interface PendingApproval extends ApprovalQuestion {
  * A decision. `allowed-session` grants a rule for the question's tool; for bash it must name the
  * command prefix the rule covers.
  */
-export type ApprovalDecision =
-  | { readonly outcome: 'allowed-once' | 'rejected' }
-  | { readonly outcome: 'allowed-session'; readonly commandPrefix?: string };
+export type ApprovalDecision = { readonly outcome: 'allowed-once' | 'rejected' } | { readonly outcome: 'allowed-session'; readonly commandPrefix?: string };
 
 /** Decides a question without the UI (e.g. a terminal prompt); undefined = leave it to the UI. */
 export type ApprovalAnswerer = (question: PendingApproval, signal: AbortSignal) => Promise<ApprovalOutcome | ApprovalDecision | undefined>;

@@ -218,7 +218,7 @@ export const COMPACTION_INSTRUCTION = [
   '## Current Work',
   '## Next Step',
   '## Critical Context',
-  'Keep exact file paths, commands, error messages, identifiers and numbers. Quote the user\'s requests and corrections verbatim. Do not mention this summary or the compaction. Do not call tools. If an earlier <compacted-summary> exists above, merge it into one consolidated summary instead of copying it.',
+  "Keep exact file paths, commands, error messages, identifiers and numbers. Quote the user's requests and corrections verbatim. Do not mention this summary or the compaction. Do not call tools. If an earlier <compacted-summary> exists above, merge it into one consolidated summary instead of copying it.",
 ].join('\n');
 
 export const CHECKPOINT_PREAMBLE =

@@ -118,7 +118,10 @@ function readInstructionFile(path: string, shownPath: string, scope: Instruction
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const truncated = bytes.length > MAX_INSTRUCTION_BYTES;
   // Invalid UTF-8 becomes U+FFFD (never a lone surrogate); a byte-order mark and CRLF line ends are dropped.
-  const text = (truncated ? utf8Head(bytes, MAX_INSTRUCTION_BYTES) : bytes.toString('utf8')).replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').trimEnd();
+  const text = (truncated ? utf8Head(bytes, MAX_INSTRUCTION_BYTES) : bytes.toString('utf8'))
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n/g, '\n')
+    .trimEnd();
   return { path, shownPath, scope, sha256, bytes: bytes.length, ...(truncated ? { truncated: true as const } : {}), text };
 }
 

@@ -93,8 +93,7 @@ export class SpendGuard {
   beforeSend(session: Session, request: PendingRequest): void {
     const quote = this.options.quote({ provider: request.provider, model: request.model, ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}) }, new Date(this.now()));
     const estimatedInputTokens = estimateRequestTokens(request.header, request.messages);
-    const outputCap =
-      request.header.config.maxTokens ?? request.maxOutputTokens ?? (request.contextWindow !== undefined ? Math.max(0, request.contextWindow - estimatedInputTokens) : undefined);
+    const outputCap = request.header.config.maxTokens ?? request.maxOutputTokens ?? (request.contextWindow !== undefined ? Math.max(0, request.contextWindow - estimatedInputTokens) : undefined);
     const worstCaseUsd = quote.kind === 'known' && outputCap !== undefined ? worstCaseCost(estimatedInputTokens, outputCap, quote) : undefined;
     // Spend so far, before this request's own price event.
     const budget = this.options.budget();
@@ -120,7 +119,7 @@ export class SpendGuard {
         limit: usdLimited ? 'usd' : 'tokens',
         scope: budget.sessionUsd !== undefined || !usdLimited ? 'session' : 'turn',
         budget: (usdLimited ? (budget.sessionUsd ?? budget.turnUsd) : budget.sessionTokens)!,
-        spent: usdLimited ? spend.sessionUsd ?? 0 : spend.sessionTokens,
+        spent: usdLimited ? (spend.sessionUsd ?? 0) : spend.sessionTokens,
         message: `the request has no known output cap, so its worst case is unbounded and a budget cannot be kept: pass --max-output N (or set the model's max output)`,
       });
     }

@@ -46,7 +46,10 @@ export interface StepToolsContext {
 }
 
 /** Runs the tool calls of one step; resolves when every call has a logged result. */
-export async function runStepTools(ctx: StepToolsContext, at: { readonly turn: number; readonly step: number; readonly blocks: readonly ToolCallBlock[]; readonly signal: AbortSignal }): Promise<void> {
+export async function runStepTools(
+  ctx: StepToolsContext,
+  at: { readonly turn: number; readonly step: number; readonly blocks: readonly ToolCallBlock[]; readonly signal: AbortSignal },
+): Promise<void> {
   const { session } = ctx;
   const { turn, step, blocks, signal } = at;
   const calls: ToolCallRequest[] = blocks.map((b) => ({ callId: b.id, name: b.name, arguments: b.arguments }));
@@ -68,7 +71,10 @@ export async function runStepTools(ctx: StepToolsContext, at: { readonly turn: n
       ? {
           spawnFor: (callId: string) =>
             ctx.supervisor!.spawnFunction((p) => {
-              session.append({ type: 'tool/process', data: { turn, step, callId, pid: p.pid, ...(p.pgid !== undefined ? { pgid: p.pgid } : {}), ...(p.start !== undefined ? { start: p.start } : {}) } });
+              session.append({
+                type: 'tool/process',
+                data: { turn, step, callId, pid: p.pid, ...(p.pgid !== undefined ? { pgid: p.pgid } : {}), ...(p.start !== undefined ? { start: p.start } : {}) },
+              });
             }),
         }
       : {}),

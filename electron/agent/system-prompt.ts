@@ -34,7 +34,8 @@ const IDENTITY = `You are Forkline, a coding agent working inside the user's pro
 const TOOL_GUIDANCE: Readonly<Record<string, string>> = {
   read_file: 'read_file{path, offset?, limit?}: read a text file (lines are numbered; the numbers are not part of the file). Read a file before you edit or overwrite it.',
   write_file: 'write_file{path, content}: create a file or replace its whole content. An existing file must have been read first.',
-  edit_file: 'edit_file{path, old_string, new_string, replace_all?}: replace an exact string in a file you have read. old_string must match exactly once (include surrounding lines to make it unique) unless replace_all is true.',
+  edit_file:
+    'edit_file{path, old_string, new_string, replace_all?}: replace an exact string in a file you have read. old_string must match exactly once (include surrounding lines to make it unique) unless replace_all is true.',
   list_dir: 'list_dir{path}: list a directory (folders end with /).',
   glob: 'glob{pattern}: find files by glob pattern, relative to the workspace.',
   grep: 'grep{pattern, path?, glob?}: search file contents with a regular expression.',
@@ -68,7 +69,7 @@ export function renderSystemPrompt(facts: SystemPromptFacts): string {
 }
 
 const INSTRUCTIONS_PREAMBLE =
-  'The user and the project keep instructions for you in these files. Follow them. Each applies to files in its folder and below; where two conflict, the later (more specific) one wins, and the user\'s own messages win over all of them.';
+  "The user and the project keep instructions for you in these files. Follow them. Each applies to files in its folder and below; where two conflict, the later (more specific) one wins, and the user's own messages win over all of them.";
 
 function renderInstructions(files: readonly InstructionFile[]): string {
   const parts = files.map((f) => `## ${f.shownPath}${f.scope === 'user' ? ' (user instructions)' : ''}${f.truncated ? ' (cut at 32 KiB)' : ''}\n${f.text}`);

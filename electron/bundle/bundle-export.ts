@@ -125,7 +125,7 @@ export function bundleTree(repository: SessionRepository, id: string): SessionRe
   if (!root) throw new BundleError('BUNDLE_EXPORT_FAILED', `session ${id} does not exist`);
   const ancestors: SessionRecord[] = [];
   const seen = new Set<string>([id]);
-  for (let at = root.prefixFrom; at !== undefined && !seen.has(at); ) {
+  for (let at = root.prefixFrom; at !== undefined && !seen.has(at);) {
     seen.add(at);
     const record = repository.get(at);
     if (!record) break;

@@ -148,13 +148,7 @@ export interface BundleBlobLine {
 
 /** Error codes of bundle import and export (IMPORT_* are bad input: exit 2). */
 export type BundleErrorCode =
-  | 'IMPORT_BUNDLE_NEWER_FORMAT'
-  | 'IMPORT_BUNDLE_TRUNCATED'
-  | 'IMPORT_BUNDLE_DAMAGED'
-  | 'IMPORT_BUNDLE_UNSAFE'
-  | 'IMPORT_BUNDLE_INVALID'
-  | 'BUNDLE_EXPORT_FAILED'
-  | 'BUNDLE_CHECKPOINTS_UNAVAILABLE';
+  'IMPORT_BUNDLE_NEWER_FORMAT' | 'IMPORT_BUNDLE_TRUNCATED' | 'IMPORT_BUNDLE_DAMAGED' | 'IMPORT_BUNDLE_UNSAFE' | 'IMPORT_BUNDLE_INVALID' | 'BUNDLE_EXPORT_FAILED' | 'BUNDLE_CHECKPOINTS_UNAVAILABLE';
 
 /** A refused bundle or a failed export; `part` names the damaged part when one is to blame. */
 export class BundleError extends ForklineError {

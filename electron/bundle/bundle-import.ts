@@ -128,7 +128,8 @@ function readHeaderLine(raw: RawLine | undefined): { sha256: string; bytes: numb
   if (!isObject(header)) throw new BundleError('IMPORT_BUNDLE_DAMAGED', 'the bundle header is damaged', 'header');
   const version = header['forklineBundle'];
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw new BundleError('IMPORT_BUNDLE_INVALID', `bundle format ${JSON.stringify(version)} is not a format version`);
-  if (version > BUNDLE_FORMAT_VERSION) throw new BundleError('IMPORT_BUNDLE_NEWER_FORMAT', `the bundle's format version ${version} is newer than this build reads (${BUNDLE_FORMAT_VERSION}); upgrade Forkline to import it`);
+  if (version > BUNDLE_FORMAT_VERSION)
+    throw new BundleError('IMPORT_BUNDLE_NEWER_FORMAT', `the bundle's format version ${version} is newer than this build reads (${BUNDLE_FORMAT_VERSION}); upgrade Forkline to import it`);
   const sha256 = header['manifestSha256'];
   const bytes = header['manifestBytes'];
   if (!isSha256(sha256) || !isCount(bytes)) throw new BundleError('IMPORT_BUNDLE_DAMAGED', 'the bundle header does not name its manifest', 'header');
@@ -149,7 +150,8 @@ function checkManifest(value: unknown): BundleManifest {
   const known = new Set<string>();
   for (const s of sessions) {
     if (!isObject(s)) throw new BundleError('IMPORT_BUNDLE_INVALID', 'a manifest session entry is not an object');
-    if (!isSafeSessionId(s['id'])) throw new BundleError('IMPORT_BUNDLE_UNSAFE', `session id ${JSON.stringify(String(s['id']).slice(0, 160))} is not usable (it could name a path outside the data folder)`);
+    if (!isSafeSessionId(s['id']))
+      throw new BundleError('IMPORT_BUNDLE_UNSAFE', `session id ${JSON.stringify(String(s['id']).slice(0, 160))} is not usable (it could name a path outside the data folder)`);
     if (known.has(s['id'])) throw new BundleError('IMPORT_BUNDLE_INVALID', `session ${s['id']} is listed twice`);
     if (s['prefixFrom'] !== undefined && (typeof s['prefixFrom'] !== 'string' || !known.has(s['prefixFrom']))) {
       throw new BundleError('IMPORT_BUNDLE_INVALID', `session ${s['id']} reads its history from ${JSON.stringify(s['prefixFrom'])}, which the bundle does not hold before it`);
@@ -166,12 +168,9 @@ function checkManifest(value: unknown): BundleManifest {
     }
     const name = p['name'];
     const [kind, id] = [name.slice(0, name.indexOf('/')), name.slice(name.indexOf('/') + 1)];
-    const ok =
-      name === PART_NAME.provenance ||
-      (kind === 'session' && known.has(id)) ||
-      (kind === 'checkpoint' && isCheckpointId(id)) ||
-      (kind === 'blob' && isSha256(id));
-    if (!ok) throw new BundleError(kind === 'session' && !isSafeSessionId(id) ? 'IMPORT_BUNDLE_UNSAFE' : 'IMPORT_BUNDLE_INVALID', `the manifest names an unknown part ${JSON.stringify(name.slice(0, 160))}`);
+    const ok = name === PART_NAME.provenance || (kind === 'session' && known.has(id)) || (kind === 'checkpoint' && isCheckpointId(id)) || (kind === 'blob' && isSha256(id));
+    if (!ok)
+      throw new BundleError(kind === 'session' && !isSafeSessionId(id) ? 'IMPORT_BUNDLE_UNSAFE' : 'IMPORT_BUNDLE_INVALID', `the manifest names an unknown part ${JSON.stringify(name.slice(0, 160))}`);
     if (names.has(name)) throw new BundleError('IMPORT_BUNDLE_INVALID', `part ${name} is listed twice`);
     names.add(name);
   }
@@ -203,7 +202,8 @@ class PartChecker {
         const h = v['header'];
         if (!isObject(h) || h['id'] !== entry.id) bad('the session header does not name this session');
         const header = h as JsonObject;
-        if (header['parentSession'] !== undefined && !isSafeSessionId(header['parentSession'])) bad(`parent session ${JSON.stringify(String(header['parentSession']).slice(0, 160))} is not a usable id`, 'IMPORT_BUNDLE_UNSAFE');
+        if (header['parentSession'] !== undefined && !isSafeSessionId(header['parentSession']))
+          bad(`parent session ${JSON.stringify(String(header['parentSession']).slice(0, 160))} is not a usable id`, 'IMPORT_BUNDLE_UNSAFE');
         if (entry.prefixFrom !== undefined && (header['parentSession'] !== entry.prefixFrom || header['seedLength'] !== entry.ownFrom)) bad('a fork by reference must name its parent and seed length');
         this.session = { entry, nextSeq: entry.ownFrom };
         return;
@@ -249,7 +249,8 @@ function decodeBlob(v: JsonObject, name: string): Buffer | undefined {
   const line = v as unknown as BundleBlobLine;
   if ((line.encoding !== 'utf8' && line.encoding !== 'base64') || typeof line.data !== 'string') return undefined;
   const bytes = line.encoding === 'utf8' ? Buffer.from(line.data, 'utf8') : Buffer.from(line.data, 'base64');
-  if (createHash('sha256').update(bytes).digest('hex') !== name.slice(5)) throw new BundleError('IMPORT_BUNDLE_DAMAGED', `the bundle's part ${name} is damaged (its bytes do not match its name)`, name);
+  if (createHash('sha256').update(bytes).digest('hex') !== name.slice(5))
+    throw new BundleError('IMPORT_BUNDLE_DAMAGED', `the bundle's part ${name} is damaged (its bytes do not match its name)`, name);
   return bytes;
 }
 
@@ -257,17 +258,14 @@ function decodeBlob(v: JsonObject, name: string): Buffer | undefined {
  * Reads the file once, checking every hash; calls `onLine` with each part line's parsed value.
  * @throws BundleError as described in the module docstring.
  */
-async function walkBundle(
-  file: string,
-  onLine: (part: BundlePart, lineNo: number, value: unknown) => Promise<void> | void,
-  onManifest?: (manifest: BundleManifest) => void,
-): Promise<BundleManifest> {
+async function walkBundle(file: string, onLine: (part: BundlePart, lineNo: number, value: unknown) => Promise<void> | void, onManifest?: (manifest: BundleManifest) => void): Promise<BundleManifest> {
   const lines = readLines(file);
   const expected = readHeaderLine((await lines.next()).value as RawLine | undefined);
   const manifestRaw = (await lines.next()).value as RawLine | undefined;
   if (manifestRaw === undefined || !manifestRaw.terminated) throw new BundleError('IMPORT_BUNDLE_TRUNCATED', 'the bundle ends inside its manifest');
   const manifestHash = createHash('sha256').update(manifestRaw.bytes).update('\n').digest('hex');
-  if (manifestHash !== expected.sha256 || manifestRaw.bytes.length + 1 !== expected.bytes) throw new BundleError('IMPORT_BUNDLE_DAMAGED', "the bundle's manifest is damaged (its hash does not match the header)", 'manifest');
+  if (manifestHash !== expected.sha256 || manifestRaw.bytes.length + 1 !== expected.bytes)
+    throw new BundleError('IMPORT_BUNDLE_DAMAGED', "the bundle's manifest is damaged (its hash does not match the header)", 'manifest');
   const manifest = checkManifest(parseLine(manifestRaw, 'manifest'));
   onManifest?.(manifest);
   let index = 0;
@@ -283,7 +281,8 @@ async function walkBundle(
     bytes += raw.bytes.length + 1;
     if (bytes > part.bytes) throw new BundleError('IMPORT_BUNDLE_DAMAGED', `the bundle's part ${part.name} is damaged (longer than the manifest says)`, part.name);
     if (lineNo === part.lines) {
-      if (bytes !== part.bytes || hash.digest('hex') !== part.sha256) throw new BundleError('IMPORT_BUNDLE_DAMAGED', `the bundle's part ${part.name} is damaged (its SHA-256 does not match the manifest)`, part.name);
+      if (bytes !== part.bytes || hash.digest('hex') !== part.sha256)
+        throw new BundleError('IMPORT_BUNDLE_DAMAGED', `the bundle's part ${part.name} is damaged (its SHA-256 does not match the manifest)`, part.name);
     }
     await onLine(part, lineNo, parseLine(raw, part.name));
     if (lineNo === part.lines) {
@@ -294,7 +293,11 @@ async function walkBundle(
     }
   }
   if (index < manifest.parts.length) {
-    throw new BundleError('IMPORT_BUNDLE_TRUNCATED', `the bundle ends before part ${manifest.parts[index]!.name} is complete (${manifest.parts.length - index} of ${manifest.parts.length} parts missing or cut)`, manifest.parts[index]!.name);
+    throw new BundleError(
+      'IMPORT_BUNDLE_TRUNCATED',
+      `the bundle ends before part ${manifest.parts[index]!.name} is complete (${manifest.parts.length - index} of ${manifest.parts.length} parts missing or cut)`,
+      manifest.parts[index]!.name,
+    );
   }
   return manifest;
 }
@@ -378,7 +381,13 @@ export async function importBundle(deps: BundleImportDeps, file: string): Promis
   const staged: string[] = [];
   const imported: ImportedBundleSession[] = [];
   const identity = selfIdentity();
-  const owner = { pid: identity.pid, since: now(), token: randomUUID(), ...(identity.host !== undefined ? { host: identity.host } : {}), ...(identity.start !== undefined ? { start: identity.start } : {}) };
+  const owner = {
+    pid: identity.pid,
+    since: now(),
+    token: randomUUID(),
+    ...(identity.host !== undefined ? { host: identity.host } : {}),
+    ...(identity.start !== undefined ? { start: identity.start } : {}),
+  };
   const importedAt = now();
   let current: { entry: BundleSession; header: SessionHeader; batch: SessionEvent[]; created: boolean } | undefined;
   const flush = (): void => {

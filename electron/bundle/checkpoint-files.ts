@@ -144,7 +144,11 @@ export class CheckpointGit {
    * @returns the commit id and the tree id.
    * @throws BundleError IMPORT_BUNDLE_UNSAFE for a bad path or mode.
    */
-  async writeCommit(files: readonly { readonly path: string; readonly mode: string; readonly oid: string }[], message: string, dates?: { readonly author: string; readonly committer: string }): Promise<{ commit: string; tree: string }> {
+  async writeCommit(
+    files: readonly { readonly path: string; readonly mode: string; readonly oid: string }[],
+    message: string,
+    dates?: { readonly author: string; readonly committer: string },
+  ): Promise<{ commit: string; tree: string }> {
     const index = join(this.gitDir, `index-bundle-${process.pid}-${Date.now()}`);
     try {
       const lines: string[] = [];

@@ -23,7 +23,9 @@ export function approvalPromptText(question: PendingApproval, color: boolean): s
   const lines: string[] = [];
   const preview = question.preview;
   if (preview?.kind === 'diff') {
-    lines.push(`? ${question.toolName} wants to ${preview.created ? 'create' : 'change'} ${paint('bold', visible(preview.path))} (${paint('green', `+${preview.added}`)} ${paint('red', `-${preview.removed}`)}):`);
+    lines.push(
+      `? ${question.toolName} wants to ${preview.created ? 'create' : 'change'} ${paint('bold', visible(preview.path))} (${paint('green', `+${preview.added}`)} ${paint('red', `-${preview.removed}`)}):`,
+    );
     lines.push(...diffLines(preview, paint));
     if (preview.note) lines.push(paint('dim', `  (${visible(preview.note)})`));
   } else if (preview?.kind === 'command') {

@@ -37,7 +37,11 @@ export function redactionRules(dataDir: string, env: { readonly [name: string]: 
  * @returns the exit code (0).
  * @throws BundleError, StoreError (see exportBundle).
  */
-export async function exportBundleCommand(ctx: BundleCommandContext, sessionId: string, options: { readonly file: string; readonly withFiles: boolean; readonly redact: readonly string[] }): Promise<number> {
+export async function exportBundleCommand(
+  ctx: BundleCommandContext,
+  sessionId: string,
+  options: { readonly file: string; readonly withFiles: boolean; readonly redact: readonly string[] },
+): Promise<number> {
   const result = await exportBundle(
     { repository: ctx.repository, checkpointsGitDir: join(ctx.dataDir, 'checkpoints.git'), generator: 'forkline' },
     { sessionId, file: options.file, withFiles: options.withFiles, rules: redactionRules(ctx.dataDir, ctx.env, options.redact) },
@@ -48,7 +52,9 @@ export async function exportBundleCommand(ctx: BundleCommandContext, sessionId: 
   ctx.err(
     `wrote ${visibleInline(result.file)} (${result.bytes} bytes): ${result.sessions.length} session(s), ${result.events} events, ${result.checkpoints} checkpoint(s)\n` +
       `redacted: ${result.redactions.total === 0 ? 'nothing found' : `${result.redactions.total} (${kinds}); the manifest lists where`}\n` +
-      (result.missingCheckpoints.length > 0 ? `${result.missingCheckpoints.length} checkpoint(s) not included${options.withFiles ? ' (gone from the shadow repository)' : ' (pass --with-files to include them)'}\n` : ''),
+      (result.missingCheckpoints.length > 0
+        ? `${result.missingCheckpoints.length} checkpoint(s) not included${options.withFiles ? ' (gone from the shadow repository)' : ' (pass --with-files to include them)'}\n`
+        : ''),
   );
   return 0;
 }
@@ -59,8 +65,11 @@ export async function exportBundleCommand(ctx: BundleCommandContext, sessionId: 
  */
 export async function importBundleCommand(ctx: BundleCommandContext, file: string): Promise<void> {
   const result = await importBundle({ repository: ctx.repository, ...(ctx.env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpointsGitDir: join(ctx.dataDir, 'checkpoints.git') }) }, file);
-  const lines = [`imported bundle ${visibleInline(file)}: ${result.sessions.length} session(s), ${result.checkpoints.size} checkpoint(s) restored (read-only; continue one with forkline fork ID --cwd DIR)`];
-  for (const s of result.sessions) lines.push(`  ${visibleInline(s.id)}  ${String(s.eventCount).padStart(6)} events${s.parentSession !== undefined ? `  fork of ${visibleInline(s.parentSession)}` : ''}`);
+  const lines = [
+    `imported bundle ${visibleInline(file)}: ${result.sessions.length} session(s), ${result.checkpoints.size} checkpoint(s) restored (read-only; continue one with forkline fork ID --cwd DIR)`,
+  ];
+  for (const s of result.sessions)
+    lines.push(`  ${visibleInline(s.id)}  ${String(s.eventCount).padStart(6)} events${s.parentSession !== undefined ? `  fork of ${visibleInline(s.parentSession)}` : ''}`);
   if (result.redactions.total > 0) lines.push(`  the exporter redacted ${result.redactions.total} secret(s)`);
   for (const w of result.warnings) lines.push(`  warning: ${visibleInline(w)}`);
   ctx.out(`${lines.join('\n')}\n`);

@@ -20,9 +20,7 @@ export interface CommandEntry {
 export const COMMAND_TABLE = {
   run: {
     load: () => import('./commands/run.js'),
-    usage: [
-      `  forkline run --cwd DIR [options] "task"      run one task in DIR and stream the turn`,
-    ],
+    usage: [`  forkline run --cwd DIR [options] "task"      run one task in DIR and stream the turn`],
   },
   resume: {
     load: () => import('./commands/resume.js'),
@@ -34,21 +32,15 @@ export const COMMAND_TABLE = {
   },
   serve: {
     load: () => import('./commands/serve.js'),
-    usage: [
-      `  forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1`,
-    ],
+    usage: [`  forkline serve [--port N]                    browser mode: serve the UI on 127.0.0.1`],
   },
   ls: {
     load: () => import('./commands/ls.js'),
-    usage: [
-      `  forkline ls [--json]                         list stored sessions`,
-    ],
+    usage: [`  forkline ls [--json]                         list stored sessions`],
   },
   show: {
     load: () => import('./commands/show.js'),
-    usage: [
-      `  forkline show ID [--json]                    print a session's timeline`,
-    ],
+    usage: [`  forkline show ID [--json]                    print a session's timeline`],
   },
   fork: {
     load: () => import('./commands/fork.js'),
@@ -117,9 +109,7 @@ export const COMMAND_TABLE = {
   },
   models: {
     load: () => import('./commands/models.js'),
-    usage: [
-      `  forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows`,
-    ],
+    usage: [`  forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows`],
   },
   price: {
     load: () => import('./commands/price.js'),
@@ -139,9 +129,7 @@ export const COMMAND_TABLE = {
   },
   publish: {
     load: () => import('./commands/publish.js'),
-    usage: [
-      `  forkline publish ID…                         append sessions to the team store (PostgreSQL; resumable)`,
-    ],
+    usage: [`  forkline publish ID…                         append sessions to the team store (PostgreSQL; resumable)`],
   },
   team: {
     load: () => import('./commands/team.js'),

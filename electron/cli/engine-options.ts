@@ -141,13 +141,12 @@ export function checkModelReady(runtime: Runtime): void {
   }
   const withheld = runtime.settings.keyWithheldReason();
   if (withheld !== undefined) {
-    throw new UsageError(`${visibleInline(withheld)}. Pass --base-url ${visibleInline(baseUrl)} (with --provider ${visibleInline(provider)}) to send it there, or --provider ${visibleInline(provider)} alone to use ${preset.baseUrl || 'its endpoint'}.`);
+    throw new UsageError(
+      `${visibleInline(withheld)}. Pass --base-url ${visibleInline(baseUrl)} (with --provider ${visibleInline(provider)}) to send it there, or --provider ${visibleInline(provider)} alone to use ${preset.baseUrl || 'its endpoint'}.`,
+    );
   }
   if (preset.requiresApiKey && runtime.settings.apiKey(provider) === undefined) {
-    throw new UsageError(
-      `no API key for ${preset.label}: set ${preset.apiKeyEnv ?? 'the API key'} in the environment` +
-        ` (or use --base-url with a local OpenAI-compatible server such as Ollama).`,
-    );
+    throw new UsageError(`no API key for ${preset.label}: set ${preset.apiKeyEnv ?? 'the API key'} in the environment` + ` (or use --base-url with a local OpenAI-compatible server such as Ollama).`);
   }
 }
 

@@ -46,7 +46,7 @@ export function openOutputFile(file: string): OutputFile {
       if (fd === undefined) return;
       try {
         const bytes = Buffer.from(text, 'utf8');
-        for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+        for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
       } catch (error) {
         throw refused(file, error);
       }

@@ -69,7 +69,9 @@ export async function runTurn(
   const writeWatch = runtime.repository.onDidFailWrite((failed) => {
     if (failed.sessionId === sessionId) writeFailure ??= failed.failure.error;
   });
-  const mcpStatus = runtime.host.options.mcp ? printMcpStatus(runtime.host.options.mcp, workspaceOf(loaded.record.header.cwd), (line) => write(printer.interject(printer.dim(visibleText(line))))) : undefined;
+  const mcpStatus = runtime.host.options.mcp
+    ? printMcpStatus(runtime.host.options.mcp, workspaceOf(loaded.record.header.cwd), (line) => write(printer.interject(printer.dim(visibleText(line)))))
+    : undefined;
   const turnBefore = agent.session.lastTurn;
   // Ctrl+C cancels (twice quits); SIGTERM / SIGHUP cancel with the signal as the cause, then the
   // closers are logged and the session flushed before the command exits 128 + n.
@@ -118,7 +120,7 @@ export async function runTurn(
         : reason.failure.code === 'TRANSPORT'
           ? ' Check the base URL and that the server is running.'
           : reason.failure.code === 'MISSING_CREDENTIAL'
-            ? ' Set the provider\'s API key environment variable.'
+            ? " Set the provider's API key environment variable."
             : '';
     stderr.write(`forkline: the model request failed — ${describeReason(reason)}.${hint}\n`);
   }

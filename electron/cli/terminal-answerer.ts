@@ -37,7 +37,11 @@ export function terminalAnswerer(options: TerminalAnswererOptions): ApprovalAnsw
   const { printer, color, stdout } = options;
   return async (question, signal): Promise<ApprovalOutcome | ApprovalDecision> => {
     if (!(input as { isTTY?: boolean }).isTTY) {
-      stdout.write(printer.interject(`! ${visibleInline(question.toolName)} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`));
+      stdout.write(
+        printer.interject(
+          `! ${visibleInline(question.toolName)} needs approval, but there is no terminal to ask. Re-run with --approval allow to let it run (or --approval deny to skip such calls).\n`,
+        ),
+      );
       return 'unavailable';
     }
     if (signal.aborted) return 'cancelled';

@@ -12,17 +12,7 @@
  * Step durations come from the log's own clock or print as unknown, never negative
  * (`shared/span-clock.ts`).
  */
-import {
-  asObject,
-  asString,
-  assistantBlocks,
-  joinText,
-  readUsage,
-  toolResultFacts,
-  turnEndFacts,
-  turnEndLabel,
-  type TurnEndFacts,
-} from '../../shared/event-read.js';
+import { asObject, asString, assistantBlocks, joinText, readUsage, toolResultFacts, turnEndFacts, turnEndLabel, type TurnEndFacts } from '../../shared/event-read.js';
 import type { SessionEvent, TurnEndReason } from '../../shared/events.js';
 import { visibleInline, visibleText } from '../../shared/visible-text.js';
 import { shorten } from '../../shared/text-cut.js';
@@ -137,7 +127,7 @@ export class TimelineText {
       case 'step/end': {
         const started = this.stepStart.get(`${num('turn')}/${num('step')}`);
         const ms = started === undefined ? undefined : this.clock.since(started, event.time);
-        const took = started === undefined ? '' : ms === undefined ? ' (duration unknown: the log\'s clock does not run forward here)' : ` in ${(ms / 1000).toFixed(1)} s`;
+        const took = started === undefined ? '' : ms === undefined ? " (duration unknown: the log's clock does not run forward here)" : ` in ${(ms / 1000).toFixed(1)} s`;
         return `${breakStream()}${this.c('dim', `── step ${num('step')} done${took}`)}\n`;
       }
       case 'user/message': {
@@ -201,10 +191,11 @@ export class TimelineText {
       case 'approval/decided':
         return `${breakStream()}${this.c('dim', `  approval: ${visibleInline(asString(d['outcome']) ?? '?')}`)}\n`;
       case 'session/end-seed':
-        return `${breakStream()}${this.c('dim', event.seq === this.options.forkSeq ? '··· forked here (the history above is the parent\'s) ···' : '··· resumed here ···')}\n`;
+        return `${breakStream()}${this.c('dim', event.seq === this.options.forkSeq ? "··· forked here (the history above is the parent's) ···" : '··· resumed here ···')}\n`;
       case 'session/takeover': {
         const { previous, reason } = event.data;
-        const why = reason === 'forced' ? 'taken over from a running Forkline' : reason === 'pid-reused' ? 'its previous owner is gone (its pid now names another process)' : 'its previous owner is gone';
+        const why =
+          reason === 'forced' ? 'taken over from a running Forkline' : reason === 'pid-reused' ? 'its previous owner is gone (its pid now names another process)' : 'its previous owner is gone';
         return `${breakStream()}${this.c('dim', `··· ${why}: pid ${previous.pid}${previous.host ? ` on ${visibleInline(previous.host)}` : ''} ···`)}\n`;
       }
       case 'instructions/loaded': {

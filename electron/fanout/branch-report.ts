@@ -18,7 +18,15 @@ export type { BranchDiff, BranchReport, BranchVariant, RankedReport } from '../.
  * (checkpoint ids before it are never given to git).
  */
 export async function branchReport(
-  params: { readonly id: string; readonly events: readonly SessionEvent[]; readonly parent?: string; readonly seedLength?: number; readonly cwd?: string; readonly recordedFrom: number; readonly label?: string },
+  params: {
+    readonly id: string;
+    readonly events: readonly SessionEvent[];
+    readonly parent?: string;
+    readonly seedLength?: number;
+    readonly cwd?: string;
+    readonly recordedFrom: number;
+    readonly label?: string;
+  },
   checkpoints: WorkspaceCheckpoints | undefined,
 ): Promise<BranchReport> {
   const { events } = params;
@@ -116,7 +124,11 @@ export async function currentBranchReport(
 /** The ranked document of several branch reports; a provisional branch says so in its reasons. Pure. */
 export function rankedReport(reports: readonly BranchReport[]): RankedReport {
   return {
-    branches: rankBranches(reports).map((r) => ({ ...r.branch, rank: r.rank, reasons: r.branch.provisional ? [...r.reasons, 'still running: ranked on its figures so far (no check yet)'] : r.reasons })),
+    branches: rankBranches(reports).map((r) => ({
+      ...r.branch,
+      rank: r.rank,
+      reasons: r.branch.provisional ? [...r.reasons, 'still running: ranked on its figures so far (no check yet)'] : r.reasons,
+    })),
   };
 }
 
@@ -130,8 +142,10 @@ export const BRANCH_DIFF_MAX_CHARS = 1_000_000;
 export async function branchDiffOf(report: BranchReport, checkpoints: WorkspaceCheckpoints | undefined): Promise<BranchDiff> {
   const ids = { ...(report.forkCheckpoint ? { forkCheckpoint: report.forkCheckpoint } : {}), ...(report.lastCheckpoint ? { lastCheckpoint: report.lastCheckpoint } : {}) };
   if (!checkpoints) return { session: report.session, diff: '', note: 'workspace checkpoints are off', ...ids };
-  if (!report.forkCheckpoint || !report.lastCheckpoint) return { session: report.session, diff: '', note: 'no workspace checkpoint at the fork point or since (one is taken after every turn)', ...ids };
-  if (report.forkCheckpoint === report.lastCheckpoint) return { session: report.session, diff: '', ...(report.provisional ? { note: 'still running: its files are compared when its turn ends' } : {}), ...ids };
+  if (!report.forkCheckpoint || !report.lastCheckpoint)
+    return { session: report.session, diff: '', note: 'no workspace checkpoint at the fork point or since (one is taken after every turn)', ...ids };
+  if (report.forkCheckpoint === report.lastCheckpoint)
+    return { session: report.session, diff: '', ...(report.provisional ? { note: 'still running: its files are compared when its turn ends' } : {}), ...ids };
   const diff = await checkpoints.diff(report.forkCheckpoint, report.lastCheckpoint);
   if (diff.length <= BRANCH_DIFF_MAX_CHARS) return { session: report.session, diff, ...ids };
   return { session: report.session, diff: diff.slice(0, BRANCH_DIFF_MAX_CHARS), note: `the diff was cut at 1 MB (of ${Math.round(diff.length / 1000).toLocaleString('en-US')} KB)`, ...ids };

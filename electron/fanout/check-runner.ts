@@ -177,7 +177,11 @@ export function proposeCheck(folder: string): string | undefined {
   if (existsSync(join(folder, 'Cargo.toml'))) return 'cargo test';
   if (existsSync(join(folder, 'go.mod'))) return 'go test ./...';
   const names = safeList(folder);
-  if (['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'conftest.py'].some((f) => names.includes(f)) || names.some((f) => /^test_.*\.py$|_test\.py$/.test(f)) || (names.includes('tests') && safeList(join(folder, 'tests')).some((f) => f.endsWith('.py')))) {
+  if (
+    ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'conftest.py'].some((f) => names.includes(f)) ||
+    names.some((f) => /^test_.*\.py$|_test\.py$/.test(f)) ||
+    (names.includes('tests') && safeList(join(folder, 'tests')).some((f) => f.endsWith('.py')))
+  ) {
     return 'python3 -m pytest -q';
   }
   return undefined;
@@ -201,7 +205,33 @@ export function assertCheckRunnable(command: string, cwd: string, path: string =
   let program = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
   if (program === undefined || command.trim() === '') throw new ForklineError('CHECK_NOT_FOUND', 'the check command is empty: pass --check "CMD" (e.g. --check "npm test")');
   program = program.replace(/^['"]|['"]$/g, '');
-  const builtins = new Set(['cd', 'test', '[', 'true', 'false', 'exit', 'echo', 'export', 'set', ':', '.', 'source', 'exec', 'env', 'sh', 'bash', '(', '{', 'if', 'for', 'while', 'until', 'case', '!', 'time']);
+  const builtins = new Set([
+    'cd',
+    'test',
+    '[',
+    'true',
+    'false',
+    'exit',
+    'echo',
+    'export',
+    'set',
+    ':',
+    '.',
+    'source',
+    'exec',
+    'env',
+    'sh',
+    'bash',
+    '(',
+    '{',
+    'if',
+    'for',
+    'while',
+    'until',
+    'case',
+    '!',
+    'time',
+  ]);
   if (builtins.has(program)) return;
   const executable = (file: string) => {
     try {

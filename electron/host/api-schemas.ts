@@ -80,13 +80,27 @@ export const PARAM_SCHEMAS = {
   discardBranch: z.object({ sessionId: id }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
   exportBundle: z.object({ sessionId: id, withFiles: z.boolean().optional() }).strict(),
-  importSession: z.object({ jsonl: z.string().min(1).max(512 * 1024 * 1024), fileName: z.string().max(1000).optional() }).strict(),
+  importSession: z
+    .object({
+      jsonl: z
+        .string()
+        .min(1)
+        .max(512 * 1024 * 1024),
+      fileName: z.string().max(1000).optional(),
+    })
+    .strict(),
   importBegin: z.object({ fileName: z.string().max(1000), size: z.number().int().min(0).optional() }).strict(),
   importChunk: z.object({ importId: id, text: z.string().max(IMPORT_CHUNK_MAX_CHARS) }).strict(),
   importEnd: z.object({ importId: id }).strict(),
   importAbort: z.object({ importId: id }).strict(),
   inspectRequest: z
-    .object({ sessionId: id, turn: z.number().int().min(0).optional(), step: z.number().int().min(0).optional(), attempt: z.number().int().min(1).optional(), index: z.number().int().min(0).optional() })
+    .object({
+      sessionId: id,
+      turn: z.number().int().min(0).optional(),
+      step: z.number().int().min(0).optional(),
+      attempt: z.number().int().min(1).optional(),
+      index: z.number().int().min(0).optional(),
+    })
     .strict()
     .refine((p) => p.index !== undefined || (p.turn !== undefined && p.step !== undefined), { message: 'give an index, or a turn and a step' }),
   readRequestStream: z.object({ sessionId: id, index: z.number().int().min(0), limit: z.number().int().min(1).max(20_000).optional() }).strict(),
@@ -98,7 +112,9 @@ export const PARAM_SCHEMAS = {
       sessionId: id,
       index: z.number().int().min(0),
       route: z.object({ provider: z.string().min(1).max(64), baseUrl: z.string().url().max(2000), model: z.string().min(1).max(200) }).strict(),
-      edit: z.object({ system: z.string().max(2_000_000).optional(), messages: z.string().min(1).max(50_000_000), tools: z.string().min(1).max(5_000_000), params: z.string().min(1).max(10_000) }).strict(),
+      edit: z
+        .object({ system: z.string().max(2_000_000).optional(), messages: z.string().min(1).max(50_000_000), tools: z.string().min(1).max(5_000_000), params: z.string().min(1).max(10_000) })
+        .strict(),
     })
     .strict(),
   cancelPlaygroundRun: z.object({ runId: id }).strict(),
@@ -119,7 +135,10 @@ export const PARAM_SCHEMAS = {
       prices: z.array(priceOverride).max(200).optional(),
       theme: z.enum(['light', 'dark', 'system']).optional(),
       // The endpoint's own check (shared/otlp-endpoint.ts) names what is wrong with it.
-      otlp: z.object({ endpoint: z.string().max(2000).optional(), includeContent: z.boolean().optional() }).strict().optional(),
+      otlp: z
+        .object({ endpoint: z.string().max(2000).optional(), includeContent: z.boolean().optional() })
+        .strict()
+        .optional(),
     })
     .strict(),
   setSessionBudget: z.object({ sessionId: id, sessionUsd: z.number().finite().optional(), sessionTokens: z.number().finite().optional(), turnUsd: z.number().finite().optional() }).strict(),
@@ -137,7 +156,15 @@ export const PARAM_SCHEMAS = {
   resizeTerminal: z.object({ terminalId: id, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }).strict(),
   closeTerminal: z.object({ terminalId: id }).strict(),
   teamStatus: empty,
-  setTeamSettings: z.object({ storeUrl: z.string().max(4096).optional(), share: z.object({ workspace: z.string().min(1).max(4096), on: z.boolean() }).strict().optional() }).strict(),
+  setTeamSettings: z
+    .object({
+      storeUrl: z.string().max(4096).optional(),
+      share: z
+        .object({ workspace: z.string().min(1).max(4096), on: z.boolean() })
+        .strict()
+        .optional(),
+    })
+    .strict(),
   listTeamSessions: empty,
   searchTeamSessions: z.object({ query: z.string().min(1).max(500) }).strict(),
   openTeamSession: z.object({ teamSessionId: id }).strict(),

@@ -7,7 +7,24 @@
  * here; the work is in electron/host/services/ (session-reader, session-fork, session-compare,
  * workspace-checkpoints, session-imports, branch-actions, session-title) or the Host.
  */
-import type { ApplyBranchResult, BundleDownload, DiscardResult, FanoutStarted, FanoutVariantInput, RewindResult, CompareResult, HostMethods, HostParams, HostPush, McpServerStatus, RequestInspection, RequestSummary, SearchResult, SessionSummary, SubscribeResult } from '../../shared/api.js';
+import type {
+  ApplyBranchResult,
+  BundleDownload,
+  DiscardResult,
+  FanoutStarted,
+  FanoutVariantInput,
+  RewindResult,
+  CompareResult,
+  HostMethods,
+  HostParams,
+  HostPush,
+  McpServerStatus,
+  RequestInspection,
+  RequestSummary,
+  SearchResult,
+  SessionSummary,
+  SubscribeResult,
+} from '../../shared/api.js';
 import type { RankedReport } from '../../shared/branch-ranking.js';
 import type { PlaygroundRun } from '../../shared/playground.js';
 import type { ReplayReport } from '../../shared/replay.js';
@@ -188,7 +205,12 @@ export class HostConnection implements HostHandlers, IDisposable {
   exportSession(params: { sessionId: string }): { fileName: string; jsonl: string } {
     const jsonl = this.repo.exportJsonl(params.sessionId);
     const title = this.repo.get(params.sessionId)?.header.title ?? 'session';
-    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'session';
+    const slug =
+      title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 40) || 'session';
     return { fileName: `forkline-${slug}-${params.sessionId.slice(0, 8)}.jsonl`, jsonl };
   }
 
@@ -347,7 +369,10 @@ export class HostConnection implements HostHandlers, IDisposable {
   async forkWithPrompt(params: { sessionId: string; messageId: string; text: string }): Promise<SessionSummary> {
     this.host.requireCredential();
     const { newId, checkpoints, worktreesDir } = this.host.options;
-    const child = await forkBeforePrompt({ repository: this.repo, reader: this.reader, newId, ...(checkpoints ? { checkpoints } : {}), ...(worktreesDir !== undefined ? { worktreesDir } : {}) }, params);
+    const child = await forkBeforePrompt(
+      { repository: this.repo, reader: this.reader, newId, ...(checkpoints ? { checkpoints } : {}), ...(worktreesDir !== undefined ? { worktreesDir } : {}) },
+      params,
+    );
     this.host.broadcast({ kind: 'sessions/changed' });
     this.followup({ sessionId: child.header.id, text: params.text });
     return this.host.summary(this.repo.get(child.header.id) ?? child);
@@ -415,7 +440,11 @@ export class HostConnection implements HostHandlers, IDisposable {
   setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number; turnUsd?: number }): SessionSummary {
     const record = this.repo.get(params.sessionId);
     if (!record) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    this.host.options.settings.setSessionBudget(params.sessionId, { ...(params.sessionUsd !== undefined ? { sessionUsd: params.sessionUsd } : {}), ...(params.sessionTokens !== undefined ? { sessionTokens: params.sessionTokens } : {}), ...(params.turnUsd !== undefined ? { turnUsd: params.turnUsd } : {}) });
+    this.host.options.settings.setSessionBudget(params.sessionId, {
+      ...(params.sessionUsd !== undefined ? { sessionUsd: params.sessionUsd } : {}),
+      ...(params.sessionTokens !== undefined ? { sessionTokens: params.sessionTokens } : {}),
+      ...(params.turnUsd !== undefined ? { turnUsd: params.turnUsd } : {}),
+    });
     this.host.broadcast({ kind: 'sessions/changed' });
     return this.host.summary(record);
   }

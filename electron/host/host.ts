@@ -11,18 +11,7 @@
 import type { LiveSessionView } from '../telemetry/live-exporter.js';
 import { homedir } from 'node:os';
 import { parse } from 'node:path';
-import type {
-  AgentStatus,
-  ApprovalRequest,
-  ConnectionTestResult,
-  HostPush,
-  ModelListing,
-  ProviderChoice,
-  InboxSnapshot,
-  SessionSummary,
-  SettingsView,
-  SubscribeResult,
-} from '../../shared/api.js';
+import type { AgentStatus, ApprovalRequest, ConnectionTestResult, HostPush, ModelListing, ProviderChoice, InboxSnapshot, SessionSummary, SettingsView, SubscribeResult } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
 import { isImportedSession, type CancelCause, type SessionEvent } from '../../shared/events.js';
 import { firstUnreplayableSeq } from '../../shared/import-summary.js';
@@ -347,9 +336,7 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
       ...(this.options.approvalAnswerer ? { approvalAnswerer: this.options.approvalAnswerer } : {}),
       ...(this.options.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: this.options.maxParallelToolCalls } : {}),
       ...(this.options.retryPolicy ? { retryPolicy: this.options.retryPolicy } : {}),
-      ...(this.options.checkpoints && checkpointable(cwd)
-        ? { checkpoint: (label: string) => this.options.checkpoints!.snapshot(cwd, `refs/forkline/${sessionId}`, label) }
-        : {}),
+      ...(this.options.checkpoints && checkpointable(cwd) ? { checkpoint: (label: string) => this.options.checkpoints!.snapshot(cwd, `refs/forkline/${sessionId}`, label) } : {}),
       onToolOutput: ({ turn, step, callId, text }) => this.pushToSubscribers(sessionId, { kind: 'tool/output', sessionId, turn, step, callId, text }),
       ...(this.options.spill ? { spill: (callId: string, text: string) => this.options.spill!(sessionId, callId, text) } : {}),
       ...(this.options.supervisor ? { supervisor: this.options.supervisor } : {}),
@@ -455,7 +442,8 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
       events = loaded.events.slice(startSeq - loaded.startSeq);
       eventCount = loaded.startSeq + loaded.events.length;
       readOnly = loaded.ownedElsewhere;
-      if (loaded.repaired > 0) notices.push(`This session was interrupted (the app closed or crashed during a turn). ${loaded.repaired} closing event(s) were added so the log is balanced; nothing was deleted.`);
+      if (loaded.repaired > 0)
+        notices.push(`This session was interrupted (the app closed or crashed during a turn). ${loaded.repaired} closing event(s) were added so the log is balanced; nothing was deleted.`);
       for (const left of loaded.leftovers) notices.push(leftoverNotice(left));
       if (readOnly) {
         const owner = loaded.record.owner;
@@ -620,20 +608,15 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
   }
 }
 
-
 /** Whether a folder may be snapshotted (never a home folder or a filesystem root: far too big). */
 function checkpointable(cwd: string): boolean {
   return cwd !== homedir() && cwd !== parse(cwd).root;
 }
 
-
-
 function toApprovalRequest(sessionId: string, q: PendingApproval): ApprovalRequest {
   return { id: q.id, sessionId, callId: q.callId, toolName: q.toolName, arguments: q.arguments, reason: q.reason, ...(q.preview !== undefined ? { preview: q.preview } : {}) };
 }
 
-
 function titleOf(record: SessionRecord | undefined): { title?: string } {
   return record?.header.title !== undefined ? { title: record.header.title } : {};
 }
-

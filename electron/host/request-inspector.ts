@@ -91,7 +91,11 @@ function rebuild(events: readonly SessionEvent[], records: readonly RequestRecor
       out.set(
         target.index,
         target.answerOnly
-          ? new RebuildError('REQUEST_NOT_RECORDED', 'the source log recorded the conversation and the answers but not the requests sent to the model (no endpoint, headers, system prompt or tool list), so there is no wire request to show. The Messages tab shows what the model had been given by then, as the log tells it; the Response tab shows its answer.', messages)
+          ? new RebuildError(
+              'REQUEST_NOT_RECORDED',
+              'the source log recorded the conversation and the answers but not the requests sent to the model (no endpoint, headers, system prompt or tool list), so there is no wire request to show. The Messages tab shows what the model had been given by then, as the log tells it; the Response tab shows its answer.',
+              messages,
+            )
           : new RebuildError('NO_REQUEST_HEADER', 'no request header was logged before this request', messages),
       );
       continue;
@@ -149,7 +153,10 @@ function selectRecord(records: readonly RequestRecord[], selector: RequestSelect
   }
   const record = findStepRequest(records, selector.turn, selector.step, selector.attempt);
   if (!record) {
-    throw new ForklineError('STEP_NOT_FOUND', `turn ${selector.turn} step ${selector.step}${selector.attempt !== undefined ? ` attempt ${selector.attempt}` : ''} made no model request in this session`);
+    throw new ForklineError(
+      'STEP_NOT_FOUND',
+      `turn ${selector.turn} step ${selector.step}${selector.attempt !== undefined ? ` attempt ${selector.attempt}` : ''} made no model request in this session`,
+    );
   }
   return record;
 }
@@ -207,9 +214,17 @@ function answerOf(events: readonly SessionEvent[], records: readonly RequestReco
     const d = asObject(e.data) ?? {};
     if (d['turn'] !== ref.turn || d['step'] !== ref.step) continue;
     const content = asArray(asObject(d['message'])?.['content']).map((p) => asObject(p) ?? {});
-    const text = content.filter((p) => p['type'] === 'text').map((p) => asString(p['text']) ?? '').join('');
-    const reasoning = content.filter((p) => p['type'] === 'reasoning').map((p) => asString(p['text']) ?? '').join('');
-    const toolCalls = content.filter((p) => p['type'] === 'tool-call').map((p) => ({ name: asString(p['name']) ?? '', arguments: typeof p['arguments'] === 'string' ? p['arguments'] : JSON.stringify(p['arguments'] ?? {}) }));
+    const text = content
+      .filter((p) => p['type'] === 'text')
+      .map((p) => asString(p['text']) ?? '')
+      .join('');
+    const reasoning = content
+      .filter((p) => p['type'] === 'reasoning')
+      .map((p) => asString(p['text']) ?? '')
+      .join('');
+    const toolCalls = content
+      .filter((p) => p['type'] === 'tool-call')
+      .map((p) => ({ name: asString(p['name']) ?? '', arguments: typeof p['arguments'] === 'string' ? p['arguments'] : JSON.stringify(p['arguments'] ?? {}) }));
     return { text, ...(reasoning !== '' ? { reasoning } : {}), toolCalls, from: 'message' };
   }
   // No message (a failed or cut attempt): what streamed.

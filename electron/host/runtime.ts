@@ -136,7 +136,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const liveTraces = { watch: (session: Parameters<LiveTraceSwitch['watch']>[0]) => switchboard.watch(session), reconfigure: applyOtlp, whenReady: () => switchboard.whenReady() };
   // The team store (issue 27): the Team section and the background publisher of shared workspaces.
   const hostRef: { current?: Host<HostConnection> } = {};
-  const team = options.team === false ? undefined : new TeamService({ repository, dataDir: options.dataDir, env, onChange: () => hostRef.current?.broadcast({ kind: 'team/changed' }), ...(options.team ?? {}) });
+  const team =
+    options.team === false ? undefined : new TeamService({ repository, dataDir: options.dataDir, env, onChange: () => hostRef.current?.broadcast({ kind: 'team/changed' }), ...(options.team ?? {}) });
   const maxRetries = env['FORKLINE_MAX_RETRIES'] !== undefined ? Number(env['FORKLINE_MAX_RETRIES']) : undefined;
   const host = new Host<HostConnection>({
     newConnection: (h, push) => new HostConnection(h, push),
@@ -206,7 +207,9 @@ function readMcpConfigFile(file: string, env: { readonly [name: string]: string 
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new McpConfigError(code === 'ENOENT' ? `no MCP configuration file ${file}` : code === 'EISDIR' ? `${file} is a folder, not an MCP configuration file` : `cannot read ${file}: ${(error as Error).message}`);
+    throw new McpConfigError(
+      code === 'ENOENT' ? `no MCP configuration file ${file}` : code === 'EISDIR' ? `${file} is a folder, not an MCP configuration file` : `cannot read ${file}: ${(error as Error).message}`,
+    );
   }
   return parseMcpConfigText(text, 'cli', path, env);
 }

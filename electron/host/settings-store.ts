@@ -27,16 +27,7 @@ import type { JsonValue } from '../../shared/json.js';
 import { parseMcpServers, type McpServerConfig } from '../mcp/mcp-config.js';
 import type { AgentModelConfig } from '../agent/agent.js';
 import { limitKey, type ModelLimitValues } from '../llm/model-limits.js';
-import {
-  DEFAULT_PROVIDER,
-  PROVIDER_PRESETS,
-  defaultReasoningEffort,
-  dialectOf,
-  modelPreset,
-  providerPreset,
-  resolveApiKey,
-  type ProviderSettings,
-} from '../llm/providers.js';
+import { DEFAULT_PROVIDER, PROVIDER_PRESETS, defaultReasoningEffort, dialectOf, modelPreset, providerPreset, resolveApiKey, type ProviderSettings } from '../llm/providers.js';
 
 /** Where API keys are kept. */
 export interface KeyVault {
@@ -295,7 +286,15 @@ export class SettingsStore {
    * @throws ForklineError INVALID_SETTINGS for an empty model or base URL; McpConfigError
    *   MCP_CONFIG_INVALID for `mcpServers` that are not a valid server map.
    */
-  update(patch: { active?: ProviderChoice; approvalPolicy?: ApprovalPolicyName; modelLimits?: ModelLimitSetting; mcpServers?: Readonly<Record<string, JsonValue>>; prices?: readonly PriceOverrideSetting[]; theme?: ThemeSetting; otlp?: OtlpSetting }): void {
+  update(patch: {
+    active?: ProviderChoice;
+    approvalPolicy?: ApprovalPolicyName;
+    modelLimits?: ModelLimitSetting;
+    mcpServers?: Readonly<Record<string, JsonValue>>;
+    prices?: readonly PriceOverrideSetting[];
+    theme?: ThemeSetting;
+    otlp?: OtlpSetting;
+  }): void {
     if (patch.mcpServers !== undefined) parseMcpServers({ mcpServers: patch.mcpServers }, 'settings', 'Settings', this.options.env);
     const otlpError = patch.otlp?.endpoint !== undefined ? otlpEndpointError(patch.otlp.endpoint) : undefined;
     if (otlpError !== undefined) throw new ForklineError('INVALID_SETTINGS', otlpError);
@@ -358,7 +357,11 @@ export class SettingsStore {
    */
   setSessionBudget(sessionId: string, budget: SessionBudget): void {
     for (const [field, value] of Object.entries(budget) as [keyof SessionBudget, number | undefined][]) {
-      if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new ForklineError('INVALID_BUDGET', `${field === 'sessionUsd' ? 'the USD budget' : field === 'turnUsd' ? 'the per-turn USD budget' : 'the token budget'} must be a number above 0 (got ${value})`);
+      if (value !== undefined && !(Number.isFinite(value) && value > 0))
+        throw new ForklineError(
+          'INVALID_BUDGET',
+          `${field === 'sessionUsd' ? 'the USD budget' : field === 'turnUsd' ? 'the per-turn USD budget' : 'the token budget'} must be a number above 0 (got ${value})`,
+        );
     }
     const others = Object.fromEntries(Object.entries(this.persisted.sessionBudgets ?? {}).filter(([id]) => id !== sessionId));
     const clean = stripUndefined(budget) as SessionBudget;

@@ -339,7 +339,7 @@ export class ClaudeCodeImporter implements RecordImporter {
     const parts = Array.isArray(content) ? content : typeof content === 'string' ? [{ type: 'text', text: content } as JsonValue] : [];
     const results = parts.filter((p) => isObject(p) && p['type'] === 'tool_result') as JsonObject[];
     const { text, images } = userContent(parts.filter((p) => !(isObject(p) && p['type'] === 'tool_result')));
-    if (images > 0) this.b.noteModelView('images and documents in the conversation are not replayed when continuing (kept in the event\'s foreign facts)');
+    if (images > 0) this.b.noteModelView("images and documents in the conversation are not replayed when continuing (kept in the event's foreign facts)");
 
     if (results.length > 0) {
       for (const result of results) this.onToolResult(r, result, time, facts());
@@ -401,7 +401,7 @@ export class ClaudeCodeImporter implements RecordImporter {
   private onToolResult(r: Rec, result: JsonObject, time: number | undefined, facts: ForeignFacts): void {
     const callId = this.answeredCall(result);
     const { text, images } = userContent(Array.isArray(result['content']) ? result['content'] : typeof result['content'] === 'string' ? [{ type: 'text', text: result['content'] }] : []);
-    if (images > 0) this.b.noteModelView('images in tool results are not replayed when continuing (kept in the event\'s foreign facts)');
+    if (images > 0) this.b.noteModelView("images in tool results are not replayed when continuing (kept in the event's foreign facts)");
     const isError = result['is_error'] === true;
     const write = (): void => {
       if (!this.b.toolResult(time, callId, text, isError, undefined, facts)) {
@@ -437,7 +437,8 @@ export class ClaudeCodeImporter implements RecordImporter {
     this.flush();
     if (this.compactionBoundary) this.warnings.push('the log ends after a compaction boundary without its summary');
     const last = this.b.time(undefined);
-    if (this.b.inTurn && this.turnEnd(true).kind === 'source-ended') this.warnings.push('the log ends inside a turn (no answer after its last input); the turn is closed as ending with the source log');
+    if (this.b.inTurn && this.turnEnd(true).kind === 'source-ended')
+      this.warnings.push('the log ends inside a turn (no answer after its last input); the turn is closed as ending with the source log');
     this.b.endTurn(last, this.turnEnd(true));
     const summary = [...this.summaries].reverse().find((s) => this.surfaceAfter.has(s.leafUuid));
     if (summary && this.fact.title === undefined) {
@@ -453,9 +454,7 @@ export class ClaudeCodeImporter implements RecordImporter {
 function joinText(content: JsonValue | undefined): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((b) => (isObject(b) && typeof b['text'] === 'string' ? b['text'] : ''))
-    .join('');
+  return content.map((b) => (isObject(b) && typeof b['text'] === 'string' ? b['text'] : '')).join('');
 }
 
 /** Text blocks of a content list; other blocks (images, documents) are counted, not invented as text. */

@@ -131,7 +131,8 @@ export class ClineImporter implements RecordImporter {
     this.historySeen = true;
     const assistants = messages.filter((m) => isObject(m) && m['role'] === 'assistant').length;
     const uiUsage = this.uiUsage.length === assistants ? this.uiUsage : undefined;
-    if (!uiUsage && this.uiUsage.length > 0) this.warnings.push(`the UI rows hold ${this.uiUsage.length} request(s) with token counts for ${assistants} model response(s): their tokens are not matched to responses`);
+    if (!uiUsage && this.uiUsage.length > 0)
+      this.warnings.push(`the UI rows hold ${this.uiUsage.length} request(s) with token counts for ${assistants} model response(s): their tokens are not matched to responses`);
     let k = 0;
     for (const m of messages) {
       if (!isObject(m)) continue;
@@ -179,7 +180,8 @@ export class ClineImporter implements RecordImporter {
       const type = block['type'];
       if (type === 'text' && typeof block['text'] === 'string') blocks.push({ type: 'text', text: block['text'] });
       else if (type === 'thinking' && typeof block['thinking'] === 'string') blocks.push({ type: 'reasoning', text: block['thinking'] });
-      else if (type === 'tool_use') blocks.push({ type: 'tool-call', id: str(block['id']) ?? `cline-call-${this.b.writer.nextSeq}`, name: str(block['name']) ?? '(unknown)', arguments: JSON.stringify(block['input'] ?? {}) });
+      else if (type === 'tool_use')
+        blocks.push({ type: 'tool-call', id: str(block['id']) ?? `cline-call-${this.b.writer.nextSeq}`, name: str(block['name']) ?? '(unknown)', arguments: JSON.stringify(block['input'] ?? {}) });
       else this.b.noteModelView(`assistant content of type ${String(type)} cannot be replayed`);
     }
     if (blocks.length === 0) {

@@ -113,7 +113,10 @@ export class CodexImporter implements RecordImporter {
         return this.onSessionMeta(value, payload, time);
       case 'turn_context':
         this.model = str(payload['model']) ?? this.model;
-        this.effort = str(payload['effort']) ?? (isObject(payload['collaboration_mode']) ? str((payload['collaboration_mode']['settings'] as JsonObject | undefined)?.['reasoning_effort']) : undefined) ?? this.effort;
+        this.effort =
+          str(payload['effort']) ??
+          (isObject(payload['collaboration_mode']) ? str((payload['collaboration_mode']['settings'] as JsonObject | undefined)?.['reasoning_effort']) : undefined) ??
+          this.effort;
         if (this.fact.cwd === undefined && typeof payload['cwd'] === 'string') this.fact.cwd = payload['cwd'];
         return this.raw(time, 'turn_context', value);
       case 'response_item':
@@ -123,7 +126,14 @@ export class CodexImporter implements RecordImporter {
       case 'compacted': {
         this.flushAnswer();
         const history = Array.isArray(payload['replacement_history']) ? payload['replacement_history'] : undefined;
-        const text = str(payload['message']) || (history ? history.map((i) => (isObject(i) ? itemText(i['content']) : '')).filter(Boolean).join('\n\n') : '');
+        const text =
+          str(payload['message']) ||
+          (history
+            ? history
+                .map((i) => (isObject(i) ? itemText(i['content']) : ''))
+                .filter(Boolean)
+                .join('\n\n')
+            : '');
         this.b.compaction(time, `codex-compacted-${this.writer.nextSeq}`, text, value);
         return;
       }
@@ -213,7 +223,7 @@ export class CodexImporter implements RecordImporter {
       if ((role === 'user' || role === 'assistant') && this.fromEvents[role].has(text)) {
         // The event gave this message already (the item came after what made the event the message).
         this.fromEvents[role].delete(text);
-        return this.raw(time, `response_item/message`, line, false, 'a repeat of a message the rollout\'s event_msg already gave');
+        return this.raw(time, `response_item/message`, line, false, "a repeat of a message the rollout's event_msg already gave");
       }
       this.matchEventMessage(role, text);
     }
@@ -267,7 +277,9 @@ export class CodexImporter implements RecordImporter {
     const { text, meta } = outputText(p['output']);
     const exec = this.execFacts.get(callId);
     const facts: ForeignFacts = { format: 'codex', item: line, ...(exec ? { exec } : {}) };
-    const execMeta = exec ? { ...(num(exec['exit_code']) !== undefined ? { exitCode: num(exec['exit_code'])! } : {}), ...(durationMs(exec['duration']) !== undefined ? { durationMs: durationMs(exec['duration'])! } : {}) } : {};
+    const execMeta = exec
+      ? { ...(num(exec['exit_code']) !== undefined ? { exitCode: num(exec['exit_code'])! } : {}), ...(durationMs(exec['duration']) !== undefined ? { durationMs: durationMs(exec['duration'])! } : {}) }
+      : {};
     const mergedMeta = { ...(meta ?? {}), ...execMeta };
     const isError = meta?.['success'] === false;
     if (!this.b.toolResult(time, callId, [{ type: 'text', text }], isError, Object.keys(mergedMeta).length > 0 ? mergedMeta : undefined, facts)) {
@@ -281,7 +293,7 @@ export class CodexImporter implements RecordImporter {
     const role = str(p['role']) ?? 'user';
     const text = itemText(p['content']);
     if (Array.isArray(p['content']) && p['content'].some((c) => isObject(c) && typeof c['text'] !== 'string')) {
-      this.b.noteModelView('images in messages are not replayed when continuing (kept in the event\'s foreign facts)');
+      this.b.noteModelView("images in messages are not replayed when continuing (kept in the event's foreign facts)");
     }
     const blocks: TextBlock[] = [{ type: 'text', text }];
     const facts: ForeignFacts = { format: 'codex', item: line };
@@ -322,7 +334,11 @@ export class CodexImporter implements RecordImporter {
       case 'turn_aborted':
         this.flushAnswer();
         this.raw(time, 'event_msg/turn_aborted', line);
-        this.b.endTurn(time, { kind: 'aborted', cause: str(p['reason']) === 'interrupted' || str(p['reason']) === 'user_cancelled' || p['reason'] === undefined ? { kind: 'user' } : { kind: 'legacy' } }, { format: 'codex', event: line });
+        this.b.endTurn(
+          time,
+          { kind: 'aborted', cause: str(p['reason']) === 'interrupted' || str(p['reason']) === 'user_cancelled' || p['reason'] === undefined ? { kind: 'user' } : { kind: 'legacy' } },
+          { format: 'codex', event: line },
+        );
         return;
       case 'token_count': {
         const info = isObject(p['info']) ? p['info'] : undefined;
@@ -379,7 +395,12 @@ function itemText(content: JsonValue | undefined): string {
 function reasoningText(p: JsonObject): string | undefined {
   const raw = Array.isArray(p['content']) ? itemText(p['content']) : '';
   if (raw !== '') return raw;
-  const summary = Array.isArray(p['summary']) ? p['summary'].map((s) => (isObject(s) && typeof s['text'] === 'string' ? s['text'] : '')).filter(Boolean).join('\n\n') : '';
+  const summary = Array.isArray(p['summary'])
+    ? p['summary']
+        .map((s) => (isObject(s) && typeof s['text'] === 'string' ? s['text'] : ''))
+        .filter(Boolean)
+        .join('\n\n')
+    : '';
   return summary === '' ? undefined : summary;
 }
 

@@ -156,13 +156,7 @@ export class ConversationBuilder {
    * The model's answer for the open step (a new step when this one already has one). Its tool
    * calls become pending; `toolCall` logs each as it starts.
    */
-  assistantMessage(
-    time: number | undefined,
-    content: readonly AssistantBlock[],
-    source: { provider: string; model: string },
-    usage?: TokenUsage,
-    foreign?: ForeignFacts,
-  ): void {
+  assistantMessage(time: number | undefined, content: readonly AssistantBlock[], source: { provider: string; model: string }, usage?: TokenUsage, foreign?: ForeignFacts): void {
     if (!this.stepOpen || this.stepAnswered) this.startStep(time);
     this.stepAnswered = true;
     // A source may give two calls the same id (Codex `call_id`s repeat): each gets an id of its own

@@ -73,9 +73,7 @@ export interface UnreadFormatRule extends FormatRule {
 }
 
 /** What one record says about the file's format. */
-export type FormatVerdict =
-  | { readonly kind: 'read'; readonly id: ImportFormatId; readonly rule: ReadFormatRule }
-  | { readonly kind: 'unread'; readonly rule: UnreadFormatRule };
+export type FormatVerdict = { readonly kind: 'read'; readonly id: ImportFormatId; readonly rule: ReadFormatRule } | { readonly kind: 'unread'; readonly rule: UnreadFormatRule };
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -155,7 +155,10 @@ export class GeminiCliImporter implements RecordImporter {
       const type = str(m['type']);
       if (type === 'user') {
         const { blocks, other } = textParts(m['content']);
-        const text = blocks.map((b) => b.text).join('').trim();
+        const text = blocks
+          .map((b) => b.text)
+          .join('')
+          .trim();
         if (other === 0 && (text === '' || text.startsWith('/') || text.startsWith('?'))) {
           // A slash command or help query: handled by the CLI, never sent to the model (upstream `isIgnoredUserContent`).
           this.b.foreign(time, 'message/user-command', m);

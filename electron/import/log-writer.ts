@@ -191,7 +191,11 @@ export class ImportedLogWriter {
 
   /** Like {@link closeOpenTurn} but stops before `turn/end` (the turn stays open). */
   closeOpenStep(time: number, mark?: ForeignFacts): number {
-    return this.writeClosers(closersFor(this.open.state, this.seq).filter((c) => c.type !== 'turn/end'), time, mark);
+    return this.writeClosers(
+      closersFor(this.open.state, this.seq).filter((c) => c.type !== 'turn/end'),
+      time,
+      mark,
+    );
   }
 
   /**

@@ -280,7 +280,8 @@ export class OpenHandsImporter implements RecordImporter {
       case 'ConversationStateUpdateEvent': {
         this.raw(time, kind, e);
         const status = e['key'] === 'agent_status' ? str(e['value']) : undefined;
-        if (status && TURN_ENDING_STATES.has(status) && this.b.inTurn) this.b.endTurn(time, status === 'error' ? { kind: 'error', failure: { code: 'UNKNOWN', message: 'the agent stopped with an error' } } : { kind: 'completed' });
+        if (status && TURN_ENDING_STATES.has(status) && this.b.inTurn)
+          this.b.endTurn(time, status === 'error' ? { kind: 'error', failure: { code: 'UNKNOWN', message: 'the agent stopped with an error' } } : { kind: 'completed' });
         return;
       }
       case 'CondensationSummaryEvent':

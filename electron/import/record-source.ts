@@ -110,8 +110,10 @@ export class JsonArraySplitter {
       const c = buf.charCodeAt(i);
       if (this.inString) {
         if (this.escaped) this.escaped = false;
-        else if (c === 92) this.escaped = true; // backslash
-        else if (c === 34) this.inString = false; // closing quote
+        else if (c === 92)
+          this.escaped = true; // backslash
+        else if (c === 34)
+          this.inString = false; // closing quote
         else if (c === 10) this.line++;
         i++;
         continue;

@@ -127,8 +127,13 @@ export class ReferenceLogImporter implements RecordImporter {
       }
       const kept = classifyForeignType(type, raw.surfaceOp !== undefined);
       this.foreignTypes.note(type);
-      if (kept.kind === 'model-visible') this.notes.add(`${type} events (from seq ${this.mapSeq(raw.seq)}) changed what the source's model saw and are kept as raw rows; continue only from a turn before them`);
-      this.writer.append({ type: 'import/foreign', time, data: { format: this.format, type: raw.type, record, ...(kept.kind === 'model-visible' ? { modelVisible: true as const } : {}), note: kept.note } });
+      if (kept.kind === 'model-visible')
+        this.notes.add(`${type} events (from seq ${this.mapSeq(raw.seq)}) changed what the source's model saw and are kept as raw rows; continue only from a turn before them`);
+      this.writer.append({
+        type: 'import/foreign',
+        time,
+        data: { format: this.format, type: raw.type, record, ...(kept.kind === 'model-visible' ? { modelVisible: true as const } : {}), note: kept.note },
+      });
       return;
     }
 
@@ -152,7 +157,9 @@ export class ReferenceLogImporter implements RecordImporter {
     const d = event.data as unknown as Record<string, JsonValue>;
     if (d['reason'] !== undefined || d['error'] === undefined) return event;
     const error = d['error'];
-    const failure = isObject(error) ? { code: typeof error['code'] === 'string' ? error['code'] : 'UNKNOWN', message: typeof error['message'] === 'string' ? error['message'] : '' } : { code: 'UNKNOWN', message: String(error) };
+    const failure = isObject(error)
+      ? { code: typeof error['code'] === 'string' ? error['code'] : 'UNKNOWN', message: typeof error['message'] === 'string' ? error['message'] : '' }
+      : { code: 'UNKNOWN', message: String(error) };
     const turn = typeof d['turn'] === 'number' ? d['turn'] : this.writer.state.openTurn;
     return { ...event, data: { turn, reason: { kind: 'error', failure }, foreign: { format: this.format, original: d as JsonObject } } } as unknown as SessionEvent;
   }

@@ -38,14 +38,7 @@
 import { SessionCorruptionError, UnsupportedFormatError } from '../../shared/errors.js';
 import { SESSION_FORMAT_VERSION, type SessionHeader } from '../../shared/events.js';
 import type { JsonValue } from '../../shared/json.js';
-import {
-  IMPORT_FORMATS,
-  MAX_SKIPPED_LISTED,
-  importFormatList,
-  type ImportFormatId,
-  type ImportSummary,
-  type SkippedLine,
-} from '../../shared/import-summary.js';
+import { IMPORT_FORMATS, MAX_SKIPPED_LISTED, importFormatList, type ImportFormatId, type ImportSummary, type SkippedLine } from '../../shared/import-summary.js';
 import { ClaudeCodeImporter } from './claude-code.js';
 import { CodexImporter } from './codex.js';
 import { DETECTION_RECORD_LIMIT, formatOfDocument, formatOfRecord, sameFamily, verdictName, type FormatVerdict, type RecordShape } from './detect-format.js';
@@ -194,9 +187,7 @@ export class SessionImport {
       const importer = this.importer!;
       const writer = this.writer!;
       if (this.damage) {
-        this.warnings.push(
-          `line ${this.damage.line} is damaged (${this.damage.reason}) after the last completed turn: the log ends there (${this.skippedCount} line(s) from it on were skipped)`,
-        );
+        this.warnings.push(`line ${this.damage.line} is damaged (${this.damage.reason}) after the last completed turn: the log ends there (${this.skippedCount} line(s) from it on were skipped)`);
       }
       importer.finish();
       const header = writer.finish();
@@ -277,9 +268,14 @@ export class SessionImport {
     if (this.damage) {
       // After damage in an event log: only a later completed turn matters (it makes the damage committed).
       if (this.importer?.closesTurn(value)) {
-        throw new SessionCorruptionError(this.writer?.sessionId ?? '(file)', undefined, `line ${this.damage.line} is damaged (${this.damage.reason}) inside the committed region (a completed turn follows at line ${record.line})`, {
-          line: this.damage.line,
-        });
+        throw new SessionCorruptionError(
+          this.writer?.sessionId ?? '(file)',
+          undefined,
+          `line ${this.damage.line} is damaged (${this.damage.reason}) inside the committed region (a completed turn follows at line ${record.line})`,
+          {
+            line: this.damage.line,
+          },
+        );
       }
       this.skip(record.line, `after the damaged line ${this.damage.line}`);
       return;
@@ -337,7 +333,10 @@ export class SessionImport {
   }
 
   private refuse(what: string): never {
-    throw new UnsupportedFormatError(`this is not a session log we can read (${what}). ${formatsWeRead()}`, IMPORT_FORMATS.map((f) => f.id));
+    throw new UnsupportedFormatError(
+      `this is not a session log we can read (${what}). ${formatsWeRead()}`,
+      IMPORT_FORMATS.map((f) => f.id),
+    );
   }
 
   private refuseUnread(verdict: Extract<FormatVerdict, { kind: 'unread' }>, line: number | undefined): never {

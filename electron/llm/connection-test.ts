@@ -5,9 +5,7 @@
 import type { ModelClient } from './model-client.js';
 
 /** What a connection test found. `latencyMs` = time to the end of the reply (ms). */
-export type ConnectionTestResult =
-  | { readonly ok: true; readonly model: string; readonly latencyMs: number }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type ConnectionTestResult = { readonly ok: true; readonly model: string; readonly latencyMs: number } | { readonly ok: false; readonly code: string; readonly message: string };
 
 /**
  * Sends "Reply with the word OK." with a small output cap (16 tokens) and no tools, through the same
@@ -16,7 +14,10 @@ export type ConnectionTestResult =
  * (e.g. `AUTH` / `401 Incorrect API key provided…`, `INVALID_REQUEST` / `404 The model … does not exist`).
  * Times out after `timeoutMs` (default 20 s) with code TIMEOUT. Never throws.
  */
-export async function testConnection(client: ModelClient, options: { readonly provider: string; readonly model: string; readonly timeoutMs?: number; readonly now?: () => number }): Promise<ConnectionTestResult> {
+export async function testConnection(
+  client: ModelClient,
+  options: { readonly provider: string; readonly model: string; readonly timeoutMs?: number; readonly now?: () => number },
+): Promise<ConnectionTestResult> {
   const now = options.now ?? Date.now;
   const started = now();
   const signal = AbortSignal.timeout(options.timeoutMs ?? 20_000);

@@ -94,9 +94,8 @@ export function codeForHttpStatus(status: number, text: string): LlmErrorCode {
 export function codeForStreamError(error: unknown): { code: LlmErrorCode; status?: number } {
   const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
   const text = `${String(record['message'] ?? '')} ${JSON.stringify(record)}`;
-  const statusCandidate = [record['status_code'], record['status'], record['code']].find(
-    (value) => typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 599,
-  ) as number | undefined;
+  const statusCandidate = [record['status_code'], record['status'], record['code']].find((value) => typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 599) as
+    number | undefined;
   if (statusCandidate !== undefined) return { code: codeForHttpStatus(statusCandidate, text), status: statusCandidate };
   const kind = `${String(record['type'] ?? '')} ${String(record['code'] ?? '')}`.toLowerCase();
   if (isContextOverflowText(text)) return { code: 'CONTEXT_WINDOW_EXCEEDED' };

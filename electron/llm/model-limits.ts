@@ -58,10 +58,7 @@ export function resolveModelLimits(candidates: ModelLimitCandidates): ResolvedMo
     }
   }
   const maxOutput =
-    positive(candidates.setting?.maxOutputTokens) ??
-    positive(candidates.learned?.maxOutputTokens) ??
-    positive(candidates.published?.maxOutputTokens) ??
-    positive(candidates.preset?.maxOutputTokens);
+    positive(candidates.setting?.maxOutputTokens) ?? positive(candidates.learned?.maxOutputTokens) ?? positive(candidates.published?.maxOutputTokens) ?? positive(candidates.preset?.maxOutputTokens);
   if (maxOutput !== undefined) out.maxOutputTokens = maxOutput;
   return out;
 }

@@ -268,11 +268,7 @@ export function resolveApiKey(settings: Pick<ProviderSettings, 'provider' | 'api
  * Settings for a preset with its defaults filled in: base URL, default model, the API key from
  * `env` (see {@link resolveApiKey}). Fields in `overrides` win.
  */
-export function presetSettings(
-  provider: ProviderId,
-  overrides: Partial<ProviderSettings> = {},
-  env: { readonly [name: string]: string | undefined } = {},
-): ProviderSettings {
+export function presetSettings(provider: ProviderId, overrides: Partial<ProviderSettings> = {}, env: { readonly [name: string]: string | undefined } = {}): ProviderSettings {
   const preset = PROVIDER_PRESETS[provider];
   const base: ProviderSettings = {
     provider,
@@ -308,10 +304,7 @@ export type OllamaDetection = { readonly available: true; readonly baseUrl: stri
  * array gives `{available:false, reason}`. `origin` defaults to `http://127.0.0.1:11434`; the
  * returned `baseUrl` is the OpenAI-compatible one (`{origin}/v1`).
  */
-export async function detectOllama(
-  fetchImpl: typeof fetch = fetch,
-  options: { readonly origin?: string; readonly timeoutMs?: number } = {},
-): Promise<OllamaDetection> {
+export async function detectOllama(fetchImpl: typeof fetch = fetch, options: { readonly origin?: string; readonly timeoutMs?: number } = {}): Promise<OllamaDetection> {
   const origin = (options.origin ?? 'http://127.0.0.1:11434').replace(/\/+$/, '');
   try {
     const response = await fetchImpl(`${origin}/api/tags`, { signal: AbortSignal.timeout(options.timeoutMs ?? 800) });
@@ -319,7 +312,7 @@ export async function detectOllama(
     const body = (await response.json()) as { models?: unknown };
     if (!Array.isArray(body.models)) return { available: false, reason: 'not an Ollama /api/tags answer' };
     const models = body.models
-      .map((m: unknown) => (typeof m === 'object' && m !== null ? (m as { name?: unknown; model?: unknown }).name ?? (m as { model?: unknown }).model : undefined))
+      .map((m: unknown) => (typeof m === 'object' && m !== null ? ((m as { name?: unknown; model?: unknown }).name ?? (m as { model?: unknown }).model) : undefined))
       .filter((name): name is string => typeof name === 'string');
     return { available: true, baseUrl: `${origin}/v1`, models };
   } catch (error) {

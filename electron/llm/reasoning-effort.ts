@@ -37,10 +37,7 @@ export function thinkingFields(dialect: WireDialect, effort: string | undefined)
     case 'deepseek': {
       if (value === undefined) return {};
       if (!dialect.reasoningEfforts.includes(value)) {
-        throw new LlmConfigurationError(
-          'UNSUPPORTED_REASONING_EFFORT',
-          `reasoning effort ${JSON.stringify(value)} is not supported; use one of ${dialect.reasoningEfforts.join(', ')}`,
-        );
+        throw new LlmConfigurationError('UNSUPPORTED_REASONING_EFFORT', `reasoning effort ${JSON.stringify(value)} is not supported; use one of ${dialect.reasoningEfforts.join(', ')}`);
       }
       if (value === 'off') return { thinking: { type: 'disabled' } };
       return { thinking: { type: 'enabled' }, reasoning_effort: value };

@@ -280,7 +280,12 @@ function missingResult(call: ToolCallBlock): ToolResultMessage {
 function orphanResult(result: ToolResultMessage): UserMessage {
   const block = result.content[0];
   const text = block?.content.map((t) => t.text).join('') ?? '';
-  return { id: result.id, role: 'user', source: { kind: 'inject', orphanResult: true }, content: [{ type: 'text', text: `Result of tool call ${String(block?.toolCallId)} (its call is not in this history):\n${text}` }] };
+  return {
+    id: result.id,
+    role: 'user',
+    source: { kind: 'inject', orphanResult: true },
+    content: [{ type: 'text', text: `Result of tool call ${String(block?.toolCallId)} (its call is not in this history):\n${text}` }],
+  };
 }
 
 /** True for an assistant message with reasoning that arrived as `reasoning_content`. */

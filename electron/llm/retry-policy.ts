@@ -52,12 +52,7 @@ export interface RetryDecision {
  * `random()` (in [0, 1)), rounded and clamped to [0, maxDelayMs]. `overrides` may be partial:
  * missing fields take {@link DEFAULT_RETRY_POLICY}'s values.
  */
-export function decideRetry(
-  failure: LlmFailure,
-  retryNumber: number,
-  overrides: Partial<RetryPolicy> = DEFAULT_RETRY_POLICY,
-  random: () => number = Math.random,
-): RetryDecision | undefined {
+export function decideRetry(failure: LlmFailure, retryNumber: number, overrides: Partial<RetryPolicy> = DEFAULT_RETRY_POLICY, random: () => number = Math.random): RetryDecision | undefined {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...definedOnly(overrides) };
   if (!policy.retryableCodes.has(failure.code)) return undefined;
   const cap = Math.min(policy.maxRetries, policy.maxRetriesByCode?.[failure.code] ?? Infinity);

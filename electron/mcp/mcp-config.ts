@@ -115,7 +115,8 @@ export function parseMcpServers(value: unknown, source: McpConfigSource, where: 
       startupTimeoutMs: s.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS,
       disabled: s.disabled === true,
     };
-    if (s.type === 'sse') throw new McpConfigError(`${where}: server "${name}" uses the legacy HTTP+SSE transport, which Forkline does not support; use the server's streamable HTTP endpoint ("type": "http")`);
+    if (s.type === 'sse')
+      throw new McpConfigError(`${where}: server "${name}" uses the legacy HTTP+SSE transport, which Forkline does not support; use the server's streamable HTTP endpoint ("type": "http")`);
     const isHttp = s.type === 'http' || s.type === 'streamable-http' || s.type === 'streamableHttp' || (s.type === undefined && s.url !== undefined && s.command === undefined);
     if (isHttp) {
       if (s.url === undefined) throw new McpConfigError(`${where}: server "${name}" needs a "url"`);

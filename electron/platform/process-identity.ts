@@ -57,7 +57,10 @@ export function procStatFields(pid: number): string[] | undefined {
   // The command name is in parentheses and may itself contain spaces and ')'.
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
-  return text.slice(close + 2).trim().split(' ');
+  return text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
 }
 
 /** Index of field 22 (`starttime`) in {@link procStatFields}' result. */

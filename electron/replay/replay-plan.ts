@@ -252,7 +252,17 @@ function readAnswers(events: readonly SessionEvent[], startSeq: number, messages
     const blocks = message.data.message.content;
     const finish: StreamChunk & { type: 'finish' } = { type: 'finish', reason: blocks.some((b) => b.type === 'tool-call') ? { kind: 'tool-calls' } : { kind: 'stop' } };
     const usage: (StreamChunk & { type: 'usage' }) | undefined = message.data.usage ? { type: 'usage', usage: message.data.usage } : undefined;
-    drafts.push({ kind: 'step', turn, step, label: `step ${turn}.${step}`, prefixEnd: message.seq, chunks: chunksOfBlocks(blocks, finish, usage), complete: true, messageLogged: true, synthesized: true });
+    drafts.push({
+      kind: 'step',
+      turn,
+      step,
+      label: `step ${turn}.${step}`,
+      prefixEnd: message.seq,
+      chunks: chunksOfBlocks(blocks, finish, usage),
+      complete: true,
+      messageLogged: true,
+      synthesized: true,
+    });
   }
   drafts.sort((a, b) => a.prefixEnd - b.prefixEnd);
   return drafts.map((d, index) => ({ ...d, index }));
@@ -286,5 +296,15 @@ function compactionAnswer(events: readonly SessionEvent[], record: RequestRecord
       else chunks = [];
     }
   }
-  return { kind: 'compaction', turn, step, label: record.label, prefixEnd: record.prefixEnd, chunks: chunks ?? [], complete: chunks !== undefined && chunks.length > 0, messageLogged: true, synthesized: false };
+  return {
+    kind: 'compaction',
+    turn,
+    step,
+    label: record.label,
+    prefixEnd: record.prefixEnd,
+    chunks: chunks ?? [],
+    complete: chunks !== undefined && chunks.length > 0,
+    messageLogged: true,
+    synthesized: false,
+  };
 }

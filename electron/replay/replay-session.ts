@@ -358,7 +358,14 @@ class Replay {
           : missing
             ? `this build no longer sends ${answer.label}; it sends ${where} instead`
             : `this build sends ${where}, which the log does not have (its next request is ${answer.label})`;
-      this.divergeRequest({ index: answer?.index ?? this.plan.answers.length, label: answer?.label ?? where, turn: position.turn, step: position.step, kind: answer && answer.kind !== kind ? 'kind' : missing ? 'missing-request' : 'extra-request', causes: [reason] });
+      this.divergeRequest({
+        index: answer?.index ?? this.plan.answers.length,
+        label: answer?.label ?? where,
+        turn: position.turn,
+        step: position.step,
+        kind: answer && answer.kind !== kind ? 'kind' : missing ? 'missing-request' : 'extra-request',
+        causes: [reason],
+      });
       this.stop('LOG_CANNOT_ANSWER', `the log cannot answer: ${reason}`);
       // End the turn here: nothing after this point can be answered from the log.
       this.agent?.cancel({ kind: 'user' }, { keepInbox: true });
@@ -405,7 +412,9 @@ class Replay {
       return;
     }
     const context = lastOf(this.session.events, 'request/context')?.data;
-    const route: LoggedRoute = context ? { provider: context.provider, model: context.model, ...(context.baseUrl !== undefined ? { baseUrl: context.baseUrl } : {}) } : { provider: request.header.config.provider, model: request.header.config.model };
+    const route: LoggedRoute = context
+      ? { provider: context.provider, model: context.model, ...(context.baseUrl !== undefined ? { baseUrl: context.baseUrl } : {}) }
+      : { provider: request.header.config.provider, model: request.header.config.model };
     let replayedBody: string;
     try {
       replayedBody = wireRequestFromLog(request, route).body;
@@ -494,7 +503,14 @@ class Replay {
     const { plan } = this;
     if (!this.stopped && !this.requestDivergence && this.cursor < plan.answers.length) {
       const answer = plan.answers[this.cursor]!;
-      this.divergeRequest({ index: answer.record?.index ?? answer.index, label: answer.label, turn: answer.turn, step: answer.step, kind: 'missing-request', causes: [`this build no longer sends ${answer.label} (${plan.answers.length - this.cursor} logged requests were not made)`] });
+      this.divergeRequest({
+        index: answer.record?.index ?? answer.index,
+        label: answer.label,
+        turn: answer.turn,
+        step: answer.step,
+        kind: 'missing-request',
+        causes: [`this build no longer sends ${answer.label} (${plan.answers.length - this.cursor} logged requests were not made)`],
+      });
     }
     const logged = comparedToolCalls(this.events, plan.startSeq, parseArguments);
     const mine = comparedToolCalls(replayed, plan.startSeq, this.parse);

@@ -68,9 +68,10 @@ export function expandPackedRow(row: PackedRow): SessionEvent<'assistant/chunk'>
     if (typeof part !== 'string') throw new PackedRowError(`packed row at seq ${row.seq0} has a non-string member`);
     let chunk: StreamChunk;
     if (row.type === 'tool-call-chunks') {
-      chunk = data.name === undefined
-        ? { type: 'tool-call-delta', index: data.index, id: data.id!, argumentsDelta: part }
-        : { type: 'tool-call-delta', index: data.index, id: data.id!, name: data.name, argumentsDelta: part };
+      chunk =
+        data.name === undefined
+          ? { type: 'tool-call-delta', index: data.index, id: data.id!, argumentsDelta: part }
+          : { type: 'tool-call-delta', index: data.index, id: data.id!, name: data.name, argumentsDelta: part };
     } else {
       chunk = { type: row.type === 'text-chunks' ? 'text-delta' : 'reasoning-delta', index: data.index, text: part };
     }
@@ -177,12 +178,7 @@ export function packEvents(events: readonly SessionEvent[]): (SessionEvent | Pac
     }
     let j = i + 1;
     let bytes = 0;
-    while (
-      j < events.length &&
-      j - i < MAX_PACKED_MEMBERS &&
-      isPackable(events[j]!) &&
-      continuesRun(events[j - 1] as SessionEvent<'assistant/chunk'>, events[j] as SessionEvent<'assistant/chunk'>)
-    ) {
+    while (j < events.length && j - i < MAX_PACKED_MEMBERS && isPackable(events[j]!) && continuesRun(events[j - 1] as SessionEvent<'assistant/chunk'>, events[j] as SessionEvent<'assistant/chunk'>)) {
       // Member times are rebuilt as time0 + dt[0] + …; with fractional times floating-point
       // rounding can make that differ from the stored time, so such a member ends the run.
       const previous = events[j - 1]!.time;

@@ -52,7 +52,15 @@ const turnEndReason = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('source-ended') }),
   z.looseObject({ kind: z.literal('aborted'), cause: z.looseObject({ kind: text }) }),
   z.looseObject({ kind: z.literal('error'), failure }),
-  z.looseObject({ kind: z.literal('budget'), limit: z.enum(['usd', 'tokens']), scope: z.enum(['session', 'turn']), budget: z.number(), spent: z.number(), worstCase: z.number().optional(), message: text }),
+  z.looseObject({
+    kind: z.literal('budget'),
+    limit: z.enum(['usd', 'tokens']),
+    scope: z.enum(['session', 'turn']),
+    budget: z.number(),
+    spent: z.number(),
+    worstCase: z.number().optional(),
+    message: text,
+  }),
 ]);
 
 const turnStep = { turn: int, step: int };
@@ -113,7 +121,16 @@ const SHAPES: { readonly [type: string]: z.ZodType } = {
   'compaction/end': z.looseObject({ compactionId: text, turn: int.nullable(), error: text.optional() }),
   'compaction/prune': z.looseObject({ shadowedRange: range, shadowedSeqs: z.array(int), shadowedTokenCount: z.number() }),
   'workspace/checkpoint': z.looseObject({ turn: int, commit: text }),
-  'check/result': z.looseObject({ purpose: z.enum(['check', 'setup']), turn: int, command: text, exitCode: int.nullable(), timedOut: z.boolean(), durationMs: z.number(), passed: z.boolean(), outputTail: text }),
+  'check/result': z.looseObject({
+    purpose: z.enum(['check', 'setup']),
+    turn: int,
+    command: text,
+    exitCode: int.nullable(),
+    timedOut: z.boolean(),
+    durationMs: z.number(),
+    passed: z.boolean(),
+    outputTail: text,
+  }),
   'workspace/apply': z.looseObject({ branch: text, base: text, theirs: text, before: text, applied: z.boolean(), files: z.array(z.looseObject({ path: text, status: text })) }),
   'workspace/rewind': z.looseObject({ from: text, atSeq: int, restored: text, abandoned: text }),
   'session/end-seed': z.looseObject({}),

@@ -87,9 +87,7 @@ export function forkBoundaryAt(length: number, eventAt: (seq: number) => Session
   };
   const refuse = (code: 'OPEN_TURN' | 'NO_SUCH_SEQ' | 'FORK_UNAVAILABLE', what: string, turnEnds: TurnEndMark[]): never => {
     const hint =
-      turnEnds.length === 0
-        ? 'this session has no completed turn yet'
-        : `fork at a turn end: ${turnEnds.map((t) => `turn ${t.turn} ended at seq ${t.seq}`).join(', ')} (forkline show prints them)`;
+      turnEnds.length === 0 ? 'this session has no completed turn yet' : `fork at a turn end: ${turnEnds.map((t) => `turn ${t.turn} ended at seq ${t.seq}`).join(', ')} (forkline show prints them)`;
     throw new SessionForkError(code, `${what}; ${hint}`, turnEnds);
   };
   if (atSeq === undefined) {
@@ -109,11 +107,7 @@ export function forkBoundaryAt(length: number, eventAt: (seq: number) => Session
     if (e?.type === 'turn/start') {
       const ends = [...before(seq, HINT_EACH_SIDE), ...after(atSeq, HINT_EACH_SIDE)];
       const closesAt = ends.find((t) => t.turn === e.data.turn);
-      refuse(
-        'OPEN_TURN',
-        `seq ${atSeq} is inside turn ${e.data.turn}, which ${closesAt ? `runs until seq ${closesAt.seq}` : 'has not ended'}`,
-        ends,
-      );
+      refuse('OPEN_TURN', `seq ${atSeq} is inside turn ${e.data.turn}, which ${closesAt ? `runs until seq ${closesAt.seq}` : 'has not ended'}`, ends);
     }
   }
   return refuse('FORK_UNAVAILABLE', `seq ${atSeq} comes before the first turn ended`, after(atSeq, HINT_EACH_SIDE));

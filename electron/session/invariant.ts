@@ -31,13 +31,7 @@ const BETWEEN_TURN_TYPES: ReadonlySet<string> = new Set([
 const STEP_SCOPED_TYPES: ReadonlySet<string> = new Set(['assistant/chunk', 'assistant/message', 'tool/call', 'tool/process', 'llm/retry', 'llm/warning', 'request/price']);
 
 /** Types that need an open turn (step optional). */
-const TURN_SCOPED_TYPES: ReadonlySet<string> = new Set([
-  'request/header',
-  'request/context',
-  'todo/write',
-  'approval/asked',
-  'approval/decided',
-]);
+const TURN_SCOPED_TYPES: ReadonlySet<string> = new Set(['request/header', 'request/context', 'todo/write', 'approval/asked', 'approval/decided']);
 
 /** A read-only view of the trace: what is open right now. */
 export interface InvariantState {

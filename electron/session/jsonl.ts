@@ -11,13 +11,7 @@
  * Pure: strings in, strings out.
  */
 import { SessionCorruptionError, SessionFormatUnsupportedError } from '../../shared/errors.js';
-import {
-  KNOWN_EVENT_TYPES,
-  SESSION_FORMAT_VERSION,
-  type ImportForeignData,
-  type SessionEvent,
-  type SessionHeader,
-} from '../../shared/events.js';
+import { KNOWN_EVENT_TYPES, SESSION_FORMAT_VERSION, type ImportForeignData, type SessionEvent, type SessionHeader } from '../../shared/events.js';
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import { eventShapeProblem } from './event-shapes.js';
 import { checkEventCount, checkFileSize, checkNesting, checkSeq, DEFAULT_IMPORT_LIMITS, isSafeSessionId, type ImportLimits } from './import-limits.js';

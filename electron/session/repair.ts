@@ -14,14 +14,13 @@ import { InvariantChecker } from './invariant.js';
 
 /** Text the model sees for a call that never started. */
 export const TOOL_NOT_STARTED_TEXT =
-  'This tool call never started: the session was interrupted (the app closed or crashed) before it ran. ' +
-  'Nothing was executed. If the result is still needed, call the tool again.';
+  'This tool call never started: the session was interrupted (the app closed or crashed) before it ran. ' + 'Nothing was executed. If the result is still needed, call the tool again.';
 
 /** Text the model sees for a call whose outcome is unknown. */
 export const TOOL_OUTCOME_UNKNOWN_TEXT =
   'The outcome of this tool call is unknown: the session was interrupted (the app closed or crashed) while it was running. ' +
   'It may have completed, partially completed, or not run at all. Retry it only if it is read-only or idempotent; ' +
-  'otherwise first verify the current state (for example re-read the file or check the command\'s effect) or ask the user.';
+  "otherwise first verify the current state (for example re-read the file or check the command's effect) or ask the user.";
 
 interface PendingCall {
   readonly callId: CallId;
@@ -94,9 +93,7 @@ export class OpenStateTracker {
     return {
       turn: this.turn,
       step: this.step,
-      pending: this.pending
-        .filter((p) => !p.answered)
-        .map((p) => (p.toolCallSeq === undefined ? { callId: p.callId } : { callId: p.callId, toolCallSeq: p.toolCallSeq })),
+      pending: this.pending.filter((p) => !p.answered).map((p) => (p.toolCallSeq === undefined ? { callId: p.callId } : { callId: p.callId, toolCallSeq: p.toolCallSeq })),
     };
   }
 }
@@ -149,9 +146,7 @@ export function closersFor(state: OpenState, length: number): EventInput[] {
           turn: state.turn,
           step: state.step,
           message,
-          error: started
-            ? { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' }
-            : { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' },
+          error: started ? { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' } : { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' },
         },
         surfaceOp: 'append',
         ...(started ? { sourceEventSeqs: [call.toolCallSeq!] } : {}),

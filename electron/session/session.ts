@@ -6,14 +6,7 @@
  */
 import { Emitter, type Event } from '../../shared/event.js';
 import { SessionError, ForklineError } from '../../shared/errors.js';
-import {
-  KNOWN_EVENT_TYPES,
-  type EventInput,
-  type RequestHeader,
-  type SessionEvent,
-  type SessionEventType,
-  type SessionHeader,
-} from '../../shared/events.js';
+import { KNOWN_EVENT_TYPES, type EventInput, type RequestHeader, type SessionEvent, type SessionEventType, type SessionHeader } from '../../shared/events.js';
 import { IllFormedTextError, NonJsonValueError, deepFreezeJson, toFrozenJson, type FrozenJsonReport } from '../../shared/json.js';
 import type { Message } from '../../shared/messages.js';
 import { InvariantChecker, type InvariantState } from './invariant.js';

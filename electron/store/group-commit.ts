@@ -108,6 +108,9 @@ export class GroupCommitter {
       }
     };
     if (!deferring) return settle();
-    this.store.syncCommitted!().then(() => settle(), (error: unknown) => settle(error));
+    this.store.syncCommitted!().then(
+      () => settle(),
+      (error: unknown) => settle(error),
+    );
   }
 }

@@ -7,15 +7,7 @@
  * transaction (`SessionStore.atomically`); this module only judges records and words the errors.
  */
 import { StoreError } from '../../shared/errors.js';
-import {
-  currentProcessIdentity,
-  isPidAlive,
-  processLiveness,
-  processStartedAtMs,
-  type OwnerIdentity,
-  type ProcessIdentity,
-  type ProcessLiveness,
-} from '../platform/process-identity.js';
+import { currentProcessIdentity, isPidAlive, processLiveness, processStartedAtMs, type OwnerIdentity, type ProcessIdentity, type ProcessLiveness } from '../platform/process-identity.js';
 import type { SessionOwner } from './session-store.js';
 
 /** What the operating system says about processes (injectable for tests). */

@@ -435,17 +435,20 @@ export class SessionRepository implements IDisposable {
     // been quiet a while, or released) and, whatever is left, to the next search before it answers.
     const appendOptions = { ownerToken, deferSearch: true } as const;
     const committer = this.committer;
-    const writer = new SessionWriteBehind(committer
-      ? async (batch) => {
-          await committer.append(id, batch, appendOptions);
-          this.liveWritten();
-        }
-      : (batch) => {
-          this.store.append(id, batch, appendOptions);
-          this.liveWritten();
-        }, {
-      ...(this.options.writeWindowMs !== undefined ? { windowMs: this.options.writeWindowMs } : {}),
-    });
+    const writer = new SessionWriteBehind(
+      committer
+        ? async (batch) => {
+            await committer.append(id, batch, appendOptions);
+            this.liveWritten();
+          }
+        : (batch) => {
+            this.store.append(id, batch, appendOptions);
+            this.liveWritten();
+          },
+      {
+        ...(this.options.writeWindowMs !== undefined ? { windowMs: this.options.writeWindowMs } : {}),
+      },
+    );
     // Events the constructor appended (end-seed) happened before anyone could subscribe.
     for (const event of session.eventsFrom(session.firstLiveSeq)) writer.enqueue(event);
     const subscription = session.onDidAppend((event) => {

@@ -14,14 +14,7 @@ export const BUSY_TIMEOUT_MS = 5000;
  * pages, https://www.sqlite.org/pragma.html#pragma_page_size): 16 KiB pages hold several ~1 KB event rows each
  * and cut the CPU of bulk inserts (an import's writer thread) by about a quarter against the 4 KiB default.
  */
-export const CONNECTION_PRAGMAS = [
-  `busy_timeout = ${BUSY_TIMEOUT_MS}`,
-  'page_size = 16384',
-  'journal_mode = WAL',
-  'synchronous = FULL',
-  'foreign_keys = ON',
-  'trusted_schema = OFF',
-] as const;
+export const CONNECTION_PRAGMAS = [`busy_timeout = ${BUSY_TIMEOUT_MS}`, 'page_size = 16384', 'journal_mode = WAL', 'synchronous = FULL', 'foreign_keys = ON', 'trusted_schema = OFF'] as const;
 
 /**
  * The pragmas of an import's writer thread (ThreadedAppender): as {@link CONNECTION_PRAGMAS} but

@@ -115,7 +115,10 @@ export class SqliteSessionStore implements SessionStore {
    *   newer schema version; STORE_UNREADABLE when it is not an SQLite database or SQLite reports it
    *   damaged. A refused file is never written.
    */
-  constructor(readonly file: string, options: SqliteStoreOptions = {}) {
+  constructor(
+    readonly file: string,
+    options: SqliteStoreOptions = {},
+  ) {
     this.now = options.now ?? Date.now;
     this.packChunks = options.packChunks ?? true;
     this.onRowWritten = options.onRowWritten;
@@ -129,7 +132,9 @@ export class SqliteSessionStore implements SessionStore {
       this.db.close();
       const code = (error as { code?: unknown }).code;
       if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-        throw new StoreError('STORE_UNREADABLE', `${file} is damaged (${(error as Error).message}); it was left as it is. Move it aside to start with an empty store, or restore it from a backup.`, { cause: error });
+        throw new StoreError('STORE_UNREADABLE', `${file} is damaged (${(error as Error).message}); it was left as it is. Move it aside to start with an empty store, or restore it from a backup.`, {
+          cause: error,
+        });
       }
       throw error;
     }
@@ -138,9 +143,7 @@ export class SqliteSessionStore implements SessionStore {
     );
     this.indexTx = this.db.transaction(() => this.catchUpIndex());
     this.pendingSearchTx = this.db.transaction((maxEvents: number) => this.indexPendingInTransaction(maxEvents));
-    this.readTx = this.db.transaction((sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) =>
-      this.readInTransaction(sessionId, fromSeq, toSeq, out),
-    );
+    this.readTx = this.db.transaction((sessionId: string, fromSeq: number, toSeq: number, out: SessionEvent[]) => this.readInTransaction(sessionId, fromSeq, toSeq, out));
   }
 
   /**
@@ -256,8 +259,7 @@ export class SqliteSessionStore implements SessionStore {
     const from = events[0]!.seq;
     const token = ownerToken ?? null;
     const advanced = this.stmt('advanceEventCount').get(from + events.length, this.now(), lastTurnAfter(undefined, events) ?? null, deferSearch ? from : null, sessionId, from, token, token) as
-      | Pick<SessionRow, 'search_pending_from'>
-      | undefined;
+      Pick<SessionRow, 'search_pending_from'> | undefined;
     if (!advanced) this.refusedAppend(sessionId, events, ownerToken);
     checkContiguous(sessionId, events, from);
     this.insertEvents(sessionId, events, advanced.search_pending_from === null);
@@ -377,10 +379,7 @@ export class SqliteSessionStore implements SessionStore {
     const { upto, latest } = this.stmt('searchProgress').get() as { upto: number; latest: number | null };
     if (latest !== null && latest > upto) this.indexTx.immediate();
     const match = ftsMatchExpression(query.terms);
-    const rows =
-      query.sessionId !== undefined
-        ? this.stmt('searchSession').all(match, query.sessionId, query.limit)
-        : this.stmt('search').all(match, query.limit);
+    const rows = query.sessionId !== undefined ? this.stmt('searchSession').all(match, query.sessionId, query.limit) : this.stmt('search').all(match, query.limit);
     return rows as StoreSearchHit[];
   }
 
@@ -519,10 +518,12 @@ export class SqliteSessionStore implements SessionStore {
       this.syncing = run;
       return run;
     }
-    this.syncNext ??= this.syncing.catch(() => undefined).then(() => {
-      this.syncNext = undefined;
-      return this.syncCommitted();
-    });
+    this.syncNext ??= this.syncing
+      .catch(() => undefined)
+      .then(() => {
+        this.syncNext = undefined;
+        return this.syncCommitted();
+      });
     return this.syncNext;
   }
   private syncing: Promise<void> | undefined;
@@ -641,9 +642,7 @@ function forEachEventRow(events: readonly SessionEvent[], packChunks: boolean, v
 /** The rows of `events` as flat parameters, 8 per row (ThreadedAppender's ROW_STRIDE): what the writer thread inserts. */
 function encodeEventRows(events: readonly SessionEvent[], packChunks: boolean): (string | number | null)[] {
   const out: (string | number | null)[] = [];
-  forEachEventRow(events, packChunks, (seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable) =>
-    out.push(seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable),
-  );
+  forEachEventRow(events, packChunks, (seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable) => out.push(seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable));
   return out;
 }
 

@@ -25,7 +25,8 @@ export interface TeamStoreUrl {
  *   the one found is not a PostgreSQL URL (the message names where it came from, not the password).
  */
 export function resolveTeamStoreUrl(flag: string | undefined, dataDir: string, env: { readonly [name: string]: string | undefined } = process.env): TeamStoreUrl {
-  const found = flag !== undefined ? { url: flag, source: 'the --team-store flag' } : env['FORKLINE_TEAM_STORE'] ? { url: env['FORKLINE_TEAM_STORE'], source: 'FORKLINE_TEAM_STORE' } : fromConfig(dataDir);
+  const found =
+    flag !== undefined ? { url: flag, source: 'the --team-store flag' } : env['FORKLINE_TEAM_STORE'] ? { url: env['FORKLINE_TEAM_STORE'], source: 'FORKLINE_TEAM_STORE' } : fromConfig(dataDir);
   if (!found) {
     throw new TeamStoreError('TEAM_STORE_NOT_CONFIGURED', `no team store: pass --team-store postgres://ROLE@HOST/DB, set FORKLINE_TEAM_STORE, or put "teamStore" in ${join(dataDir, 'cli.json')}`);
   }

@@ -76,10 +76,23 @@ export function teamError(error: unknown, where: string): TeamStoreError {
   if (code === SEQ_CONFLICT_SQLSTATE) return new TeamStoreError('TEAM_SEQ_CONFLICT', message, cause);
   if (code === '28P01' || code === '28000') return new TeamStoreError('TEAM_STORE_AUTH', `the team store at ${where} refused the login: ${message}`, cause);
   if (code === '3D000') return new TeamStoreError('TEAM_STORE_UNREACHABLE', `the team store at ${where}: ${message}`, cause);
-  if (code === '42501') return new TeamStoreError('TEAM_PERMISSION_DENIED', `the team store refused: ${message} (is your role a member of forkline_team? an administrator runs GRANT forkline_team TO your_role)`, cause);
-  if (code === '3F000' || code === '42P01') return new TeamStoreError('TEAM_SCHEMA_MISSING', `the team store at ${where} has no Forkline schema; run forkline team init (as the database's owner)`, cause);
-  if (/^E[A-Z]+$/.test(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || /Connection terminated|timeout expired|connection is not open|Client has encountered a connection error/i.test(message)) {
-    return new TeamStoreError('TEAM_STORE_UNREACHABLE', `cannot reach the team store at ${where}: ${code && /^E/.test(code) ? `${code} ` : ''}${message}; nothing local was changed, publish again when it is back`, cause);
+  if (code === '42501')
+    return new TeamStoreError('TEAM_PERMISSION_DENIED', `the team store refused: ${message} (is your role a member of forkline_team? an administrator runs GRANT forkline_team TO your_role)`, cause);
+  if (code === '3F000' || code === '42P01')
+    return new TeamStoreError('TEAM_SCHEMA_MISSING', `the team store at ${where} has no Forkline schema; run forkline team init (as the database's owner)`, cause);
+  if (
+    /^E[A-Z]+$/.test(code) ||
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    /Connection terminated|timeout expired|connection is not open|Client has encountered a connection error/i.test(message)
+  ) {
+    return new TeamStoreError(
+      'TEAM_STORE_UNREACHABLE',
+      `cannot reach the team store at ${where}: ${code && /^E/.test(code) ? `${code} ` : ''}${message}; nothing local was changed, publish again when it is back`,
+      cause,
+    );
   }
   return new TeamStoreError('TEAM_STORE_FAILED', `the team store at ${where} failed: ${message}${code ? ` (SQLSTATE ${code})` : ''}`, cause);
 }

@@ -92,7 +92,7 @@ interface ServerRow {
 export async function publishSession(db: TeamDb, source: PublishSource, sessionId: string, options: PublishOptions): Promise<PublishResult[]> {
   const chain: SessionRecord[] = [];
   const seen = new Set<string>();
-  for (let id: string | undefined = sessionId; id !== undefined; ) {
+  for (let id: string | undefined = sessionId; id !== undefined;) {
     if (seen.has(id)) break;
     seen.add(id);
     const record = source.get(id);
@@ -132,7 +132,10 @@ async function publishOne(db: TeamDb, source: PublishSource, record: SessionReco
     throw new TeamStoreError('TEAM_OWNER_MISMATCH', `session ${id} is already published by role ${server.owner_role}, not ${db.role}; nothing was published and nothing local changed`);
   }
   if (server.installation !== options.installation) {
-    throw new TeamStoreError('TEAM_OWNER_MISMATCH', `session ${id} is already published from another machine (installation ${server.installation.slice(0, 8)}, this one is ${options.installation.slice(0, 8)}); nothing was published and nothing local changed`);
+    throw new TeamStoreError(
+      'TEAM_OWNER_MISMATCH',
+      `session ${id} is already published from another machine (installation ${server.installation.slice(0, 8)}, this one is ${options.installation.slice(0, 8)}); nothing was published and nothing local changed`,
+    );
   }
   if (server.own_from !== ownFrom) {
     throw new TeamStoreError('TEAM_DIVERGED', `session ${id} is published with its own events from seq ${server.own_from}, but the local one starts at ${ownFrom}`);
@@ -176,10 +179,14 @@ async function publishOne(db: TeamDb, source: PublishSource, record: SessionReco
     batch = following;
   }
   const total = fold.result().total;
-  await db.query(
-    'UPDATE forkline.sessions SET title = $2, status = $3, input_tokens = $4, output_tokens = $5, cost_usd = $6 WHERE id = $1',
-    [id, header.title ?? null, record.lastTurn ?? null, total.inputTokens, total.outputTokens, total.usd ?? (total.knownUsd > 0 ? total.knownUsd : null)],
-  );
+  await db.query('UPDATE forkline.sessions SET title = $2, status = $3, input_tokens = $4, output_tokens = $5, cost_usd = $6 WHERE id = $1', [
+    id,
+    header.title ?? null,
+    record.lastTurn ?? null,
+    total.inputTokens,
+    total.outputTokens,
+    total.usd ?? (total.knownUsd > 0 ? total.knownUsd : null),
+  ]);
   return { sessionId: id, appended, total: next, ownFrom };
 }
 

@@ -78,10 +78,16 @@ export async function checkTeamSchema(db: TeamDb): Promise<void> {
   if (version > TEAM_SCHEMA_VERSION) throw newerError(db, version);
   if (version === 0) throw new TeamStoreError('TEAM_SCHEMA_MISSING', `the team store at ${db.where} has no Forkline schema; run forkline team init (as the database's owner)`);
   if (version < TEAM_SCHEMA_VERSION) {
-    throw new TeamStoreError('TEAM_SCHEMA_MISSING', `the team store at ${db.where} has schema version ${version}, this Forkline needs ${TEAM_SCHEMA_VERSION}; run forkline team init (as the database's owner) to migrate it`);
+    throw new TeamStoreError(
+      'TEAM_SCHEMA_MISSING',
+      `the team store at ${db.where} has schema version ${version}, this Forkline needs ${TEAM_SCHEMA_VERSION}; run forkline team init (as the database's owner) to migrate it`,
+    );
   }
 }
 
 function newerError(db: TeamDb, version: number): TeamStoreError {
-  return new TeamStoreError('TEAM_SCHEMA_NEWER', `the team store at ${db.where} has schema version ${version}, newer than this Forkline understands (${TEAM_SCHEMA_VERSION}); update Forkline — nothing was changed`);
+  return new TeamStoreError(
+    'TEAM_SCHEMA_NEWER',
+    `the team store at ${db.where} has schema version ${version}, newer than this Forkline understands (${TEAM_SCHEMA_VERSION}); update Forkline — nothing was changed`,
+  );
 }

@@ -84,9 +84,10 @@ function toRow(r: DbSessionRow): TeamSessionRow {
  */
 export async function listTeamSessions(db: TeamDb, options: { readonly limit?: number; readonly owner?: string } = {}): Promise<TeamSessionRow[]> {
   const limit = options.limit ?? 10_000;
-  const result = options.owner !== undefined
-    ? await db.query<DbSessionRow>(`SELECT ${SESSION_COLUMNS} FROM forkline.sessions WHERE owner_role = $2 ORDER BY updated_at DESC, id LIMIT $1`, [limit, options.owner])
-    : await db.query<DbSessionRow>(`SELECT ${SESSION_COLUMNS} FROM forkline.sessions ORDER BY updated_at DESC, id LIMIT $1`, [limit]);
+  const result =
+    options.owner !== undefined
+      ? await db.query<DbSessionRow>(`SELECT ${SESSION_COLUMNS} FROM forkline.sessions WHERE owner_role = $2 ORDER BY updated_at DESC, id LIMIT $1`, [limit, options.owner])
+      : await db.query<DbSessionRow>(`SELECT ${SESSION_COLUMNS} FROM forkline.sessions ORDER BY updated_at DESC, id LIMIT $1`, [limit]);
   return result.rows.map(toRow);
 }
 

@@ -110,7 +110,9 @@ export class LiveTraceExporter implements IDisposable {
     const now = this.options.now ? this.options.now() : performance.now();
     if (now - this.lastWarning < WARN_EVERY_MS) return;
     this.lastWarning = now;
-    (this.options.onWarning ?? console.warn)(`live OTLP export: ${this.dropped} span(s) dropped (queue of ${this.maxQueue} full), ${this.failed} failed to send, ${this.exported} sent; the collector is slow or absent — sessions go on unaffected`);
+    (this.options.onWarning ?? console.warn)(
+      `live OTLP export: ${this.dropped} span(s) dropped (queue of ${this.maxQueue} full), ${this.failed} failed to send, ${this.exported} sent; the collector is slow or absent — sessions go on unaffected`,
+    );
   }
 
   /** Sends the next batch unless one is in flight. */

@@ -43,7 +43,10 @@ export function toReadableSpan(record: SpanRecord, resource: Resource): Readable
     ...(record.parentSpanId !== undefined ? { parentSpanContext: { traceId: record.traceId, spanId: record.parentSpanId, traceFlags: TraceFlags.SAMPLED } } : {}),
     startTime: start,
     endTime: end,
-    status: { code: record.status.code === 'error' ? SpanStatusCode.ERROR : record.status.code === 'ok' ? SpanStatusCode.OK : SpanStatusCode.UNSET, ...(record.status.message !== undefined ? { message: record.status.message } : {}) },
+    status: {
+      code: record.status.code === 'error' ? SpanStatusCode.ERROR : record.status.code === 'ok' ? SpanStatusCode.OK : SpanStatusCode.UNSET,
+      ...(record.status.message !== undefined ? { message: record.status.message } : {}),
+    },
     attributes: record.attributes as ReadableSpan['attributes'],
     links: record.links.map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED }, attributes: l.attributes as ReadableSpan['attributes'] })),
     events: record.events.map((e) => ({ name: e.name, time: hrTime(e.timeMs), attributes: e.attributes as ReadableSpan['attributes'] })),
@@ -103,7 +106,11 @@ export async function sendOtlp(records: readonly SpanRecord[], endpoint: string,
   const resource = forklineResource();
   const exporter = otlpExporter(endpoint, timeoutMs);
   try {
-    await exportOnce(exporter, records.map((r) => toReadableSpan(r, resource)), endpoint);
+    await exportOnce(
+      exporter,
+      records.map((r) => toReadableSpan(r, resource)),
+      endpoint,
+    );
   } finally {
     await exporter.shutdown().catch(() => undefined);
   }

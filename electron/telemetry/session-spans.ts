@@ -50,7 +50,10 @@ export interface SpanRecord {
 }
 
 function hex(input: string, bytes: number): string {
-  const out = createHash('sha256').update(input).digest('hex').slice(0, bytes * 2);
+  const out = createHash('sha256')
+    .update(input)
+    .digest('hex')
+    .slice(0, bytes * 2);
   // An all-zero id is invalid in OTLP (1 in 2^64): nudge it.
   return /^0+$/.test(out) ? `${out.slice(0, -1)}1` : out;
 }
@@ -198,7 +201,11 @@ export class SessionSpanBuilder {
     const holder = (): OpenSpan => this.step ?? this.turn ?? session;
     switch (event.type) {
       case 'turn/start':
-        this.turn = this.open(event.seq, 'invoke_agent forkline', 'internal', time, session, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'forkline', 'forkline.turn': event.data.turn });
+        this.turn = this.open(event.seq, 'invoke_agent forkline', 'internal', time, session, {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': 'forkline',
+          'forkline.turn': event.data.turn,
+        });
         break;
       case 'turn/end': {
         for (const tool of this.tools.values()) out.push(this.close(tool, time));
@@ -236,7 +243,11 @@ export class SessionSpanBuilder {
         if (this.step) this.usage(this.step, event.data.message, event.data.usage);
         break;
       case 'llm/retry':
-        (this.step ?? holder()).events.push({ name: 'forkline.llm.retry', timeMs: time, attributes: { 'forkline.retry.attempt': event.data.attempt, 'forkline.retry.delay_ms': event.data.delayMs, 'error.type': event.data.failure.code } });
+        (this.step ?? holder()).events.push({
+          name: 'forkline.llm.retry',
+          timeMs: time,
+          attributes: { 'forkline.retry.attempt': event.data.attempt, 'forkline.retry.delay_ms': event.data.delayMs, 'error.type': event.data.failure.code },
+        });
         break;
       case 'tool/call': {
         const tool = this.open(event.seq, `execute_tool ${event.data.name}`, 'internal', time, this.step ?? this.turn ?? session, {
@@ -279,13 +290,25 @@ export class SessionSpanBuilder {
         this.compaction = { start: time, id: event.data.compactionId };
         break;
       case 'compaction/summary':
-        holder().events.push({ name: 'forkline.compaction', timeMs: time, attributes: { 'forkline.compaction.id': event.data.compactionId, 'forkline.compaction.shadowed_tokens': event.data.shadowedTokenCount, 'forkline.compaction.shadowed_events': event.data.shadowedSeqs.length } });
+        holder().events.push({
+          name: 'forkline.compaction',
+          timeMs: time,
+          attributes: {
+            'forkline.compaction.id': event.data.compactionId,
+            'forkline.compaction.shadowed_tokens': event.data.shadowedTokenCount,
+            'forkline.compaction.shadowed_events': event.data.shadowedSeqs.length,
+          },
+        });
         break;
       case 'compaction/end':
         holder().events.push({
           name: 'forkline.compaction.end',
           timeMs: time,
-          attributes: { 'forkline.compaction.id': event.data.compactionId, 'forkline.compaction.duration_ms': this.compaction ? time - this.compaction.start : 0, ...(event.data.error !== undefined ? { 'error.type': 'compaction_failed' } : {}) },
+          attributes: {
+            'forkline.compaction.id': event.data.compactionId,
+            'forkline.compaction.duration_ms': this.compaction ? time - this.compaction.start : 0,
+            ...(event.data.error !== undefined ? { 'error.type': 'compaction_failed' } : {}),
+          },
         });
         this.compaction = undefined;
         break;
@@ -332,7 +355,11 @@ export class SessionSpanBuilder {
     }
   }
 
-  private usage(step: OpenSpan, message: AssistantMessage, usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number } | undefined): void {
+  private usage(
+    step: OpenSpan,
+    message: AssistantMessage,
+    usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number } | undefined,
+  ): void {
     const source = message.source as { model?: string } | undefined;
     if (source?.model !== undefined) step.attributes['gen_ai.response.model'] = source.model;
     if (usage) {

@@ -24,14 +24,5 @@ export interface BuiltinToolsOptions {
  * state lives in the ToolContext, e.g. `ctx.files`).
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
-  return [
-    createReadFileTool(),
-    createWriteFileTool(),
-    createEditFileTool(),
-    createListDirTool(),
-    createGlobTool(),
-    createGrepTool(),
-    createBashTool(options.bash),
-    createTodoWriteTool(),
-  ];
+  return [createReadFileTool(), createWriteFileTool(), createEditFileTool(), createListDirTool(), createGlobTool(), createGrepTool(), createBashTool(options.bash), createTodoWriteTool()];
 }

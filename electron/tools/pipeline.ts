@@ -40,9 +40,7 @@ export interface ToolCallResult {
 }
 
 /** What the scheduler gets back from {@link ToolPipeline.prepare}. */
-export type PreparedCall =
-  | { readonly kind: 'final'; readonly result: ToolCallResult }
-  | { readonly kind: 'run'; readonly concurrencySafe: boolean; run(): Promise<ToolCallResult> };
+export type PreparedCall = { readonly kind: 'final'; readonly result: ToolCallResult } | { readonly kind: 'run'; readonly concurrencySafe: boolean; run(): Promise<ToolCallResult> };
 
 export interface ApprovalQuestion {
   readonly callId: string;
@@ -106,7 +104,9 @@ export class ToolPipeline {
   async prepare(call: ToolCallRequest, signal: AbortSignal): Promise<PreparedCall> {
     const parsed = (this.options.parseArguments ?? parseArguments)(call.arguments);
     if (!parsed.ok) {
-      return final(errorResult('INVALID_ARGS', 'ToolArgsError', `the arguments of ${call.name} are not valid JSON (${parsed.message}). Call the tool again with a JSON object that matches its schema.`));
+      return final(
+        errorResult('INVALID_ARGS', 'ToolArgsError', `the arguments of ${call.name} are not valid JSON (${parsed.message}). Call the tool again with a JSON object that matches its schema.`),
+      );
     }
     const tool = this.options.registry.get(call.name);
     if (!tool) {
@@ -131,7 +131,11 @@ export class ToolPipeline {
     if (policy === 'allow') return undefined;
     if (policy === 'deny') {
       const what = tool.approvalPolicy !== undefined ? 'this tool' : tool.risk === 'exec' ? 'running commands' : 'changing files';
-      return errorResult('DENIED', 'ToolDeniedError', `${call.name} is not allowed: the ${tool.approvalPolicy !== undefined ? "tool's configured" : "session's"} approval policy denies ${what}. Tell the user what you wanted to do instead.`);
+      return errorResult(
+        'DENIED',
+        'ToolDeniedError',
+        `${call.name} is not allowed: the ${tool.approvalPolicy !== undefined ? "tool's configured" : "session's"} approval policy denies ${what}. Tell the user what you wanted to do instead.`,
+      );
     }
     if (this.options.isAllowedByRule?.(call.name, args) === true) return undefined;
     // Validate, then ask, then show the change: a call that would fail is never put to the person.
@@ -242,7 +246,12 @@ export class ToolPipeline {
     const content = this.cap(call.callId, output.content);
     if (outer.aborted && output.isError !== true) {
       // A body that finished after cancel: its success must not be trusted as a normal result.
-      return { content: `The turn was cancelled while ${call.name} was running; it completed, output follows.\n${content}`, isError: true, error: { name: 'AbortedError', code: 'ABORTED' }, ...(output.meta !== undefined ? { meta: output.meta } : {}) };
+      return {
+        content: `The turn was cancelled while ${call.name} was running; it completed, output follows.\n${content}`,
+        isError: true,
+        error: { name: 'AbortedError', code: 'ABORTED' },
+        ...(output.meta !== undefined ? { meta: output.meta } : {}),
+      };
     }
     return { content, isError: output.isError === true, ...(output.meta !== undefined ? { meta: output.meta } : {}) };
   }

@@ -42,7 +42,8 @@ type Content = Buffer | undefined;
  */
 export async function threeWayApply(checkpoints: WorkspaceCheckpoints, params: { readonly base: string; readonly theirs: string; readonly folder: string }): Promise<ApplyOutcome> {
   const folder = resolve(params.folder);
-  if (!existsSync(folder)) throw new ForklineError('APPLY_UNAVAILABLE', `the folder ${folder} no longer exists: restore it (or fork the branch into a folder with forkline fork BRANCH --worktree) before applying`);
+  if (!existsSync(folder))
+    throw new ForklineError('APPLY_UNAVAILABLE', `the folder ${folder} no longer exists: restore it (or fork the branch into a folder with forkline fork BRANCH --worktree) before applying`);
   const changed = await checkpoints.changedFiles(params.base, params.theirs);
   const writes: { path: string; content: Content }[] = [];
   const files: AppliedFile[] = [];
@@ -134,4 +135,3 @@ export function mergeText(ours: string, base: string, theirs: string): { text: s
   }
   return { text, conflicts };
 }
-

@@ -68,10 +68,7 @@ export class WorkspaceCheckpoints {
   private readonly timeoutMs: number;
   private initialized: Promise<void> | undefined;
 
-  constructor(
-    gitDir: string,
-    options: CheckpointOptions = {},
-  ) {
+  constructor(gitDir: string, options: CheckpointOptions = {}) {
     // Absolute, so it can never be read as an option.
     this.gitDir = resolve(gitDir);
     this.git = options.git ?? 'git';

@@ -82,17 +82,37 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(open !== undefined && facts.running && { id: 'cancel', label: 'Cancel the running turn', group: 'Session', shortcut: SHORTCUTS.cancel, run: () => effects.cancel(open) });
   // In the compare view Esc goes back to the open session (no turn can be cancelled from there).
   add(s.compare !== undefined && { id: 'close-compare', label: 'Close the comparison', group: 'View', shortcut: SHORTCUTS.cancel, run: () => s.closeCompare() });
-  add(open !== undefined && facts.approvalsPending && { id: 'go-approvals', label: 'Go to the pending approval', group: 'Session', hint: 'then A allow · S allow for session · R reject', run: () => effects.focus('approvals') });
+  add(
+    open !== undefined &&
+      facts.approvalsPending && {
+        id: 'go-approvals',
+        label: 'Go to the pending approval',
+        group: 'Session',
+        hint: 'then A allow · S allow for session · R reject',
+        run: () => effects.focus('approvals'),
+      },
+  );
   add(open !== undefined && !facts.readOnly && { id: 'fork', label: 'Fork after the last finished turn', group: 'Session', run: () => effects.fork(open, false) });
   add(open !== undefined && !facts.readOnly && { id: 'fork-worktree', label: 'Fork into its own folder after the last finished turn', group: 'Session', run: () => effects.fork(open, true) });
-  add(open !== undefined && !facts.running && !facts.readOnly && { id: 'fan-out', label: 'Fan out… (2–8 branches from the last finished turn, on a board)', group: 'Session', shortcut: SHORTCUTS.fanOut, run: () => effects.fanOut(open) });
+  add(
+    open !== undefined &&
+      !facts.running &&
+      !facts.readOnly && { id: 'fan-out', label: 'Fan out… (2–8 branches from the last finished turn, on a board)', group: 'Session', shortcut: SHORTCUTS.fanOut, run: () => effects.fanOut(open) },
+  );
   add(open !== undefined && { id: 'replay', label: 'Replay on this build (where would this build act differently?)', group: 'Session', run: () => effects.replay(open) });
   add(open !== undefined && s.requestTarget !== undefined && { id: 'edit-and-send', label: 'Edit and send the inspected request (playground)', group: 'Session', run: effects.editAndSend });
   add(summary?.parentSession !== undefined && { id: 'compare-parent', label: 'Compare with the parent session', group: 'Session', run: () => effects.compareWithParent(summary.id) });
   add(open !== undefined && !facts.running && !facts.readOnly && { id: 'compact', label: 'Compact what the model sees', group: 'Session', run: () => effects.compact(open) });
   add(summary !== undefined && { id: 'rename', label: 'Rename session…', group: 'Session', hint: 'F2 in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'rename' }) });
   add(summary !== undefined && { id: 'export', label: 'Export session as JSONL', group: 'Session', run: () => effects.exportSession(summary.id) });
-  add(summary !== undefined && { id: 'export-bundle', label: 'Export bundle… (the session, its forks and optionally their files)', group: 'Session', run: () => s.editSession({ sessionId: summary.id, kind: 'bundle' }) });
+  add(
+    summary !== undefined && {
+      id: 'export-bundle',
+      label: 'Export bundle… (the session, its forks and optionally their files)',
+      group: 'Session',
+      run: () => s.editSession({ sessionId: summary.id, kind: 'bundle' }),
+    },
+  );
   add(summary !== undefined && { id: 'delete', label: 'Delete session…', group: 'Session', hint: 'Delete in the session list', run: () => s.editSession({ sessionId: summary.id, kind: 'delete' }) });
   add({ id: 'import', label: 'Import a session log (.jsonl)…', group: 'Session', run: effects.importSession });
   add({ id: 'import-folder', label: 'Import a session folder (Cline, Roo Code, opencode)…', group: 'Session', run: effects.importFolder });

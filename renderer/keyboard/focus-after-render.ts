@@ -19,8 +19,7 @@ export interface FocusAfterRenderOptions {
 }
 
 /** Controls that take focus (hidden inputs, disabled controls and `tabindex="-1"` excluded). */
-export const FOCUSABLE =
-  'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+export const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** True when `el` can take focus now: in the document, laid out, not disabled. */
 export function focusable(el: HTMLElement | null | undefined): el is HTMLElement {

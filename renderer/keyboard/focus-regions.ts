@@ -45,11 +45,7 @@ export function regionTarget(region: Region): FocusTarget {
  * Where focus goes in the main area after its view changed: the composer when a message can be
  * typed, else the timeline's active row (a read-only session), else the compare view.
  */
-export const mainTarget: FocusTarget = firstOf(
-  () => document.querySelector<HTMLElement>('[data-testid="composer-input"]'),
-  regionTarget('timeline'),
-  regionTarget('compare'),
-);
+export const mainTarget: FocusTarget = firstOf(() => document.querySelector<HTMLElement>('[data-testid="composer-input"]'), regionTarget('timeline'), regionTarget('compare'));
 
 /** Focuses the next (or previous) area on screen after the one holding focus. */
 export function cycleRegion(direction: 1 | -1): void {

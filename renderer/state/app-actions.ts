@@ -205,7 +205,12 @@ export class AppActions {
     try {
       const b = await this.runtime.client.exportBundle({ sessionId, withFiles });
       save(b.fileName, b.text);
-      const parts = [`${b.sessions} session(s)`, `${b.events} events`, ...(withFiles ? [`${b.checkpoints} checkpoint(s) with files`] : []), b.redacted > 0 ? `${b.redacted} secret(s) redacted` : 'no secrets found'];
+      const parts = [
+        `${b.sessions} session(s)`,
+        `${b.events} events`,
+        ...(withFiles ? [`${b.checkpoints} checkpoint(s) with files`] : []),
+        b.redacted > 0 ? `${b.redacted} secret(s) redacted` : 'no secrets found',
+      ];
       this.app.toast(`Bundle ${b.fileName} saved: ${parts.join(', ')}${b.missingCheckpoints > 0 ? `; ${b.missingCheckpoints} checkpoint(s) not included` : ''}.`, 'info');
       return true;
     } catch (error) {
@@ -223,5 +228,4 @@ export class AppActions {
     }
     this.app.openCompare(parent, sessionId);
   }
-
 }

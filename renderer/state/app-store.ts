@@ -231,7 +231,17 @@ const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
       ...(options.keepBranches ? {} : { branchesOpen: false }),
       focusSessionFor: options.focusSession ? selectedId : undefined,
     })),
-  openAt: (selectedId, seq, text) => set({ selectedId, inspector: undefined, requestTarget: undefined, jump: { seq, nonce: ++counters.jump, ...(text !== undefined && text.trim() !== '' ? { text } : {}) }, compare: undefined, board: undefined, find: undefined, branchesOpen: false }),
+  openAt: (selectedId, seq, text) =>
+    set({
+      selectedId,
+      inspector: undefined,
+      requestTarget: undefined,
+      jump: { seq, nonce: ++counters.jump, ...(text !== undefined && text.trim() !== '' ? { text } : {}) },
+      compare: undefined,
+      board: undefined,
+      find: undefined,
+      branchesOpen: false,
+    }),
   inspect: (inspector) => set(inspector ? { inspector, dockTab: 'events' } : { inspector }),
   inspectRequest: (requestTarget) => set(requestTarget ? { requestTarget, dockTab: 'request' } : { requestTarget }),
   jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq }, dockTab: 'events' }),

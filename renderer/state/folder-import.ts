@@ -29,17 +29,24 @@ export const MAX_FOLDER_BYTES = 256 * 1024 * 1024;
 export async function folderImportFiles(files: readonly PickedFile[]): Promise<ImportableFile[]> {
   const roots = new Set(files.map((f) => f.webkitRelativePath.split('/')[0] ?? ''));
   if (files.length === 0 || roots.size !== 1 || roots.has('')) {
-    throw new UnsupportedFormatError('pick one folder: a Cline / Roo Code task folder, Cline\'s tasks folder, or opencode\'s storage folder', ['cline', 'opencode']);
+    throw new UnsupportedFormatError("pick one folder: a Cline / Roo Code task folder, Cline's tasks folder, or opencode's storage folder", ['cline', 'opencode']);
   }
   const name = [...roots][0]!;
   const json = files.filter((f) => f.webkitRelativePath.endsWith('.json'));
   const bytes = json.reduce((sum, f) => sum + f.size, 0);
   if (bytes > MAX_FOLDER_BYTES) {
-    throw new ForklineError('IMPORT_LIMIT_EXCEEDED', `the folder's JSON files are ${Math.round(bytes / 1024 / 1024)} MiB; a folder picked in the window may hold at most ${MAX_FOLDER_BYTES / 1024 / 1024} MiB (import larger ones with forkline import FOLDER)`);
+    throw new ForklineError(
+      'IMPORT_LIMIT_EXCEEDED',
+      `the folder's JSON files are ${Math.round(bytes / 1024 / 1024)} MiB; a folder picked in the window may hold at most ${MAX_FOLDER_BYTES / 1024 / 1024} MiB (import larger ones with forkline import FOLDER)`,
+    );
   }
   const texts = new Map<string, string>();
   await Promise.all(json.map(async (f) => texts.set(f.webkitRelativePath.slice(name.length + 1), await f.text())));
-  const tree = pickedTree(name, files.map((f) => f.webkitRelativePath.slice(name.length + 1)), texts);
+  const tree = pickedTree(
+    name,
+    files.map((f) => f.webkitRelativePath.slice(name.length + 1)),
+    texts,
+  );
   return folderSessionSources(tree).map((source) => {
     const blob = new Blob([...source.chunks()], { type: 'application/x-ndjson' });
     return { name: source.fileName, size: blob.size, slice: (start: number, end: number) => blob.slice(start, end) };

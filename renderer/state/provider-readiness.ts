@@ -7,9 +7,7 @@
  */
 import type { SettingsView } from '../../shared/api.js';
 
-export type ProviderReadiness =
-  | { readonly ready: true }
-  | { readonly ready: false; readonly code: 'SETTINGS_UNKNOWN' | 'NO_MODEL' | 'NO_BASE_URL' | 'MISSING_CREDENTIAL'; readonly message: string };
+export type ProviderReadiness = { readonly ready: true } | { readonly ready: false; readonly code: 'SETTINGS_UNKNOWN' | 'NO_MODEL' | 'NO_BASE_URL' | 'MISSING_CREDENTIAL'; readonly message: string };
 
 /** Readiness of `settings.active`; `undefined` settings (not loaded yet) are not ready. */
 export function providerReadiness(settings: SettingsView | undefined): ProviderReadiness {

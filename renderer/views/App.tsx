@@ -45,7 +45,10 @@ function Main(): ReactNode {
   const compare = useApp((s) => s.compare);
   const board = useApp((s) => s.board);
   useFocusOpenedView(board ? `board:${board.ids.join(':')}` : compare ? `compare:${compare.a}:${compare.b}` : undefined);
-  if (board) return <BoardView key={board.ids.join(':')} ids={board.ids} {...(board.fanoutId !== undefined ? { fanoutId: board.fanoutId } : {})} {...(board.check !== undefined ? { check: board.check } : {})} />;
+  if (board)
+    return (
+      <BoardView key={board.ids.join(':')} ids={board.ids} {...(board.fanoutId !== undefined ? { fanoutId: board.fanoutId } : {})} {...(board.check !== undefined ? { check: board.check } : {})} />
+    );
   if (compare) return <CompareView key={`${compare.a}:${compare.b}`} a={compare.a} b={compare.b} />;
   if (!selectedId) return <StartScreen />;
   if (!session) {

@@ -25,8 +25,8 @@ export function ConnectionBanner(): ReactNode {
     return (
       <div className="banner error connection-banner" data-testid="connection-banner" data-state="gave-up" role="alert">
         <span data-testid="connection-gave-up">
-          The Forkline server has not answered for {Math.round(connection.gaveUpAfterMs / 1000)} s, so this tab stopped reconnecting. If you restarted{' '}
-          <code>forkline serve</code>, open the new URL it printed (every start has a new token, often a new port).
+          The Forkline server has not answered for {Math.round(connection.gaveUpAfterMs / 1000)} s, so this tab stopped reconnecting. If you restarted <code>forkline serve</code>, open the new URL it
+          printed (every start has a new token, often a new port).
         </span>{' '}
         <button type="button" data-testid="connection-retry" onClick={() => window.location.reload()}>
           Try this address again

@@ -75,7 +75,16 @@ export function Dialog({
 
   return createPortal(
     <div className="backdrop" onClick={(e) => e.stopPropagation()} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={ref} className={`dialog${wide ? ' wide' : ''}${className ? ` ${className}` : ''}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId} tabIndex={-1} onKeyDown={onKeyDown}>
+      <div
+        ref={ref}
+        className={`dialog${wide ? ' wide' : ''}${className ? ` ${className}` : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        data-testid={testId}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
         <header className="dialog-head">
           <span className="dialog-title">{title}</span>
           <span className="spacer" />
@@ -90,7 +99,19 @@ export function Dialog({
   );
 }
 
-export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCancel }: { readonly title: string; readonly message: ReactNode; readonly confirmLabel: string; readonly onConfirm: () => void; readonly onCancel: () => void }): ReactNode {
+export function ConfirmDialog({
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: {
+  readonly title: string;
+  readonly message: ReactNode;
+  readonly confirmLabel: string;
+  readonly onConfirm: () => void;
+  readonly onCancel: () => void;
+}): ReactNode {
   return (
     <Dialog title={title} testId="confirm-dialog" onClose={onCancel}>
       <div className="confirm-message">{message}</div>

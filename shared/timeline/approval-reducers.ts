@@ -18,7 +18,8 @@ export const approvalReducers = {
     // What the person was shown: the exact command and folder, or the file and its line counts.
     const preview = asObject(d['preview']);
     if (preview?.['kind'] === 'command') row.shown = `$ ${headPreview(asString(preview['command']) ?? '', 120, { oneLine: true })} · in ${asString(preview['cwd']) ?? '?'}`;
-    else if (preview?.['kind'] === 'diff') row.shown = `${asString(preview['path']) ?? '?'} +${asNumber(preview['added']) ?? 0} −${asNumber(preview['removed']) ?? 0}${preview['created'] === true ? ' (new file)' : ''}`;
+    else if (preview?.['kind'] === 'diff')
+      row.shown = `${asString(preview['path']) ?? '?'} +${asNumber(preview['added']) ?? 0} −${asNumber(preview['removed']) ?? 0}${preview['created'] === true ? ' (new file)' : ''}`;
     const idx = fold.push(row);
     fold.own(e.seq, idx);
     let tool: number | undefined;

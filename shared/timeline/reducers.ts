@@ -47,9 +47,7 @@ type FamilyTypes =
 type EveryTypeCovered<Missing extends never> = Missing;
 export type _TimelineCoversEveryEventType = EveryTypeCovered<Exclude<SessionEventType, FamilyTypes | (typeof LOG_ROW_TYPES)[number]>>;
 
-const REDUCERS: ReadonlyMap<string, EventReducer> = new Map(
-  FAMILIES.flatMap((table) => Object.entries(table).filter((entry): entry is [string, EventReducer] => entry[1] !== undefined)),
-);
+const REDUCERS: ReadonlyMap<string, EventReducer> = new Map(FAMILIES.flatMap((table) => Object.entries(table).filter((entry): entry is [string, EventReducer] => entry[1] !== undefined)));
 
 /** Applies one event to the fold state. Never throws on odd payloads. */
 export function reduceEvent(fold: FoldState, event: SessionEvent): void {

@@ -72,7 +72,19 @@ export const turnReducers = {
     if (fold.contextWindow !== undefined) row.contextWindow = fold.contextWindow;
     const idx = fold.push(row);
     const key = fold.stepKey(turn, step);
-    const st: StepState = { turn, step, rowIdx: idx, attempt: 1, attemptClosed: false, sawChunk: false, blocks: new Map(), attemptRows: [], tools: [], usage: undefined, mark: fold.clock.mark(e.time) };
+    const st: StepState = {
+      turn,
+      step,
+      rowIdx: idx,
+      attempt: 1,
+      attemptClosed: false,
+      sawChunk: false,
+      blocks: new Map(),
+      attemptRows: [],
+      tools: [],
+      usage: undefined,
+      mark: fold.clock.mark(e.time),
+    };
     fold.steps.set(key, st);
     const ts = fold.turns.get(turn);
     if (ts) {

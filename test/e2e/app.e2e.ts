@@ -144,11 +144,13 @@ describe('Forkline in the browser', () => {
     await app.screenshot('08-diff-view');
   });
 
-  it('streams a running bash call\'s output live into its tool row', async () => {
+  it("streams a running bash call's output live into its tool row", async () => {
     app.llm.enqueue(
       // The call prints tick-1, then waits for the test's go-ahead (a file), so the live output is
       // checked while the call surely runs, however slow the machine.
-      toolCallResponse([{ id: 'bash-live', name: 'bash', arguments: JSON.stringify({ command: 'echo tick-1; for i in $(seq 1 600); do [ -f go-ahead ] && break; sleep 0.1; done; echo tick-2; echo tick-3' }) }]),
+      toolCallResponse([
+        { id: 'bash-live', name: 'bash', arguments: JSON.stringify({ command: 'echo tick-1; for i in $(seq 1 600); do [ -f go-ahead ] && break; sleep 0.1; done; echo tick-2; echo tick-3' }) },
+      ]),
       textResponse('Counted to three.'),
     );
     await send('Count to three slowly.');
@@ -167,7 +169,9 @@ describe('Forkline in the browser', () => {
 
   it('keeps following the tail when content grows under it, and stops only when the view moves up', async () => {
     const timeline = byTestId('timeline');
-    await byTestId('follow-tail-button').waitFor({ state: 'detached' }).catch(() => undefined);
+    await byTestId('follow-tail-button')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     if (await byTestId('follow-tail-button').isVisible()) await byTestId('follow-tail-button').click();
     await byTestId('follow-tail-button').waitFor({ state: 'detached' });
     // Content grows below the view and a scroll event fires before the tail is caught up (what a

@@ -140,9 +140,13 @@ describe('fork and compare in the browser', () => {
   it('the branch picker shows the tree rooted at S with three children labelled by their first differing prompt', async () => {
     await byTestId('branches-toggle').click();
     await byTestId('branch-picker').waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="branch-node"]').length === 4 && !document.querySelector('[data-testid="branch-node-prompt"][data-state="loading"]'), undefined, {
-      timeout: 10_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="branch-node"]').length === 4 && !document.querySelector('[data-testid="branch-node-prompt"][data-state="loading"]'),
+      undefined,
+      {
+        timeout: 10_000,
+      },
+    );
     const nodes = await page.locator('[data-testid="branch-node"]').evaluateAll((els) =>
       els.map((e) => ({
         id: e.getAttribute('data-session-id'),

@@ -142,10 +142,14 @@ describe('cost in the app', () => {
     expect(toolMs).toBeLessThan(waitMs);
     await page.locator('[data-testid="step-marker"][data-turn="1"][data-step="1"] [data-testid="step-approval-wait"]').waitFor();
     const stepMs = parseSeconds(await page.locator('[data-testid="step-marker"][data-turn="1"][data-step="1"]').getByTestId('step-duration').textContent());
-    const stepWaitMs = parseSeconds((await page.locator('[data-testid="step-marker"][data-turn="1"][data-step="1"]').getByTestId('step-approval-wait').textContent())!.replace(/^\+(.*) approval$/, '$1'));
+    const stepWaitMs = parseSeconds(
+      (await page.locator('[data-testid="step-marker"][data-turn="1"][data-step="1"]').getByTestId('step-approval-wait').textContent())!.replace(/^\+(.*) approval$/, '$1'),
+    );
     expect(stepWaitMs).toBe(waitMs);
     // The step's own time leaves the wait out: it is less than the step took in all.
-    const stepRow = log().filter((e) => e.type === 'step/start' || e.type === 'step/end').slice(0, 2);
+    const stepRow = log()
+      .filter((e) => e.type === 'step/start' || e.type === 'step/end')
+      .slice(0, 2);
     expect(stepMs).toBeLessThan(stepRow[1]!.time - stepRow[0]!.time - waitMs + 50);
     await app.screenshot('cost-after-turn');
     // The request inspector's Response tab: the step's cost and its parts.
@@ -174,7 +178,9 @@ describe('cost in the app', () => {
     await end.waitFor({ timeout: 20_000 });
     expect(await end.getAttribute('data-reason')).toBe('budget');
     await idle();
-    expect(await end.getByTestId('budget-stop-message').textContent()).toMatch(/^Stopped by the session budget before anything was sent: the next request could cost up to \$0\.00\d{4}, and the session has spent \$0\.005000 of its \$0\.006000\.$/);
+    expect(await end.getByTestId('budget-stop-message').textContent()).toMatch(
+      /^Stopped by the session budget before anything was sent: the next request could cost up to \$0\.00\d{4}, and the session has spent \$0\.005000 of its \$0\.006000\.$/,
+    );
     // Nothing was sent for turn 2.
     expect(app.llm.requests.length).toBe(2);
     await app.screenshot('cost-budget-stop');
@@ -189,7 +195,9 @@ describe('cost in the app', () => {
     expect(await page.locator('[data-testid="turn-end"][data-turn="3"]').getAttribute('data-reason')).toBe('completed');
     await idle();
     expect(app.runtime.host.options.settings.sessionBudget(sessionId)?.sessionUsd).toBe(raised);
-    const userTexts = log().filter((e) => e.type === 'user/message').map((e) => JSON.stringify(e.data));
+    const userTexts = log()
+      .filter((e) => e.type === 'user/message')
+      .map((e) => JSON.stringify(e.data));
     expect(userTexts.at(-1)).toContain('Continue where you stopped.');
     await app.screenshot('cost-budget-continued');
   });

@@ -81,7 +81,11 @@ function storedSession(id: string, title: string, target: number, last: 'complet
       s.append({ type: 'request/header', data: { reason: 'initial', header: { config: { provider: 'deepseek', model: 'deepseek-v4-flash' }, system: 'You are a coding agent.' } } });
       s.append({ type: 'request/context', data: { provider: 'deepseek', model: 'deepseek-v4-flash', contextWindow: 128_000 } });
     }
-    s.append({ type: 'user/message', data: { id: `u${turnNo}`, role: 'user', content: [{ type: 'text', text: `question ${turnNo}: how does module ${turnNo} work?` }], source: { kind: 'user' } }, surfaceOp: 'append' });
+    s.append({
+      type: 'user/message',
+      data: { id: `u${turnNo}`, role: 'user', content: [{ type: 'text', text: `question ${turnNo}: how does module ${turnNo} work?` }], source: { kind: 'user' } },
+      surfaceOp: 'append',
+    });
     const first = s.length;
     s.append({ type: 'assistant/chunk', data: { turn: turnNo, step: 1, chunk: { type: 'block-start', index: 0, blockType: 'reasoning' } } });
     for (let i = 0; i < 60; i++) s.append({ type: 'assistant/chunk', data: { turn: turnNo, step: 1, chunk: { type: 'reasoning-delta', index: 0, text: `considering part ${i} of the module, ` } } });
@@ -92,14 +96,29 @@ function storedSession(id: string, title: string, target: number, last: 'complet
     const seqs = Array.from({ length: s.length - first }, (_, i) => first + i);
     s.append({
       type: 'assistant/message',
-      data: { turn: turnNo, step: 1, message: { id: `a${turnNo}`, role: 'assistant', content: [{ type: 'reasoning', text: 'considering the module' }, { type: 'text', text: `Module ${turnNo} reads its input and writes a report.` }], source: { kind: 'model', provider: 'deepseek', model: 'deepseek-v4-flash' } } },
+      data: {
+        turn: turnNo,
+        step: 1,
+        message: {
+          id: `a${turnNo}`,
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'considering the module' },
+            { type: 'text', text: `Module ${turnNo} reads its input and writes a report.` },
+          ],
+          source: { kind: 'model', provider: 'deepseek', model: 'deepseek-v4-flash' },
+        },
+      },
       surfaceOp: 'append',
       sourceEventSeqs: seqs,
     });
     done = s.length >= target - 3;
     if (done && last === 'open') break;
     s.append({ type: 'step/end', data: { turn: turnNo, step: 1 } });
-    s.append({ type: 'turn/end', data: { turn: turnNo, reason: done && last === 'error' ? { kind: 'error', failure: { code: 'RATE_LIMIT', message: '429 Too Many Requests' } } : { kind: 'completed' } } });
+    s.append({
+      type: 'turn/end',
+      data: { turn: turnNo, reason: done && last === 'error' ? { kind: 'error', failure: { code: 'RATE_LIMIT', message: '429 Too Many Requests' } } : { kind: 'completed' } },
+    });
   }
   app.runtime.store.createSession(s.header, s.events);
   return s;
@@ -146,18 +165,30 @@ beforeAll(async () => {
   ]);
   await turn(main, 'Run the tests.', [
     httpError(500, { error: { message: 'upstream overloaded' } }),
-    toolCallResponse([{ id: 'bash-1', name: 'bash', arguments: JSON.stringify({ command: 'node -e "for (let i = 1; i <= 150; i++) console.log(\'ok \' + i + \' - loader keeps the value it was given\'); throw new TypeError(\'boom: loader.timeout is undefined\')"' }) }], { usage: usage(4_900, 60, { cached: 4_608 }) }),
+    toolCallResponse(
+      [
+        {
+          id: 'bash-1',
+          name: 'bash',
+          arguments: JSON.stringify({
+            command: "node -e \"for (let i = 1; i <= 150; i++) console.log('ok ' + i + ' - loader keeps the value it was given'); throw new TypeError('boom: loader.timeout is undefined')\"",
+          }),
+        },
+      ],
+      { usage: usage(4_900, 60, { cached: 4_608 }) },
+    ),
     textResponse('The tests fail with `TypeError: boom: loader.timeout is undefined`; the loader needs a default.'),
   ]);
-  summaries.push(textResponse('## Primary Request and Intent\n- migrate the config: timeout 30 → 60, retries 3 → 5\n\n## Errors and Fixes\n- `TypeError: boom: loader.timeout is undefined` → add a default in `load()`\n\n## Next Step\n- [ ] update the loader\n- [ ] run the tests'));
+  summaries.push(
+    textResponse(
+      '## Primary Request and Intent\n- migrate the config: timeout 30 → 60, retries 3 → 5\n\n## Errors and Fixes\n- `TypeError: boom: loader.timeout is undefined` → add a default in `load()`\n\n## Next Step\n- [ ] update the loader\n- [ ] run the tests',
+    ),
+  );
   expect((await connection.compactSession({ sessionId: main })).compacted).toBe(true);
   // A usage the prompt can have (about 4,200 tokens by our estimate): far fewer would be a server
   // cutting the prompt silently, which the agent answers by shrinking the window and compacting.
   await turn(main, 'What is left to do?', [textResponse('Update the loader defaults, then run the tests again.', { usage: usage(3_900, 25) })]);
-  await turn(main, 'Read the config once more.', [
-    toolCallResponse([{ id: 'read-2', name: 'read_file', arguments: '{"path":"config.json"}' }]),
-    textResponse('Unchanged: timeout 30, retries 3.'),
-  ]);
+  await turn(main, 'Read the config once more.', [toolCallResponse([{ id: 'read-2', name: 'read_file', arguments: '{"path":"config.json"}' }]), textResponse('Unchanged: timeout 30, retries 3.')]);
   summaries.push(textResponse(`## Summary\n${'- a summary that kept every detail instead of condensing it\n'.repeat(400)}`));
   await expect(connection.compactSession({ sessionId: main })).rejects.toMatchObject({ code: 'COMPACTION_FAILED' });
   await turn(main, 'Thanks.', [textResponse('You are welcome.')]);

@@ -67,7 +67,10 @@ describe('bundles and live traces from the app, keyboard only', () => {
     await press('Control+a');
     await page.keyboard.type(app.workspace);
     await press('Enter');
-    await page.waitForFunction((p) => document.querySelector('[data-testid="folder-browser"] .dialog-buttons .mono')?.textContent === p && !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'), app.workspace);
+    await page.waitForFunction(
+      (p) => document.querySelector('[data-testid="folder-browser"] .dialog-buttons .mono')?.textContent === p && !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'),
+      app.workspace,
+    );
     await press('Enter');
     await byTestId('session-view').waitFor();
     rootId = (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
@@ -180,7 +183,16 @@ describe('bundles and live traces from the app, keyboard only', () => {
     await press('Enter');
     await page.locator('[data-testid="turn-end"][data-turn="2"]').waitFor({ timeout: 30_000 });
     await idle();
-    await expect.poll(() => receiver.spans.filter((s) => s.attributes['gen_ai.conversation.id'] === rootId).map((s) => s.name).sort(), { timeout: 30_000 }).toEqual(['chat scripted-model', 'invoke_agent forkline']);
+    await expect
+      .poll(
+        () =>
+          receiver.spans
+            .filter((s) => s.attributes['gen_ai.conversation.id'] === rootId)
+            .map((s) => s.name)
+            .sort(),
+        { timeout: 30_000 },
+      )
+      .toEqual(['chat scripted-model', 'invoke_agent forkline']);
     const chat = receiver.spans.find((s) => s.name === 'chat scripted-model')!;
     expect(chat.attributes['gen_ai.request.model']).toBe('scripted-model');
     // Content was not opted in: no message text in the spans.

@@ -215,7 +215,7 @@ describe('fan-out board by keyboard', () => {
     await app.screenshot('65-rewound-1000');
   }, 180_000);
 
-  it('from the palette at 1400×900: ranked while running (marked), cost per branch, each branch\'s files, apply', async () => {
+  it("from the palette at 1400×900: ranked while running (marked), cost per branch, each branch's files, apply", async () => {
     const base = await baseSession();
     const page = await app.openPage({ width: 1400, height: 900 });
     await openByKeyboard(page, base.id);

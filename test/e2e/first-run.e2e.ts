@@ -107,7 +107,10 @@ describe('first run with no key', () => {
     // On a loaded machine the view may open only after the answer ended; then the step's chunk count
     // below still shows it streamed (many chunks, not one reply).
     const sawStreaming = await Promise.race([
-      page.locator('[data-testid="assistant-text"][data-streaming="true"]').waitFor({ timeout: 15_000 }).then(() => true),
+      page
+        .locator('[data-testid="assistant-text"][data-streaming="true"]')
+        .waitFor({ timeout: 15_000 })
+        .then(() => true),
       end.waitFor({ timeout: 15_000 }).then(() => false),
     ]);
     if (sawStreaming) await app.screenshot('first-run-streaming');

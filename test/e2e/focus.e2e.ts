@@ -43,11 +43,20 @@ function storedSession(id: string, title: string, target: number): void {
   for (let turn = 1; s.length < target - 3; turn++) {
     s.append({ type: 'turn/start', data: { turn } });
     s.append({ type: 'step/start', data: { turn, step: 1 } });
-    s.append({ type: 'user/message', data: { id: `u${turn}`, role: 'user', content: [{ type: 'text', text: `question ${turn}: how does module ${turn} work?` }], source: { kind: 'user' } }, surfaceOp: 'append' });
+    s.append({
+      type: 'user/message',
+      data: { id: `u${turn}`, role: 'user', content: [{ type: 'text', text: `question ${turn}: how does module ${turn} work?` }], source: { kind: 'user' } },
+      surfaceOp: 'append',
+    });
     s.append({ type: 'assistant/chunk', data: { turn, step: 1, chunk: { type: 'block-start', index: 0, blockType: 'reasoning' } } });
     for (let i = 0; i < 60; i++) s.append({ type: 'assistant/chunk', data: { turn, step: 1, chunk: { type: 'reasoning-delta', index: 0, text: `part ${i}, ` } } });
     s.append({ type: 'assistant/chunk', data: { turn, step: 1, chunk: { type: 'finish', reason: { kind: 'stop' } } } });
-    const message = { id: `a${turn}`, role: 'assistant', content: [{ type: 'text', text: `Module ${turn} writes a report.` }], source: { kind: 'model', provider: 'deepseek', model: 'deepseek-v4-flash' } } as const;
+    const message = {
+      id: `a${turn}`,
+      role: 'assistant',
+      content: [{ type: 'text', text: `Module ${turn} writes a report.` }],
+      source: { kind: 'model', provider: 'deepseek', model: 'deepseek-v4-flash' },
+    } as const;
     s.append({ type: 'assistant/message', data: { turn, step: 1, message }, surfaceOp: 'append' });
     s.append({ type: 'step/end', data: { turn, step: 1 } });
     s.append({ type: 'turn/end', data: { turn, reason: { kind: 'completed' } } });
@@ -339,13 +348,17 @@ describe('focus after actions, keyboard only at 1000×700', () => {
     await press('Enter');
     // Event #200 is the first of the next page (the loaded log starts at #0): its card, or the folded run holding it.
     try {
-      await page.waitForFunction(() => {
-        const el = document.activeElement;
-        const card = el?.closest<HTMLElement>('[data-testid="raw-event"]');
-        const run = el?.closest<HTMLElement>('[data-testid="raw-run"]');
-        if (card && card.dataset['seq'] === '200') return true;
-        return run !== null && run !== undefined && Number(run.dataset['first']) <= 200 && Number(run.dataset['last']) >= 200;
-      }, undefined, { timeout: 5_000 });
+      await page.waitForFunction(
+        () => {
+          const el = document.activeElement;
+          const card = el?.closest<HTMLElement>('[data-testid="raw-event"]');
+          const run = el?.closest<HTMLElement>('[data-testid="raw-run"]');
+          if (card && card.dataset['seq'] === '200') return true;
+          return run !== null && run !== undefined && Number(run.dataset['first']) <= 200 && Number(run.dataset['last']) >= 200;
+        },
+        undefined,
+        { timeout: 5_000 },
+      );
     } catch {
       throw new Error(`focus did not reach event #200: ${JSON.stringify(await activeInfo())}`);
     }
@@ -388,7 +401,10 @@ describe('focus after actions, keyboard only at 1000×700', () => {
   it('Trust on a workspace MCP server hands focus to its row (or its tools)', async () => {
     const folder = join(app.workspace, 'mcp-focus');
     mkdirSync(join(folder, '.forkline'), { recursive: true });
-    writeFileSync(join(folder, '.forkline', 'mcp.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [join(ROOT, 'test/support/mcp/test-mcp-server.mjs'), '--tools', 'add'] } } }));
+    writeFileSync(
+      join(folder, '.forkline', 'mcp.json'),
+      JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [join(ROOT, 'test/support/mcp/test-mcp-server.mjs'), '--tools', 'add'] } } }),
+    );
     const conn = app.runtime.host.connect(() => undefined);
     const id = conn.createSession({ cwd: folder }).id;
     app.runtime.host.ensureAgent(id);
@@ -398,10 +414,14 @@ describe('focus after actions, keyboard only at 1000×700', () => {
     await press('Enter');
     await page.locator('[data-testid="mcp-server"][data-name="repo"]').getByTestId('mcp-server-trust').waitFor({ state: 'detached', timeout: 15_000 });
     try {
-      await page.waitForFunction(() => {
-        const el = document.activeElement as HTMLElement | null;
-        return el?.closest<HTMLElement>('[data-testid="mcp-server"]')?.dataset['name'] === 'repo';
-      }, undefined, { timeout: 5_000 });
+      await page.waitForFunction(
+        () => {
+          const el = document.activeElement as HTMLElement | null;
+          return el?.closest<HTMLElement>('[data-testid="mcp-server"]')?.dataset['name'] === 'repo';
+        },
+        undefined,
+        { timeout: 5_000 },
+      );
     } catch {
       throw new Error(`focus did not stay with the trusted server: ${JSON.stringify(await activeInfo())}`);
     }

@@ -83,12 +83,21 @@ describe('a sub-agent log imported from the window', () => {
     const parentId = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
     const parentText = readFileSync(join(AGENT_LOGS, 'claude-code', 'agentsessions_claude_subagent-parent.jsonl'), 'utf8');
     // The real layout: the sub-agent's records carry the parent's sessionId.
-    const childText = readFileSync(join(AGENT_LOGS, 'claude-code', 'agentsessions_claude_subagent-child.jsonl'), 'utf8').replaceAll('"sessionId":"agent-a0ad4f44468bdf20d"', `"sessionId":"${parentId}"`);
-    for (const [name, text] of [[`${parentId}.jsonl`, parentText], ['agent-a0ad4f44468bdf20d.jsonl', childText]] as const) {
+    const childText = readFileSync(join(AGENT_LOGS, 'claude-code', 'agentsessions_claude_subagent-child.jsonl'), 'utf8').replaceAll(
+      '"sessionId":"agent-a0ad4f44468bdf20d"',
+      `"sessionId":"${parentId}"`,
+    );
+    for (const [name, text] of [
+      [`${parentId}.jsonl`, parentText],
+      ['agent-a0ad4f44468bdf20d.jsonl', childText],
+    ] as const) {
       const chooser = page.waitForEvent('filechooser');
       await runCommand(page, 'import a session log');
       await (await chooser).setFiles({ name, mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
-      await page.locator('[data-testid="toast"][data-tone="info"]').filter({ hasText: `Imported ${name}` }).waitFor({ timeout: 20_000 });
+      await page
+        .locator('[data-testid="toast"][data-tone="info"]')
+        .filter({ hasText: `Imported ${name}` })
+        .waitFor({ timeout: 20_000 });
     }
     const link = page.getByTestId('open-spawning-session');
     await link.waitFor();

@@ -30,13 +30,24 @@ afterAll(async () => {
  * `message.id` (the fixture was recorded with thinking off).
  */
 function transcriptWithThinking(): string {
-  const lines = readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8').trimEnd().split('\n');
+  const lines = readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n');
   const firstAssistant = JSON.parse(lines[2]!) as { uuid: string; parentUuid: string; timestamp: string; message: { content: unknown[] } };
   const thinking = {
     ...firstAssistant,
     uuid: 'f0a7d2c4-0000-4000-8000-000000000001',
     timestamp: '2026-01-21T06:20:32.900Z',
-    message: { ...firstAssistant.message, content: [{ type: 'thinking', thinking: 'The user wants a script hello.sh that prints "Hello world". I will write it with the Write tool, then make it executable and run it with Bash.', signature: 'EqkB…' }] },
+    message: {
+      ...firstAssistant.message,
+      content: [
+        {
+          type: 'thinking',
+          thinking: 'The user wants a script hello.sh that prints "Hello world". I will write it with the Write tool, then make it executable and run it with Bash.',
+          signature: 'EqkB…',
+        },
+      ],
+    },
   };
   const withParent = { ...firstAssistant, parentUuid: thinking.uuid };
   lines.splice(2, 1, JSON.stringify(thinking), JSON.stringify(withParent));

@@ -82,7 +82,10 @@ describe('keyboard only', () => {
     await press('Control+a');
     await page.keyboard.type(project);
     await press('Enter');
-    await page.waitForFunction((p) => document.querySelector('[data-testid="folder-browser"] .dialog-buttons .mono')?.textContent === p && !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'), project);
+    await page.waitForFunction(
+      (p) => document.querySelector('[data-testid="folder-browser"] .dialog-buttons .mono')?.textContent === p && !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'),
+      project,
+    );
     await app.screenshot('kb-01-folder-typed');
     await press('Enter');
     await byTestId('session-view').waitFor();

@@ -38,7 +38,7 @@ describe('MCP servers in Settings', () => {
     await json.fill('{"calc": {"command": ');
     await page.getByTestId('mcp-settings-save').click();
     expect(await page.getByTestId('mcp-settings-error').textContent()).toContain('Not valid JSON');
-    await json.fill(JSON.stringify({ calc: { command: 'no such thing', args: [] , approval: 'sometimes' } }));
+    await json.fill(JSON.stringify({ calc: { command: 'no such thing', args: [], approval: 'sometimes' } }));
     await page.getByTestId('mcp-settings-save').click();
     await page.getByTestId('mcp-settings-error').filter({ hasText: 'server "calc"' }).waitFor();
 

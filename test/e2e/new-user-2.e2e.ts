@@ -350,13 +350,19 @@ describe.each(SIZES)('debugger at $width×$height', (size) => {
       conn.followup({ sessionId: id, text });
       await a.runtime.host.agentFor(id)!.whenIdle();
     };
-    a.llm.enqueue(toolCallResponse([{ id: 'l-1', name: 'bash', arguments: JSON.stringify({ command: 'ls' }) }], { usage: usage(5_200, 30) }), textResponse(`The folder is empty. ${'Nothing is in it, not even hidden files. '.repeat(300)}`, { usage: usage(7_400, 20) }));
+    a.llm.enqueue(
+      toolCallResponse([{ id: 'l-1', name: 'bash', arguments: JSON.stringify({ command: 'ls' }) }], { usage: usage(5_200, 30) }),
+      textResponse(`The folder is empty. ${'Nothing is in it, not even hidden files. '.repeat(300)}`, { usage: usage(7_400, 20) }),
+    );
     await turn('What is in the folder?');
     a.llm.enqueue(textResponse(`Nothing yet, so nothing to read. ${'There is no file to open. '.repeat(300)}`, { usage: usage(9_500, 25) }));
     await turn('Anything to read?');
     a.llm.enqueue(textResponse('## Primary Request and Intent\n- look at the empty folder\n\n## Next Step\n- create a file'));
     expect((await conn.compactSession({ sessionId: id })).compacted).toBe(true);
-    a.llm.enqueue(toolCallResponse([{ id: 'l-2', name: 'bash', arguments: JSON.stringify({ command: 'touch notes.txt' }) }], { usage: usage(5_000, 30) }), textResponse('Created notes.txt for your notes.', { usage: usage(5_400, 40) }));
+    a.llm.enqueue(
+      toolCallResponse([{ id: 'l-2', name: 'bash', arguments: JSON.stringify({ command: 'touch notes.txt' }) }], { usage: usage(5_000, 30) }),
+      textResponse('Created notes.txt for your notes.', { usage: usage(5_400, 40) }),
+    );
     await turn('Create notes.txt.');
     conn.dispose();
     await openFromList(page, id);
@@ -376,7 +382,9 @@ describe.each(SIZES)('debugger at $width×$height', (size) => {
     await openRequest(page, 3, 1);
     await openTab(page, 'diff');
     expect(await byTestId('diff-previous').textContent()).toBe('step 2.1');
-    expect(await byTestId('diff-basis').textContent()).toMatch(/^Compared with the last step of turn 2 \(step 2\.1\), as this is the turn's first step; the compaction summary.* in between is a side request and is not compared\.$/);
+    expect(await byTestId('diff-basis').textContent()).toMatch(
+      /^Compared with the last step of turn 2 \(step 2\.1\), as this is the turn's first step; the compaction summary.* in between is a side request and is not compared\.$/,
+    );
     expect(await byTestId('diff-prefix').getAttribute('data-held')).toBe('false');
     await a.screenshot(`new-user-2-${tag}-diff-basis`);
     expect(await layoutProblems(page)).toEqual([]);

@@ -57,7 +57,7 @@ describe('providers in the UI', () => {
     await app.screenshot('providers-01-truncation-warning');
   });
 
-  it('settings: lists the endpoint\'s models, saves per-model limits, tests the connection with the exact error', async () => {
+  it("settings: lists the endpoint's models, saves per-model limits, tests the connection with the exact error", async () => {
     await byTestId('settings-button').click();
     await byTestId('settings-dialog').waitFor();
     await byTestId('settings-list-models').click();
@@ -73,10 +73,16 @@ describe('providers in the UI', () => {
     expect(await byTestId('settings-test-result').textContent()).toMatch(/^Connected: big-model answered in \d+ ms\.$/);
     expect(app.llm.requests.at(-1)!.body.max_tokens).toBe(16);
 
-    app.llm.enqueue(httpError(401, { error: { message: 'Incorrect API key provided: sk-bad. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+    app.llm.enqueue(
+      httpError(401, {
+        error: { message: 'Incorrect API key provided: sk-bad. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', code: 'invalid_api_key' },
+      }),
+    );
     await byTestId('settings-test-connection').click();
     await page.locator('[data-testid="settings-test-result"][data-ok="false"]').waitFor();
-    expect(await byTestId('settings-test-result').textContent()).toBe('Failed (AUTH): 401 Incorrect API key provided: sk-bad. You can find your API key at https://platform.openai.com/account/api-keys.');
+    expect(await byTestId('settings-test-result').textContent()).toBe(
+      'Failed (AUTH): 401 Incorrect API key provided: sk-bad. You can find your API key at https://platform.openai.com/account/api-keys.',
+    );
 
     await byTestId('settings-context-window').fill('32k');
     expect(await byTestId('settings-save').isDisabled()).toBe(true);

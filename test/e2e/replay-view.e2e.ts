@@ -132,7 +132,10 @@ describe('replay on this build', () => {
     await both('diverged-banner');
 
     // The link scrolls the timeline to the divergent step (scroll away first, so it must move).
-    await page.locator('.timeline').first().evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page
+      .locator('.timeline')
+      .first()
+      .evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await press(byTestId('replay-go-step'));
     await page.waitForFunction(() => {
       const row = document.querySelector('[data-testid="step-marker"][data-turn="1"][data-step="1"]');
@@ -214,10 +217,14 @@ describe('request playground', () => {
     const requestsBefore = app.llm.requests.length;
     answers.push(textResponse('Hola, un saludo desde el archivo de notas.', { split: 3, frameDelayMs: 120 }));
     await press(byTestId('playground-send'));
-    await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid="playground-response"][data-status="running"] [data-testid="playground-response-text"]');
-      return el !== null && (el.textContent ?? '').length > 0;
-    }, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('[data-testid="playground-response"][data-status="running"] [data-testid="playground-response-text"]');
+        return el !== null && (el.textContent ?? '').length > 0;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
     await waitForFocus(page, 'playground-response');
     await both('playground-streaming');
     await page.locator('[data-testid="playground-response"][data-status="done"]').waitFor({ timeout: 30_000 });
@@ -232,7 +239,10 @@ describe('request playground', () => {
     expect(await page.getByTestId('playground-run').count()).toBe(1);
     const file = join(app.dir, 'data', 'playground', `${encodeURIComponent(main)}.jsonl`);
     expect(existsSync(file)).toBe(true);
-    const stored = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { turn: number; step: number; text: string; status: string });
+    const stored = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { turn: number; step: number; text: string; status: string });
     expect(stored).toMatchObject([{ turn: 2, step: 1, text: 'Hola, un saludo desde el archivo de notas.', status: 'done' }]);
     expect(app.runtime.host.agentFor(main)!.session.length).toBe(eventsBefore);
     // The replay result from before still describes the whole log (the run added no event).
@@ -247,10 +257,14 @@ describe('request playground', () => {
     // Fork with this prompt: a fork before turn 2, where the edited prompt is sent.
     answers.push(textResponse('Hola.'));
     await press(byTestId('playground-fork'));
-    await page.waitForFunction((id) => {
-      const row = document.querySelector('[data-testid="session-row"][data-selected="true"]');
-      return row !== null && row.getAttribute('data-session-id') !== id;
-    }, main, { timeout: 30_000 });
+    await page.waitForFunction(
+      (id) => {
+        const row = document.querySelector('[data-testid="session-row"][data-selected="true"]');
+        return row !== null && row.getAttribute('data-session-id') !== id;
+      },
+      main,
+      { timeout: 30_000 },
+    );
     const forkId = (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
     await app.runtime.host.agentFor(forkId)!.whenIdle();
     await page.locator('[data-testid="user-message"]', { hasText: 'Summarize it in one word, in Spanish.' }).waitFor({ timeout: 30_000 });

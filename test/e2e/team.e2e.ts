@@ -109,7 +109,11 @@ describe('the Team section', () => {
     expect(await flaky.getByTestId('team-session-meta').textContent()).toMatch(new RegExp(`^alice · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d · ${FLAKY} · completed · [\\d.,k]+ tokens · `));
     expect(await layoutProblems(page)).toEqual([]);
     // Every control of the section is in the Tab order.
-    expect(await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid="team-section"] :is(button, input)')].filter((el) => el.getClientRects().length > 0 && el.tabIndex < 0).length)).toBe(0);
+    expect(
+      await page.evaluate(
+        () => [...document.querySelectorAll<HTMLElement>('[data-testid="team-section"] :is(button, input)')].filter((el) => el.getClientRects().length > 0 && el.tabIndex < 0).length,
+      ),
+    ).toBe(0);
     await app.screenshot('team-03-listed-1000');
     // Settings shows the store in use (password hidden) and can change it.
     await press('Control+,');
@@ -165,7 +169,10 @@ describe('the Team section', () => {
     await press('Control+a');
     await page.keyboard.type(work);
     await press('Enter');
-    await page.waitForFunction((p) => document.querySelector('[data-testid="folder-browser"] .dialog-buttons .mono')?.textContent === p && !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'), work);
+    await page.waitForFunction(
+      (p) => document.querySelector('[data-testid="folder-browser"] .dialog-buttons .mono')?.textContent === p && !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'),
+      work,
+    );
     await press('Enter');
     await page.locator('[data-testid="toast"]').filter({ hasText: "Continued alice's session" }).waitFor({ timeout: 30_000 });
     const childId = (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
@@ -197,7 +204,10 @@ describe('the Team section', () => {
       await press('Control+a');
       await page.keyboard.type(work);
       await press('Enter');
-      await page.waitForFunction((p) => document.querySelector('[data-testid="folder-browser"] .dialog-buttons .mono')?.textContent === p && !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'), work);
+      await page.waitForFunction(
+        (p) => document.querySelector('[data-testid="folder-browser"] .dialog-buttons .mono')?.textContent === p && !document.querySelector('[data-testid="folder-list"][aria-busy="true"]'),
+        work,
+      );
       await press('Enter');
       await waitForFocus(page, 'composer-input');
       app.llm.enqueue(textResponse('The parser fix is in.'));

@@ -70,13 +70,18 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     approvalPolicy: () => options.approvalPolicy ?? 'allow',
     newId: randomUUID,
     platform: 'linux',
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-      const t = setTimeout(resolve, Math.min(ms, 20));
-      signal.addEventListener('abort', () => {
-        clearTimeout(t);
-        reject(signal.reason as Error);
-      }, { once: true });
-    }),
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        const t = setTimeout(resolve, Math.min(ms, 20));
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(t);
+            reject(signal.reason as Error);
+          },
+          { once: true },
+        );
+      }),
     ...options.agent,
   });
   return {

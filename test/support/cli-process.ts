@@ -26,7 +26,10 @@ export interface CliResult {
  * Runs `forkline ARGS` with stdout and stderr on pipes and collects them whole.
  * @param options.nodeArgs flags for node itself (e.g. `--max-old-space-size=64`, `-r probe.cjs`).
  */
-export function runCli(args: readonly string[], options: { readonly env?: Record<string, string>; readonly nodeArgs?: readonly string[]; readonly uid?: number; readonly gid?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { readonly env?: Record<string, string>; readonly nodeArgs?: readonly string[]; readonly uid?: number; readonly gid?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), FORKLINE, ...args], {
       cwd: ROOT,
@@ -110,7 +113,10 @@ export function forkline(args: readonly string[], options: ForklineOptions = {})
 }
 
 /** `forkline()` without an event loop turn (spawnSync), for tests that run step by step; `timeoutMs` kills a hung run. */
-export function forklineSync(args: readonly string[], options: { readonly dataDir?: string; readonly env?: Record<string, string>; readonly timeoutMs?: number } = {}): { readonly code: number; readonly stdout: string; readonly stderr: string } {
+export function forklineSync(
+  args: readonly string[],
+  options: { readonly dataDir?: string; readonly env?: Record<string, string>; readonly timeoutMs?: number } = {},
+): { readonly code: number; readonly stdout: string; readonly stderr: string } {
   const r = spawnSync(process.execPath, [FORKLINE, ...withDataDir(args, options.dataDir)], { cwd: ROOT, env: cliEnv(options.env), encoding: 'utf8', timeout: options.timeoutMs ?? 60_000 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -119,7 +125,11 @@ export function forklineSync(args: readonly string[], options: { readonly dataDi
  * Runs a shell pipeline whose first command is `forkline ARGS` (`$FORKLINE` in `tail`), e.g.
  * `| head -1`. Returns each command's exit status (bash PIPESTATUS) and the pipeline's output.
  */
-export function runCliPipeline(args: readonly string[], tail: string, options: { readonly env?: Record<string, string> } = {}): Promise<{ readonly statuses: number[]; readonly stdout: string; readonly stderr: string }> {
+export function runCliPipeline(
+  args: readonly string[],
+  tail: string,
+  options: { readonly env?: Record<string, string> } = {},
+): Promise<{ readonly statuses: number[]; readonly stdout: string; readonly stderr: string }> {
   const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const script = `"$NODE" "$FORKLINE" ${quoted} ${tail}; echo "PIPESTATUS=\${PIPESTATUS[*]}" >&2`;
   return new Promise((resolve, reject) => {

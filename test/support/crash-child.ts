@@ -17,15 +17,7 @@
 import { writeFileSync } from 'node:fs';
 import { SessionRepository } from '../../electron/store/session-repository.js';
 import { SqliteSessionStore, type RowWritten } from '../../electron/store/sqlite-session-store.js';
-import {
-  CRASH_FAILPOINTS,
-  SCENARIO_CALLS,
-  TURN1_DELTAS,
-  TURN2_ARG_PARTS,
-  TURN2_REASONING,
-  TURN2_TEXT,
-  type CrashFailpoint,
-} from './crash-scenarios.js';
+import { CRASH_FAILPOINTS, SCENARIO_CALLS, TURN1_DELTAS, TURN2_ARG_PARTS, TURN2_REASONING, TURN2_TEXT, type CrashFailpoint } from './crash-scenarios.js';
 import { AgentLogWriter, words } from './store-fixtures.js';
 
 function blockForever(marker: string, info: Record<string, unknown>): never {

@@ -55,7 +55,10 @@ export async function waitForFile(file: string, spawned: SpawnedChild, timeoutMs
 export async function waitForLine(spawned: SpawnedChild, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const line = spawned.stdout().split('\n').find((l) => pattern.test(l));
+    const line = spawned
+      .stdout()
+      .split('\n')
+      .find((l) => pattern.test(l));
     if (line !== undefined) return line;
     if (spawned.child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 10));

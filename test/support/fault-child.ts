@@ -55,7 +55,13 @@ const connection = runtime.host.connect(() => undefined);
 const sessionId = connection.createSession({ cwd: config.workspace }).id;
 const agent = runtime.host.ensureAgent(sessionId);
 const live = runtime.repository.live(sessionId)!;
-const ready = (): FaultReady => ({ pid: process.pid, sessionId, length: agent.session.length, supervisorMarker: runtime.supervisor.markerValue, ...(runtime.supervisor.watcherPid !== undefined ? { watcherPid: runtime.supervisor.watcherPid } : {}) });
+const ready = (): FaultReady => ({
+  pid: process.pid,
+  sessionId,
+  length: agent.session.length,
+  supervisorMarker: runtime.supervisor.markerValue,
+  ...(runtime.supervisor.watcherPid !== undefined ? { watcherPid: runtime.supervisor.watcherPid } : {}),
+});
 
 // Like the CLI's terminal prompt or the browser-mode server, something keeps the process alive
 // while a turn waits for nothing but the user (an approval).

@@ -28,4 +28,3 @@ export interface FaultReady {
   /** The `tool/process` the agent logged (`tool` point). */
   readonly toolProcess?: { readonly pid: number; readonly pgid?: number; readonly start?: string };
 }
-

@@ -58,7 +58,12 @@ export function hostileLog(o: HostileLogOptions): string {
         data: {
           turn: w.turn,
           step: w.step,
-          message: { id: `r-${c.id}`, role: 'user', source: { kind: 'tool', callId: c.id }, content: [{ type: 'tool-result', toolCallId: c.id, content: [{ type: 'text', text: c.result }], isError: false }] },
+          message: {
+            id: `r-${c.id}`,
+            role: 'user',
+            source: { kind: 'tool', callId: c.id },
+            content: [{ type: 'tool-result', toolCallId: c.id, content: [{ type: 'text', text: c.result }], isError: false }],
+          },
           meta: c.meta ?? { durationMs: 3 },
         },
         surfaceOp: 'append',

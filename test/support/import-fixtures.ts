@@ -58,7 +58,8 @@ export function sourcePairs(folder: string, records: readonly JsonObject[]): Sou
       for (const b of Array.isArray(content) ? content : []) {
         // A call or result without an id (hand-written logs): results answer the open calls in order.
         if (isObject(b) && b['type'] === 'tool_use') calls.push(typeof b['id'] === 'string' ? b['id'] : `${NO_ID}${calls.length}`);
-        if (isObject(b) && b['type'] === 'tool_result') answered.push(typeof b['tool_use_id'] === 'string' ? b['tool_use_id'] : (calls.find((c) => c.startsWith(NO_ID) && !answered.includes(c)) ?? 'none'));
+        if (isObject(b) && b['type'] === 'tool_result')
+          answered.push(typeof b['tool_use_id'] === 'string' ? b['tool_use_id'] : (calls.find((c) => c.startsWith(NO_ID) && !answered.includes(c)) ?? 'none'));
       }
     } else if (folder === 'codex') {
       const p = isObject(r['payload']) ? r['payload'] : {};

@@ -5,7 +5,7 @@
  * all three run it writes `started.txt`, then waits; 30 s later each child would write `late-*.txt`.
  */
 export const LEFT_BEHIND_SCRIPT = [
-  "(sleep 30; echo late > late-bg.txt) & echo $! > bg.pid",
+  '(sleep 30; echo late > late-bg.txt) & echo $! > bg.pid',
   "setsid bash -c 'sleep 30; echo late > late-setsid.txt' & echo $! > setsid.pid",
   "( setsid bash -c 'echo $$ > daemon.pid; sleep 30; echo late > late-daemon.txt' & )",
   'while [ ! -s daemon.pid ]; do sleep 0.01; done',

@@ -118,7 +118,10 @@ export async function startPostgresCluster(): Promise<PgCluster> {
   // (a test runner that kills its workers, SIGKILL): no cluster outlives the run that started it.
   const pgCtl = binary('pg_ctl');
   const stopCommand = process.getuid?.() === 0 ? `runuser -u postgres -- ${pgCtl} -D ${data} -m immediate -w stop` : `${pgCtl} -D ${data} -m immediate -w stop`;
-  const watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null && [ -d ${dir} ]; do sleep 1; done; [ -d ${dir} ] && { ${stopCommand}; rm -rf ${dir}; }; exit 0`], { detached: true, stdio: 'ignore' });
+  const watchdog = spawn('sh', ['-c', `while kill -0 ${process.pid} 2>/dev/null && [ -d ${dir} ]; do sleep 1; done; [ -d ${dir} ] && { ${stopCommand}; rm -rf ${dir}; }; exit 0`], {
+    detached: true,
+    stdio: 'ignore',
+  });
   watchdog.unref();
   const superuserUrl = (db = 'postgres'): string => `postgres://postgres@localhost/${db}?host=${encodeURIComponent(dir)}&port=${port}`;
   let databases = 0;

@@ -64,9 +64,38 @@ export function deepSeekViolations(body: Body): Violation[] {
 }
 
 const OPENAI_BODY_KEYS = new Set([
-  'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'stream', 'stream_options', 'max_tokens', 'max_completion_tokens', 'temperature',
-  'top_p', 'n', 'stop', 'presence_penalty', 'frequency_penalty', 'logit_bias', 'logprobs', 'top_logprobs', 'user', 'seed', 'response_format',
-  'reasoning_effort', 'metadata', 'store', 'service_tier', 'modalities', 'audio', 'prediction', 'web_search_options', 'verbosity', 'prompt_cache_key', 'safety_identifier',
+  'model',
+  'messages',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'stream',
+  'stream_options',
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'user',
+  'seed',
+  'response_format',
+  'reasoning_effort',
+  'metadata',
+  'store',
+  'service_tier',
+  'modalities',
+  'audio',
+  'prediction',
+  'web_search_options',
+  'verbosity',
+  'prompt_cache_key',
+  'safety_identifier',
 ]);
 const OPENAI_MESSAGE_KEYS: Record<string, Set<string>> = {
   system: new Set(['role', 'content', 'name']),
@@ -132,11 +161,17 @@ export const validators = {
   deepseek: (): RequestValidator => (r: RecordedRequest) =>
     reject([...deepSeekViolations(r.body), ...badArguments(r.body)], (v) => httpError(400, { error: { message: v, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } })),
   openai: (): RequestValidator => (r) => reject(openAiViolations(r.body), (v) => httpError(400, { error: { message: v, type: 'invalid_request_error', param: null, code: null } })),
-  openrouter: (expectedDetails: readonly unknown[]): RequestValidator => (r) =>
-    reject(openRouterViolations(r.body, expectedDetails), (v) => httpError(400, { error: { message: `Provider returned error: ${v}`, code: 400, metadata: { provider_name: 'Anthropic' } } })),
-  ollama: (): RequestValidator => (r) => reject(badArguments(r.body), (v) => httpError(400, { error: { message: `invalid tool call arguments: ${v}`, type: 'invalid_request_error', param: null, code: null } })),
+  openrouter:
+    (expectedDetails: readonly unknown[]): RequestValidator =>
+    (r) =>
+      reject(openRouterViolations(r.body, expectedDetails), (v) => httpError(400, { error: { message: `Provider returned error: ${v}`, code: 400, metadata: { provider_name: 'Anthropic' } } })),
+  ollama: (): RequestValidator => (r) =>
+    reject(badArguments(r.body), (v) => httpError(400, { error: { message: `invalid tool call arguments: ${v}`, type: 'invalid_request_error', param: null, code: null } })),
   vllm: (): RequestValidator => (r) => reject(badArguments(r.body), (v) => httpError(400, { object: 'error', message: v, type: 'BadRequestError', param: null, code: 400 })),
-  llamacpp: (): RequestValidator => (r) => reject(badArguments(r.body), (v) => httpError(500, { error: { code: 500, message: `Failed to parse tool call arguments as JSON: ${v}`, type: 'server_error' } })),
-  gemini: (signatureOf: (callId: string) => string | undefined): RequestValidator => (r) =>
-    reject(geminiViolations(r.body, signatureOf), (v) => httpError(400, [{ error: { code: 400, message: v, status: 'INVALID_ARGUMENT' } }])),
+  llamacpp: (): RequestValidator => (r) =>
+    reject(badArguments(r.body), (v) => httpError(500, { error: { code: 500, message: `Failed to parse tool call arguments as JSON: ${v}`, type: 'server_error' } })),
+  gemini:
+    (signatureOf: (callId: string) => string | undefined): RequestValidator =>
+    (r) =>
+      reject(geminiViolations(r.body, signatureOf), (v) => httpError(400, [{ error: { code: 400, message: v, status: 'INVALID_ARGUMENT' } }])),
 };

@@ -15,15 +15,7 @@ import { SessionRepository, type LiveSession } from '../../electron/store/sessio
 import type { AppendOptions, SessionOwner, SessionStore } from '../../electron/store/session-store.js';
 import { hostname } from 'node:os';
 import type { ProcessProbe } from '../../electron/store/session-ownership.js';
-import {
-  AgentLogWriter,
-  buildSession,
-  everyEventTypeLog,
-  header,
-  serializeAll,
-  steppingClock,
-  withIgnorableUnknown,
-} from './store-fixtures.js';
+import { AgentLogWriter, buildSession, everyEventTypeLog, header, serializeAll, steppingClock, withIgnorableUnknown } from './store-fixtures.js';
 
 /** Direct access to a backend's storage, for damage and layout tests. */
 export interface RawStorage {
@@ -556,7 +548,12 @@ export function runStoreContract(name: string, make: () => StoreUnderTest): void
         await live.release();
         await repository.fork('kid2', store.get('kid2')!.eventCount - 1, 'grandkid');
         const before = Object.fromEntries(['kid1', 'kid2', 'grandkid'].map((id) => [id, serializeAll(store.readAll(id))]));
-        expect(store.children('root').map((r) => r.header.id).sort()).toEqual(['kid1', 'kid2']);
+        expect(
+          store
+            .children('root')
+            .map((r) => r.header.id)
+            .sort(),
+        ).toEqual(['kid1', 'kid2']);
         repository.delete('root');
         expect(store.get('root')).toBeUndefined();
         for (const id of ['kid1', 'kid2', 'grandkid']) expect(serializeAll(store.readAll(id)), id).toEqual(before[id]);

@@ -136,13 +136,7 @@ export class AgentLogWriter {
       seqs.push(this.chunk({ type: 'block-start', index, blockType: 'tool-call' }));
       call.args.forEach((argumentsDelta, i) => {
         const withName = !spec.nameOnFirstDeltaOnly || i === 0;
-        seqs.push(
-          this.chunk(
-            withName
-              ? { type: 'tool-call-delta', index, id: call.id, name: call.name, argumentsDelta }
-              : { type: 'tool-call-delta', index, id: call.id, argumentsDelta },
-          ),
-        );
+        seqs.push(this.chunk(withName ? { type: 'tool-call-delta', index, id: call.id, name: call.name, argumentsDelta } : { type: 'tool-call-delta', index, id: call.id, argumentsDelta }));
       });
       const block: AssistantBlock = { type: 'tool-call', id: call.id, name: call.name, arguments: call.args.join('') };
       seqs.push(this.chunk({ type: 'block-end', index, block }));
@@ -252,8 +246,24 @@ export function everyEventTypeLog(id = 'every'): Session {
   session.append({ type: 'session/title', data: { title: 'Every type', messageSeqs: [4] } });
   session.append({ type: 'approval/policy', data: { policy: 'ask' } });
   session.append({ type: 'workspace/checkpoint', data: { turn: 1, commit: 'abc123' } });
-  session.append({ type: 'check/result', data: { purpose: 'check', turn: 1, command: 'npm test', exitCode: 1, timedOut: false, durationMs: 812, passed: false, outputTail: 'Tests  1 failed | 2 passed (3)\n', counts: { runner: 'vitest', passed: 2, failed: 1 } } });
-  session.append({ type: 'workspace/apply', data: { branch: 'b-1', base: 'abc123', theirs: 'def456', before: 'abc124', applied: false, files: [], conflicts: [{ path: 'a.js', hunks: ['<<<<<<< folder\nx\n=======\ny\n>>>>>>> branch\n'] }] } });
+  session.append({
+    type: 'check/result',
+    data: {
+      purpose: 'check',
+      turn: 1,
+      command: 'npm test',
+      exitCode: 1,
+      timedOut: false,
+      durationMs: 812,
+      passed: false,
+      outputTail: 'Tests  1 failed | 2 passed (3)\n',
+      counts: { runner: 'vitest', passed: 2, failed: 1 },
+    },
+  });
+  session.append({
+    type: 'workspace/apply',
+    data: { branch: 'b-1', base: 'abc123', theirs: 'def456', before: 'abc124', applied: false, files: [], conflicts: [{ path: 'a.js', hunks: ['<<<<<<< folder\nx\n=======\ny\n>>>>>>> branch\n'] }] },
+  });
   session.append({ type: 'workspace/rewind', data: { from: 'p-1', atSeq: 3, restored: 'abc123', abandoned: 'abc125' } });
   w.inboxInsert('second');
   w.turnStart();
@@ -277,7 +287,18 @@ export function everyEventTypeLog(id = 'every'): Session {
   // A failed attempt (chunks only) then a retry in the same step.
   session.append({ type: 'assistant/chunk', data: { turn: w.turn, step: w.step, chunk: { type: 'finish', reason: { kind: 'error', failure: { message: 'busy', code: 'SERVER', status: 503 } } } } });
   session.append({ type: 'llm/retry', data: { turn: w.turn, step: w.step, attempt: 1, delayMs: 500, failure: { message: 'busy', code: 'SERVER', status: 503 } } });
-  session.append({ type: 'llm/warning', data: { turn: w.turn, step: w.step, code: 'PROMPT_TRUNCATED', message: 'the server counted 2051 prompt tokens for ~15000 sent', estimatedPromptTokens: 15_000, reportedPromptTokens: 2051, contextWindow: 2051 } });
+  session.append({
+    type: 'llm/warning',
+    data: {
+      turn: w.turn,
+      step: w.step,
+      code: 'PROMPT_TRUNCATED',
+      message: 'the server counted 2051 prompt tokens for ~15000 sent',
+      estimatedPromptTokens: 15_000,
+      reportedPromptTokens: 2051,
+      contextWindow: 2051,
+    },
+  });
   // Two deltas only (not packable), then a non-canonical key order run (not packable).
   const seqs: number[] = [];
   seqs.push(session.append({ type: 'assistant/chunk', data: { turn: w.turn, step: w.step, chunk: { type: 'block-start', index: 0, blockType: 'text' } } }).seq);
@@ -309,7 +330,15 @@ export function everyEventTypeLog(id = 'every'): Session {
   session.append({ type: 'compaction/start', data: { compactionId: 'c1', turn: null } });
   const summary = session.append({
     type: 'compaction/summary',
-    data: { compactionId: 'c1', summary: [{ type: 'text', text: 'summary' }], shadowedRange: { start: first, end: second }, shadowedSeqs: [first, second], shadowedTokenCount: 40, provider: 'deepseek', model: 'deepseek-chat' },
+    data: {
+      compactionId: 'c1',
+      summary: [{ type: 'text', text: 'summary' }],
+      shadowedRange: { start: first, end: second },
+      shadowedSeqs: [first, second],
+      shadowedTokenCount: 40,
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+    },
   });
   session.append({
     type: 'user/message',
@@ -319,7 +348,10 @@ export function everyEventTypeLog(id = 'every'): Session {
   });
   session.append({ type: 'compaction/end', data: { compactionId: 'c1', turn: null } });
   session.append({ type: 'import/elided', data: {} });
-  session.append({ type: 'import/foreign', data: { format: 'deepseek-harness', type: 'hook/invoked', record: { type: 'hook/invoked', seq: 1, time: 1, data: { point: 'pre-tool' } }, note: 'a reference-runtime log-only event' } });
+  session.append({
+    type: 'import/foreign',
+    data: { format: 'deepseek-harness', type: 'hook/invoked', record: { type: 'hook/invoked', seq: 1, time: 1, data: { point: 'pre-tool' } }, note: 'a reference-runtime log-only event' },
+  });
   session.append({ type: 'session/end-seed', data: {} });
   session.append({ type: 'session/takeover', data: { previous: { pid: 4242, host: 'elsewhere', start: 'linux:boot:1', since: 1_790_000_000_000 }, reason: 'exited' } });
   w.completedTurn('third', 3);

@@ -27,4 +27,3 @@ export function raceOnce(store: SqliteSessionStore, writer: string, round: numbe
     throw error;
   }
 }
-

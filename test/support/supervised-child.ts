@@ -35,6 +35,15 @@ const timer = setInterval(() => {
     return;
   }
   clearInterval(timer);
-  writeFileSync(ready, JSON.stringify({ pid: process.pid, watcherPid: supervisor.watcherPid, marker: supervisor.markerValue, recorded, pids: { bg: read('bg.pid'), setsid: read('setsid.pid'), daemon: read('daemon.pid') } }));
+  writeFileSync(
+    ready,
+    JSON.stringify({
+      pid: process.pid,
+      watcherPid: supervisor.watcherPid,
+      marker: supervisor.markerValue,
+      recorded,
+      pids: { bg: read('bg.pid'), setsid: read('setsid.pid'), daemon: read('daemon.pid') },
+    }),
+  );
   setInterval(() => undefined, 1000);
 }, 10);

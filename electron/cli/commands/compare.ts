@@ -23,7 +23,9 @@ export const command = defineCommand({
       out(`common history: ${result.commonLength} events\n`);
       for (const side of [result.a, result.b]) {
         const s = side.stats;
-        out(`\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: input ${s.inputTokens + s.cacheReadTokens} (${s.cacheReadTokens} cached), output ${s.outputTokens}${s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ''}\n  cost: ${s.costUsd !== undefined ? formatUsd(s.costUsd) : 'price unknown'}\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`);
+        out(
+          `\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: input ${s.inputTokens + s.cacheReadTokens} (${s.cacheReadTokens} cached), output ${s.outputTokens}${s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ''}\n  cost: ${s.costUsd !== undefined ? formatUsd(s.costUsd) : 'price unknown'}\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`,
+        );
       }
       out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${visibleInline(f.status)} ${visibleInline(f.path)}`).join('\n')}\n`);
       if (result.diffNote) out(`(${visibleInline(result.diffNote)})\n`);

@@ -52,7 +52,12 @@ export const command = defineCommand({
         }
       } else {
         const stdout = ctx.stdout;
-        await streamExport(runtime.repository, sessionId, { write: (text) => stdout.writeAsync(text), get open() { return stdout.open; } });
+        await streamExport(runtime.repository, sessionId, {
+          write: (text) => stdout.writeAsync(text),
+          get open() {
+            return stdout.open;
+          },
+        });
       }
       return 0;
     } finally {

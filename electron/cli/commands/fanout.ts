@@ -30,8 +30,12 @@ function reportOf(ctx: CommandContext, id: string, label?: string): Promise<Bran
 /** Prints the ranked document as text (one block per branch). */
 function printRanked(ctx: CommandContext, report: RankedReport): void {
   for (const b of report.branches) {
-    const check = b.check ? `${b.check.timedOut ? 'timed out' : b.check.passed ? 'passed' : 'failed'}${b.check.counts ? ` (${b.check.counts.passed} passed, ${b.check.counts.failed} failed)` : ''}` : 'not run';
-    ctx.out(`#${b.rank} ${b.session}  ${visibleInline(b.variant.label ?? `${b.variant.provider ?? '?'}/${b.variant.model ?? '?'}`)}\n   turn: ${b.turnEnd ?? '(none)'}${b.turnEndDetail ? ` — ${visibleInline(b.turnEndDetail)}` : ''}; check: ${check}; ${b.diffLines} changed lines; ${b.tokens} tokens; ${(b.durationMs / 1000).toFixed(1)} s\n`);
+    const check = b.check
+      ? `${b.check.timedOut ? 'timed out' : b.check.passed ? 'passed' : 'failed'}${b.check.counts ? ` (${b.check.counts.passed} passed, ${b.check.counts.failed} failed)` : ''}`
+      : 'not run';
+    ctx.out(
+      `#${b.rank} ${b.session}  ${visibleInline(b.variant.label ?? `${b.variant.provider ?? '?'}/${b.variant.model ?? '?'}`)}\n   turn: ${b.turnEnd ?? '(none)'}${b.turnEndDetail ? ` — ${visibleInline(b.turnEndDetail)}` : ''}; check: ${check}; ${b.diffLines} changed lines; ${b.tokens} tokens; ${(b.durationMs / 1000).toFixed(1)} s\n`,
+    );
     for (const reason of b.reasons.slice(1)) ctx.out(`   ${visibleInline(reason)}\n`);
     if (b.cwd) ctx.out(`   folder: ${visibleInline(b.cwd)}\n`);
   }
@@ -152,7 +156,8 @@ export const command = defineCommand({
     }
     const prompt = rest.join(' ').trim();
     const variants = options.variant ?? [];
-    if (!prompt && variants.some((v) => !/(^|,)prompt=/.test(v))) throw new UsageError('fanout needs a prompt (or prompt=… in every --variant), e.g. forkline fanout ID --variant model=A --variant model=B "fix the failing test"');
+    if (!prompt && variants.some((v) => !/(^|,)prompt=/.test(v)))
+      throw new UsageError('fanout needs a prompt (or prompt=… in every --variant), e.g. forkline fanout ID --variant model=A --variant model=B "fix the failing test"');
     const at = intFlag('at', options.at, 0);
     const timeout = intFlag('check-timeout', options['check-timeout'], 1);
     const concurrency = intFlag('concurrency', options.concurrency, 1);

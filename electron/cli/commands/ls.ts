@@ -27,7 +27,9 @@ export const command = defineCommand({
       for (const r of rows) {
         const lineage = r.header.parentSession ? `  ⑂ ${r.header.parentSession.slice(0, 8)}` : '';
         const imported = isImportedSession(r.header) ? '  (imported)' : '';
-        out(`${visibleInline(r.header.id)}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${visibleInline(r.header.title ?? '(untitled)')}${visibleInline(lineage)}${imported}\n`);
+        out(
+          `${visibleInline(r.header.id)}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${visibleInline(r.header.title ?? '(untitled)')}${visibleInline(lineage)}${imported}\n`,
+        );
       }
       return 0;
     } finally {

@@ -43,7 +43,8 @@ export function priceCommand(input: PriceCommandInput): string {
   const alternatives = specs.map((spec) => {
     // Every model must be known at least at the session's start, or the figure would be partial.
     const probe = namedModelQuote(book, spec, new Date(input.events[0]?.time ?? Date.now()));
-    if (probe.kind === 'unknown') throw new ForklineError('UNKNOWN_MODEL_PRICE', `--as ${spec}: no price known (${probe.reason}); name it as PROVIDER:MODEL (e.g. openai:gpt-5) or set a price in cli.json`);
+    if (probe.kind === 'unknown')
+      throw new ForklineError('UNKNOWN_MODEL_PRICE', `--as ${spec}: no price known (${probe.reason}); name it as PROVIDER:MODEL (e.g. openai:gpt-5) or set a price in cli.json`);
     return { spec, cost: sessionCost(input.events, { as: (r) => namedModelQuote(book, spec, new Date(r.time)) }) };
   });
   if (input.json) {
@@ -99,7 +100,9 @@ export const command = defineCommand({
       const loaded = runtime.repository.load(resolveSessionId(runtime, id));
       const as = options.as;
       const h = loaded.record.header;
-      ctx.stdout.write(priceCommand({ sessionId: h.id, ...(h.title !== undefined ? { title: h.title } : {}), events: loaded.events, book, ...(as !== undefined ? { as } : {}), json: options.json === true }));
+      ctx.stdout.write(
+        priceCommand({ sessionId: h.id, ...(h.title !== undefined ? { title: h.title } : {}), events: loaded.events, book, ...(as !== undefined ? { as } : {}), json: options.json === true }),
+      );
       return 0;
     } finally {
       await runtime.close();

@@ -80,7 +80,10 @@ export function replayReportText(report: ReplayReport): string {
   if (report.files) {
     const fd = report.files.divergence;
     lines.push(`files: ${report.files.comparedTurns} turn(s) compared with their checkpoints${fd ? '' : ', identical'}`);
-    if (fd) lines.push(`  first divergence: after turn ${fd.turn}: tree ${fd.loggedTree.slice(0, 12)} → ${fd.replayedTree.slice(0, 12)}${fd.paths.length > 0 ? `; ${fd.paths.map(visibleInline).join(', ')}` : ''}`);
+    if (fd)
+      lines.push(
+        `  first divergence: after turn ${fd.turn}: tree ${fd.loggedTree.slice(0, 12)} → ${fd.replayedTree.slice(0, 12)}${fd.paths.length > 0 ? `; ${fd.paths.map(visibleInline).join(', ')}` : ''}`,
+      );
   }
   if (report.stopped) lines.push(`stopped: ${visibleInline(report.stopped.reason)}`);
   for (const note of report.notes) lines.push(`note: ${visibleInline(note)}`);

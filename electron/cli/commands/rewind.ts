@@ -35,6 +35,8 @@ export async function rewindCommand(ctx: CommandContext, id: string, toSeq: numb
   const sessionId = ctx.resolveId(id);
   const r = await rewindSession(ctx.runtime, sessionId, toSeq);
   ctx.out(`${r.sessionId}\n`);
-  ctx.err(`rewound ${visibleInline(r.folder)} to turn ${r.turn} (seq ${r.atSeq}); continue: forkline resume ${r.sessionId.slice(0, 8)} "…"\nthe abandoned line stays as session ${sessionId.slice(0, 8)}; its final files are checkpoint ${r.abandoned} (forkline fork ${sessionId.slice(0, 8)} --worktree restores them)\n`);
+  ctx.err(
+    `rewound ${visibleInline(r.folder)} to turn ${r.turn} (seq ${r.atSeq}); continue: forkline resume ${r.sessionId.slice(0, 8)} "…"\nthe abandoned line stays as session ${sessionId.slice(0, 8)}; its final files are checkpoint ${r.abandoned} (forkline fork ${sessionId.slice(0, 8)} --worktree restores them)\n`,
+  );
   return 0;
 }

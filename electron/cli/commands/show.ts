@@ -32,7 +32,9 @@ export const command = defineCommand({
           ? `\nimported from ${visibleInline(h.origin.file ?? 'a file')} (${visibleInline(h.origin.format)}): shown only; nothing in it is used to act` +
             (spawnedBy ? `\na sub-agent${spawnedBy.agentId ? ` (${visibleInline(spawnedBy.agentId)})` : ''} started by session ${visibleInline(spawnedBy.sessionId)}` : '')
           : '';
-      out(`session ${visibleInline(h.id)}${h.title ? ` — ${visibleInline(h.title)}` : ''}\nworkspace ${visibleInline(h.cwd ?? '(none)')}${h.parentSession ? `\nforked from ${visibleInline(h.parentSession)} after seq ${(h.seedLength ?? 1) - 1}` : ''}${origin}\n`);
+      out(
+        `session ${visibleInline(h.id)}${h.title ? ` — ${visibleInline(h.title)}` : ''}\nworkspace ${visibleInline(h.cwd ?? '(none)')}${h.parentSession ? `\nforked from ${visibleInline(h.parentSession)} after seq ${(h.seedLength ?? 1) - 1}` : ''}${origin}\n`,
+      );
       if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
       for (const left of loaded.leftovers) out(`! ${leftoverNotice(left)}\n`);
       if (loaded.ownedElsewhere) out('! another running Forkline holds this session: shown as stored (an unfinished turn is not closed here)\n');

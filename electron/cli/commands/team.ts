@@ -92,7 +92,9 @@ async function list(input: TeamCommandInput, db: TeamDb, json: boolean): Promise
     const lineage = r.parentId !== undefined ? `  ⑂ ${r.parentId.slice(0, 8)}` : '';
     const imported = r.provenance.kind === 'imported' ? `  (imported${r.provenance.format ? `: ${r.provenance.format}` : ''})` : '';
     input.out(
-      visibleInline(`${r.id}  ${r.owner}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${r.status ?? '-'}  ${figures(r)}  ${r.workspace ?? '(no folder)'}  ${r.title ?? '(untitled)'}${lineage}${imported}`) + '\n',
+      visibleInline(
+        `${r.id}  ${r.owner}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${r.status ?? '-'}  ${figures(r)}  ${r.workspace ?? '(no folder)'}  ${r.title ?? '(untitled)'}${lineage}${imported}`,
+      ) + '\n',
     );
   }
   return 0;
@@ -113,7 +115,9 @@ async function show(input: TeamCommandInput, db: TeamDb, session: TeamSessionRow
   }
   const fork = session.parentId !== undefined && session.forkSeq !== undefined ? `\nforked from ${session.parentId} after seq ${session.forkSeq - 1}` : '';
   input.out(
-    visibleText(`team session ${session.id}${session.title ? ` — ${session.title}` : ''}\npublished by ${session.owner}, workspace ${session.workspace ?? '(none)'}, ${session.eventCount} events, ${session.status ?? 'no turns'}, ${figures(session)}${fork}\nread-only: forkline team fork ${session.id.slice(0, 8)} --cwd DIR continues it here\n`),
+    visibleText(
+      `team session ${session.id}${session.title ? ` — ${session.title}` : ''}\npublished by ${session.owner}, workspace ${session.workspace ?? '(none)'}, ${session.eventCount} events, ${session.status ?? 'no turns'}, ${figures(session)}${fork}\nread-only: forkline team fork ${session.id.slice(0, 8)} --cwd DIR continues it here\n`,
+    ),
   );
   for (const warning of log.warnings) input.out(`! ${visibleInline(warning)}\n`);
   const printer = new TimelineText({ live: false, color, seqs: true, ...(session.forkSeq !== undefined ? { forkSeq: session.forkSeq } : {}) });
@@ -130,7 +134,9 @@ async function fork(input: TeamCommandInput, db: TeamDb, session: TeamSessionRow
     const child = await repository.fork(summary.sessionId, at, undefined, { cwd });
     input.out(`${child.header.id}\n`);
     input.err(`imported team session ${visibleInline(session.id)} (published by ${visibleInline(session.owner)}) as ${summary.sessionId}: ${summary.events} events, read-only\n`);
-    input.err(`forked it after seq ${(child.header.seedLength ?? 1) - 1} into ${child.header.id}, working in ${visibleInline(cwd)}\ncontinue it: forkline resume ${child.header.id.slice(0, 8)} "your next message"\n`);
+    input.err(
+      `forked it after seq ${(child.header.seedLength ?? 1) - 1} into ${child.header.id}, working in ${visibleInline(cwd)}\ncontinue it: forkline resume ${child.header.id.slice(0, 8)} "your next message"\n`,
+    );
     return 0;
   } finally {
     await local.close();

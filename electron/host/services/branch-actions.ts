@@ -50,7 +50,8 @@ export interface FanoutStartParams {
 export async function prepareFanout<C extends ClientConnection>(deps: BranchDeps<C>, params: FanoutStartParams): Promise<{ fanout: Fanout<C>; check: string }> {
   const loaded = deps.repository.load(params.sessionId);
   const folder = loaded.record.header.cwd;
-  if (folder === undefined || !existsSync(folder)) throw new ForklineError('WORKSPACE_MISSING', `session ${params.sessionId} has no folder to fan out from${folder ? ` (${folder} no longer exists)` : ''}`);
+  if (folder === undefined || !existsSync(folder))
+    throw new ForklineError('WORKSPACE_MISSING', `session ${params.sessionId} has no folder to fan out from${folder ? ` (${folder} no longer exists)` : ''}`);
   const routes: ProviderChoice[] = params.variants.map((v) => variantRoute(deps.settings.active, v));
   for (const [i, route] of routes.entries()) {
     const preset = providerPreset(route.provider);
@@ -60,7 +61,8 @@ export async function prepareFanout<C extends ClientConnection>(deps: BranchDeps
   }
   await checkVariants(deps, params.variants, routes);
   const check = params.check ?? proposeCheck(folder);
-  if (check === undefined) throw new ForklineError('CHECK_NOT_FOUND', `no check command given and none found in ${folder} (no package.json test script, pytest, go.mod or Cargo.toml): pass --check "CMD"`);
+  if (check === undefined)
+    throw new ForklineError('CHECK_NOT_FOUND', `no check command given and none found in ${folder} (no package.json test script, pytest, go.mod or Cargo.toml): pass --check "CMD"`);
   assertCheckRunnable(check, folder);
   const boundary = forkBoundaryAt(loaded.events.length, (seq) => loaded.events[seq], params.atSeq);
   checkForkBoundary(loaded.events, boundary);
@@ -100,12 +102,16 @@ export async function applyBranch<C extends ClientConnection>(deps: BranchDeps<C
   if (!parent) throw new ForklineError('APPLY_UNAVAILABLE', `the parent session ${parentId} of ${branchId} no longer exists`);
   const folder = parent.header.cwd;
   if (folder === undefined || !existsSync(folder)) {
-    throw new ForklineError('APPLY_UNAVAILABLE', `the parent's folder ${folder ?? '(none)'} no longer exists: restore or recreate it first (the branch's files stay in its own folder: forkline fork ${branchId.slice(0, 8)} --worktree)`);
+    throw new ForklineError(
+      'APPLY_UNAVAILABLE',
+      `the parent's folder ${folder ?? '(none)'} no longer exists: restore or recreate it first (the branch's files stay in its own folder: forkline fork ${branchId.slice(0, 8)} --worktree)`,
+    );
   }
   const { checkpoints } = deps.host.options;
   if (!checkpoints) throw new ForklineError('APPLY_UNAVAILABLE', 'workspace checkpoints are off (FORKLINE_CHECKPOINTS=off): apply needs them');
   const report = await storedBranchReport(deps.repository, checkpoints, branchId);
-  if (!report.forkCheckpoint || !isCheckpointId(report.forkCheckpoint)) throw new ForklineError('APPLY_UNAVAILABLE', `${branchId} has no checkpoint of its fork point recorded here, so there is no merge base`);
+  if (!report.forkCheckpoint || !isCheckpointId(report.forkCheckpoint))
+    throw new ForklineError('APPLY_UNAVAILABLE', `${branchId} has no checkpoint of its fork point recorded here, so there is no merge base`);
   if (!report.lastCheckpoint || report.lastCheckpoint === report.forkCheckpoint) return { branch: branchId, parent: parentId, folder, applied: true, files: [], conflicts: [] };
   const agent = deps.host.ensureAgent(parentId);
   if (agent.status === 'running') throw new ForklineError('APPLY_UNAVAILABLE', `the parent session ${parentId} is running a turn: apply when it is idle`);
@@ -150,13 +156,15 @@ export async function rewindSession<C extends ClientConnection>(deps: BranchDeps
   const at = loaded.events[boundary];
   const turn = at?.type === 'turn/end' ? at.data.turn : 0;
   const restored = checkpointAt(loaded.events, boundary, turn, recordedFrom);
-  if (restored === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', `there is no workspace checkpoint recorded here for the turn that ends at seq ${boundary}: rewind to a turn this installation checkpointed`);
+  if (restored === undefined)
+    throw new ForklineError('WORKTREE_UNAVAILABLE', `there is no workspace checkpoint recorded here for the turn that ends at seq ${boundary}: rewind to a turn this installation checkpointed`);
   const agent = deps.host.ensureAgent(sessionId);
   if (agent.status === 'running') throw new ForklineError('FANOUT_INVALID', `session ${sessionId} is running a turn: rewind when it is idle`);
   // 1. The abandoned line's final files, kept and logged in the old session.
   const abandoned = await checkpoints.snapshot(folder, `refs/forkline/${sessionId}`, `before rewind to seq ${boundary}`);
   const lastLogged = agent.session.events.findLast((e) => e.type === 'workspace/checkpoint');
-  if (lastLogged?.type !== 'workspace/checkpoint' || lastLogged.data.commit !== abandoned) agent.session.append({ type: 'workspace/checkpoint', data: { turn: agent.session.lastTurn, commit: abandoned } });
+  if (lastLogged?.type !== 'workspace/checkpoint' || lastLogged.data.commit !== abandoned)
+    agent.session.append({ type: 'workspace/checkpoint', data: { turn: agent.session.lastTurn, commit: abandoned } });
   await deps.host.stopAgent(sessionId);
   // 2. The continuation: a fork at the boundary that works in the same folder.
   const connection = deps.host.connect(() => undefined);
@@ -207,7 +215,8 @@ export async function discardBranch<C extends ClientConnection>(deps: BranchDeps
   if (h.cwd === undefined) return { sessionId, folder, removed: false, reason: 'the session has no folder' };
   const cwd = resolve(h.cwd);
   const inside = relative(resolve(worktreesDir), cwd);
-  if (inside === '' || inside.startsWith('..') || inside.includes(sep) || inside !== h.id) return { sessionId, folder, removed: false, reason: 'its folder is not a branch folder made by Forkline (yours is never removed)' };
+  if (inside === '' || inside.startsWith('..') || inside.includes(sep) || inside !== h.id)
+    return { sessionId, folder, removed: false, reason: 'its folder is not a branch folder made by Forkline (yours is never removed)' };
   if (deps.host.agentFor(h.id)?.status === 'running') return { sessionId, folder, removed: false, reason: 'it is running a turn: cancel it first' };
   if (!existsSync(cwd)) return { sessionId, folder, removed: false, reason: 'its folder is already gone' };
   const commit = await checkpoints.snapshot(cwd, `refs/forkline/${h.id}`, 'before cleanup');
@@ -240,7 +249,8 @@ const RUNNING = new WeakMap<object, Map<string, { cancel(): void }>>();
  * the branches in the background and returns their ids. Session changes reach clients by the
  * usual live feed; the host is told when the run ends (`sessions/changed`).
  */
-export async function startFanout<C extends ClientConnection>(deps: BranchDeps<C>,
+export async function startFanout<C extends ClientConnection>(
+  deps: BranchDeps<C>,
   params: { sessionId: string; atSeq?: number; prompt: string; variants: readonly FanoutVariantInput[]; check?: string; concurrency?: number },
 ): Promise<FanoutStarted> {
   const variants = params.variants.map(variantFromInput);

@@ -83,7 +83,12 @@ export function variantRoute(active: ProviderChoice, variant: VariantSpec): Prov
   }
   if (r.provider === undefined || r.provider === active.provider) return { ...active, ...r };
   const preset = PROVIDER_PRESETS[r.provider as keyof typeof PROVIDER_PRESETS];
-  return { provider: r.provider, baseUrl: r.baseUrl ?? preset.baseUrl, model: r.model ?? preset.defaultModel ?? '', ...(r.reasoningEffort !== undefined ? { reasoningEffort: r.reasoningEffort } : {}) };
+  return {
+    provider: r.provider,
+    baseUrl: r.baseUrl ?? preset.baseUrl,
+    model: r.model ?? preset.defaultModel ?? '',
+    ...(r.reasoningEffort !== undefined ? { reasoningEffort: r.reasoningEffort } : {}),
+  };
 }
 
 /** What a fan-out uses of the runtime (a Runtime satisfies it; so does a host connection's host). */
@@ -195,7 +200,15 @@ export class Fanout<C extends ClientConnection = ClientConnection> {
       const setup = join(branch.cwd, '.forkline', 'setup');
       if (existsSync(setup)) {
         this.say(branch, 'running .forkline/setup');
-        const result = await runCheck({ command: 'sh .forkline/setup', cwd: branch.cwd, env, purpose: 'setup', turn: agent.session.lastTurn, signal: this.abort.signal, timeoutMs: params.checkTimeoutMs });
+        const result = await runCheck({
+          command: 'sh .forkline/setup',
+          cwd: branch.cwd,
+          env,
+          purpose: 'setup',
+          turn: agent.session.lastTurn,
+          signal: this.abort.signal,
+          timeoutMs: params.checkTimeoutMs,
+        });
         agent.session.append({ type: 'check/result', data: result });
         this.say(branch, `setup ${result.passed ? 'done' : `failed (exit ${result.exitCode ?? result.signal})`}`);
       }
@@ -250,7 +263,10 @@ export async function checkVariants<C extends ClientConnection>(runtime: FanoutD
     }
     const listed = await listings.get(key)!;
     if (listed !== undefined && listed.length > 0 && !listed.includes(route.model)) {
-      throw new ForklineError('FANOUT_INVALID', `--variant ${variants[i]!.label}: ${route.baseUrl} does not offer model "${route.model}"; it offers ${listed.slice(0, 12).join(', ')}${listed.length > 12 ? ', …' : ''} (forkline models --base-url ${route.baseUrl} lists them)`);
+      throw new ForklineError(
+        'FANOUT_INVALID',
+        `--variant ${variants[i]!.label}: ${route.baseUrl} does not offer model "${route.model}"; it offers ${listed.slice(0, 12).join(', ')}${listed.length > 12 ? ', …' : ''} (forkline models --base-url ${route.baseUrl} lists them)`,
+      );
     }
   }
 }

@@ -14,7 +14,8 @@ export function forkPointOfPrompt(events: readonly SessionEvent[], messageId: st
   const at = events.findIndex((e) => e.type === 'user/message' && e.data.id === messageId);
   if (at < 0) throw new ForklineError('PROMPT_NOT_FOUND', `no prompt with id ${messageId} in this session's log`);
   const prompt = events[at] as SessionEvent<'user/message'>;
-  if (prompt.data.source.kind !== 'user') throw new ForklineError('PROMPT_NOT_FOUND', `message ${messageId} was not typed by a person (it is ${prompt.data.source.kind}); only a typed prompt can start a branch`);
+  if (prompt.data.source.kind !== 'user')
+    throw new ForklineError('PROMPT_NOT_FOUND', `message ${messageId} was not typed by a person (it is ${prompt.data.source.kind}); only a typed prompt can start a branch`);
   for (let seq = at - 1; seq >= 0; seq--) if (events[seq]!.type === 'turn/end') return seq;
   throw new ForklineError('NO_TURN_BEFORE', 'this is the session’s first prompt: there is no finished turn before it to fork at; start a new session with the edited prompt instead');
 }

@@ -38,10 +38,20 @@ export async function bundleForDownload(deps: SessionBundleDeps, params: { reado
     const file = join(dir, 'session.bundle.jsonl');
     const result = await exportBundle(
       { repository: deps.repository, ...(deps.checkpointsGitDir !== undefined ? { checkpointsGitDir: deps.checkpointsGitDir } : {}), generator: 'forkline' },
-      { sessionId: params.sessionId, file, withFiles: params.withFiles === true, rules: { configuredKeys: deps.configuredKeys(), envSecrets: secretValuesOf(deps.env ?? process.env), userStrings: [] } },
+      {
+        sessionId: params.sessionId,
+        file,
+        withFiles: params.withFiles === true,
+        rules: { configuredKeys: deps.configuredKeys(), envSecrets: secretValuesOf(deps.env ?? process.env), userStrings: [] },
+      },
     );
     const text = readFileSync(file, 'utf8');
-    const slug = (record.header.title ?? 'session').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'session';
+    const slug =
+      (record.header.title ?? 'session')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 40) || 'session';
     return {
       fileName: `forkline-${slug}-${params.sessionId.slice(0, 8)}.bundle.jsonl`,
       text,

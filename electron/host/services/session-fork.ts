@@ -78,7 +78,11 @@ export async function forkSession(deps: ForkDeps, params: ForkParams): Promise<S
   if (params.worktree) {
     const { checkpoints, worktreesDir } = deps;
     if (!checkpoints || !worktreesDir) throw new ForklineError('WORKTREE_UNAVAILABLE', 'workspace checkpoints are off, so a fork cannot get its own folder');
-    if (checkpoint === undefined) throw new ForklineError('WORKTREE_UNAVAILABLE', 'there is no workspace checkpoint recorded by this installation at or before this turn to restore (checkpoints in an imported log are never used)');
+    if (checkpoint === undefined)
+      throw new ForklineError(
+        'WORKTREE_UNAVAILABLE',
+        'there is no workspace checkpoint recorded by this installation at or before this turn to restore (checkpoints in an imported log are never used)',
+      );
     cwd = join(worktreesDir, childId);
     await checkpoints.restore(checkpoint.commit, cwd);
     await checkpoints.pin(`refs/forkline/${childId}`, checkpoint.commit);

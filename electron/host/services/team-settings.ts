@@ -23,9 +23,7 @@ interface TeamSettingsFile {
 }
 
 /** The connection string in effect, or why there is none / why it cannot be used. */
-export type ResolvedTeamStore =
-  | { readonly ok: true; readonly url: TeamStoreUrl }
-  | { readonly ok: false; readonly error: TeamStoreError };
+export type ResolvedTeamStore = { readonly ok: true; readonly url: TeamStoreUrl } | { readonly ok: false; readonly error: TeamStoreError };
 
 /** Reads and writes `team-settings.json`; every method is synchronous and cheap (the file is cached). */
 export class TeamSettings {

@@ -31,7 +31,7 @@ function backfill(db: Database.Database): void {
   const insert = db.prepare(SQL.insertSearchDoc);
   const page = db.prepare(BACKFILL_SEARCH_SOURCE);
   // Paged: better-sqlite3 cannot write while a statement iterates.
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = page.all(after, 2_000) as { rowid: number; session_id: string; seq: number; type: string; data: string }[];
     if (rows.length === 0) break;
     for (const row of rows) {

@@ -77,13 +77,7 @@ const AFTER_KILL_WAIT_MS = 1000;
 const parameters = z
   .object({
     command: z.string().min(1).describe('The shell command to run with /bin/bash -c, in the workspace root.'),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1)
-      .max(BASH_MAX_TIMEOUT_MS)
-      .optional()
-      .describe(`Time limit in milliseconds. Default ${BASH_DEFAULT_TIMEOUT_MS}, maximum ${BASH_MAX_TIMEOUT_MS}.`),
+    timeout_ms: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Time limit in milliseconds. Default ${BASH_DEFAULT_TIMEOUT_MS}, maximum ${BASH_MAX_TIMEOUT_MS}.`),
   })
   .strict();
 
@@ -321,7 +315,12 @@ function runCommand(
         return;
       }
       if (stopReason === 'abort') {
-        reject(new ToolError('ABORTED', `The command was cancelled after ${durationMs} ms and was killed (with all processes it started).\nOutput so far:\n${collected.text === '' ? '(no output)' : collected.text}`));
+        reject(
+          new ToolError(
+            'ABORTED',
+            `The command was cancelled after ${durationMs} ms and was killed (with all processes it started).\nOutput so far:\n${collected.text === '' ? '(no output)' : collected.text}`,
+          ),
+        );
         return;
       }
       let text = collected.text === '' ? '(no output)\n' : collected.text.endsWith('\n') ? collected.text : `${collected.text}\n`;

@@ -26,7 +26,9 @@ const parameters = z
     old_string: z
       .string()
       .min(1)
-      .describe('The exact text to replace, including whitespace and indentation, without the "N: " line-number prefixes that read_file shows. Must occur exactly once in the file unless replace_all is true; include surrounding lines to make it unique.'),
+      .describe(
+        'The exact text to replace, including whitespace and indentation, without the "N: " line-number prefixes that read_file shows. Must occur exactly once in the file unless replace_all is true; include surrounding lines to make it unique.',
+      ),
     new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
     replace_all: z.boolean().optional().describe('Replace every occurrence of old_string instead of exactly one. Default: false.'),
   })
@@ -98,9 +100,13 @@ async function planEdit(args: EditArgs, ctx: ToolContext): Promise<EditPlan> {
   if (args.old_string === args.new_string) {
     throw new ToolError('INVALID_ARGS', 'old_string and new_string are identical, so the edit would change nothing. Pass the text you want in new_string.');
   }
-  for (const [name, value] of [['old_string', args.old_string], ['new_string', args.new_string]] as const) {
+  for (const [name, value] of [
+    ['old_string', args.old_string],
+    ['new_string', args.new_string],
+  ] as const) {
     const at = firstLoneSurrogate(value);
-    if (at !== -1) throw new ToolError('INVALID_ARGS', `${name} holds a lone UTF-16 surrogate at index ${at} (half of a character such as an emoji), which cannot be written as UTF-8. Send whole characters.`);
+    if (at !== -1)
+      throw new ToolError('INVALID_ARGS', `${name} holds a lone UTF-16 surrogate at index ${at} (half of a character such as an emoji), which cannot be written as UTF-8. Send whole characters.`);
   }
   let file: FileBytes;
   try {
@@ -132,7 +138,10 @@ async function planEdit(args: EditArgs, ctx: ToolContext): Promise<EditPlan> {
   if (count === 0) {
     const facts = args.old_string.includes('\uFFFD') ? scanUtf8(before, 5) : undefined;
     if (facts !== undefined && facts.invalidCount > 0) {
-      const lines = linesOfOffsets(before, facts.invalid.map((r) => r.offset));
+      const lines = linesOfOffsets(
+        before,
+        facts.invalid.map((r) => r.offset),
+      );
       const where = facts.invalid.map((r, i) => `offset ${r.offset} (line ${lines[i]}, bytes ${hexBytes(before, r)})`).join(', ');
       throw new ToolError(
         'UNDECODABLE_BYTES',

@@ -56,7 +56,10 @@ export async function readRegularFile(absolute: string, shown: string, maxBytes:
   if (before.isDirectory()) throw new ToolError('INVALID_ARGS', `'${shown}' is a directory, not a file. Use list_dir to see its entries.`);
   if (!before.isFile()) throw notRegularFile(shown, before, 'read');
   if (before.size > maxBytes) {
-    throw new ToolError('TOOL_ERROR', `'${shown}' is ${before.size} bytes, more than ${toolName}'s limit of ${maxBytes} bytes. Use grep to find the relevant lines, or bash (e.g. sed -n '100,200p', or sed -i for a change) for a part of it.`);
+    throw new ToolError(
+      'TOOL_ERROR',
+      `'${shown}' is ${before.size} bytes, more than ${toolName}'s limit of ${maxBytes} bytes. Use grep to find the relevant lines, or bash (e.g. sed -n '100,200p', or sed -i for a change) for a part of it.`,
+    );
   }
   let handle;
   try {

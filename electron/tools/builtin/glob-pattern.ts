@@ -19,7 +19,10 @@ export function normalisePattern(base: string, pattern: string, workspace: strin
   if (p === '') throw new ToolError('INVALID_ARGS', 'The glob pattern is empty. Pass a pattern such as "**/*.ts".');
   if (p.startsWith('/')) {
     if (!isInside(base, p.replace(/\/+$/, '') || '/')) {
-      throw new ToolError('PATH_OUTSIDE_WORKSPACE', `The pattern '${pattern}' is an absolute path outside the workspace '${workspace}'. Use a pattern relative to the workspace root, e.g. "src/**/*.ts".`);
+      throw new ToolError(
+        'PATH_OUTSIDE_WORKSPACE',
+        `The pattern '${pattern}' is an absolute path outside the workspace '${workspace}'. Use a pattern relative to the workspace root, e.g. "src/**/*.ts".`,
+      );
     }
     p = path.relative(base, p) || '**/*';
   }

@@ -27,7 +27,9 @@ const parameters = z
   .object({
     pattern: z
       .string()
-      .describe('Glob pattern relative to the workspace root, e.g. "**/*.ts", "src/**/test_*.py", "*.{json,yaml}". "**" matches any number of folders. A literal path (e.g. "node_modules/pkg/package.json") is found even if it is ignored.'),
+      .describe(
+        'Glob pattern relative to the workspace root, e.g. "**/*.ts", "src/**/test_*.py", "*.{json,yaml}". "**" matches any number of folders. A literal path (e.g. "node_modules/pkg/package.json") is found even if it is ignored.',
+      ),
   })
   .strict();
 
@@ -98,7 +100,13 @@ export function createGlobTool(): ToolDefinition<typeof parameters> {
         pattern: args.pattern,
         matches: files.length,
         truncated: files.length > GLOB_MAX_RESULTS,
-        skipped: { ignoredDirs: walked.skipped.ignoredDirs, ignoredFiles: walked.skipped.ignoredFiles, linksOutside: walked.skipped.linksOutside, linkedDirs: walked.skipped.linkedDirs, special: walked.skipped.special },
+        skipped: {
+          ignoredDirs: walked.skipped.ignoredDirs,
+          ignoredFiles: walked.skipped.ignoredFiles,
+          linksOutside: walked.skipped.linksOutside,
+          linkedDirs: walked.skipped.linkedDirs,
+          special: walked.skipped.special,
+        },
       };
       if (files.length === 0) return { content: [none.content, ...(skippedLine ? [skippedLine] : [])].join('\n'), meta };
       const lines = files.slice(0, GLOB_MAX_RESULTS).map((f) => toWorkspaceRelative(ctx.cwd, f));
@@ -109,4 +117,3 @@ export function createGlobTool(): ToolDefinition<typeof parameters> {
     },
   });
 }
-

@@ -126,8 +126,7 @@ export function grepWorkerMain(req: (id: string) => unknown, port: MessagePort, 
 /** The worker's source: the body above, called with the worker's `require`, port and job. */
 const WORKER_SOURCE =
   // tsx/esbuild may wrap functions in `__name(fn, "name")` (keepNames); give the worker that helper.
-  'var __name = (fn) => fn;\n' +
-  `const { parentPort, workerData } = require('node:worker_threads');\n(${grepWorkerMain.toString()})(require, parentPort, workerData);\n`;
+  'var __name = (fn) => fn;\n' + `const { parentPort, workerData } = require('node:worker_threads');\n(${grepWorkerMain.toString()})(require, parentPort, workerData);\n`;
 
 /**
  * Runs `job` in a fresh worker thread.

@@ -43,12 +43,11 @@ const parameters = z
     pattern: z
       .string()
       .min(1)
-      .describe('Regular expression in JavaScript RegExp syntax, matched against each line separately (case-sensitive; use e.g. [Ff]oo for either case). Escape special characters such as ( ) . [ to match them literally.'),
+      .describe(
+        'Regular expression in JavaScript RegExp syntax, matched against each line separately (case-sensitive; use e.g. [Ff]oo for either case). Escape special characters such as ( ) . [ to match them literally.',
+      ),
     path: z.string().optional().describe('File or directory to search, relative to the workspace root. Default: the whole workspace. Naming an ignored folder (e.g. node_modules/pkg) searches it.'),
-    glob: z
-      .string()
-      .optional()
-      .describe('Only search files matching this glob, relative to path, e.g. "*.ts" (a pattern without "/" matches file names at any depth) or "src/**/*.test.ts".'),
+    glob: z.string().optional().describe('Only search files matching this glob, relative to path, e.g. "*.ts" (a pattern without "/" matches file names at any depth) or "src/**/*.test.ts".'),
   })
   .strict();
 
@@ -82,7 +81,10 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<ty
       try {
         new RegExp(args.pattern);
       } catch (error) {
-        throw new ToolError('INVALID_ARGS', `The pattern is not a valid JavaScript regular expression: ${error instanceof Error ? error.message : String(error)}. Fix the pattern (escape special characters with \\).`);
+        throw new ToolError(
+          'INVALID_ARGS',
+          `The pattern is not a valid JavaScript regular expression: ${error instanceof Error ? error.message : String(error)}. Fix the pattern (escape special characters with \\).`,
+        );
       }
       const absolute = await resolveInWorkspace(ctx.cwd, args.path ?? '.');
       const shown = toWorkspaceRelative(ctx.cwd, absolute);
@@ -142,7 +144,14 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<ty
         }
         throw new ToolError('TOOL_ERROR', `The search failed: ${outcome.message}`);
       }
-      return render(args, shown, files.map((file) => toWorkspaceRelative(ctx.cwd, file)), outcome, skipped, note);
+      return render(
+        args,
+        shown,
+        files.map((file) => toWorkspaceRelative(ctx.cwd, file)),
+        outcome,
+        skipped,
+        note,
+      );
     },
   });
 }
@@ -184,7 +193,9 @@ function render(
     return { content: [`No matches for /${args.pattern}/ in '${shown}'${args.glob === undefined ? '' : ` (files matching '${args.glob}')`}.`, ...tail].join('\n'), meta };
   }
   if (outcome.matches > outcome.hits.length) {
-    out.push(`[${outcome.matches - outcome.hits.length} more matching lines not shown (${outcome.matches} in total in ${plural(outcome.filesWithMatches, 'file')}). Narrow the pattern, path or glob.]`);
+    out.push(
+      `[${outcome.matches - outcome.hits.length} more matching lines not shown (${outcome.matches} in total in ${plural(outcome.filesWithMatches, 'file')}). Narrow the pattern, path or glob.]`,
+    );
   }
   return { content: [...out, ...tail].join('\n'), meta };
 }

@@ -55,7 +55,10 @@ export function createListDirTool(): ToolDefinition<typeof parameters> {
         const dirent = byName.get(name)!;
         let isDir = dirent.isDirectory();
         if (dirent.isSymbolicLink()) {
-          isDir = await stat(path.join(absolute, name)).then((s) => s.isDirectory(), () => false);
+          isDir = await stat(path.join(absolute, name)).then(
+            (s) => s.isDirectory(),
+            () => false,
+          );
         }
         lines.push(isDir ? `${name}/` : name);
       }

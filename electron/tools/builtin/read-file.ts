@@ -28,12 +28,7 @@ const parameters = z
   .object({
     path: z.string().describe('Path of the file to read, relative to the workspace root (an absolute path inside the workspace also works).'),
     offset: z.number().int().min(1).optional().describe('1-based line number to start from. Default: 1.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(`Maximum number of lines to return. Default and maximum: ${READ_FILE_MAX_LINES}.`),
+    limit: z.number().int().min(1).optional().describe(`Maximum number of lines to return. Default and maximum: ${READ_FILE_MAX_LINES}.`),
   })
   .strict();
 
@@ -124,7 +119,10 @@ function encodingNote(bytes: Buffer, facts: ReturnType<typeof scanUtf8>, firstSh
   const parts: string[] = [];
   if (facts.bom) parts.push('the file starts with a UTF-8 byte-order mark (EF BB BF), not shown above; edits keep it');
   if (facts.invalidCount > 0) {
-    const lineNumbers = linesOfOffsets(bytes, facts.invalid.map((r) => r.offset));
+    const lineNumbers = linesOfOffsets(
+      bytes,
+      facts.invalid.map((r) => r.offset),
+    );
     const where = facts.invalid.slice(0, 5).map((r, i) => `offset ${r.offset} (line ${lineNumbers[i]}: ${hexBytes(bytes, r)})`);
     const inWindow = [...new Set(lineNumbers)].filter((l) => l >= firstShown && l <= lastShown);
     parts.push(

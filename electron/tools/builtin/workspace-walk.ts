@@ -257,7 +257,10 @@ function toRel(root: string, abs: string): string {
 }
 
 /** One summary line of what a crawl skipped, or undefined when it skipped nothing worth saying. */
-export function describeSkipped(skipped: SkipReport, extra: { readonly binary?: number; readonly tooLarge?: number; readonly tooLargeLimit?: number; readonly unreadable?: number } = {}): string | undefined {
+export function describeSkipped(
+  skipped: SkipReport,
+  extra: { readonly binary?: number; readonly tooLarge?: number; readonly tooLargeLimit?: number; readonly unreadable?: number } = {},
+): string | undefined {
   const parts: string[] = [];
   const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   if (skipped.ignoredDirs > 0) {

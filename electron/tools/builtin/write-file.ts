@@ -120,7 +120,10 @@ async function planWrite(args: WriteArgs, ctx: ToolContext): Promise<WritePlan> 
   const old = existing.bytes;
   const facts = scanUtf8(old, 5);
   if (facts.invalidCount > 0 && args.content.includes('\uFFFD')) {
-    const lines = linesOfOffsets(old, facts.invalid.map((r) => r.offset));
+    const lines = linesOfOffsets(
+      old,
+      facts.invalid.map((r) => r.offset),
+    );
     const where = facts.invalid.map((r, i) => `offset ${r.offset} (line ${lines[i]}, bytes ${hexBytes(old, r)})`).join(', ');
     throw new ToolError(
       'UNDECODABLE_BYTES',

@@ -25,7 +25,13 @@ const BranchNodeRow = memo(function BranchNodeRow({ node, openId, checked, compa
   const select = useApp((s) => s.select);
   const openCompare = useApp((s) => s.openCompare);
   const { session, depth } = node;
-  const tooltip = [node.title, node.prompt ? `first prompt after the fork: ${node.prompt}` : undefined, session.cwd, session.seedLength !== undefined ? `forked at event #${session.seedLength}` : 'root session', `${session.eventCount} events`]
+  const tooltip = [
+    node.title,
+    node.prompt ? `first prompt after the fork: ${node.prompt}` : undefined,
+    session.cwd,
+    session.seedLength !== undefined ? `forked at event #${session.seedLength}` : 'root session',
+    `${session.eventCount} events`,
+  ]
     .filter(Boolean)
     .join('\n');
   return (

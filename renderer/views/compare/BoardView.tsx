@@ -128,7 +128,10 @@ const Column = memo(function Column({ id, title, status, hasParent, seedLength, 
         focusAfterRender(byTestId('board-apply-result'));
       } else {
         const result = await client.discardBranch({ sessionId: id });
-        toast(result.removed ? `Discarded ${title}: its folder was removed (its final files stay as a checkpoint)` : `Not discarded: ${result.reason ?? 'nothing to remove'}`, result.removed ? 'info' : 'error');
+        toast(
+          result.removed ? `Discarded ${title}: its folder was removed (its final files stay as a checkpoint)` : `Not discarded: ${result.reason ?? 'nothing to remove'}`,
+          result.removed ? 'info' : 'error',
+        );
       }
     } catch (error) {
       toast(`${what === 'apply' ? 'Apply' : 'Discard'} failed: ${describeError(error)}`, 'error');
@@ -189,10 +192,24 @@ const Column = memo(function Column({ id, title, status, hasParent, seedLength, 
         <button type="button" className="small" data-testid="board-open" onClick={() => select(id, { focusSession: true })}>
           Open
         </button>
-        <button type="button" className="small" data-testid="board-apply" disabled={busy || running || !hasParent} title="Merge this branch's changes since the fork point into its parent's folder (three-way; on conflicts nothing is written)" onClick={() => void act('apply')}>
+        <button
+          type="button"
+          className="small"
+          data-testid="board-apply"
+          disabled={busy || running || !hasParent}
+          title="Merge this branch's changes since the fork point into its parent's folder (three-way; on conflicts nothing is written)"
+          onClick={() => void act('apply')}
+        >
           Apply to my folder
         </button>
-        <button type="button" className="small" data-testid="board-discard" disabled={busy || running} title="Remove this branch's own folder (never yours); its final files stay as a checkpoint" onClick={() => void act('discard')}>
+        <button
+          type="button"
+          className="small"
+          data-testid="board-discard"
+          disabled={busy || running}
+          title="Remove this branch's own folder (never yours); its final files stay as a checkpoint"
+          onClick={() => void act('discard')}
+        >
           Discard
         </button>
       </div>
@@ -214,11 +231,7 @@ const Column = memo(function Column({ id, title, status, hasParent, seedLength, 
       )}
       <BranchFiles id={id} checkpoint={ranked?.lastCheckpoint} running={running} />
       <div className="compare-column-body board-transcript" tabIndex={0} role="region" aria-label={`${label}: transcript from the fork point`} data-testid="board-transcript">
-        {session ? (
-          <TranscriptRows fromSeq={seedLength} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={showAll} />
-        ) : (
-          <div className="compare-state">Loading transcript…</div>
-        )}
+        {session ? <TranscriptRows fromSeq={seedLength} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={showAll} /> : <div className="compare-state">Loading transcript…</div>}
       </div>
     </section>
   );
@@ -277,7 +290,15 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
   const byId = useMemo(() => new Map(ranking?.branches.map((b) => [b.session, b]) ?? []), [ranking]);
   const onApplied = useCallback(() => setNonce((n) => n + 1), []);
   return (
-    <div ref={viewRef} className="compare-view board-view" data-testid="board-view" data-region="compare" data-count={ids.length} data-state={ranking ? 'ready' : error ? 'error' : 'loading'} data-running={anyRunning}>
+    <div
+      ref={viewRef}
+      className="compare-view board-view"
+      data-testid="board-view"
+      data-region="compare"
+      data-count={ids.length}
+      data-state={ranking ? 'ready' : error ? 'error' : 'loading'}
+      data-running={anyRunning}
+    >
       <header className="compare-header">
         <span className="compare-title" data-focus-default tabIndex={-1}>
           Board · {ids.length} branches
@@ -309,7 +330,13 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
             </button>
           )}
           {ids.length === 2 && (
-            <button type="button" className="small" data-testid="board-pair-compare" title="The two branches from their common history: shared turns, figures side by side, and the diff between their files (A − / B +)" onClick={() => openCompare(ids[0]!, ids[1]!)}>
+            <button
+              type="button"
+              className="small"
+              data-testid="board-pair-compare"
+              title="The two branches from their common history: shared turns, figures side by side, and the diff between their files (A − / B +)"
+              onClick={() => openCompare(ids[0]!, ids[1]!)}
+            >
               A/B details
             </button>
           )}

@@ -122,7 +122,13 @@ export function TranscriptRows({ fromSeq, limit, onShowAll }: { readonly fromSeq
             const lastShown = e.currentTarget.previousElementSibling;
             const column = e.currentTarget.closest<HTMLElement>('.compare-column-body');
             onShowAll();
-            focusAfterRender(firstOf(firstFocusableAfter(() => rowsRef.current, lastShown), () => column), { from: e.currentTarget });
+            focusAfterRender(
+              firstOf(
+                firstFocusableAfter(() => rowsRef.current, lastShown),
+                () => column,
+              ),
+              { from: e.currentTarget },
+            );
           }}
         >
           show all {rows.length} rows

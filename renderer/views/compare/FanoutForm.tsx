@@ -137,13 +137,32 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
               </option>
             ))}
           </select>
-          <input data-testid={`fanout-system-${i}`} aria-label={`Branch ${i + 1} system prompt addendum`} placeholder="system addendum" value={d.system} onChange={(e) => update(i, { system: e.target.value })} />
-          <input data-testid={`fanout-variant-prompt-${i}`} aria-label={`Branch ${i + 1} own prompt`} placeholder="own prompt (else the one above)" value={d.prompt} onChange={(e) => update(i, { prompt: e.target.value })} />
+          <input
+            data-testid={`fanout-system-${i}`}
+            aria-label={`Branch ${i + 1} system prompt addendum`}
+            placeholder="system addendum"
+            value={d.system}
+            onChange={(e) => update(i, { system: e.target.value })}
+          />
+          <input
+            data-testid={`fanout-variant-prompt-${i}`}
+            aria-label={`Branch ${i + 1} own prompt`}
+            placeholder="own prompt (else the one above)"
+            value={d.prompt}
+            onChange={(e) => update(i, { prompt: e.target.value })}
+          />
         </div>
       ))}
       <label>
         Check
-        <input data-testid="fanout-check" className="mono" value={check} placeholder="command run in each branch's folder after its turn" onChange={(e) => setCheck(e.target.value)} style={{ flex: 1 }} />
+        <input
+          data-testid="fanout-check"
+          className="mono"
+          value={check}
+          placeholder="command run in each branch's folder after its turn"
+          onChange={(e) => setCheck(e.target.value)}
+          style={{ flex: 1 }}
+        />
       </label>
       {error && (
         <div className="banner error" data-testid="fanout-error" tabIndex={-1} role="alert">

@@ -20,8 +20,7 @@ export interface PatchFile {
 
 export type ParsedPatch =
   /** `truncated`: the text ended inside a file; that file and anything after it are left out. */
-  | { readonly ok: true; readonly files: readonly PatchFile[]; readonly truncated: boolean }
-  | { readonly ok: false; readonly raw: string };
+  { readonly ok: true; readonly files: readonly PatchFile[]; readonly truncated: boolean } | { readonly ok: false; readonly raw: string };
 
 const FILE_HEADER = '\ndiff --git ';
 

@@ -54,9 +54,7 @@ export function ImportDropZone(): ReactNode {
     <>
       {over && (
         <div className="drop-overlay" data-testid="import-drop-overlay" aria-hidden="true">
-          <div className="drop-overlay-box">
-            Drop to import: Claude Code, Codex, OpenHands, DeepSeek Harness or Forkline session logs
-          </div>
+          <div className="drop-overlay-box">Drop to import: Claude Code, Codex, OpenHands, DeepSeek Harness or Forkline session logs</div>
         </div>
       )}
       <ImportProgress />

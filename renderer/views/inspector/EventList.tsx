@@ -127,7 +127,13 @@ export function EventList({ events, focusSeq }: { readonly events: readonly Sess
   const items = useMemo(() => foldChunkRuns(events), [events]);
   return (
     <div className="event-list" data-testid="event-list">
-      {items.map((item) => (item.kind === 'run' ? <RunItem key={`run:${item.first}`} item={item} {...(focusSeq !== undefined ? { focusSeq } : {})} /> : <EventCard key={item.event.seq} event={item.event} focused={item.event.seq === focusSeq} />))}
+      {items.map((item) =>
+        item.kind === 'run' ? (
+          <RunItem key={`run:${item.first}`} item={item} {...(focusSeq !== undefined ? { focusSeq } : {})} />
+        ) : (
+          <EventCard key={item.event.seq} event={item.event} focused={item.event.seq === focusSeq} />
+        ),
+      )}
     </div>
   );
 }

@@ -105,7 +105,15 @@ export function RawInspector(): ReactNode {
       </div>
       <div className="type-chips" data-testid="raw-type-filter" role="group" aria-label="Filter by event type">
         {counts.map(({ type, count }) => (
-          <button key={type} type="button" className={`chip${types.has(type) ? ' active' : ''}`} aria-pressed={types.has(type)} data-testid="raw-type-chip" data-type={type} onClick={() => toggleType(type)}>
+          <button
+            key={type}
+            type="button"
+            className={`chip${types.has(type) ? ' active' : ''}`}
+            aria-pressed={types.has(type)}
+            data-testid="raw-type-chip"
+            data-type={type}
+            onClick={() => toggleType(type)}
+          >
             {type} <span className="muted">{count}</span>
           </button>
         ))}

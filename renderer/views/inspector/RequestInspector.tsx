@@ -177,7 +177,9 @@ function RequestTab({ inspection }: { readonly inspection: RequestInspection }):
       {header?.system !== undefined && (
         <details className="request-system" data-testid="request-system">
           <summary>system prompt ({formatTokens(header.system.length)} chars)</summary>
-          <pre tabIndex={0} className="plain">{header.system}</pre>
+          <pre tabIndex={0} className="plain">
+            {header.system}
+          </pre>
         </details>
       )}
       {tools.length > 0 && (
@@ -188,7 +190,9 @@ function RequestTab({ inspection }: { readonly inspection: RequestInspection }):
               <summary>
                 <b className="mono">{tool.name}</b> <span className="muted">{tool.description}</span>
               </summary>
-              <pre tabIndex={0} className="json">{JSON.stringify(tool.parameters, null, 2)}</pre>
+              <pre tabIndex={0} className="json">
+                {JSON.stringify(tool.parameters, null, 2)}
+              </pre>
             </details>
           ))}
         </details>
@@ -330,7 +334,11 @@ function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestIn
         <tbody>
           <tr>
             <th>cost</th>
-            <td className="mono" data-testid="response-cost" title={price?.kind === 'known' ? `priced with ${price.snapshot} (${price.source}: ${price.priceId})` : price?.kind === 'unknown' ? price.reason : 'no price was logged for this request'}>
+            <td
+              className="mono"
+              data-testid="response-cost"
+              title={price?.kind === 'known' ? `priced with ${price.snapshot} (${price.source}: ${price.priceId})` : price?.kind === 'unknown' ? price.reason : 'no price was logged for this request'}
+            >
               {cost ? formatUsd(cost.usd) : u ? 'price unknown' : '—'}
               {cost && (
                 <span className="muted">
@@ -388,7 +396,12 @@ function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestIn
             <th>chunks</th>
             <td className="mono">
               {r.chunkCount}
-              {r.firstChunkSeq !== undefined ? <span className="muted"> (#{r.firstChunkSeq}–#{r.lastChunkSeq})</span> : null}
+              {r.firstChunkSeq !== undefined ? (
+                <span className="muted">
+                  {' '}
+                  (#{r.firstChunkSeq}–#{r.lastChunkSeq})
+                </span>
+              ) : null}
             </td>
           </tr>
         </tbody>
@@ -403,7 +416,8 @@ function ResponseTab({ inspection, sessionId }: { readonly inspection: RequestIn
 function MessageLine({ m, tone }: { readonly m: WireMessageSummary; readonly tone: string }): ReactNode {
   return (
     <li className={`diff-message tone-${tone}`} data-testid="diff-message" data-role={m.role}>
-      <span className="mono muted">#{m.index}</span> <b>{m.role}</b> <span className="muted">{formatTokens(m.bytes)} B</span> <span className="clip">{m.preview || <i className="muted">(empty)</i>}</span>
+      <span className="mono muted">#{m.index}</span> <b>{m.role}</b> <span className="muted">{formatTokens(m.bytes)} B</span>{' '}
+      <span className="clip">{m.preview || <i className="muted">(empty)</i>}</span>
     </li>
   );
 }

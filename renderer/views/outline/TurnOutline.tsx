@@ -70,7 +70,11 @@ export function TurnOutline(): ReactNode {
                 const from = e.currentTarget;
                 // The button goes away once they are loaded: the first turn (the first of those it brought in) takes focus.
                 session.controller.loadEarlier(0).then(
-                  () => focusAfterRender(onceGone(from, () => panelRef.current?.querySelector<HTMLElement>('[data-testid="outline-item"] .outline-button')), { from }),
+                  () =>
+                    focusAfterRender(
+                      onceGone(from, () => panelRef.current?.querySelector<HTMLElement>('[data-testid="outline-item"] .outline-button')),
+                      { from },
+                    ),
                   () => undefined,
                 );
               }}
@@ -80,7 +84,14 @@ export function TurnOutline(): ReactNode {
           </li>
         )}
         {items.map((item) => (
-          <li key={item.key} className={`outline-item kind-${item.kind}${item.key === currentKey ? ' current' : ''}`} data-testid="outline-item" data-kind={item.kind} data-seq={item.seq} data-turn={item.turn}>
+          <li
+            key={item.key}
+            className={`outline-item kind-${item.kind}${item.key === currentKey ? ' current' : ''}`}
+            data-testid="outline-item"
+            data-kind={item.kind}
+            data-seq={item.seq}
+            data-turn={item.turn}
+          >
             <button type="button" className="outline-button" aria-current={item.key === currentKey ? 'location' : undefined} onClick={() => scrollTo(item.seq)}>
               {item.kind === 'turn' ? (
                 <>

@@ -26,7 +26,16 @@ interface RouteChoice extends PlaygroundRoute {
 function routeChoices(settings: SettingsView): RouteChoice[] {
   const active = settings.active;
   const activePreset = settings.presets.find((p) => p.id === active.provider);
-  const out: RouteChoice[] = [{ key: 'active', label: `${activePreset?.label ?? active.provider} (active) · ${active.baseUrl}`, provider: active.provider, baseUrl: active.baseUrl, model: active.model, models: [active.model, ...(activePreset?.models.map((m) => m.id) ?? [])] }];
+  const out: RouteChoice[] = [
+    {
+      key: 'active',
+      label: `${activePreset?.label ?? active.provider} (active) · ${active.baseUrl}`,
+      provider: active.provider,
+      baseUrl: active.baseUrl,
+      model: active.model,
+      models: [active.model, ...(activePreset?.models.map((m) => m.id) ?? [])],
+    },
+  ];
   for (const p of settings.presets) {
     if (p.id === active.provider && p.baseUrl === active.baseUrl) continue;
     if (p.needsKey && !settings.keys[p.id]) continue;
@@ -80,12 +89,34 @@ function RunView({ run }: { readonly run: PlaygroundRun }): ReactNode {
   );
 }
 
-function Editor({ id, label, value, onChange, rows, errors }: { readonly id: 'system' | 'messages' | 'tools' | 'params'; readonly label: string; readonly value: string; readonly onChange: (v: string) => void; readonly rows: number; readonly errors: readonly PlaygroundFieldError[] }): ReactNode {
+function Editor({
+  id,
+  label,
+  value,
+  onChange,
+  rows,
+  errors,
+}: {
+  readonly id: 'system' | 'messages' | 'tools' | 'params';
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (v: string) => void;
+  readonly rows: number;
+  readonly errors: readonly PlaygroundFieldError[];
+}): ReactNode {
   const invalid = errors.some((e) => e.field === id);
   return (
     <label className="playground-field">
       <span className="section-label">{label}</span>
-      <textarea className={`mono playground-text${invalid ? ' invalid' : ''}`} data-testid={`playground-${id}`} aria-invalid={invalid} spellCheck={false} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />
+      <textarea
+        className={`mono playground-text${invalid ? ' invalid' : ''}`}
+        data-testid={`playground-${id}`}
+        aria-invalid={invalid}
+        spellCheck={false}
+        rows={rows}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
       <FieldError errors={errors} field={id} />
     </label>
   );
@@ -97,7 +128,13 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
   const runtime = useRuntime();
   const index = inspection.request.index;
   const initial = useMemo(
-    () => playgroundEditOf({ ...(inspection.header?.system !== undefined ? { system: inspection.header.system } : {}), messages: inspection.messages, ...(Array.isArray(inspection.header?.tools) ? { tools: inspection.header.tools } : {}), ...(inspection.header ? { config: inspection.header.config } : {}) }),
+    () =>
+      playgroundEditOf({
+        ...(inspection.header?.system !== undefined ? { system: inspection.header.system } : {}),
+        messages: inspection.messages,
+        ...(Array.isArray(inspection.header?.tools) ? { tools: inspection.header.tools } : {}),
+        ...(inspection.header ? { config: inspection.header.config } : {}),
+      }),
     [inspection],
   );
   const [edit, setEdit] = useState<PlaygroundEdit>(initial);
@@ -281,7 +318,9 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
           {shown ? <RunView run={shown} /> : <div className="muted">Send to see the response here.</div>}
         </div>
       </div>
-      <div className="section-label">playground runs of {inspection.request.label} ({runs.length})</div>
+      <div className="section-label">
+        playground runs of {inspection.request.label} ({runs.length})
+      </div>
       {runs.length === 0 ? (
         <div className="muted" data-testid="playground-runs-none">
           None yet.

@@ -116,7 +116,16 @@ function RequestLine({ report, go }: { readonly report: ReplayReport; readonly g
       </div>
     );
   }
-  const where = d.path !== undefined ? ` (path ${d.path})` : d.kind === 'extra-request' ? ' (this build sends a request the log does not have)' : d.kind === 'missing-request' ? ' (this build sends fewer requests)' : d.kind === 'kind' ? ' (a step request where the log has a compaction request, or the reverse)' : '';
+  const where =
+    d.path !== undefined
+      ? ` (path ${d.path})`
+      : d.kind === 'extra-request'
+        ? ' (this build sends a request the log does not have)'
+        : d.kind === 'missing-request'
+          ? ' (this build sends fewer requests)'
+          : d.kind === 'kind'
+            ? ' (a step request where the log has a compaction request, or the reverse)'
+            : '';
   return (
     <div data-testid="replay-requests" data-level="compared" data-diverged="true">
       <div data-testid="replay-divergence-text">
@@ -199,7 +208,11 @@ export function ReplayBanner(): ReactNode {
       <div className="replay-banner-body">
         <div tabIndex={-1} data-testid="replay-banner-focus" className="replay-verdict">
           {report.outcome === 'identical' ? (
-            <b data-testid="replay-identical">{report.requests.level === 'not-comparable' ? '✓ Its tool calls replay identically on this build (its requests cannot be compared).' : '✓ This session replays identically on this build.'}</b>
+            <b data-testid="replay-identical">
+              {report.requests.level === 'not-comparable'
+                ? '✓ Its tool calls replay identically on this build (its requests cannot be compared).'
+                : '✓ This session replays identically on this build.'}
+            </b>
           ) : report.outcome === 'diverged' ? (
             <b>This build would act differently from the log.</b>
           ) : (
@@ -241,7 +254,12 @@ export function ReplayStepMarker({ turn, step }: { readonly turn: number; readon
   const tool = tCall !== undefined && tCall.turn === turn && tCall.step === step;
   if (!request && !tool) return null;
   return (
-    <span className="badge badge-bad replay-marker" data-testid="replay-divergence-marker" data-level={request ? 'request' : 'tool'} title={request ? `on this build, the request of this step differs from the logged one${d?.path !== undefined ? ` at ${d.path}` : ''}` : 'on this build, this step makes a different tool call'}>
+    <span
+      className="badge badge-bad replay-marker"
+      data-testid="replay-divergence-marker"
+      data-level={request ? 'request' : 'tool'}
+      title={request ? `on this build, the request of this step differs from the logged one${d?.path !== undefined ? ` at ${d.path}` : ''}` : 'on this build, this step makes a different tool call'}
+    >
       ⚑ diverges{request ? '' : ' (tool call)'}
     </span>
   );

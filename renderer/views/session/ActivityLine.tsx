@@ -49,7 +49,8 @@ export function ActivityLine(): ReactNode {
   // The live meter: the turn's cost and billed tokens so far, and its approval wait shown apart.
   const meter = turnMeter(timeline.rows, activity.turn);
   const waitMs = meter.approvalWaitMs + (meter.waitingSince !== undefined ? Math.max(0, now - meter.waitingSince) : 0);
-  const cost = meter.billedSteps === 0 && meter.unknownCount === 0 ? undefined : meter.unknownCount === 0 ? formatUsd(meter.knownUsd) : meter.knownUsd > 0 ? `≥ ${formatUsd(meter.knownUsd)}` : 'price unknown';
+  const cost =
+    meter.billedSteps === 0 && meter.unknownCount === 0 ? undefined : meter.unknownCount === 0 ? formatUsd(meter.knownUsd) : meter.knownUsd > 0 ? `≥ ${formatUsd(meter.knownUsd)}` : 'price unknown';
   return (
     <div className={`activity-line${stalled ? ' stalled' : ''}`} data-testid="activity-line" data-phase={activity.phase} data-stalled={stalled ? 'true' : 'false'}>
       <span className="activity-dot" aria-hidden="true" />
@@ -61,12 +62,20 @@ export function ActivityLine(): ReactNode {
         {seconds(now - activity.startedAt)}
       </span>
       {tokens && (
-        <span className="muted mono" data-testid="activity-tokens" title="Estimated from the characters streamed in this turn (about 4 per token); the provider's exact count shows on each step when it ends">
+        <span
+          className="muted mono"
+          data-testid="activity-tokens"
+          title="Estimated from the characters streamed in this turn (about 4 per token); the provider's exact count shows on each step when it ends"
+        >
           {tokens}
         </span>
       )}
       {cost !== undefined && (
-        <span className="muted mono" data-testid="activity-cost" title={`this turn so far: ${formatTokens(meter.tokens)} billed tokens (total input + output) over ${meter.billedSteps} finished step(s)${meter.unknownCount ? `; ${meter.unknownCount} without a known price` : ''}`}>
+        <span
+          className="muted mono"
+          data-testid="activity-cost"
+          title={`this turn so far: ${formatTokens(meter.tokens)} billed tokens (total input + output) over ${meter.billedSteps} finished step(s)${meter.unknownCount ? `; ${meter.unknownCount} without a known price` : ''}`}
+        >
           {cost} · {formatTokens(meter.tokens)} tokens
         </span>
       )}

@@ -160,7 +160,15 @@ function ApprovalItem({ approval, sessionId, readOnly, first }: { readonly appro
             />
           </label>
         )}
-        <button type="button" data-testid="approval-allow-session" disabled={busy || readOnly || sessionDisabled} title={sessionTitle} aria-keyshortcuts="S" {...(sessionDisabled ? { 'aria-describedby': `approval-session-why-${approval.id}` } : {})} onClick={() => void decide('allow-session')}>
+        <button
+          type="button"
+          data-testid="approval-allow-session"
+          disabled={busy || readOnly || sessionDisabled}
+          title={sessionTitle}
+          aria-keyshortcuts="S"
+          {...(sessionDisabled ? { 'aria-describedby': `approval-session-why-${approval.id}` } : {})}
+          onClick={() => void decide('allow-session')}
+        >
           {isCommand ? 'Allow for this session' : `Allow ${approval.toolName} for this session`} <kbd className="kbd">S</kbd>
         </button>
         <button type="button" className="danger" data-testid="approval-reject" disabled={busy || readOnly} aria-keyshortcuts="R" onClick={() => void decide('reject')}>
@@ -168,7 +176,9 @@ function ApprovalItem({ approval, sessionId, readOnly, first }: { readonly appro
         </button>
         {sessionDisabled && (
           <span className="warn-text approval-session-why" data-testid="approval-session-why" id={`approval-session-why-${approval.id}`}>
-            {preview.suggestedPrefix === '' ? 'Not for the session: this is not a single simple command (;, &&, |, redirections or substitutions).' : 'Not for the session: type the command prefix to allow.'}
+            {preview.suggestedPrefix === ''
+              ? 'Not for the session: this is not a single simple command (;, &&, |, redirections or substitutions).'
+              : 'Not for the session: type the command prefix to allow.'}
           </span>
         )}
         <span className="muted approval-keys" id={`approval-keys-${approval.id}`}>
@@ -210,7 +220,14 @@ export function ApprovalPanel(): ReactNode {
 
   if (approvals.length === 0) return null;
   return (
-    <div className="approval-panel" data-testid="approval-panel" data-region="approvals" role="region" aria-label={approvals.length === 1 ? 'Approval needed' : `${approvals.length} approvals needed`} ref={panelRef}>
+    <div
+      className="approval-panel"
+      data-testid="approval-panel"
+      data-region="approvals"
+      role="region"
+      aria-label={approvals.length === 1 ? 'Approval needed' : `${approvals.length} approvals needed`}
+      ref={panelRef}
+    >
       {approvals.map((a, i) => (
         <ApprovalItem key={a.id} approval={a} sessionId={sessionId} readOnly={readOnly} first={i === 0} />
       ))}

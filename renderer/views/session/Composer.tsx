@@ -32,8 +32,7 @@ export function Composer(): ReactNode {
   const text = useApp((s) => s.drafts[sessionId] ?? '');
   const setDraft = useApp((s) => s.setDraft);
   const setText = useCallback(
-    (next: string | ((current: string) => string)): void =>
-      setDraft(sessionId, typeof next === 'function' ? next(runtime.app.getState().drafts[sessionId] ?? '') : next),
+    (next: string | ((current: string) => string)): void => setDraft(sessionId, typeof next === 'function' ? next(runtime.app.getState().drafts[sessionId] ?? '') : next),
     [setDraft, sessionId, runtime],
   );
   const [busy, setBusy] = useState(false);
@@ -91,8 +90,8 @@ export function Composer(): ReactNode {
     : readOnly
       ? 'Read-only: another Forkline owns this session.'
       : running
-      ? `Enter queues a follow-up for the next turn · ${steerKeys} steers this turn · Esc cancels · Shift+Enter newline`
-      : 'Enter sends · Shift+Enter newline';
+        ? `Enter queues a follow-up for the next turn · ${steerKeys} steers this turn · Esc cancels · Shift+Enter newline`
+        : 'Enter sends · Shift+Enter newline';
 
   return (
     <div className="composer" data-testid="composer" data-region="composer">
@@ -136,10 +135,24 @@ export function Composer(): ReactNode {
         <span className="composer-buttons">
           {running ? (
             <>
-              <button type="button" className="primary" data-testid="composer-send" data-mode="queue" disabled={disabled || busy || !text.trim()} title="Queue a follow-up: it runs as the next turn (Enter)" onClick={() => void send('followup')}>
+              <button
+                type="button"
+                className="primary"
+                data-testid="composer-send"
+                data-mode="queue"
+                disabled={disabled || busy || !text.trim()}
+                title="Queue a follow-up: it runs as the next turn (Enter)"
+                onClick={() => void send('followup')}
+              >
                 Queue <kbd className="kbd">Enter</kbd>
               </button>
-              <button type="button" data-testid="composer-steer" disabled={disabled || busy || !text.trim()} title={`Steer the running turn: it reads this at its next step (${steerKeys})`} onClick={() => void send('steer')}>
+              <button
+                type="button"
+                data-testid="composer-steer"
+                disabled={disabled || busy || !text.trim()}
+                title={`Steer the running turn: it reads this at its next step (${steerKeys})`}
+                onClick={() => void send('steer')}
+              >
                 Steer <kbd className="kbd">{steerKeys}</kbd>
               </button>
               <button type="button" className="danger" data-testid="composer-cancel" disabled={readOnly} title="Cancel the running turn (Esc)" onClick={() => void cancel()}>

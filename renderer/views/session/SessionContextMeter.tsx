@@ -33,7 +33,11 @@ export function SessionContextMeter(): ReactNode {
   const { used, window, step } = context;
   if (window === undefined) {
     return (
-      <span className="session-context unknown" data-testid="session-context" title={`after step ${step}: ${used.toLocaleString('en-US')} tokens in the conversation (the model's context window is not known: set it in Settings → model limits)`}>
+      <span
+        className="session-context unknown"
+        data-testid="session-context"
+        title={`after step ${step}: ${used.toLocaleString('en-US')} tokens in the conversation (the model's context window is not known: set it in Settings → model limits)`}
+      >
         context {formatTokens(used)}
       </span>
     );

@@ -19,11 +19,18 @@ import { useRuntime } from '../context.js';
 import { tickSeconds, useNow } from '../sidebar/SessionCost.js';
 
 /** A budget amount without trailing zeros (`$0.5`, `$2`). */
-const shortUsd = (usd: number): string => formatUsd(usd).replace(/(\.\d*?[1-9])0+$/, '$1').replace(/\.0+$/, '');
+const shortUsd = (usd: number): string =>
+  formatUsd(usd)
+    .replace(/(\.\d*?[1-9])0+$/, '$1')
+    .replace(/\.0+$/, '');
 
 /** `$1.00`, `50k tokens`, `$0.1/turn`, joined by ` / `. */
 export function budgetLabel(budget: SessionBudget): string {
-  const parts = [budget.sessionUsd !== undefined ? shortUsd(budget.sessionUsd) : '', budget.sessionTokens !== undefined ? `${formatTokens(budget.sessionTokens)} tokens` : '', budget.turnUsd !== undefined ? `${shortUsd(budget.turnUsd)}/turn` : ''].filter(Boolean);
+  const parts = [
+    budget.sessionUsd !== undefined ? shortUsd(budget.sessionUsd) : '',
+    budget.sessionTokens !== undefined ? `${formatTokens(budget.sessionTokens)} tokens` : '',
+    budget.turnUsd !== undefined ? `${shortUsd(budget.turnUsd)}/turn` : '',
+  ].filter(Boolean);
   return parts.join(' / ');
 }
 
@@ -44,7 +51,17 @@ export function parseBudgetInput(text: string, unit: 'usd' | 'tokens'): { budget
 }
 
 /** The inline budget editor; `initial` pre-fills it (the raise after a budget stop). */
-export function BudgetEditor({ sessionId, budget, initial, onDone }: { readonly sessionId: string; readonly budget?: SessionBudget; readonly initial?: { readonly unit: 'usd' | 'tokens'; readonly amount: number }; readonly onDone: (set: boolean) => void }): ReactNode {
+export function BudgetEditor({
+  sessionId,
+  budget,
+  initial,
+  onDone,
+}: {
+  readonly sessionId: string;
+  readonly budget?: SessionBudget;
+  readonly initial?: { readonly unit: 'usd' | 'tokens'; readonly amount: number };
+  readonly onDone: (set: boolean) => void;
+}): ReactNode {
   const runtime = useRuntime();
   const [unit, setUnit] = useState<'usd' | 'tokens'>(initial?.unit ?? (budget?.sessionTokens !== undefined && budget.sessionUsd === undefined ? 'tokens' : 'usd'));
   const [text, setText] = useState(() => {
@@ -76,7 +93,12 @@ export function BudgetEditor({ sessionId, budget, initial, onDone }: { readonly 
     }
     setBusy(true);
     // The other unit's session limit is kept unless this clears it; the per-turn limit is the field's.
-    const session: SessionBudget = Object.keys(parsed.budget).length === 0 ? {} : unit === 'usd' ? { ...(budget?.sessionTokens !== undefined ? { sessionTokens: budget.sessionTokens } : {}), ...parsed.budget } : { ...(budget?.sessionUsd !== undefined ? { sessionUsd: budget.sessionUsd } : {}), ...parsed.budget };
+    const session: SessionBudget =
+      Object.keys(parsed.budget).length === 0
+        ? {}
+        : unit === 'usd'
+          ? { ...(budget?.sessionTokens !== undefined ? { sessionTokens: budget.sessionTokens } : {}), ...parsed.budget }
+          : { ...(budget?.sessionUsd !== undefined ? { sessionUsd: budget.sessionUsd } : {}), ...parsed.budget };
     const next: SessionBudget = { ...session, ...(perTurn?.budget.sessionUsd !== undefined ? { turnUsd: perTurn.budget.sessionUsd } : {}) };
     const refused = await runtime.actions.setBudget(sessionId, next);
     setBusy(false);
@@ -172,7 +194,8 @@ export function SessionMeter({ sessionId, summary, readOnly }: { readonly sessio
   const cost = summary?.cost;
   const label = costLabel(cost);
   const budget = summary?.budget;
-  const share = budget?.sessionUsd !== undefined && cost?.usd !== undefined ? cost.usd / budget.sessionUsd : budget?.sessionTokens !== undefined && cost ? cost.tokens / budget.sessionTokens : undefined;
+  const share =
+    budget?.sessionUsd !== undefined && cost?.usd !== undefined ? cost.usd / budget.sessionUsd : budget?.sessionTokens !== undefined && cost ? cost.tokens / budget.sessionTokens : undefined;
   return (
     <span className="session-meter" data-testid="session-meter">
       {running && (
@@ -203,7 +226,11 @@ export function SessionMeter({ sessionId, summary, readOnly }: { readonly sessio
             type="button"
             className={`small budget-button${share !== undefined && share >= 0.8 ? ' near' : ''}`}
             data-testid="budget-button"
-            title={budget ? `Session budget ${budgetLabel(budget)}${share !== undefined ? ` (${Math.round(share * 100)}% used)` : ''}: a request that could cross it is not sent. Click to change.` : 'Set a budget for this session (USD, or tokens where prices are unknown)'}
+            title={
+              budget
+                ? `Session budget ${budgetLabel(budget)}${share !== undefined ? ` (${Math.round(share * 100)}% used)` : ''}: a request that could cross it is not sent. Click to change.`
+                : 'Set a budget for this session (USD, or tokens where prices are unknown)'
+            }
             onClick={() => setEditing(true)}
           >
             {budget ? `budget ${budgetLabel(budget)}${share !== undefined ? ` · ${Math.round(share * 100)}%` : ''}` : 'set budget'}

@@ -133,7 +133,13 @@ function Header(): ReactNode {
   };
   const timeline = useTimeline();
   const title = displayTitle(
-    { id: sessionId, title: summary?.title ?? header?.title, ...(header?.cwd !== undefined ? { cwd: header.cwd } : {}), ...(header?.parentSession !== undefined ? { parentSession: header.parentSession } : {}), createdAt: header?.createdAt ?? 0 },
+    {
+      id: sessionId,
+      title: summary?.title ?? header?.title,
+      ...(header?.cwd !== undefined ? { cwd: header.cwd } : {}),
+      ...(header?.parentSession !== undefined ? { parentSession: header.parentSession } : {}),
+      createdAt: header?.createdAt ?? 0,
+    },
     ownFirstPrompt(timeline, header?.seedLength),
     sessions,
   );
@@ -180,10 +186,24 @@ function Header(): ReactNode {
         </div>
         <span className="spacer" />
         <div className="toolbar-group">
-          <button type="button" className={`small${findOpen ? ' active' : ''}`} data-testid="find-button" title="Find in this session (every row, also those not on screen) — Ctrl/Cmd+F" aria-pressed={findOpen} onClick={openFind}>
+          <button
+            type="button"
+            className={`small${findOpen ? ' active' : ''}`}
+            data-testid="find-button"
+            title="Find in this session (every row, also those not on screen) — Ctrl/Cmd+F"
+            aria-pressed={findOpen}
+            onClick={openFind}
+          >
             Find
           </button>
-          <button type="button" className={`small${outlineOpen ? ' active' : ''}`} data-testid="outline-button" title="Outline of the turns, to jump with" aria-pressed={outlineOpen} onClick={toggleOutline}>
+          <button
+            type="button"
+            className={`small${outlineOpen ? ' active' : ''}`}
+            data-testid="outline-button"
+            title="Outline of the turns, to jump with"
+            aria-pressed={outlineOpen}
+            onClick={toggleOutline}
+          >
             Outline
           </button>
           <label className="toggle-label" title="Show log-only events (request headers, inbox, titles…)">

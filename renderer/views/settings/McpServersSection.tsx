@@ -47,7 +47,14 @@ function ServerRow({ server, onTrust }: { readonly server: McpServerGroup; reado
   const rowRef = useRef<HTMLLIElement>(null);
   const trust = (from: HTMLElement): void => {
     void onTrust(server).then((ok) => {
-      if (ok) focusAfterRender(firstOf(() => rowRef.current?.querySelector<HTMLElement>('[data-testid="mcp-server-tools-toggle"]'), () => rowRef.current), { from });
+      if (ok)
+        focusAfterRender(
+          firstOf(
+            () => rowRef.current?.querySelector<HTMLElement>('[data-testid="mcp-server-tools-toggle"]'),
+            () => rowRef.current,
+          ),
+          { from },
+        );
     });
   };
   const errors = placeErrors(server);
@@ -71,7 +78,14 @@ function ServerRow({ server, onTrust }: { readonly server: McpServerGroup; reado
         )}
         <span className="spacer" />
         {workspaces.length > 1 && (
-          <button type="button" className="link-button" data-testid="mcp-server-places-toggle" aria-expanded={placesOpen} title="One server process runs in each workspace with a live session" onClick={() => setPlacesOpen(!placesOpen)}>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="mcp-server-places-toggle"
+            aria-expanded={placesOpen}
+            title="One server process runs in each workspace with a live session"
+            onClick={() => setPlacesOpen(!placesOpen)}
+          >
             {placesLabel(server).replace(/^in /, '')}
           </button>
         )}

@@ -43,7 +43,16 @@ export function parsePriceDraft(d: Draft): { price: PriceOverrideSetting } | { e
     rates[key] = n;
   }
   const baseUrl = d.baseUrl.trim().replace(/\/+$/, '');
-  return { price: { ...(baseUrl !== '' ? { baseUrl } : {}), model, inputMtok: rates.inputMtok!, outputMtok: rates.outputMtok!, ...(rates.cacheReadMtok !== undefined ? { cacheReadMtok: rates.cacheReadMtok } : {}), ...(rates.reasoningMtok !== undefined ? { reasoningMtok: rates.reasoningMtok } : {}) } };
+  return {
+    price: {
+      ...(baseUrl !== '' ? { baseUrl } : {}),
+      model,
+      inputMtok: rates.inputMtok!,
+      outputMtok: rates.outputMtok!,
+      ...(rates.cacheReadMtok !== undefined ? { cacheReadMtok: rates.cacheReadMtok } : {}),
+      ...(rates.reasoningMtok !== undefined ? { reasoningMtok: rates.reasoningMtok } : {}),
+    },
+  };
 }
 
 function draftOf(p: PriceOverrideSetting): Draft {
@@ -121,7 +130,9 @@ export function PricesSection(): ReactNode {
   return (
     <section className="mcp-section prices-section" data-testid="prices-section" aria-labelledby="prices-heading">
       <h3 id="prices-heading">Prices</h3>
-      <div className="muted">Your prices (USD per million tokens) win over the bundled price list, from the next request on. No endpoint: the model on any endpoint; model * : every model of the endpoint.</div>
+      <div className="muted">
+        Your prices (USD per million tokens) win over the bundled price list, from the next request on. No endpoint: the model on any endpoint; model * : every model of the endpoint.
+      </div>
       {prices.length === 0 ? (
         <div className="muted" data-testid="prices-empty">
           No price overrides.

@@ -105,7 +105,13 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
     } finally {
       setBusy(false);
       // Saved, the field is empty and "Save key" stays disabled: the line saying so takes focus. Failed, the button does.
-      focusAfterRender(firstOf(() => saveKeyRef.current, () => keyStatusRef.current), { from: saveKeyRef.current });
+      focusAfterRender(
+        firstOf(
+          () => saveKeyRef.current,
+          () => keyStatusRef.current,
+        ),
+        { from: saveKeyRef.current },
+      );
     }
   };
 
@@ -199,7 +205,14 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
             Save key
           </button>
         </div>
-        <span ref={keyStatusRef} tabIndex={-1} role="status" className={`hint ${hasKey ? 'ok' : preset?.needsKey ? 'warn' : ''}`} data-testid="settings-key-status" data-has-key={hasKey ? 'true' : 'false'}>
+        <span
+          ref={keyStatusRef}
+          tabIndex={-1}
+          role="status"
+          className={`hint ${hasKey ? 'ok' : preset?.needsKey ? 'warn' : ''}`}
+          data-testid="settings-key-status"
+          data-has-key={hasKey ? 'true' : 'false'}
+        >
           {hasKey ? 'A key is set for this provider.' : !keyLost && preset?.needsKey === false ? 'This provider needs no key.' : 'No key set.'}
           {preset?.apiKeyEnv ? ` In browser/CLI mode the key can also come from $${preset.apiKeyEnv}.` : ''}
           {keyMessage ? ` ${keyMessage}` : ''}

@@ -47,7 +47,19 @@ export function groupMcpServers(statuses: readonly McpServerStatus[]): McpServer
     const key = [s.name, s.source, s.file ?? '', s.transport, s.target].join('\u0000');
     let group = groups.get(key);
     if (!group) {
-      group = { key, name: s.name, source: s.source, ...(s.file !== undefined ? { file: s.file } : {}), transport: s.transport, target: s.target, state: s.state, counts: {}, places: [], tools: s.tools, ...(s.sha256 !== undefined ? { sha256: s.sha256 } : {}) };
+      group = {
+        key,
+        name: s.name,
+        source: s.source,
+        ...(s.file !== undefined ? { file: s.file } : {}),
+        transport: s.transport,
+        target: s.target,
+        state: s.state,
+        counts: {},
+        places: [],
+        tools: s.tools,
+        ...(s.sha256 !== undefined ? { sha256: s.sha256 } : {}),
+      };
       groups.set(key, group);
     }
     group.places.push({ ...(s.workspace !== undefined ? { workspace: s.workspace } : {}), state: s.state, ...(s.error ? { error: s.error } : {}) });

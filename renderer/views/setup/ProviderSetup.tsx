@@ -12,7 +12,11 @@ import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js
 import { useApp, useClient } from '../context.js';
 
 type ModelList = HostResult<'listModels'>;
-type TestState = { readonly state: 'idle' } | { readonly state: 'running' } | { readonly state: 'ok'; readonly latencyMs: number; readonly key: string } | { readonly state: 'failed'; readonly code: string; readonly message: string };
+type TestState =
+  | { readonly state: 'idle' }
+  | { readonly state: 'running' }
+  | { readonly state: 'ok'; readonly latencyMs: number; readonly key: string }
+  | { readonly state: 'failed'; readonly code: string; readonly message: string };
 
 /** What was tested: a new choice needs a new test. */
 const choiceKey = (provider: string, baseUrl: string, model: string): string => `${provider}\n${baseUrl.trim()}\n${model.trim()}`;
@@ -170,7 +174,14 @@ function SetupForm({ view, onConfigured }: { readonly view: SettingsView; readon
       {(needsKey || provider === 'custom') && (
         <label className="field">
           <span>API key{needsKey ? '' : ' (if the server wants one)'}</span>
-          <input data-testid="setup-api-key" type="password" autoComplete="off" value={apiKey} placeholder={hasKey ? 'a key is set — type to replace it' : 'paste a key'} onChange={(e) => setApiKey(e.target.value)} />
+          <input
+            data-testid="setup-api-key"
+            type="password"
+            autoComplete="off"
+            value={apiKey}
+            placeholder={hasKey ? 'a key is set — type to replace it' : 'paste a key'}
+            onChange={(e) => setApiKey(e.target.value)}
+          />
           <span className="hint">
             {hasKey ? 'A key is set for this provider.' : needsKey ? `${preset?.label ?? provider} needs a key.` : ''}
             {preset?.apiKeyEnv ? ` It can also come from $${preset.apiKeyEnv}.` : ''} Keys are never shown again or sent to the page.
@@ -179,15 +190,7 @@ function SetupForm({ view, onConfigured }: { readonly view: SettingsView; readon
       )}
       <label className="field">
         <span>Model</span>
-        <input
-          data-testid="setup-model"
-          className="mono"
-          list="setup-model-choices"
-          value={model}
-          onChange={(e) => setModel(e.target.value)}
-          spellCheck={false}
-          aria-describedby="setup-models-note"
-        />
+        <input data-testid="setup-model" className="mono" list="setup-model-choices" value={model} onChange={(e) => setModel(e.target.value)} spellCheck={false} aria-describedby="setup-models-note" />
         <datalist id="setup-model-choices">
           {(models?.models ?? preset?.models ?? []).map((m) => (
             <option key={m.id} value={m.id} />

@@ -63,7 +63,14 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
 
   // The folder "Use this folder" would use: the listed one, only while the field still names it.
   const chosen = listing && !loading && error === undefined && typed.trim() === listing.path ? listing.path : undefined;
-  const blocked = chosen !== undefined || !listing ? undefined : loading ? 'Listing…' : error !== undefined && error.path === typed.trim() ? `Nothing is chosen: choose a folder that exists (the list below still shows ${listing.path}).` : `Press Enter to list ${typed.trim() || 'the typed folder'} first`;
+  const blocked =
+    chosen !== undefined || !listing
+      ? undefined
+      : loading
+        ? 'Listing…'
+        : error !== undefined && error.path === typed.trim()
+          ? `Nothing is chosen: choose a folder that exists (the list below still shows ${listing.path}).`
+          : `Press Enter to list ${typed.trim() || 'the typed folder'} first`;
   const visible = listing?.folders.filter((name) => !name.startsWith('.')) ?? [];
   const hidden = listing?.folders.filter((name) => name.startsWith('.')) ?? [];
   const shown = showHidden ? [...visible, ...hidden] : visible;
@@ -94,7 +101,16 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
           else void load(typed);
         }}
       >
-        <input className="mono" data-testid="folder-path" value={typed} onChange={(e) => setTyped(e.target.value)} aria-label="Folder path" aria-describedby="folder-path-hint" spellCheck={false} autoFocus={recent.length === 0} />
+        <input
+          className="mono"
+          data-testid="folder-path"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          aria-label="Folder path"
+          aria-describedby="folder-path-hint"
+          spellCheck={false}
+          autoFocus={recent.length === 0}
+        />
         <button type="submit">Go</button>
       </form>
       <div className="hint" id="folder-path-hint">
@@ -129,7 +145,8 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
       </ul>
       {hidden.length > 0 && (
         <label className="toggle-label folder-hidden-toggle">
-          <input type="checkbox" data-testid="folder-show-hidden" checked={showHidden} onChange={(e) => setShowHidden(e.target.checked)} /> show {hidden.length} hidden folder{hidden.length === 1 ? '' : 's'}
+          <input type="checkbox" data-testid="folder-show-hidden" checked={showHidden} onChange={(e) => setShowHidden(e.target.checked)} /> show {hidden.length} hidden folder
+          {hidden.length === 1 ? '' : 's'}
         </label>
       )}
       {blocked && (
@@ -143,7 +160,14 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
         <button type="button" data-testid="folder-cancel" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="primary" data-testid="folder-choose" disabled={chosen === undefined} aria-describedby={blocked ? 'folder-choose-blocked' : undefined} onClick={() => chosen !== undefined && onChoose(chosen)}>
+        <button
+          type="button"
+          className="primary"
+          data-testid="folder-choose"
+          disabled={chosen === undefined}
+          aria-describedby={blocked ? 'folder-choose-blocked' : undefined}
+          onClick={() => chosen !== undefined && onChoose(chosen)}
+        >
           Use this folder
         </button>
       </div>

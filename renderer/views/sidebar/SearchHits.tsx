@@ -50,21 +50,30 @@ export function SearchHits({ query }: { readonly query: string }): ReactNode {
       {!current && <div className="muted">Searching…</div>}
       {current?.error && <div className="error-text">{current.error}</div>}
       {result && result.terms.length === 0 && <div className="muted">Type at least 3 characters to search messages.</div>}
-      {result && result.terms.length > 0 && result.hits.length === 0 && <div className="muted" data-testid="search-no-hits">No message or tool output contains {result.terms.map((t) => `“${t}”`).join(' and ')}.</div>}
+      {result && result.terms.length > 0 && result.hits.length === 0 && (
+        <div className="muted" data-testid="search-no-hits">
+          No message or tool output contains {result.terms.map((t) => `“${t}”`).join(' and ')}.
+        </div>
+      )}
       <ul className="search-hit-list">
         {result?.hits.map((hit) => {
           const summary = sessions.find((s) => s.id === hit.sessionId);
           return (
             <li key={`${hit.sessionId}:${hit.seq}`}>
-              <button type="button" className="search-hit" data-testid="search-hit" data-session-id={hit.sessionId} data-seq={hit.seq} onClick={() => openAt(hit.sessionId, hit.seq, hit.snippet.find((part) => part.match)?.text ?? result.terms[0])}>
+              <button
+                type="button"
+                className="search-hit"
+                data-testid="search-hit"
+                data-session-id={hit.sessionId}
+                data-seq={hit.seq}
+                onClick={() => openAt(hit.sessionId, hit.seq, hit.snippet.find((part) => part.match)?.text ?? result.terms[0])}
+              >
                 <span className="search-hit-head">
                   <span className="search-hit-title clip">{summary ? displayTitle(summary) : hit.sessionId.slice(0, 8)}</span>
                   <span className="badge badge-muted">{KIND_LABEL[hit.kind] ?? hit.kind}</span>
                   <span className="muted mono">#{hit.seq}</span>
                 </span>
-                <span className="search-hit-snippet">
-                  {hit.snippet.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
-                </span>
+                <span className="search-hit-snippet">{hit.snippet.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}</span>
               </button>
             </li>
           );

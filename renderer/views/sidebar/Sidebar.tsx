@@ -166,21 +166,61 @@ const SessionRow = memo(function SessionRow({ item, selected, active, title }: R
         </button>
       )}
       <span className="row-actions">
-        <button type="button" className="icon-button" data-testid="session-rename-button" tabIndex={tab} title="Rename (F2)" aria-label={`Rename ${title}`} onClick={() => editSession({ sessionId: session.id, kind: 'rename' })}>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="session-rename-button"
+          tabIndex={tab}
+          title="Rename (F2)"
+          aria-label={`Rename ${title}`}
+          onClick={() => editSession({ sessionId: session.id, kind: 'rename' })}
+        >
           <RenameIcon />
         </button>
         {session.origin?.kind !== 'imported' && (
-          <button type="button" className="icon-button" data-testid="session-fork-button" tabIndex={tab} title="Fork at the last closed turn" aria-label={`Fork ${title}`} onClick={() => void runtime.actions.fork(session.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="session-fork-button"
+            tabIndex={tab}
+            title="Fork at the last closed turn"
+            aria-label={`Fork ${title}`}
+            onClick={() => void runtime.actions.fork(session.id)}
+          >
             <ForkIcon />
           </button>
         )}
-        <button type="button" className="icon-button" data-testid="session-export-button" tabIndex={tab} title="Export JSONL" aria-label={`Export ${title} as JSONL`} onClick={() => void runtime.actions.exportSession(session.id, download)}>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="session-export-button"
+          tabIndex={tab}
+          title="Export JSONL"
+          aria-label={`Export ${title} as JSONL`}
+          onClick={() => void runtime.actions.exportSession(session.id, download)}
+        >
           <ExportIcon />
         </button>
-        <button type="button" className="icon-button" data-testid="session-bundle-button" tabIndex={tab} title="Export bundle… (with its forks)" aria-label={`Export ${title} as a bundle`} onClick={() => editSession({ sessionId: session.id, kind: 'bundle' })}>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="session-bundle-button"
+          tabIndex={tab}
+          title="Export bundle… (with its forks)"
+          aria-label={`Export ${title} as a bundle`}
+          onClick={() => editSession({ sessionId: session.id, kind: 'bundle' })}
+        >
           <BundleIcon />
         </button>
-        <button type="button" className="icon-button danger" data-testid="session-delete-button" tabIndex={tab} title="Delete (Del)" aria-label={`Delete ${title}`} onClick={() => editSession({ sessionId: session.id, kind: 'delete' })}>
+        <button
+          type="button"
+          className="icon-button danger"
+          data-testid="session-delete-button"
+          tabIndex={tab}
+          title="Delete (Del)"
+          aria-label={`Delete ${title}`}
+          onClick={() => editSession({ sessionId: session.id, kind: 'delete' })}
+        >
           <DeleteIcon />
         </button>
       </span>
@@ -279,7 +319,13 @@ const SessionList = memo(function SessionList({ firstMessage }: { readonly first
   return (
     <ul className="session-list" data-testid="session-list" aria-label="Sessions" aria-describedby="session-list-keys" ref={listRef} onKeyDown={onKeyDown} onFocus={onFocus}>
       {tree.map((item) => (
-        <SessionRow key={item.session.id} item={item} selected={item.session.id === selectedId} active={item.session.id === activeId} title={displayTitle(item.session, titles.get(item.session.id), sessions)} />
+        <SessionRow
+          key={item.session.id}
+          item={item}
+          selected={item.session.id === selectedId}
+          active={item.session.id === activeId}
+          title={displayTitle(item.session, titles.get(item.session.id), sessions)}
+        />
       ))}
     </ul>
   );
@@ -293,10 +339,25 @@ function SidebarRail(): ReactNode {
   const openPalette = useApp((s) => s.openPalette);
   return (
     <nav className="sidebar-rail" data-testid="sidebar-rail" aria-label="Sessions (collapsed)" data-region="sessions">
-      <button type="button" className="icon-button" data-testid="sidebar-expand" data-focus-default="" title={`Show the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)})`} aria-label="Show the sidebar" onClick={() => setCollapsed(false)}>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="sidebar-expand"
+        data-focus-default=""
+        title={`Show the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)})`}
+        aria-label="Show the sidebar"
+        onClick={() => setCollapsed(false)}
+      >
         <SidebarIcon />
       </button>
-      <button type="button" className="icon-button" data-testid="rail-new-session" title={`New session (${shortcutLabel(SHORTCUTS.newSession, PLATFORM)})`} aria-label="New session" onClick={() => void runtime.actions.newSession()}>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="rail-new-session"
+        title={`New session (${shortcutLabel(SHORTCUTS.newSession, PLATFORM)})`}
+        aria-label="New session"
+        onClick={() => void runtime.actions.newSession()}
+      >
         <PlusIcon />
       </button>
       <button type="button" className="icon-button" title={`Commands (${shortcutLabel(SHORTCUTS.palette, PLATFORM)})`} aria-label="Commands" onClick={() => openPalette(true)}>
@@ -396,15 +457,36 @@ export function Sidebar(): ReactNode {
         <button type="button" className="icon-button" data-testid="theme-toggle" title="Switch light/dark theme" aria-label="Switch theme" onClick={toggleTheme}>
           <ThemeIcon />
         </button>
-        <button type="button" className="icon-button" data-testid="settings-button" title={`Settings (${shortcutLabel(SHORTCUTS.settings, PLATFORM)})`} aria-label="Settings" onClick={() => openSettings(true)}>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="settings-button"
+          title={`Settings (${shortcutLabel(SHORTCUTS.settings, PLATFORM)})`}
+          aria-label="Settings"
+          onClick={() => openSettings(true)}
+        >
           <GearIcon />
         </button>
-        <button type="button" className="icon-button" data-testid="sidebar-collapse" title={`Hide the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)})`} aria-label="Hide the sidebar" onClick={() => setCollapsed(true)}>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="sidebar-collapse"
+          title={`Hide the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)})`}
+          aria-label="Hide the sidebar"
+          onClick={() => setCollapsed(true)}
+        >
           <SidebarIcon />
         </button>
       </div>
       <div className="sidebar-tools">
-        <button type="button" className="primary small new-session" data-testid="new-session-button" disabled={creating} title={`New session (${shortcutLabel(SHORTCUTS.newSession, PLATFORM)})`} onClick={() => void newSession()}>
+        <button
+          type="button"
+          className="primary small new-session"
+          data-testid="new-session-button"
+          disabled={creating}
+          title={`New session (${shortcutLabel(SHORTCUTS.newSession, PLATFORM)})`}
+          onClick={() => void newSession()}
+        >
           <PlusIcon /> New session
         </button>
         <button

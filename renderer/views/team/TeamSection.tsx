@@ -64,7 +64,8 @@ function PublishStatus({ status }: { readonly status: TeamStatus }): ReactNode {
       {publisher.lastError && publisher.state === 'retrying' && (
         <span className="warn-text" data-testid="team-publish-error">
           {' '}
-          — {publisher.lastError.code === 'TEAM_STORE_UNREACHABLE' ? 'the team store is unreachable' : publisher.lastError.message}; retrying{publisher.nextRetryAt ? ` at ${isoTime(publisher.nextRetryAt).slice(11, 19)}` : ''}. Nothing local is lost.
+          — {publisher.lastError.code === 'TEAM_STORE_UNREACHABLE' ? 'the team store is unreachable' : publisher.lastError.message}; retrying
+          {publisher.nextRetryAt ? ` at ${isoTime(publisher.nextRetryAt).slice(11, 19)}` : ''}. Nothing local is lost.
         </span>
       )}
       {publisher.refused.map((r) => (
@@ -104,7 +105,16 @@ function StoreSettings({ status, onDone, ids = 'team' }: { readonly status: Team
     >
       <label className="field">
         <span className="muted">Team store (PostgreSQL connection string{status?.source === 'Settings' ? '; empty clears it' : ''})</span>
-        <input className="mono" data-testid={`${ids}-store-url`} type="password" autoComplete="off" spellCheck={false} placeholder="postgres://you:password@host:5432/team" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <input
+          className="mono"
+          data-testid={`${ids}-store-url`}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="postgres://you:password@host:5432/team"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
       </label>
       <button type="submit" className="small" data-testid={`${ids}-store-save`}>
         Save
@@ -131,7 +141,11 @@ export function TeamStoreSettingsSection(): ReactNode {
       <p className="muted">
         {status.configured ? (
           <>
-            In use: <span className="mono" data-testid="settings-team-store-where">{status.where}</span> (from {status.source}).
+            In use:{' '}
+            <span className="mono" data-testid="settings-team-store-where">
+              {status.where}
+            </span>{' '}
+            (from {status.source}).
           </>
         ) : (
           (status.configError ?? 'None configured.')
@@ -185,7 +199,8 @@ function TeamRow({ row, onContinue }: { readonly row: TeamSessionView; readonly 
         <span className="session-title clip">{title}</span>
         <span className="team-meta muted" data-testid="team-session-meta">
           {row.owner}
-          {row.mine ? ' (you)' : ''} · {isoTime(row.updatedAt).slice(0, 16).replace('T', ' ')} · {row.workspace ?? 'no folder'} · {row.status ?? 'no turns'} · {formatTokens(row.inputTokens + row.outputTokens)} tokens · {row.costUsd !== undefined ? formatUsd(row.costUsd) : 'cost ?'}
+          {row.mine ? ' (you)' : ''} · {isoTime(row.updatedAt).slice(0, 16).replace('T', ' ')} · {row.workspace ?? 'no folder'} · {row.status ?? 'no turns'} ·{' '}
+          {formatTokens(row.inputTokens + row.outputTokens)} tokens · {row.costUsd !== undefined ? formatUsd(row.costUsd) : 'cost ?'}
         </span>
       </button>
       <button type="button" className="small" data-testid="team-session-continue" aria-label={`Continue ${title} in a local folder`} onClick={() => onContinue(row)}>
@@ -240,8 +255,16 @@ function TeamSearch(): ReactNode {
         }}
       />
       {search && !search.hits && !search.error && <div className="muted">Searching…</div>}
-      {search?.error && <div className="error-text" data-testid="team-search-error">{failureText(search.error)}</div>}
-      {search?.hits && search.hits.length === 0 && <div className="muted" data-testid="team-search-none">Nothing in the team's sessions matches “{search.query}”.</div>}
+      {search?.error && (
+        <div className="error-text" data-testid="team-search-error">
+          {failureText(search.error)}
+        </div>
+      )}
+      {search?.hits && search.hits.length === 0 && (
+        <div className="muted" data-testid="team-search-none">
+          Nothing in the team's sessions matches “{search.query}”.
+        </div>
+      )}
       {search?.hits && search.hits.length > 0 && (
         <ul className="search-hit-list" aria-label="Matches in the team's sessions">
           {search.hits.map((hit) => {
@@ -249,7 +272,14 @@ function TeamSearch(): ReactNode {
             const term = parts.find((p) => p.startsWith('[['))?.slice(2, -2);
             return (
               <li key={`${hit.sessionId}:${hit.seq}`}>
-                <button type="button" className="search-hit" data-testid="team-search-hit" data-team-session-id={hit.sessionId} data-seq={hit.seq} onClick={() => void open(hit.sessionId, { seq: hit.seq, ...(term ? { text: term } : {}) })}>
+                <button
+                  type="button"
+                  className="search-hit"
+                  data-testid="team-search-hit"
+                  data-team-session-id={hit.sessionId}
+                  data-seq={hit.seq}
+                  onClick={() => void open(hit.sessionId, { seq: hit.seq, ...(term ? { text: term } : {}) })}
+                >
                   <span className="search-hit-head">
                     <span className="search-hit-title clip">{hit.title ?? hit.sessionId.slice(0, 8)}</span>
                     <span className="muted">{hit.owner}</span>
@@ -312,7 +342,8 @@ export function TeamSection(): ReactNode {
         <div className="team-body">
           {!status.configured && (
             <div className="sidebar-state" data-testid="team-not-configured">
-              {status.configError ?? 'No team store is configured. Set its postgres:// connection string here (or FORKLINE_TEAM_STORE, or "teamStore" in cli.json) to see and share the team\'s sessions.'}
+              {status.configError ??
+                'No team store is configured. Set its postgres:// connection string here (or FORKLINE_TEAM_STORE, or "teamStore" in cli.json) to see and share the team\'s sessions.'}
             </div>
           )}
           {status.configured && !editing && (
@@ -337,7 +368,11 @@ export function TeamSection(): ReactNode {
               </button>
             </div>
           )}
-          {status.configured && sessions && sessions.length === 0 && <div className="muted" data-testid="team-empty">No team sessions yet.</div>}
+          {status.configured && sessions && sessions.length === 0 && (
+            <div className="muted" data-testid="team-empty">
+              No team sessions yet.
+            </div>
+          )}
           {status.configured && sessions && sessions.length > 0 && (
             <ul className="team-list" data-testid="team-session-list" aria-label="The team's sessions">
               {sessions.map((row) => (

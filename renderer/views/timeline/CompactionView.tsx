@@ -107,7 +107,17 @@ function Originals({ row }: { readonly row: CompactionRow }): ReactNode {
   );
 }
 
-export const CompactionView = memo(function CompactionView({ row, expanded, onToggle, modelView }: { readonly row: CompactionRow; readonly expanded: boolean; readonly onToggle: () => void; readonly modelView?: boolean }): ReactNode {
+export const CompactionView = memo(function CompactionView({
+  row,
+  expanded,
+  onToggle,
+  modelView,
+}: {
+  readonly row: CompactionRow;
+  readonly expanded: boolean;
+  readonly onToggle: () => void;
+  readonly modelView?: boolean;
+}): ReactNode {
   const tokens = compactionTokensLabel(row);
   const duration = row.endTime !== undefined ? row.endTime - row.time : undefined;
   if (modelView) {

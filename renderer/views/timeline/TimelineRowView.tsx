@@ -222,7 +222,11 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
           {row.model}
         </span>
       )}
-      <span className="muted step-duration" data-testid="step-duration" title={row.approvalWaitMs ? `${formatDuration(row.durationMs ?? 0)} in all, of which ${formatDuration(row.approvalWaitMs)} waiting for approval (not counted here)` : undefined}>
+      <span
+        className="muted step-duration"
+        data-testid="step-duration"
+        title={row.approvalWaitMs ? `${formatDuration(row.durationMs ?? 0)} in all, of which ${formatDuration(row.approvalWaitMs)} waiting for approval (not counted here)` : undefined}
+      >
         {row.durationMs !== undefined ? formatDuration(Math.max(0, row.durationMs - (row.approvalWaitMs ?? 0))) : row.open && live ? 'running…' : ''}
       </span>
       {row.approvalWaitMs !== undefined && row.approvalWaitMs >= 1000 && (
@@ -279,7 +283,7 @@ function UserMessage({ row, expanded, onToggle }: { readonly row: UserRow; reado
   return (
     <div className={`row row-user source-${row.sourceKind}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="user-message" data-source={row.sourceKind}>
       <div className="row-head">
-        <span className="who">{row.sourceKind === 'user' ? 'You' : SOURCE_LABEL[row.sourceKind] ?? row.sourceKind}</span>
+        <span className="who">{row.sourceKind === 'user' ? 'You' : (SOURCE_LABEL[row.sourceKind] ?? row.sourceKind)}</span>
         {row.sourceLabel && <span className="muted mono">{row.sourceLabel}</span>}
         {row.replaces && row.replaces.length > 0 && <Badge tone="info">replaces {row.replaces.length}</Badge>}
         {row.shadowedBy !== undefined && <ShadowBadge by={row.shadowedBy} />}
@@ -492,7 +496,12 @@ function Instructions({ row }: { readonly row: InstructionsRow }): ReactNode {
       ) : (
         <span className="instruction-files">
           {row.files.map((f) => (
-            <span key={f.path} className="instruction-file" data-testid="instruction-file" title={`${f.path}\nsha256 ${f.sha256}${f.bytes !== undefined ? `\n${f.bytes} bytes` : ''}${f.truncated ? '\ncut at 32 KiB' : ''}`}>
+            <span
+              key={f.path}
+              className="instruction-file"
+              data-testid="instruction-file"
+              title={`${f.path}\nsha256 ${f.sha256}${f.bytes !== undefined ? `\n${f.bytes} bytes` : ''}${f.truncated ? '\ncut at 32 KiB' : ''}`}
+            >
               <span className="mono">{f.shownPath}</span> <Badge tone="muted">{SCOPE_LABEL[f.scope] ?? f.scope}</Badge>
               {f.truncated ? <Badge tone="warn">cut</Badge> : null}
             </span>

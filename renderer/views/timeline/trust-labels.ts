@@ -28,10 +28,15 @@ export function measured(ms: number): string {
 
 /** The duration cell of a tool row. Empty while nothing is known yet (streaming, pending). */
 export function toolDurationLabel(row: Pick<ToolRow, 'state' | 'durationMs' | 'errorCode' | 'crash' | 'approvalWaitMs'>): Label {
-  if (row.crash === 'outcome-unknown' || row.errorCode === 'TOOL_OUTCOME_UNKNOWN') return { text: 'unknown', title: 'The app stopped while this call ran; how long it ran (and whether it finished) is unknown.' };
+  if (row.crash === 'outcome-unknown' || row.errorCode === 'TOOL_OUTCOME_UNKNOWN')
+    return { text: 'unknown', title: 'The app stopped while this call ran; how long it ran (and whether it finished) is unknown.' };
   if (row.crash === 'not-started' || (row.errorCode !== undefined && NOT_RUN.has(row.errorCode))) return { text: 'not run', title: 'This call never started, so it has no duration.' };
   if (row.durationMs === undefined || !Number.isFinite(row.durationMs) || row.durationMs < 0) {
-    return row.state === 'running' ? { text: '…', title: 'running' } : row.state === 'done' || row.state === 'error' ? { text: 'unknown', title: 'No start time was logged for this call.' } : { text: '' };
+    return row.state === 'running'
+      ? { text: '…', title: 'running' }
+      : row.state === 'done' || row.state === 'error'
+        ? { text: 'unknown', title: 'No start time was logged for this call.' }
+        : { text: '' };
   }
   // The wait for the person's decision is not the tool's time: it is shown apart (tool-approval-wait).
   const ran = Math.max(0, row.durationMs - (row.approvalWaitMs ?? 0));

@@ -87,7 +87,9 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   // Evaluated over the debugging protocol: the page's CSP (script-src 'self') forbids an inline <script>.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axe.source};void 0`);
   return page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe.run;
+    const run = (
+      window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }
+    ).axe.run;
     const result = await run(document, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -36,18 +36,7 @@ describe('agent loop', () => {
     expect(agent.status).toBe('running');
     await agent.whenIdle();
     const types = harness.types().filter((t) => t !== 'assistant/chunk');
-    expect(types).toEqual([
-      'agent/inbox/spliced',
-      'turn/start',
-      'agent/inbox/spliced',
-      'step/start',
-      'user/message',
-      'request/header',
-      'request/context',
-      'assistant/message',
-      'step/end',
-      'turn/end',
-    ]);
+    expect(types).toEqual(['agent/inbox/spliced', 'turn/start', 'agent/inbox/spliced', 'step/start', 'user/message', 'request/header', 'request/context', 'assistant/message', 'step/end', 'turn/end']);
     const events = harness.events();
     const message = of(events, 'assistant/message')[0]!;
     expect(message.data.message.content).toEqual([{ type: 'text', text: 'Hello there.' }]);
@@ -87,16 +76,22 @@ describe('agent loop', () => {
     const log: string[] = [];
     harness = await createHarness({ llm, tools: [waitTool(log)] });
     llm.enqueue(
-      toolCallResponse([
-        { id: 'slow', name: 'wait', arguments: '{"ms":150,"label":"slow"}' },
-        { id: 'fast', name: 'wait', arguments: '{"ms":5,"label":"fast"}' },
-      ], { interleave: true }),
+      toolCallResponse(
+        [
+          { id: 'slow', name: 'wait', arguments: '{"ms":150,"label":"slow"}' },
+          { id: 'fast', name: 'wait', arguments: '{"ms":5,"label":"fast"}' },
+        ],
+        { interleave: true },
+      ),
       textResponse('done'),
     );
     harness.agent.followup('go');
     await harness.agent.whenIdle();
     expect(log).toEqual(['start slow', 'start fast', 'end fast', 'end slow']);
-    const seq = harness.events().filter((e) => e.type === 'tool/call' || e.type === 'tool/result').map((e) => `${e.type === 'tool/call' ? 'call' : 'result'} ${e.type === 'tool/call' ? e.data.callId : (e as SessionEvent<'tool/result'>).data.message.content[0].toolCallId}`);
+    const seq = harness
+      .events()
+      .filter((e) => e.type === 'tool/call' || e.type === 'tool/result')
+      .map((e) => `${e.type === 'tool/call' ? 'call' : 'result'} ${e.type === 'tool/call' ? e.data.callId : (e as SessionEvent<'tool/result'>).data.message.content[0].toolCallId}`);
     expect(seq).toEqual(['call slow', 'call fast', 'result slow', 'result fast']);
   });
 
@@ -116,7 +111,10 @@ describe('agent loop', () => {
     harness.agent.followup('go');
     await harness.agent.whenIdle();
     expect(log).toEqual(['start a', 'start b', 'end b', 'end a', 'barrier x', 'start c', 'start d', 'end d', 'end c']);
-    const order = harness.events().filter((e) => e.type === 'tool/call' || e.type === 'tool/result').map((e) => (e.type === 'tool/call' ? `call ${e.data.callId}` : `result ${(e as SessionEvent<'tool/result'>).data.message.content[0].toolCallId}`));
+    const order = harness
+      .events()
+      .filter((e) => e.type === 'tool/call' || e.type === 'tool/result')
+      .map((e) => (e.type === 'tool/call' ? `call ${e.data.callId}` : `result ${(e as SessionEvent<'tool/result'>).data.message.content[0].toolCallId}`));
     expect(order).toEqual(['call a', 'call b', 'result a', 'result b', 'call x', 'result x', 'call c', 'call d', 'result c', 'result d']);
   });
 
@@ -274,7 +272,12 @@ describe('agent loop', () => {
     llm.enqueue(
       reply({ reasoning: 'I should wait.', toolCalls: [{ id: 'w1', name: 'wait', arguments: '{"ms":1,"label":"one"}' }] }),
       httpError(503, { error: { message: 'busy' } }),
-      reply({ toolCalls: [{ id: 'w2', name: 'wait', arguments: '{"ms":1,"label":"two"}' }, { id: 'w3', name: 'wait', arguments: '{"ms":1,"label":"three"}' }] }),
+      reply({
+        toolCalls: [
+          { id: 'w2', name: 'wait', arguments: '{"ms":1,"label":"two"}' },
+          { id: 'w3', name: 'wait', arguments: '{"ms":1,"label":"three"}' },
+        ],
+      }),
       reply({ reasoning: 'done now', text: 'All waited.' }),
       textResponse('second turn answer'),
     );

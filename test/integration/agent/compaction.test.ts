@@ -47,7 +47,7 @@ function summarizeWith(summary: string | (() => ReturnType<typeof textResponse> 
 async function bigToolTurns(h: Harness, turns: number, push: (...s: Parameters<ScriptedLlm['enqueue']>) => void): Promise<void> {
   for (let t = 1; t <= turns; t++) {
     writeFileSync(`${h.workspace}/file${t}.txt`, `${'line of text\n'.repeat(300)}`);
-    push(toolCallResponse([{ id: `read-${t}`, name: 'read_file', arguments: JSON.stringify({ path: `file${t}.txt` }) }], ), textResponse(`file ${t} read`));
+    push(toolCallResponse([{ id: `read-${t}`, name: 'read_file', arguments: JSON.stringify({ path: `file${t}.txt` }) }]), textResponse(`file ${t} read`));
     h.agent.followup(`read file${t}.txt`);
     await h.agent.whenIdle();
   }
@@ -94,7 +94,10 @@ describe('compaction', () => {
     harness = await createHarness({ llm, agent: { config: () => ({ provider: 'custom', model: 'scripted-model', contextWindow: 1_000_000 }) } });
     const push = summarizeWith('- earlier work summarised');
     await bigToolTurns(harness, 2, push);
-    push(httpError(400, { error: { message: "This model's maximum context length is 128000 tokens. However, you requested 130000 tokens.", type: 'invalid_request_error' } }), textResponse('recovered'));
+    push(
+      httpError(400, { error: { message: "This model's maximum context length is 128000 tokens. However, you requested 130000 tokens.", type: 'invalid_request_error' } }),
+      textResponse('recovered'),
+    );
     harness.agent.followup('continue');
     await harness.agent.whenIdle();
     const events = harness.events();
@@ -139,19 +142,23 @@ describe('compaction', () => {
 
   it('property: the selected range never leaves an unanswered tool call before the cut', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ calls: fc.integer({ min: 0, max: 3 }), size: fc.integer({ min: 1, max: 400 }) }), { minLength: 1, maxLength: 25 }), fc.integer({ min: 0, max: 3000 }), (steps, retain) => {
-        const session = syntheticSession(steps);
-        const range = selectCompactableRange(session, retain);
-        if (!range) return;
-        let open = 0;
-        for (const seq of range.shadowedSeqs) {
-          const e = session.eventAt(seq)!;
-          if (e.type === 'assistant/message') open += e.data.message.content.filter((b) => b.type === 'tool-call').length;
-          if (e.type === 'tool/result') open--;
-        }
-        expect(open).toBe(0);
-        expect(range.shadowedSeqs[0]).toBe(session.surface[0]);
-      }),
+      fc.property(
+        fc.array(fc.record({ calls: fc.integer({ min: 0, max: 3 }), size: fc.integer({ min: 1, max: 400 }) }), { minLength: 1, maxLength: 25 }),
+        fc.integer({ min: 0, max: 3000 }),
+        (steps, retain) => {
+          const session = syntheticSession(steps);
+          const range = selectCompactableRange(session, retain);
+          if (!range) return;
+          let open = 0;
+          for (const seq of range.shadowedSeqs) {
+            const e = session.eventAt(seq)!;
+            if (e.type === 'assistant/message') open += e.data.message.content.filter((b) => b.type === 'tool-call').length;
+            if (e.type === 'tool/result') open--;
+          }
+          expect(open).toBe(0);
+          expect(range.shadowedSeqs[0]).toBe(session.surface[0]);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -179,10 +186,29 @@ function syntheticSession(steps: readonly { calls: number; size: number }[]): Se
     session.append({ type: 'step/start', data: { turn, step: 1 } });
     session.append({ type: 'user/message', data: { id: `u${i}`, role: 'user', content: [{ type: 'text', text: 'x'.repeat(s.size) }], source: { kind: 'user' } }, surfaceOp: 'append' });
     const calls = Array.from({ length: s.calls }, (_, k) => ({ type: 'tool-call' as const, id: `c${i}-${k}`, name: 'read_file', arguments: '{}' }));
-    session.append({ type: 'assistant/message', data: { turn, step: 1, message: { id: `a${i}`, role: 'assistant', content: [{ type: 'text', text: 'y'.repeat(s.size) }, ...calls], source: { kind: 'model', provider: 'p', model: 'm' } } }, surfaceOp: 'append', sourceEventSeqs: [] });
+    session.append({
+      type: 'assistant/message',
+      data: { turn, step: 1, message: { id: `a${i}`, role: 'assistant', content: [{ type: 'text', text: 'y'.repeat(s.size) }, ...calls], source: { kind: 'model', provider: 'p', model: 'm' } } },
+      surfaceOp: 'append',
+      sourceEventSeqs: [],
+    });
     for (const call of calls) {
       const c = session.append({ type: 'tool/call', data: { turn, step: 1, callId: call.id, name: 'read_file', arguments: '{}' } });
-      session.append({ type: 'tool/result', data: { turn, step: 1, message: { id: `r-${call.id}`, role: 'user', source: { kind: 'tool', callId: call.id }, content: [{ type: 'tool-result', toolCallId: call.id, content: [{ type: 'text', text: 'z'.repeat(s.size) }], isError: false }] } }, surfaceOp: 'append', sourceEventSeqs: [c.seq] });
+      session.append({
+        type: 'tool/result',
+        data: {
+          turn,
+          step: 1,
+          message: {
+            id: `r-${call.id}`,
+            role: 'user',
+            source: { kind: 'tool', callId: call.id },
+            content: [{ type: 'tool-result', toolCallId: call.id, content: [{ type: 'text', text: 'z'.repeat(s.size) }], isError: false }],
+          },
+        },
+        surfaceOp: 'append',
+        sourceEventSeqs: [c.seq],
+      });
     }
     session.append({ type: 'step/end', data: { turn, step: 1 } });
     session.append({ type: 'turn/end', data: { turn, reason: { kind: 'completed' } } });

@@ -61,12 +61,24 @@ function lastTurn(h: Harness) {
 describe('overflow recovery', () => {
   it('an overflow with no known window compacts once, learns the stated window, and completes', async () => {
     const learned: LearnedLimits[] = [];
-    harness = await createHarness({ llm, client: { dialect: undefined }, agent: { config: () => ({ provider: 'custom', model: 'scripted-model', baseUrl: llm.baseUrl }), onLimitsLearned: (l) => learned.push(l) } });
+    harness = await createHarness({
+      llm,
+      client: { dialect: undefined },
+      agent: { config: () => ({ provider: 'custom', model: 'scripted-model', baseUrl: llm.baseUrl }), onLimitsLearned: (l) => learned.push(l) },
+    });
     const push = scripted();
     await readTurns(harness, 3, push);
     // llama.cpp's shape: the numbers are in the error body as well as the text.
     push(
-      httpError(400, { error: { code: 400, message: 'request (5120 tokens) exceeds the available context size (4096 tokens), try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 5120, n_ctx: 4096 } }),
+      httpError(400, {
+        error: {
+          code: 400,
+          message: 'request (5120 tokens) exceeds the available context size (4096 tokens), try increasing it',
+          type: 'exceed_context_size_error',
+          n_prompt_tokens: 5120,
+          n_ctx: 4096,
+        },
+      }),
       textResponse('recovered'),
     );
     harness.agent.followup('continue');
@@ -89,7 +101,12 @@ describe('overflow recovery', () => {
     harness = await createHarness({ llm, client: { dialect: undefined }, agent: { config: () => ({ provider: 'custom', model: 'scripted-model' }) } });
     const push = scripted();
     await readTurns(harness, 2, push);
-    push(httpError(400, { error: { message: 'Your input exceeds the context window of this model. Please adjust your input and try again.', type: 'invalid_request_error', code: 'context_length_exceeded' } }), textResponse('ok'));
+    push(
+      httpError(400, {
+        error: { message: 'Your input exceeds the context window of this model. Please adjust your input and try again.', type: 'invalid_request_error', code: 'context_length_exceeded' },
+      }),
+      textResponse('ok'),
+    );
     harness.agent.followup('continue');
     await harness.agent.whenIdle();
     const tail = lastTurn(harness);
@@ -130,7 +147,14 @@ describe('overflow recovery', () => {
     harness = await createHarness({ llm, client: { dialect: undefined }, agent: { config: () => ({ provider: 'custom', model: 'scripted-model' }) } });
     const push = scripted();
     await readTurns(harness, 2, push);
-    const overflow = () => httpError(400, { error: { message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 3000 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', code: 'context_length_exceeded' } });
+    const overflow = () =>
+      httpError(400, {
+        error: {
+          message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 3000 tokens. Please reduce the length of the messages.",
+          type: 'invalid_request_error',
+          code: 'context_length_exceeded',
+        },
+      });
     for (let i = 0; i < 10; i++) push(overflow());
     const before = llm.requests.length;
     harness.agent.followup('continue');

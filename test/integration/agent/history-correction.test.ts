@@ -23,7 +23,10 @@ afterAll(async () => {
   await llm.close();
 });
 
-const missing = (index: number) => httpError(400, { error: { message: `Missing \`reasoning_content\` field in the assistant message at message index ${index}`, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } });
+const missing = (index: number) =>
+  httpError(400, {
+    error: { message: `Missing \`reasoning_content\` field in the assistant message at message index ${index}`, type: 'invalid_request_error', param: null, code: 'invalid_request_error' },
+  });
 
 describe('history-shape rejections', () => {
   it('a custom endpoint the log knows nothing about gets reasoning_content "" on tool-call messages from the first request: no 400', async () => {
@@ -31,7 +34,9 @@ describe('history-shape rejections', () => {
     llm.enqueue(toolCallResponse([{ id: 'c1', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('done'));
     const before = llm.requests.length;
     const rejectedBefore = llm.rejected.length;
-    llm.setValidator((r) => (r.body.messages.some((m: { tool_calls?: unknown; reasoning_content?: unknown }) => m.tool_calls !== undefined && typeof m.reasoning_content !== 'string') ? missing(2) : undefined));
+    llm.setValidator((r) =>
+      r.body.messages.some((m: { tool_calls?: unknown; reasoning_content?: unknown }) => m.tool_calls !== undefined && typeof m.reasoning_content !== 'string') ? missing(2) : undefined,
+    );
     harness.agent.followup('list');
     await harness.agent.whenIdle();
     expect(llm.rejected.length).toBe(rejectedBefore);
@@ -64,7 +69,13 @@ describe('history-shape rejections', () => {
     harness = await createHarness({ llm, client: { dialect: undefined } });
     llm.enqueue(toolCallResponse([{ id: 'c1', name: 'list_dir', arguments: '{"path":"."}' }]));
     const before = llm.requests.length;
-    const unsupported = (index: number) => httpError(400, { message: `messages.${index}.assistant.reasoning_content: property 'messages.${index}.assistant.reasoning_content' is unsupported`, type: 'invalid_request_error', param: 'validation_error', code: 'wrong_api_format' });
+    const unsupported = (index: number) =>
+      httpError(400, {
+        message: `messages.${index}.assistant.reasoning_content: property 'messages.${index}.assistant.reasoning_content' is unsupported`,
+        type: 'invalid_request_error',
+        param: 'validation_error',
+        code: 'wrong_api_format',
+      });
     llm.setValidator((r) => {
       if (r.number <= before + 1) return undefined;
       const call = r.body.messages.findIndex((m: { tool_calls?: unknown }) => m.tool_calls);

@@ -107,7 +107,11 @@ describe('project instructions', () => {
       ['project', 'AGENTS.md', sha('WORKSPACE RULE: use spaces (overrides the root).\r\n')],
     ]);
     expect(loaded[0]!.seq).toBeLessThan(eventsOfType(events, 'request/header')[0]!.seq);
-    expect(loaded[1]!.data).toMatchObject({ placement: 'tool-result', callId: 'r1', files: [{ scope: 'nested', shownPath: 'sub/CLAUDE.md', sha256: sha('SUB RULE: never touch generated files.\n') }] });
+    expect(loaded[1]!.data).toMatchObject({
+      placement: 'tool-result',
+      callId: 'r1',
+      files: [{ scope: 'nested', shownPath: 'sub/CLAUDE.md', sha256: sha('SUB RULE: never touch generated files.\n') }],
+    });
     const r1Result = eventsOfType(events, 'tool/result').find((e) => e.data.message.content[0]!.toolCallId === 'r1')!;
     expect(loaded[1]!.seq).toBe(r1Result.seq - 1);
     expect(rebuildRequestBodies(harness.live.session.header, events, harness.client)).toEqual(llm.requests.slice(first).map((r) => r.rawBody));

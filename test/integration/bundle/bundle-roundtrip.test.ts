@@ -76,7 +76,12 @@ describe('bundle round trip', () => {
       const ids = [source.root, ...source.forks];
       expect(result.sessions.map((s) => s.id).sort()).toEqual([...ids].sort());
       const dst = target.stored.repository;
-      expect(dst.list().map((r) => r.header.id).sort()).toEqual([...ids].sort());
+      expect(
+        dst
+          .list()
+          .map((r) => r.header.id)
+          .sort(),
+      ).toEqual([...ids].sort());
       let checkpointsCompared = 0;
       for (const id of ids) {
         const before = src.load(id);
@@ -117,7 +122,8 @@ describe('bundle round trip', () => {
     const text = readFileSync(bundle, 'utf8');
     expect(text).not.toContain(CONFIGURED_KEY);
     expect(text).not.toContain(ENV_SECRET);
-    const manifest = (JSON.parse(text.split('\n')[1]!) as { manifest: { redactions: { total: number; byKind: Record<string, number>; places: { part: string; pointer: string; kind: string }[] } } }).manifest;
+    const manifest = (JSON.parse(text.split('\n')[1]!) as { manifest: { redactions: { total: number; byKind: Record<string, number>; places: { part: string; pointer: string; kind: string }[] } } })
+      .manifest;
     expect(manifest.redactions.byKind['configured-key']).toBeGreaterThanOrEqual(1);
     expect(manifest.redactions.byKind['env-secret']).toBeGreaterThanOrEqual(1);
     expect(manifest.redactions.places).toContainEqual(expect.objectContaining({ part: `session/${source.root}`, pointer: '/data/message', kind: 'configured-key' }));
@@ -142,7 +148,10 @@ describe('bundle round trip', () => {
     live.session.append({ type: 'workspace/checkpoint', data: { turn: w.turn, commit: await cp.snapshot(source.workspace, `refs/forkline/${source.forks[1]}`, 'with .env') } });
     await live.release();
     const file = join(base, 'redact.bundle');
-    await exportBundle({ repository, checkpointsGitDir: join(source.dataDir, 'checkpoints.git') }, { sessionId: source.forks[1]!, file, withFiles: true, rules: redactionRules(source.dataDir, EXPORT_ENV, ['BLUE-HERON']) });
+    await exportBundle(
+      { repository, checkpointsGitDir: join(source.dataDir, 'checkpoints.git') },
+      { sessionId: source.forks[1]!, file, withFiles: true, rules: redactionRules(source.dataDir, EXPORT_ENV, ['BLUE-HERON']) },
+    );
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('BLUE-HERON');
     expect(text).not.toContain('abc123456789');
@@ -187,7 +196,11 @@ describe('bundle refusals (nothing half-imported)', () => {
 
   it('refuses a truncated file: cut in the middle, or only its last newline missing', async () => {
     const bytes = readFileSync(bundle);
-    for (const [name, cut] of [['half', Math.floor(bytes.length / 2)], ['newline', bytes.length - 1], ['header', 10]] as const) {
+    for (const [name, cut] of [
+      ['half', Math.floor(bytes.length / 2)],
+      ['newline', bytes.length - 1],
+      ['header', 10],
+    ] as const) {
       const file = join(base, `truncated-${name}.bundle`);
       writeFileSync(file, bytes.subarray(0, cut));
       const { error, target } = await refusal(file, `target-truncated-${name}`);

@@ -41,7 +41,15 @@ function leakSecrets(session: Session, w: AgentLogWriter): void {
   w.user('why did it fail?');
   session.append({
     type: 'llm/warning',
-    data: { turn: w.turn, step: w.step, code: 'PROMPT_TRUNCATED', message: `request sent with Authorization: Bearer ${CONFIGURED_KEY}`, estimatedPromptTokens: 10, reportedPromptTokens: 9, contextWindow: 100 },
+    data: {
+      turn: w.turn,
+      step: w.step,
+      code: 'PROMPT_TRUNCATED',
+      message: `request sent with Authorization: Bearer ${CONFIGURED_KEY}`,
+      estimatedPromptTokens: 10,
+      reportedPromptTokens: 9,
+      contextWindow: 100,
+    },
   });
   w.assistantMessage(w.stream({ text: ['it ', 'did not'] }));
   w.stepEnd();
@@ -58,7 +66,15 @@ function compact(session: Session): void {
   session.append({ type: 'compaction/start', data: { compactionId: 'c1', turn: null } });
   const summary = session.append({
     type: 'compaction/summary',
-    data: { compactionId: 'c1', summary: [{ type: 'text', text: 'summary of the start' }], shadowedRange: { start: first!, end: second! }, shadowedSeqs: [first!, second!], shadowedTokenCount: 40, provider: 'deepseek', model: 'deepseek-chat' },
+    data: {
+      compactionId: 'c1',
+      summary: [{ type: 'text', text: 'summary of the start' }],
+      shadowedRange: { start: first!, end: second! },
+      shadowedSeqs: [first!, second!],
+      shadowedTokenCount: 40,
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+    },
   });
   session.append({
     type: 'user/message',

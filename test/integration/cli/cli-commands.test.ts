@@ -60,7 +60,16 @@ describe('forkline CLI', () => {
     // The session read and edited sum.js in turn 1: after resume it may edit it again without
     // re-reading (the read record is rebuilt from the log).
     llm.enqueue(
-      { type: 'reply', toolCalls: [{ id: 'resume-edit', name: 'edit_file', arguments: JSON.stringify({ path: 'sum.js', old_string: '// Adds up a list of numbers.', new_string: '// Adds up a list of numbers (0 for an empty list).' }) }] },
+      {
+        type: 'reply',
+        toolCalls: [
+          {
+            id: 'resume-edit',
+            name: 'edit_file',
+            arguments: JSON.stringify({ path: 'sum.js', old_string: '// Adds up a list of numbers.', new_string: '// Adds up a list of numbers (0 for an empty list).' }),
+          },
+        ],
+      },
       textResponse('The fix initialises the total to 0.'),
     );
     // No --base-url / --model: resume continues on the route the session last used.
@@ -140,9 +149,7 @@ describe('forkline CLI', () => {
     expect(run.stderr).toMatch(/the model request failed — error TRANSPORT: .*Check the base URL/);
     expect(run.stdout).toContain('↻ retry 1 in');
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    llm.enqueue(
-      { type: 'http-error', status: 401, body: { error: { message: 'Authentication Fails, Your api key is invalid' } } },
-    );
+    llm.enqueue({ type: 'http-error', status: 401, body: { error: { message: 'Authentication Fails, Your api key is invalid' } } });
     const denied = await forkline(['run', '--cwd', work, '--provider', 'deepseek', '--base-url', llm.baseUrl, 'do something'], { DEEPSEEK_API_KEY: 'sk-wrong' });
     expect(denied.code).toBe(1);
     expect(denied.stderr).toContain('error AUTH');
@@ -151,10 +158,7 @@ describe('forkline CLI', () => {
 
   it('with no terminal, --approval ask denies risky tools and says how to allow them', async () => {
     writeFileSync(join(work, 'note.txt'), 'x');
-    llm.enqueue(
-      { type: 'reply', toolCalls: [{ id: 'b1', name: 'bash', arguments: '{"command":"rm note.txt"}' }] },
-      textResponse('I could not run it.'),
-    );
+    llm.enqueue({ type: 'reply', toolCalls: [{ id: 'b1', name: 'bash', arguments: '{"command":"rm note.txt"}' }] }, textResponse('I could not run it.'));
     const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', 'delete note.txt']);
     expect(run.stdout).toMatch(/\n! bash needs approval, but there is no terminal to ask\. Re-run with --approval allow/);
     expect(run.stdout.indexOf('→ bash rm note.txt')).toBeLessThan(run.stdout.indexOf('! bash needs approval'));

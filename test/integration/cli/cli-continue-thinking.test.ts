@@ -111,7 +111,12 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
       parent = uuid;
       return line;
     };
-    const assistant = (content: unknown) => rec({ type: 'assistant', requestId: 'req_1', message: { model: 'claude-opus-4-5', id: 'msg_1', type: 'message', role: 'assistant', content: [content], stop_reason: null, usage: { input_tokens: 3, output_tokens: 5 } } });
+    const assistant = (content: unknown) =>
+      rec({
+        type: 'assistant',
+        requestId: 'req_1',
+        message: { model: 'claude-opus-4-5', id: 'msg_1', type: 'message', role: 'assistant', content: [content], stop_reason: null, usage: { input_tokens: 3, output_tokens: 5 } },
+      });
     const task = (id: string, what: string) => assistant({ type: 'tool_use', id, name: 'Task', input: { description: what, prompt: `Look into ${what}`, subagent_type: 'general-purpose' } });
     const result = (id: string, text: string) => rec({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: [{ type: 'text', text }] }] } });
     const lines = [
@@ -123,7 +128,19 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
       result('toolu_C', 'c is fine'),
       result('toolu_A', 'a needs tests'),
       result('toolu_B', 'b is deprecated'),
-      rec({ type: 'assistant', requestId: 'req_2', message: { model: 'claude-opus-4-5', id: 'msg_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'a needs tests, b is deprecated, c is fine.' }], stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 9 } } }),
+      rec({
+        type: 'assistant',
+        requestId: 'req_2',
+        message: {
+          model: 'claude-opus-4-5',
+          id: 'msg_2',
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'a needs tests, b is deprecated, c is fine.' }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 3, output_tokens: 9 },
+        },
+      }),
     ];
     const file = join(work, 'parallel-tasks.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
@@ -145,7 +162,9 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
     expect(order).toEqual(['toolu_A', 'toolu_B', 'toolu_C']);
     expect(strictThinkingViolations(last.body)).toEqual([]);
     // The log keeps the arrival order: only the wire is ordered.
-    const results = readLog(child).filter((e): e is SessionEvent<'tool/result'> => e.type === 'tool/result').map((e) => e.data.message.source.callId);
+    const results = readLog(child)
+      .filter((e): e is SessionEvent<'tool/result'> => e.type === 'tool/result')
+      .map((e) => e.data.message.source.callId);
     expect(results).toEqual(['toolu_C', 'toolu_A', 'toolu_B']);
   });
 

@@ -54,7 +54,9 @@ describe('budgets through the CLI', () => {
     // Request 1: 0 + ~1.01 ≤ 1.5 sent; request 2: 0.4001 + ~1.01 ≤ 1.5 sent; request 3: 0.8002 + ~1.01 > 1.5 not sent.
     const run = await forkline(dataDir, ['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--max-output', '1000', '--budget', '1.5', 'list the files']);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/━━ Turn 1 ended: budget: the next request could cost up to \$1\.\d+ and the session has spent \$0\.8002 of its \$1\.50 budget, so it was not sent; resume with a higher --budget to go on/);
+    expect(run.stdout).toMatch(
+      /━━ Turn 1 ended: budget: the next request could cost up to \$1\.\d+ and the session has spent \$0\.8002 of its \$1\.50 budget, so it was not sent; resume with a higher --budget to go on/,
+    );
     expect(run.code).toBe(1);
     expect(llm.requests.length - before).toBe(2);
     expect(run.stdout).toContain('[tokens: input 100 · output 400 · $0.4001]');

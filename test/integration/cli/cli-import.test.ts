@@ -34,7 +34,7 @@ afterAll(() => {
 /** The CLI through the shared spawn helper (test/support/cli-process.ts). */
 const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
 
-describe('forkline import / show / fork on other agents\' logs', () => {
+describe("forkline import / show / fork on other agents' logs", () => {
   it('imports several files in one call, summarises each, and names the one it cannot read', async () => {
     const notALog = join(work, 'notes.jsonl');
     writeFileSync(notALog, '{"note":"groceries"}\n{"note":"milk"}\n');
@@ -83,7 +83,10 @@ describe('forkline import / show / fork on other agents\' logs', () => {
       expect(stored).toEqual(memory.readAll(reference.sessionId));
       // Search documents were deferred by the import; the search writes them before it answers.
       const prompt = stored.find((e): e is SessionEvent<'user/message'> => e.type === 'user/message' && e.seq > 2 * IMPORT_BATCH_EVENTS)!;
-      const text = prompt.data.content.map((b) => (b.type === 'text' ? b.text : '')).join('').slice(0, 40);
+      const text = prompt.data.content
+        .map((b) => (b.type === 'text' ? b.text : ''))
+        .join('')
+        .slice(0, 40);
       expect(store.search({ terms: [text], limit: 50, sessionId: id }).map((h) => h.seq)).toContain(prompt.seq);
     } finally {
       store.close();

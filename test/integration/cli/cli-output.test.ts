@@ -97,7 +97,10 @@ describe('a reader that leaves ends the command quietly', () => {
 
 describe('an output that cannot be written is a failure', () => {
   it('show / export > /dev/full and export --out /dev/full: one line with ENOSPC, exit 1', async () => {
-    for (const args of [['show', ID], ['export', ID]]) {
+    for (const args of [
+      ['show', ID],
+      ['export', ID],
+    ]) {
       const result = await runCliPipeline([...args, '--data-dir', dataDir], '> /dev/full');
       expect(result.statuses).toEqual([1]);
       expect(result.stderr).toBe('forkline: could not write the output (stdout): no space left on device [ENOSPC]\n');

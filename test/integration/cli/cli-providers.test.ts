@@ -91,7 +91,14 @@ describe('forkline and OpenAI-compatible endpoints', () => {
     // reports the prompt size it counted.
     llm.setValidator((r) =>
       tokensOf(r) + (r.body.max_tokens ?? 0) > 8000
-        ? httpError(400, { error: { message: `This model's maximum context length is 8000 tokens. However, you requested ${tokensOf(r) + (r.body.max_tokens ?? 0)} tokens (${tokensOf(r)} in the messages, ${r.body.max_tokens ?? 0} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 } })
+        ? httpError(400, {
+            error: {
+              message: `This model's maximum context length is 8000 tokens. However, you requested ${tokensOf(r) + (r.body.max_tokens ?? 0)} tokens (${tokensOf(r)} in the messages, ${r.body.max_tokens ?? 0} in the completion). Please reduce the length of the messages or completion.`,
+              type: 'BadRequestError',
+              param: null,
+              code: 400,
+            },
+          })
         : undefined,
     );
     llm.setHandler((r) => {
@@ -102,7 +109,20 @@ describe('forkline and OpenAI-compatible endpoints', () => {
       return textResponse('All six parts are read: they describe the module line by line.', { usage: u });
     });
     const before = llm.requests.length;
-    const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'small-ctx', '--context-window', '8000', '--approval', 'allow', 'read part1.txt to part6.txt one by one, then report']);
+    const run = await forkline([
+      'run',
+      '--cwd',
+      work,
+      '--base-url',
+      llm.baseUrl,
+      '--model',
+      'small-ctx',
+      '--context-window',
+      '8000',
+      '--approval',
+      'allow',
+      'read part1.txt to part6.txt one by one, then report',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/\[compacted \d+ messages\]/);
@@ -133,7 +153,7 @@ describe('forkline and OpenAI-compatible endpoints', () => {
     expect(show.stdout).toMatch(/what to do: .*--context-window/);
   });
 
-  it('models --base-url lists the endpoint\'s models with the windows it publishes', async () => {
+  it("models --base-url lists the endpoint's models with the windows it publishes", async () => {
     const result = await forkline(['models', '--base-url', llm.baseUrl]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

@@ -93,7 +93,8 @@ describe('session ids', () => {
       ['aaaa1111-0000-4000-8000-000000000001', 'first'],
       ['aaaa2222-0000-4000-8000-000000000002', 'second'],
       ['b0000000-0000-4000-8000-000000000003', 'third'],
-    ]) repo.createStored({ id, title });
+    ])
+      repo.createStored({ id, title });
     repo.dispose();
     store.close();
 
@@ -196,11 +197,15 @@ describe('MCP on the command line', () => {
     const config = join(dir, 'mcp-slow.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [SERVER, '--tools', 'slow', '--stubborn'], env: { MCP_MARK_FILE: mark }, approval: 'allow' } } }));
     llm.enqueue(toolCallResponse([{ id: 's1', name: 'mcp__calc__slow', arguments: '{}' }]), textResponse('never'));
-    const child = spawn(process.execPath, [join(ROOT, 'bin/forkline.js'), 'run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--mcp-config', config, '--data-dir', dataDir, 'be slow'], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/forkline.js'), 'run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--mcp-config', config, '--data-dir', dataDir, 'be slow'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      },
+    );
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     const start = Date.now();
     while (!(existsSync(mark) && readFileSync(mark, 'utf8') !== '') && Date.now() - start < 20_000) await new Promise((r) => setTimeout(r, 20));

@@ -34,7 +34,10 @@ afterAll(async () => {
 });
 
 /** A running CLI through the shared spawn helper (test/support/cli-process.ts). */
-function forkline(args: string[], dataDir: string): { readonly child: ChildProcess; stdout(): string; stderr(): string; readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+function forkline(
+  args: string[],
+  dataDir: string,
+): { readonly child: ChildProcess; stdout(): string; stderr(): string; readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
   const run = startForkline(args, { dataDir });
   return { child: run.child, stdout: run.stdout, stderr: run.stderr, exited: run.exited.then(({ code, signal }) => ({ code, signal })) };
 }

@@ -69,14 +69,21 @@ describe('a lost claim', () => {
     const dataDir = join(root, 'data-claim');
     const work = join(root, 'work-claim');
     mkdirSync(work, { recursive: true });
-    first.enqueue(toolCallResponse([{ id: 'c1', name: 'bash', arguments: JSON.stringify({ command: 'echo started > started.txt; while [ ! -e go.txt ]; do sleep 0.05; done; echo done' }) }]), textResponse('all done'));
-    const child = spawn(process.execPath, [FORKLINE, 'run', '--cwd', work, '--base-url', first.baseUrl, '--model', 'scripted-model', '--approval', 'allow', '--data-dir', dataDir, 'work on it'], { cwd: ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    first.enqueue(
+      toolCallResponse([{ id: 'c1', name: 'bash', arguments: JSON.stringify({ command: 'echo started > started.txt; while [ ! -e go.txt ]; do sleep 0.05; done; echo done' }) }]),
+      textResponse('all done'),
+    );
+    const child = spawn(process.execPath, [FORKLINE, 'run', '--cwd', work, '--base-url', first.baseUrl, '--model', 'scripted-model', '--approval', 'allow', '--data-dir', dataDir, 'work on it'], {
+      cwd: ROOT,
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    for (const t0 = Date.now(); !existsSync(join(work, 'started.txt')); ) {
+    for (const t0 = Date.now(); !existsSync(join(work, 'started.txt'));) {
       if (Date.now() - t0 > 60_000) throw new Error(`the bash call never started:\n${out}\n${err}`);
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -58,7 +58,7 @@ async function closeTerminalWhile(name: string, extraArgs: readonly string[], re
   const run = runCliInTerminal(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--data-dir', dataDir, ...extraArgs, 'go']);
   await run.until(ready, 60_000, name);
   // Then, where given, a state the screen does not show (polled).
-  for (const started = Date.now(); settled && !settled(); ) {
+  for (const started = Date.now(); settled && !settled();) {
     if (Date.now() - started > 60_000) throw new Error(`${name}: not settled in 60 s; the terminal showed:\n${run.screen()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -88,7 +88,12 @@ describe('closing the terminal is SIGHUP: closers saved, exit 129, no crash', ()
     // Ready once the call really runs (the file it writes exists), not when the CLI shows its
     // arguments, which is before dispatch: closing then is a cancel before dispatch, logged so.
     llm.enqueue(toolCallResponse([{ id: 'b2', name: 'bash', arguments: JSON.stringify({ command: 'touch call-started; sleep 30' }) }]), textResponse('unused'));
-    const events = await closeTerminalWhile('bash', ['--approval', 'allow'], (screen) => screen.includes('call-started'), () => existsSync(join(root, 'work-bash', 'call-started')));
+    const events = await closeTerminalWhile(
+      'bash',
+      ['--approval', 'allow'],
+      (screen) => screen.includes('call-started'),
+      () => existsSync(join(root, 'work-bash', 'call-started')),
+    );
     expect(events.find((e) => e.type === 'tool/result')?.data).toMatchObject({ error: { code: 'ABORTED' } });
   }, 90_000);
 

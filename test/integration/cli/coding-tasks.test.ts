@@ -64,7 +64,20 @@ describe('forkline run fixes real bugs end to end', () => {
         toolCallResponse([{ id: 'test-2', name: 'bash', arguments: test }]),
         textResponse('Fixed buggy.js; node test.js now passes.'),
       );
-      const run = await forkline(['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', '--data-dir', dataDir, 'Fix buggy.js so that node test.js passes.']);
+      const run = await forkline([
+        'run',
+        '--cwd',
+        work,
+        '--base-url',
+        llm.baseUrl,
+        '--model',
+        'scripted-model',
+        '--approval',
+        'allow',
+        '--data-dir',
+        dataDir,
+        'Fix buggy.js so that node test.js passes.',
+      ]);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const sessionId = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)?.[1];

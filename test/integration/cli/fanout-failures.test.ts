@@ -61,7 +61,10 @@ interface Ranked {
 }
 
 function eventsOf(jsonl: string): { type?: string; data?: Record<string, unknown> }[] {
-  return jsonl.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { type?: string; data?: Record<string, unknown> });
+  return jsonl
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { type?: string; data?: Record<string, unknown> });
 }
 
 describe('fanout failures (issue 21)', () => {
@@ -72,10 +75,26 @@ describe('fanout failures (issue 21)', () => {
   });
 
   it('a provider error ends only its branch; a hanging check is killed at its limit and ranks as failed; setup runs with the branch env', async () => {
-    const check = 'if [ -f hang.txt ]; then sleep 60; fi; node -e "process.exit(require(\'fs\').existsSync(\'fixed.txt\') ? 0 : 1)"';
+    const check = "if [ -f hang.txt ]; then sleep 60; fi; node -e \"process.exit(require('fs').existsSync('fixed.txt') ? 0 : 1)\"";
     const promptFile = join(dataDir, 'prompt.txt');
     writeFileSync(promptFile, 'fix it, as this file says');
-    const res = await forkline(['fanout', parentId, ...route(), '--variant', 'model=model-err', '--variant', 'model=model-c', '--variant', `model=model-b,prompt=@${promptFile}`, '--check', check, '--check-timeout', '3', '--json', 'fix it']);
+    const res = await forkline([
+      'fanout',
+      parentId,
+      ...route(),
+      '--variant',
+      'model=model-err',
+      '--variant',
+      'model=model-c',
+      '--variant',
+      `model=model-b,prompt=@${promptFile}`,
+      '--check',
+      check,
+      '--check-timeout',
+      '3',
+      '--json',
+      'fix it',
+    ]);
     expect(res.code, res.stderr).toBe(0);
     const doc = JSON.parse(res.stdout) as Ranked;
     expect(doc.branches.map((b) => b.variant.model)).toEqual(['model-b', 'model-c', 'model-err']);
@@ -102,17 +121,20 @@ describe('fanout failures (issue 21)', () => {
     // (the signal itself, instead of a fixed 1.5 s after the "started" lines).
     const stalled = () => llm.requests.filter((r) => r.body.model === 'model-stall').length;
     const stalledBefore = stalled();
-    const res = await forkline(['fanout', parentId, ...route(), '--variant', 'model=model-stall,system=Answer in haiku.', '--variant', 'model=model-stall', '--check', 'true', '--json', 'fix it'], (stderr, child) => {
-      if (!sent && (stderr.match(/started/g) ?? []).length === 2) {
-        sent = true;
-        const poll = setInterval(() => {
-          if (stalled() < stalledBefore + 2) return;
-          clearInterval(poll);
-          child.kill('SIGINT');
-        }, 10);
-        child.once('exit', () => clearInterval(poll));
-      }
-    });
+    const res = await forkline(
+      ['fanout', parentId, ...route(), '--variant', 'model=model-stall,system=Answer in haiku.', '--variant', 'model=model-stall', '--check', 'true', '--json', 'fix it'],
+      (stderr, child) => {
+        if (!sent && (stderr.match(/started/g) ?? []).length === 2) {
+          sent = true;
+          const poll = setInterval(() => {
+            if (stalled() < stalledBefore + 2) return;
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }, 10);
+          child.once('exit', () => clearInterval(poll));
+        }
+      },
+    );
     expect(sent).toBe(true);
     expect(res.code).toBe(130);
     const doc = JSON.parse(res.stdout) as Ranked;

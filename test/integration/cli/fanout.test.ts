@@ -66,7 +66,15 @@ function tree(dir: string): Record<string, string> {
 
 interface Ranked {
   parent: string;
-  branches: { session: string; rank: number; cwd: string; variant: { label: string; model: string }; check?: { passed: boolean; exitCode: number | null; counts?: unknown }; reasons: string[]; diffLines: number }[];
+  branches: {
+    session: string;
+    rank: number;
+    cwd: string;
+    variant: { label: string; model: string };
+    check?: { passed: boolean; exitCode: number | null; counts?: unknown };
+    reasons: string[];
+    diffLines: number;
+  }[];
 }
 
 describe('forkline fanout / apply / rewind (issue 21)', () => {
@@ -102,55 +110,77 @@ describe('forkline fanout / apply / rewind (issue 21)', () => {
   let winner: Ranked['branches'][number];
   let losers: Ranked['branches'];
 
-  it(`fanout --json ranks the one branch that fixes the test first (${REPEATS} fan-outs of ${REPEATS})`, async () => {
-    const fanout = () => forkline(withRoute(['fanout', parentId, '--model', 'model-a', '--variant', 'model=model-a', '--variant', 'model=model-b', '--variant', 'model=model-c', '--check', 'node test.js', '--json', 'fix the failing test']));
-    const seen = new Set<string>();
-    let firsts = 0;
-    for (let done = 0; done < REPEATS; done += PARALLEL) {
-      const runs = await Promise.all(Array.from({ length: Math.min(PARALLEL, REPEATS - done) }, fanout));
-      for (const res of runs) {
-        expect(res.code, res.stderr).toBe(0);
-        const doc = JSON.parse(res.stdout) as Ranked;
-        expect(doc.parent).toBe(parentId);
-        expect(doc.branches.map((b) => b.rank)).toEqual([1, 2, 3]);
-        // Every run made its own three branches.
-        for (const b of doc.branches) {
-          expect(seen.has(b.session)).toBe(false);
-          seen.add(b.session);
+  it(
+    `fanout --json ranks the one branch that fixes the test first (${REPEATS} fan-outs of ${REPEATS})`,
+    async () => {
+      const fanout = () =>
+        forkline(
+          withRoute([
+            'fanout',
+            parentId,
+            '--model',
+            'model-a',
+            '--variant',
+            'model=model-a',
+            '--variant',
+            'model=model-b',
+            '--variant',
+            'model=model-c',
+            '--check',
+            'node test.js',
+            '--json',
+            'fix the failing test',
+          ]),
+        );
+      const seen = new Set<string>();
+      let firsts = 0;
+      for (let done = 0; done < REPEATS; done += PARALLEL) {
+        const runs = await Promise.all(Array.from({ length: Math.min(PARALLEL, REPEATS - done) }, fanout));
+        for (const res of runs) {
+          expect(res.code, res.stderr).toBe(0);
+          const doc = JSON.parse(res.stdout) as Ranked;
+          expect(doc.parent).toBe(parentId);
+          expect(doc.branches.map((b) => b.rank)).toEqual([1, 2, 3]);
+          // Every run made its own three branches.
+          for (const b of doc.branches) {
+            expect(seen.has(b.session)).toBe(false);
+            seen.add(b.session);
+          }
+          expect(doc.branches[0]!.variant.model).toBe('model-b');
+          expect(doc.branches[0]!.check).toMatchObject({ passed: true, exitCode: 0 });
+          expect(doc.branches.slice(1).map((b) => b.check?.passed)).toEqual([false, false]);
+          expect(doc.branches[0]!.reasons.join('\n')).toContain('check passed (vs failed');
+          // Each branch worked in its own folder: only model-b's is fixed.
+          expect(doc.branches.map((b) => testPasses(b.cwd))).toEqual([true, false, false]);
+          firsts++;
+          winner = doc.branches[0]!;
+          losers = doc.branches.slice(1);
         }
-        expect(doc.branches[0]!.variant.model).toBe('model-b');
-        expect(doc.branches[0]!.check).toMatchObject({ passed: true, exitCode: 0 });
-        expect(doc.branches.slice(1).map((b) => b.check?.passed)).toEqual([false, false]);
-        expect(doc.branches[0]!.reasons.join('\n')).toContain('check passed (vs failed');
-        // Each branch worked in its own folder: only model-b's is fixed.
-        expect(doc.branches.map((b) => testPasses(b.cwd))).toEqual([true, false, false]);
-        firsts++;
-        winner = doc.branches[0]!;
-        losers = doc.branches.slice(1);
       }
-    }
-    expect(firsts).toBe(REPEATS);
-    expect(seen.size).toBe(REPEATS * 3);
-    // The check is logged in the branch's own session.
-    const show = await forkline(['show', winner.session, '--json']);
-    expect(show.stdout).toContain('check/result');
-    // compare prints the same figures for any branches.
-    const cmp = await forkline(['compare', ...[...losers, winner].map((b) => b.session), '--json']);
-    const ranked = JSON.parse(cmp.stdout) as Ranked;
-    expect(ranked.branches.map((b) => b.session)).toEqual([winner, ...losers].map((b) => b.session));
-    expect(ranked.branches[0]!.check).toMatchObject({ passed: true, exitCode: 0 });
-    // The host API method (for a board view) answers the same, through the real dispatch and schemas.
-    const runtime = createRuntime({ dataDir });
-    try {
-      const connection = runtime.host.connect(() => undefined);
-      const answer = await dispatch(connection, { id: 1, method: 'rankBranches', params: { sessionIds: ranked.branches.map((b) => b.session).reverse() } });
-      expect(answer.ok && (answer.result as Ranked).branches.map((b) => b.session)).toEqual(ranked.branches.map((b) => b.session));
-      expect(await dispatch(connection, { id: 2, method: 'rankBranches', params: { sessionIds: [] } })).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
-      connection.dispose();
-    } finally {
-      await runtime.close();
-    }
-  }, REPEATS * 30_000);
+      expect(firsts).toBe(REPEATS);
+      expect(seen.size).toBe(REPEATS * 3);
+      // The check is logged in the branch's own session.
+      const show = await forkline(['show', winner.session, '--json']);
+      expect(show.stdout).toContain('check/result');
+      // compare prints the same figures for any branches.
+      const cmp = await forkline(['compare', ...[...losers, winner].map((b) => b.session), '--json']);
+      const ranked = JSON.parse(cmp.stdout) as Ranked;
+      expect(ranked.branches.map((b) => b.session)).toEqual([winner, ...losers].map((b) => b.session));
+      expect(ranked.branches[0]!.check).toMatchObject({ passed: true, exitCode: 0 });
+      // The host API method (for a board view) answers the same, through the real dispatch and schemas.
+      const runtime = createRuntime({ dataDir });
+      try {
+        const connection = runtime.host.connect(() => undefined);
+        const answer = await dispatch(connection, { id: 1, method: 'rankBranches', params: { sessionIds: ranked.branches.map((b) => b.session).reverse() } });
+        expect(answer.ok && (answer.result as Ranked).branches.map((b) => b.session)).toEqual(ranked.branches.map((b) => b.session));
+        expect(await dispatch(connection, { id: 2, method: 'rankBranches', params: { sessionIds: [] } })).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+        connection.dispose();
+      } finally {
+        await runtime.close();
+      }
+    },
+    REPEATS * 30_000,
+  );
 
   it('apply: a conflicting edit in the parent folder is reported, not overwritten', async () => {
     const original = readFileSync(join(work, 'sum.js'), 'utf8');
@@ -166,7 +196,7 @@ describe('forkline fanout / apply / rewind (issue 21)', () => {
     writeFileSync(join(work, 'sum.js'), original);
   });
 
-  it('apply: the winner makes the parent test pass, keeps the user\'s own changes, and brings nothing of the others', async () => {
+  it("apply: the winner makes the parent test pass, keeps the user's own changes, and brings nothing of the others", async () => {
     writeFileSync(join(work, 'mine.txt'), 'my own notes\n');
     const readme = `${readFileSync(join(work, 'README.md'), 'utf8')}\nA line I added.\n`;
     writeFileSync(join(work, 'README.md'), readme);
@@ -191,11 +221,14 @@ describe('forkline fanout / apply / rewind (issue 21)', () => {
     expect(sent).toContain('M sum.js');
   }, 120_000);
 
-  it('rewind: the folder equals the checkpoint byte for byte, and the abandoned line\'s files restore exactly', async () => {
+  it("rewind: the folder equals the checkpoint byte for byte, and the abandoned line's files restore exactly", async () => {
     const show = JSON.parse((await forkline(['show', parentId, '--json'])).stdout) as { rows: { kind: string; seq?: number; endSeq?: number }[] };
     expect(show.rows.length).toBeGreaterThan(0);
     // The seq of turn 1's end, from the log itself.
-    const jsonl = (await forkline(['export', parentId])).stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { type?: string; seq?: number; data?: { turn?: number } });
+    const jsonl = (await forkline(['export', parentId])).stdout
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { type?: string; seq?: number; data?: { turn?: number } });
     const turn1End = jsonl.find((e) => e.type === 'turn/end' && e.data?.turn === 1)!.seq!;
     // Edited after the last turn: the abandoned line's final files are not any turn's checkpoint.
     writeFileSync(join(work, 'late.txt'), 'written after the last turn\n');
@@ -219,7 +252,7 @@ describe('forkline fanout / apply / rewind (issue 21)', () => {
     expect((await forkline(['export', childId])).stdout).toContain('"type":"workspace/rewind"');
   }, 120_000);
 
-  it('fanout --cleanup removes the branches\' folders, never the user\'s', async () => {
+  it("fanout --cleanup removes the branches' folders, never the user's", async () => {
     const res = await forkline(['fanout', parentId, '--cleanup']);
     expect(res.code, res.stderr).toBe(0);
     expect(existsSync(winner.cwd)).toBe(false);

@@ -70,9 +70,11 @@ describe('the CLI bundle', () => {
       const result = await build({ ...cliBuildOptions(outdir), write: false, sourcemap: false });
       const metafile = result.metafile!;
       const chunkOf = (input: string): string => Object.keys(metafile.outputs).find((path) => path.endsWith('.js') && Object.keys(metafile.outputs[path]!.inputs).includes(input))!;
-      const inputsLoaded = (...entries: string[]): string[] => [...new Set(entries.flatMap((e) => [...staticClosure(metafile, e)]))].flatMap((path) => Object.keys(metafile.outputs[path]?.inputs ?? {}));
+      const inputsLoaded = (...entries: string[]): string[] =>
+        [...new Set(entries.flatMap((e) => [...staticClosure(metafile, e)]))].flatMap((path) => Object.keys(metafile.outputs[path]?.inputs ?? {}));
       const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]!.entryPoint === 'electron/cli.ts')!;
-      const otel = (inputs: string[]): string[] => inputs.filter((input) => input.includes('node_modules/@opentelemetry/') || input.startsWith('electron/telemetry/otlp-export') || input.startsWith('electron/telemetry/live-exporter'));
+      const otel = (inputs: string[]): string[] =>
+        inputs.filter((input) => input.includes('node_modules/@opentelemetry/') || input.startsWith('electron/telemetry/otlp-export') || input.startsWith('electron/telemetry/live-exporter'));
       const ls = inputsLoaded(entry, chunkOf('electron/cli/commands/ls.ts'));
       const runtime = inputsLoaded(entry, chunkOf('electron/host/runtime.ts'));
       // Not vacuous: the runtime chunk holds the runtime and the switch, and the SDK is in the bundle.

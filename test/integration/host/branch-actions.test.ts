@@ -74,13 +74,20 @@ describe('fan-out actions over the HostApi', () => {
   it('proposes the project check and refuses bad fan-outs before anything exists', async () => {
     expect(await call('proposeFanoutCheck', { sessionId: parentId })).toEqual({ check: 'npm test --silent' });
     await expect(call('startFanout', { sessionId: parentId, prompt: 'fix it', variants: [{ model: 'model-a' }] })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
-    await expect(call('startFanout', { sessionId: parentId, prompt: 'fix it', variants: [{ model: 'model-a' }, { model: 'nope' }], check: 'node test.js' })).rejects.toMatchObject({ message: expect.stringContaining('does not offer model "nope"') });
+    await expect(call('startFanout', { sessionId: parentId, prompt: 'fix it', variants: [{ model: 'model-a' }, { model: 'nope' }], check: 'node test.js' })).rejects.toMatchObject({
+      message: expect.stringContaining('does not offer model "nope"'),
+    });
     expect(existsSync(join(dir, 'data', 'worktrees')) ? runtime.repository.list().length : 1).toBe(1);
   });
 
   let started: FanoutStarted;
   it('runs two branches with their checks, applies the passing one and discards the other', async () => {
-    started = await call<FanoutStarted>('startFanout', { sessionId: parentId, prompt: 'fix the failing test', variants: [{ model: 'model-a' }, { model: 'model-b', effort: 'high' }], check: 'node test.js' });
+    started = await call<FanoutStarted>('startFanout', {
+      sessionId: parentId,
+      prompt: 'fix the failing test',
+      variants: [{ model: 'model-a' }, { model: 'model-b', effort: 'high' }],
+      check: 'node test.js',
+    });
     expect(started.check).toBe('node test.js');
     expect(started.branches.map((b) => b.label)).toEqual(['model=model-a', 'model=model-b,effort=high']);
     await until(() => started.branches.every((b) => checkLogged(b.sessionId)));

@@ -29,7 +29,12 @@ beforeAll(async () => {
   const staticDir = join(dir, 'static');
   mkdirSync(staticDir);
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Forkline</title>');
-  runtime = createRuntime({ dataDir: join(dir, 'data'), env: {}, overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' }, writeWindowMs: 5 });
+  runtime = createRuntime({
+    dataDir: join(dir, 'data'),
+    env: {},
+    overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' },
+    writeWindowMs: 5,
+  });
   server = await startBrowserServer({ host: runtime.host, staticDir });
 });
 afterAll(async () => {

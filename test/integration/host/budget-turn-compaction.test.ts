@@ -59,7 +59,12 @@ beforeAll(async () => {
   });
   dir = mkdtempSync(join(tmpdir(), 'forkline-budget-turn-'));
   writeFileSync(join(dir, 'a.txt'), `${'some text to read. '.repeat(400)}\n`);
-  runtime = createRuntime({ dataDir: join(dir, 'data'), env: {}, overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' }, writeWindowMs: 5 });
+  runtime = createRuntime({
+    dataDir: join(dir, 'data'),
+    env: {},
+    overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' },
+    writeWindowMs: 5,
+  });
   runtime.settings.update({ prices: [{ model: 'scripted-model', inputMtok: 1, outputMtok: 1 }], modelLimits: { baseUrl: llm.baseUrl, model: 'scripted-model', maxOutputTokens: 100 } });
   connection = runtime.host.connect(() => undefined);
 }, 60_000);
@@ -84,7 +89,10 @@ describe('budgets from the app: per turn, and a manual compaction counts', () =>
 
   it('a per-turn budget stops the turn before the request that could cross it; the next turn starts from 0', async () => {
     id = (await call<{ id: string }>('createSession', { cwd: dir })).id;
-    await expect(call('setSessionBudget', { sessionId: id, turnUsd: -1 })).rejects.toMatchObject({ code: 'INVALID_BUDGET', message: expect.stringContaining('the per-turn USD budget must be a number above 0') });
+    await expect(call('setSessionBudget', { sessionId: id, turnUsd: -1 })).rejects.toMatchObject({
+      code: 'INVALID_BUDGET',
+      message: expect.stringContaining('the per-turn USD budget must be a number above 0'),
+    });
     const set = await call<SessionSummary>('setSessionBudget', { sessionId: id, turnUsd: 0.15 });
     expect(set.budget).toEqual({ turnUsd: 0.15 });
     const before = llm.requests.length;

@@ -46,7 +46,12 @@ beforeAll(async () => {
   llm.setHandler(() => textResponse('noted'));
   receiver = await startReceiver();
   dir = mkdtempSync(join(tmpdir(), 'forkline-host-bundle-'));
-  runtime = createRuntime({ dataDir: join(dir, 'data'), env: {}, overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' }, writeWindowMs: 5 });
+  runtime = createRuntime({
+    dataDir: join(dir, 'data'),
+    env: {},
+    overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' },
+    writeWindowMs: 5,
+  });
   connection = runtime.host.connect(() => undefined);
   await call('setApiKey', { provider: 'deepseek', apiKey: KEY });
 }, 60_000);
@@ -88,14 +93,26 @@ describe('exportBundle', () => {
 describe('updateSettings({ otlp })', () => {
   it('refuses a bad endpoint naming it, applies a good one at once, and turns off with an empty one', async () => {
     await expect(call('updateSettings', { otlp: { endpoint: 'localhost 4318' } })).rejects.toMatchObject({ code: 'INVALID_SETTINGS', message: expect.stringContaining('is not a URL') });
-    await expect(call('updateSettings', { otlp: { endpoint: 'file:///tmp/x' } })).rejects.toMatchObject({ code: 'INVALID_SETTINGS', message: expect.stringContaining('must start with http:// or https://') });
+    await expect(call('updateSettings', { otlp: { endpoint: 'file:///tmp/x' } })).rejects.toMatchObject({
+      code: 'INVALID_SETTINGS',
+      message: expect.stringContaining('must start with http:// or https://'),
+    });
     expect((await call<SettingsView>('getSettings', {})).otlp).toEqual({ includeContent: false });
 
     const view = await call<SettingsView>('updateSettings', { otlp: { endpoint: receiver.url, includeContent: true } });
     expect(view.otlp).toEqual({ endpoint: receiver.url, includeContent: true });
     const id = (await call<{ id: string }>('createSession', { cwd: dir })).id;
     await turn(id, 'a traced prompt');
-    await expect.poll(() => receiver.spans.filter((s) => s.attributes['gen_ai.conversation.id'] === id).map((s) => s.name).sort(), { timeout: 30_000 }).toEqual(['chat scripted-model', 'invoke_agent forkline']);
+    await expect
+      .poll(
+        () =>
+          receiver.spans
+            .filter((s) => s.attributes['gen_ai.conversation.id'] === id)
+            .map((s) => s.name)
+            .sort(),
+        { timeout: 30_000 },
+      )
+      .toEqual(['chat scripted-model', 'invoke_agent forkline']);
     // Content was opted in.
     expect(JSON.stringify(receiver.spans)).toContain('a traced prompt');
 

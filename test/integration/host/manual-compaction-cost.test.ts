@@ -39,9 +39,17 @@ let connection: HostConnection;
 let nextId = 0;
 
 function open(): void {
-  runtime = createRuntime({ dataDir: join(dir, 'data'), env: {}, overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' }, writeWindowMs: 5 });
+  runtime = createRuntime({
+    dataDir: join(dir, 'data'),
+    env: {},
+    overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' },
+    writeWindowMs: 5,
+  });
   // A large window: no compaction but the manual one.
-  runtime.settings.update({ prices: [{ model: 'scripted-model', inputMtok: 0.27, cacheReadMtok: 0.07, outputMtok: 1.1 }], modelLimits: { baseUrl: llm.baseUrl, model: 'scripted-model', contextWindow: 1_000_000 } });
+  runtime.settings.update({
+    prices: [{ model: 'scripted-model', inputMtok: 0.27, cacheReadMtok: 0.07, outputMtok: 1.1 }],
+    modelLimits: { baseUrl: llm.baseUrl, model: 'scripted-model', contextWindow: 1_000_000 },
+  });
   connection = runtime.host.connect(() => undefined);
 }
 

@@ -74,7 +74,7 @@ describe('the context window in force', () => {
 });
 
 describe('listModels and testConnection on HostApi', () => {
-  it('lists the endpoint\'s models with their windows', async () => {
+  it("lists the endpoint's models with their windows", async () => {
     const rt = open('bare-model');
     const connection = rt.host.connect(() => undefined);
     const listed = await dispatch(connection, { id: 1, method: 'listModels', params: { provider: 'custom', baseUrl: llm.baseUrl } });

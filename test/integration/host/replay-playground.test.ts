@@ -45,7 +45,12 @@ beforeAll(async () => {
   const workspace = join(dir, 'ws');
   mkdirSync(workspace);
   writeFileSync(join(workspace, 'a.txt'), 'alpha\n');
-  runtime = createRuntime({ dataDir: join(dir, 'data'), env: {}, overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' }, writeWindowMs: 5 });
+  runtime = createRuntime({
+    dataDir: join(dir, 'data'),
+    env: {},
+    overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' },
+    writeWindowMs: 5,
+  });
   connection = runtime.host.connect((push) => pushes.push(push));
   main = connection.createSession({ cwd: workspace, title: 'host replay' }).id;
   await turn(main, 'Read a.txt.', [toolCallResponse([{ id: 'r1', name: 'read_file', arguments: '{"path":"a.txt"}' }]), textResponse('It says alpha.')]);
@@ -88,7 +93,12 @@ describe('replaySession', () => {
 describe('request playground', () => {
   it('an edited request is sent as edited, streams as pushes, and is kept as a scratch record, never in the log', async () => {
     const inspection = connection.inspectRequest({ sessionId: main, index: 2 });
-    const edit = playgroundEditOf({ ...(inspection.header?.system !== undefined ? { system: inspection.header.system } : {}), messages: inspection.messages, tools: inspection.header?.tools ?? [], config: inspection.header!.config });
+    const edit = playgroundEditOf({
+      ...(inspection.header?.system !== undefined ? { system: inspection.header.system } : {}),
+      messages: inspection.messages,
+      tools: inspection.header?.tools ?? [],
+      config: inspection.header!.config,
+    });
     const before = runtime.host.agentFor(main)!.session.length;
     answers.push(textResponse('Quietly: alpha, said slowly in many small pieces.', { split: 2, frameDelayMs: 15 }));
     const started = connection.startPlaygroundRun({
@@ -104,7 +114,13 @@ describe('request playground', () => {
     // Partial text arrived before the end.
     expect(seen.some((r) => r.status === 'running' && r.text.length > 0 && r.text.length < 'Quietly: alpha, said slowly in many small pieces.'.length)).toBe(true);
     expect(seen.at(-1)).toMatchObject({ text: 'Quietly: alpha, said slowly in many small pieces.', finish: 'stop', route: { model: 'other-model' } });
-    const sent = JSON.parse(llm.requests.at(-1)!.rawBody) as { model: string; temperature: number; max_tokens?: number; max_completion_tokens?: number; messages: { role: string; content: unknown }[] };
+    const sent = JSON.parse(llm.requests.at(-1)!.rawBody) as {
+      model: string;
+      temperature: number;
+      max_tokens?: number;
+      max_completion_tokens?: number;
+      messages: { role: string; content: unknown }[];
+    };
     expect(sent.model).toBe('other-model');
     expect(sent.temperature).toBe(0.5);
     expect(sent.messages[0]).toMatchObject({ role: 'system', content: 'Be quiet.' });

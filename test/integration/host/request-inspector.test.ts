@@ -76,10 +76,7 @@ beforeAll(async () => {
     httpError(400, { error: { message: "This model's maximum context length is 131072 tokens. However, you requested 140000 tokens.", type: 'invalid_request_error' } }),
     textResponse('I read two files and ran one command.', { usage: usage(300, 12) }),
   ]);
-  await turn('read a.txt again', [
-    toolCallResponse([{ id: 'call-d', name: 'read_file', arguments: '{"path":"a.txt"}' }]),
-    textResponse('Same 120 lines.'),
-  ]);
+  await turn('read a.txt again', [toolCallResponse([{ id: 'call-d', name: 'read_file', arguments: '{"path":"a.txt"}' }]), textResponse('Same 120 lines.')]);
   summaries.push(httpError(400, { error: { message: 'summary request rejected', type: 'invalid_request_error' } }));
   await expect(connection.compactSession({ sessionId })).rejects.toMatchObject({ code: 'COMPACTION_FAILED' });
   await turn('thanks', [textResponse('You are welcome.')]);

@@ -49,7 +49,7 @@ function storedSession(id: string, target: number, last: 'completed' | 'open' | 
   let t = 1_790_000_000_000;
   const session = new Session({ header: header(id, { cwd: workspace, title: id }), now: () => (t += 3) });
   const w = new AgentLogWriter(session);
-  for (let done = false; !done; ) {
+  for (let done = false; !done;) {
     w.turnStart();
     w.stepStart();
     w.user(`question ${w.turn}`);

@@ -45,7 +45,8 @@ describe('sessions written by another process', () => {
     expect(connection.listSessions()).toEqual([]);
     // Another process imports a log into the same store file.
     const other = new SqliteSessionStore(join(dir, 'data', 'sessions.db'));
-    const summary = importText(new SessionRepository(other, { newId: () => 'other-1' }), 
+    const summary = importText(
+      new SessionRepository(other, { newId: () => 'other-1' }),
       readFileSync(join(AGENT_LOGS, 'claude-code', 'cc_hello-world-script.jsonl'), 'utf8'),
       'cc_hello-world-script.jsonl',
     );

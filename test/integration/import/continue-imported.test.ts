@@ -79,7 +79,9 @@ describe('continuing an imported Claude Code session', () => {
 
     expect(llm.requests).toHaveLength(1);
     const raw = llm.requests[0]!.rawBody;
-    const body = JSON.parse(raw) as { messages: { role: string; content: string; tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[] };
+    const body = JSON.parse(raw) as {
+      messages: { role: string; content: string; tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+    };
     const history = body.messages.filter((m) => m.role !== 'system');
     expect(history).toEqual([
       { role: 'user', content: 'Write a shell script called hello.sh that prints "Hello world" and run it.' },

@@ -203,21 +203,21 @@ describe('continuing imported Cline / Roo Code tasks (task folders)', () => {
     expect(summary!.tokens).toEqual({ input: 320 + 140 + 140 + 80, output: 64 + 71 + 40 + 30, cacheRead: 8800 + 9120 + 9260 + 9400 });
     const sent = await continueImported(summary!, 'Also count the tests.');
     // Text blocks of one message reach the wire joined by a blank line.
-    expect(sent[0]).toBe('user: <task>\nHow many Python files are in this folder?\n</task>\n\n<environment_details>\n# Current Working Directory (/home/user/demo) Files\nREADME.md\nmain.py\ntest_main.py\n</environment_details>');
+    expect(sent[0]).toBe(
+      'user: <task>\nHow many Python files are in this folder?\n</task>\n\n<environment_details>\n# Current Working Directory (/home/user/demo) Files\nREADME.md\nmain.py\ntest_main.py\n</environment_details>',
+    );
     expect(sent.slice(1, 5)).toEqual([
       "assistant: I'll list the Python files.",
       `call toolu_01CountPy execute_command ${JSON.stringify({ command: 'ls *.py', requires_approval: false })}`,
       'tool toolu_01CountPy: Command executed.\nOutput:\nmain.py\ntest_main.py',
       'user: <environment_details>\n# Current Time\n1/1/2026, 12:00:05 AM (UTC)\n</environment_details>',
     ]);
-    expect(sent.slice(5).filter((l) => l.startsWith('call ') || l.startsWith('tool ')).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
-      'call toolu_02Complete',
-      'tool toolu_02Complete:',
-      'call toolu_03Wc',
-      'tool toolu_03Wc:',
-      'call toolu_04Complete',
-      'tool toolu_04Complete:',
-    ]);
+    expect(
+      sent
+        .slice(5)
+        .filter((l) => l.startsWith('call ') || l.startsWith('tool '))
+        .map((l) => l.split(' ').slice(0, 2).join(' ')),
+    ).toEqual(['call toolu_02Complete', 'tool toolu_02Complete:', 'call toolu_03Wc', 'tool toolu_03Wc:', 'call toolu_04Complete', 'tool toolu_04Complete:']);
     expect(sent.at(-1)).toBe('user: Also count the tests.');
 
     // A file inside the task folder names the same task.

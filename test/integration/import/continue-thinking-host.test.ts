@@ -55,9 +55,48 @@ describe('Continue in Forkline on a strict thinking endpoint (host API)', () => 
     const base = { isSidechain: false, userType: 'external', cwd: '/home/u/p', sessionId: '9e0c2f5e-1111-4222-8333-444455556666', version: '2.1.14' };
     const lines = [
       { ...base, type: 'user', parentUuid: null, uuid: 'u-1', timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: 'PLACEHOLDER_PROMPT' } },
-      { ...base, type: 'assistant', parentUuid: 'u-1', uuid: 'u-2', timestamp: '2026-01-01T00:00:02Z', requestId: 'r1', message: { model: 'claude', id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat notes.txt' } }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } },
-      { ...base, type: 'user', parentUuid: 'u-2', uuid: 'u-3', timestamp: '2026-01-01T00:00:03Z', message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'PLACEHOLDER_RESULT' }] } },
-      { ...base, type: 'assistant', parentUuid: 'u-3', uuid: 'u-4', timestamp: '2026-01-01T00:00:04Z', requestId: 'r2', message: { model: 'claude', id: 'msg_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'The notes are cut.' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } },
+      {
+        ...base,
+        type: 'assistant',
+        parentUuid: 'u-1',
+        uuid: 'u-2',
+        timestamp: '2026-01-01T00:00:02Z',
+        requestId: 'r1',
+        message: {
+          model: 'claude',
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat notes.txt' } }],
+          stop_reason: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        parentUuid: 'u-2',
+        uuid: 'u-3',
+        timestamp: '2026-01-01T00:00:03Z',
+        message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'PLACEHOLDER_RESULT' }] },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        parentUuid: 'u-3',
+        uuid: 'u-4',
+        timestamp: '2026-01-01T00:00:04Z',
+        requestId: 'r2',
+        message: {
+          model: 'claude',
+          id: 'msg_2',
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'The notes are cut.' }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 1, output_tokens: 1 },
+        },
+      },
     ];
     const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`.replace('PLACEHOLDER_PROMPT', 'half a face: \\ud83d!').replace('PLACEHOLDER_RESULT', 'notes \\udc00 end');
     const summary = importText(runtime.repository, text, 'lone-surrogate.jsonl');

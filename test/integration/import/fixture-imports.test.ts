@@ -249,4 +249,3 @@ describe('agent-session-log fixtures import', () => {
     });
   }
 });
-

@@ -49,10 +49,14 @@ describe('requests on the wire', () => {
 
   it('sends exactly the serialised body, with the key and extra headers', async () => {
     const client = scriptedClient(llm.baseUrl, { provider: 'deepseek', model: 'deepseek-v4-flash', apiKey: 'sk-test', extraHeaders: { 'x-forkline-session': 's1' } });
-    const request = userRequest('hello', { provider: 'deepseek', model: 'deepseek-v4-flash', maxTokens: 4096 }, {
-      system: 'be brief',
-      tools: [{ name: 'read_file', description: 'Read', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
-    });
+    const request = userRequest(
+      'hello',
+      { provider: 'deepseek', model: 'deepseek-v4-flash', maxTokens: 4096 },
+      {
+        system: 'be brief',
+        tools: [{ name: 'read_file', description: 'Read', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
+      },
+    );
     llm.enqueue(textResponse('hi'), textResponse('hi again'));
     await collect(client, request);
     await collect(client, request);
@@ -89,11 +93,7 @@ describe('requests on the wire', () => {
       { type: 'tool-call', id: 'call_1', name: 'read_file', arguments: '{"path":"sum.js"}' },
     ]);
     llm.enqueue(toolCallResponse([{ id: 'call_2', name: 'bash', arguments: '{"command":"node test.js"}' }])); // no reasoning
-    const history: Message[] = [
-      { id: 'u1', role: 'user', content: [{ type: 'text', text: 'fix sum' }], source: { kind: 'user' } },
-      assistant('a1', blocks1),
-      toolResult('t1', 'call_1', 'source'),
-    ];
+    const history: Message[] = [{ id: 'u1', role: 'user', content: [{ type: 'text', text: 'fix sum' }], source: { kind: 'user' } }, assistant('a1', blocks1), toolResult('t1', 'call_1', 'source')];
     const step2 = await collect(client, userRequest('', {}, { messages: history }));
     const history2: Message[] = [...history, assistant('a2', blocksOf(step2)), toolResult('t2', 'call_2', 'ok')];
     llm.enqueue(textResponse('Done.'));
@@ -125,11 +125,15 @@ describe('requests on the wire', () => {
     ];
     const client = scriptedClient(llm.baseUrl, { provider: 'openai', apiKey: 'sk-test', model: 'gpt-4o' });
     const body = client.requestBody(
-      userRequest('', { provider: 'openai', model: 'gpt-4o' }, {
-        system: recorded.body.messages[0]!['content'] as string,
-        tools: recorded.body.tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters })),
-        messages: history,
-      }),
+      userRequest(
+        '',
+        { provider: 'openai', model: 'gpt-4o' },
+        {
+          system: recorded.body.messages[0]!['content'] as string,
+          tools: recorded.body.tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters })),
+          messages: history,
+        },
+      ),
     );
     // Same conversation as the recorded request (ours always sends content, "" when empty).
     const normalise = (messages: ReadonlyArray<Record<string, unknown>>) => messages.map((m) => canonical({ ...m, content: m['content'] ?? '' }));

@@ -81,7 +81,8 @@ describe('failure codes', () => {
   it('400 with a context-length message → CONTEXT_WINDOW_EXCEEDED', async () => {
     const body = {
       error: {
-        message: "This model's maximum context length is 131072 tokens. However, you requested 140000 tokens (140000 in the messages, 0 in the completion). Please reduce the length of the messages or completion.",
+        message:
+          "This model's maximum context length is 131072 tokens. However, you requested 140000 tokens (140000 in the messages, 0 in the completion). Please reduce the length of the messages or completion.",
         type: 'invalid_request_error',
         code: 'invalid_request_error',
       },
@@ -216,9 +217,7 @@ describe('failure codes', () => {
   });
 
   it('a tool call cut by max tokens never surfaces as a tool-call block', async () => {
-    const chunks = await run(
-      toolCallResponse([{ id: 'call_1', name: 'write_file', arguments: '{"path":"a.txt","content":"hello wor' }], { text: 'Writing.', finish: 'length', split: 6 }),
-    );
+    const chunks = await run(toolCallResponse([{ id: 'call_1', name: 'write_file', arguments: '{"path":"a.txt","content":"hello wor' }], { text: 'Writing.', finish: 'length', split: 6 }));
     expect(finishOf(chunks)).toEqual({ kind: 'max-tokens' });
     expect(chunks.some((c) => c.type === 'block-end' && c.block.type === 'tool-call')).toBe(false);
     expect(chunks.filter((c) => c.type === 'block-end').map((c) => (c.type === 'block-end' ? c.block : undefined))).toEqual([{ type: 'text', text: 'Writing.' }]);

@@ -126,8 +126,7 @@ describe('provider-stream fixtures through the real openai client', () => {
       expect(llm.requests.length).toBe(before + 1);
       expectWellFormed(chunks);
 
-      const deltas = (type: 'text-delta' | 'reasoning-delta'): string =>
-        chunks.map((c) => (c.type === type ? c.text : '')).join('');
+      const deltas = (type: 'text-delta' | 'reasoning-delta'): string => chunks.map((c) => (c.type === type ? c.text : '')).join('');
       expect(deltas('reasoning-delta')).toBe(expected.reasoning);
       expect(deltas('text-delta')).toBe(expected.text);
 

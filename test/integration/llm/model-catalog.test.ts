@@ -42,7 +42,12 @@ async function serve(routes: Record<string, unknown | ((body: string) => unknown
 describe('fetchModelCatalog', () => {
   it('OpenRouter: context_length and top_provider.max_completion_tokens, with the key sent', async () => {
     const { origin, seen } = await serve({
-      'GET /api/v1/models': { data: [{ id: 'anthropic/claude-sonnet-4.5', context_length: 1000000, top_provider: { context_length: 1000000, max_completion_tokens: 64000 } }, { id: 'openai/gpt-4o', context_length: 128000, top_provider: { max_completion_tokens: 16384 } }] },
+      'GET /api/v1/models': {
+        data: [
+          { id: 'anthropic/claude-sonnet-4.5', context_length: 1000000, top_provider: { context_length: 1000000, max_completion_tokens: 64000 } },
+          { id: 'openai/gpt-4o', context_length: 128000, top_provider: { max_completion_tokens: 16384 } },
+        ],
+      },
     });
     const catalog = await fetchModelCatalog({ provider: 'openrouter', baseUrl: `${origin}/api/v1`, apiKey: 'sk-or' });
     expect(catalog.models).toEqual([
@@ -78,9 +83,16 @@ describe('fetchModelCatalog', () => {
     expect(catalog.models).toEqual([{ id: 'qwen3-4b', contextWindow: 4096 }]);
   });
 
-  it('Ollama: a loaded model\'s context_length, else num_ctx, else the default — never above what the model was trained for', async () => {
+  it("Ollama: a loaded model's context_length, else num_ctx, else the default — never above what the model was trained for", async () => {
     const { origin } = await serve({
-      'GET /v1/models': { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', owned_by: 'library' }, { id: 'llama3.2:latest', object: 'model', owned_by: 'library' }, { id: 'tiny:1b', object: 'model', owned_by: 'library' }] },
+      'GET /v1/models': {
+        object: 'list',
+        data: [
+          { id: 'qwen3:8b', object: 'model', owned_by: 'library' },
+          { id: 'llama3.2:latest', object: 'model', owned_by: 'library' },
+          { id: 'tiny:1b', object: 'model', owned_by: 'library' },
+        ],
+      },
       'GET /api/tags': { models: [{ name: 'qwen3:8b' }, { name: 'llama3.2:latest' }, { name: 'tiny:1b' }, { name: 'extra:2b' }] },
       'GET /api/ps': { models: [{ name: 'qwen3:8b', model: 'qwen3:8b', context_length: 16384 }] },
       'POST /api/show': (body: string) => {
@@ -119,7 +131,11 @@ describe('fetchModelCatalog', () => {
 describe('resolveModelLimits', () => {
   it('setting wins; learned only lowers published or preset; max output setting → learned → published → preset', () => {
     expect(resolveModelLimits({ setting: { contextWindow: 8000 }, learned: { contextWindow: 4000 }, published: { contextWindow: 128000 } })).toEqual({ contextWindow: 8000, contextSource: 'setting' });
-    expect(resolveModelLimits({ learned: { contextWindow: 4000 }, published: { contextWindow: 128000, maxOutputTokens: 16000 } })).toEqual({ contextWindow: 4000, contextSource: 'learned', maxOutputTokens: 16000 });
+    expect(resolveModelLimits({ learned: { contextWindow: 4000 }, published: { contextWindow: 128000, maxOutputTokens: 16000 } })).toEqual({
+      contextWindow: 4000,
+      contextSource: 'learned',
+      maxOutputTokens: 16000,
+    });
     expect(resolveModelLimits({ learned: { contextWindow: 200000 }, published: { contextWindow: 128000 } })).toEqual({ contextWindow: 128000, contextSource: 'published' });
     expect(resolveModelLimits({ learned: { contextWindow: 2051 } })).toEqual({ contextWindow: 2051, contextSource: 'learned' });
     expect(resolveModelLimits({ preset: { contextWindow: 1_000_000, maxOutputTokens: 384_000 } })).toEqual({ contextWindow: 1_000_000, contextSource: 'preset', maxOutputTokens: 384_000 });

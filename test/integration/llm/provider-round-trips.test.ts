@@ -147,14 +147,19 @@ const CASES: Case[] = [
     check: (body) => {
       const assistant = body.messages.find((m: { role: string }) => m.role === 'assistant');
       expect(assistant.tool_calls).toEqual([
-        { id: 'function-call-11111', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' }, extra_content: { google: { thought_signature: 'CiQB0e2Kb7specBuiltThoughtSignature==' } } },
+        {
+          id: 'function-call-11111',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          extra_content: { google: { thought_signature: 'CiQB0e2Kb7specBuiltThoughtSignature==' } },
+        },
         { id: 'function-call-22222', type: 'function', function: { name: 'get_weather', arguments: '{"city":"London"}' } },
       ]);
     },
   },
 ];
 
-describe('a tool round trip on every provider, checked by that provider\'s validator', () => {
+describe("a tool round trip on every provider, checked by that provider's validator", () => {
   for (const c of CASES) {
     it(c.name, async () => {
       llm.setValidator(c.validator);
@@ -177,9 +182,16 @@ describe('a tool round trip on every provider, checked by that provider\'s valid
 
 describe('the validators reject what the providers reject', () => {
   const call = (args: string, extra: Record<string, unknown> = {}) => ({ id: 'c1', type: 'function', function: { name: 't', arguments: args }, ...extra });
-  const body = (assistant: Record<string, unknown>) => ({ model: 'm', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: '', ...assistant }, { role: 'tool', tool_call_id: 'c1', content: 'ok' }] });
+  const body = (assistant: Record<string, unknown>) => ({
+    model: 'm',
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: '', ...assistant },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+    ],
+  });
 
-  it('DeepSeek: a tool-call message without reasoning_content (the issue\'s 400)', () => {
+  it("DeepSeek: a tool-call message without reasoning_content (the issue's 400)", () => {
     expect(deepSeekViolations(body({ tool_calls: [call('{}')] }))).toEqual(['Missing `reasoning_content` field in the assistant message at message index 1']);
     expect(deepSeekViolations(body({ tool_calls: [call('{}')], reasoning_content: '' }))).toEqual([]);
   });

@@ -8,18 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  fixture,
-  frame,
-  framesResponse,
-  httpError,
-  loadScriptFile,
-  replayFile,
-  startScriptedLlm,
-  stepsByConversation,
-  textResponse,
-  type ScriptedLlm,
-} from '../../support/scripted-llm/index.js';
+import { fixture, frame, framesResponse, httpError, loadScriptFile, replayFile, startScriptedLlm, stepsByConversation, textResponse, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { collect, finishCode, finishOf, scriptedClient, userRequest } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -53,7 +42,9 @@ describe('scripted server', () => {
     }
     const jsonl = 'openai-gpt-4o_text-then-tool-call.chunks.jsonl';
     llm.enqueue(replayFile(fixture(jsonl)));
-    const lines = readFileSync(fixture(jsonl), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = readFileSync(fixture(jsonl), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     expect(await (await post(llm)).text()).toBe(lines.map((l) => `data: ${l}\n\n`).join('') + 'data: [DONE]\n\n');
   });
 
@@ -106,7 +97,11 @@ describe('script position per conversation', () => {
       { role: 'user', content: `more ${i}` },
     ]).flat(),
   ];
-  const textOf = async (res: Response) => (await res.text()).match(/"content":"([a-z]+)"/g)?.map((m) => m.slice(11, -1)).join('');
+  const textOf = async (res: Response) =>
+    (await res.text())
+      .match(/"content":"([a-z]+)"/g)
+      ?.map((m) => m.slice(11, -1))
+      .join('');
 
   it('answers each request with the step after the replies it already holds, in any order', async () => {
     const llm = await startScriptedLlm({ handler: stepsByConversation(steps, false), noStepMessage: () => 'script ended' });

@@ -46,7 +46,23 @@ describe('MCP stdio servers under the process supervisor', () => {
     llm.enqueue(toolCallResponse([{ id: 'slow1', name: 'mcp__calc__slow', arguments: '{}' }]), textResponse('never reached'));
     const cli = spawn(
       process.execPath,
-      [join(ROOT, 'bin/forkline.js'), 'run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'm', '--approval', 'allow', '--mcp-config', config, '--data-dir', join(base, 'data'), 'do the slow thing'],
+      [
+        join(ROOT, 'bin/forkline.js'),
+        'run',
+        '--cwd',
+        work,
+        '--base-url',
+        llm.baseUrl,
+        '--model',
+        'm',
+        '--approval',
+        'allow',
+        '--mcp-config',
+        config,
+        '--data-dir',
+        join(base, 'data'),
+        'do the slow thing',
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
     );
     let output = '';

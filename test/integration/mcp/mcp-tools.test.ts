@@ -126,7 +126,9 @@ const textOf = (e: SessionEvent<'tool/result'>) => e.data.message.content[0]!.co
 /** Every tool/call has exactly one tool/result after it, in the same order. */
 function expectPaired(events: readonly SessionEvent[]): void {
   const calls = eventsOfType(events, 'tool/call').map((e) => e.data.callId);
-  const results = eventsOfType(events, 'tool/result').filter((e) => e.surfaceOp === 'append').map((e) => e.data.message.content[0]!.toolCallId);
+  const results = eventsOfType(events, 'tool/result')
+    .filter((e) => e.surfaceOp === 'append')
+    .map((e) => e.data.message.content[0]!.toolCallId);
   expect(results).toEqual(calls);
   for (const id of calls) {
     const call = eventsOfType(events, 'tool/call').find((e) => e.data.callId === id)!;
@@ -242,7 +244,7 @@ describe('MCP servers that misbehave', () => {
     expect(calc.error).toContain('not JSON-RPC');
   }, 30_000);
 
-  it('a call that hangs past the server\'s deadline ends as TOOL_TIMEOUT', async () => {
+  it("a call that hangs past the server's deadline ends as TOOL_TIMEOUT", async () => {
     const s = setup({ ...stdioServer(), timeoutMs: 400 });
     const sessionId = newSession(s);
     llm.enqueue(toolCallResponse([{ id: 'h1', name: 'mcp__calc__slow', arguments: '{}' }]), textResponse('Too slow.'));
@@ -271,7 +273,12 @@ describe('MCP servers that misbehave', () => {
     mkdirSync(join(workspace, '.forkline'), { recursive: true });
     const file = join(workspace, '.forkline', 'mcp.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SERVER, '--tools', 'add'] } } }));
-    runtime = createRuntime({ dataDir: join(dir, 'data'), env: { PATH: process.env['PATH'] }, overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' }, writeWindowMs: 5 });
+    runtime = createRuntime({
+      dataDir: join(dir, 'data'),
+      env: { PATH: process.env['PATH'] },
+      overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' },
+      writeWindowMs: 5,
+    });
     const s = { runtime, workspace } as Setup;
     const sessionId = newSession(s);
     let first = llm.requests.length;

@@ -182,7 +182,7 @@ describe('issue 8 through the real CLI', { timeout: 120_000 }, () => {
     const compare = await forkline(['compare', id, fork.stdout.trim()]);
     expect(compare.code).toBe(0);
     const calls = gitCalls().slice(callsBefore);
-    const withIds = calls.filter((argv) => argv.some((arg) => /^[0-9a-f]{40}$/.test(arg)) && argv.includes('diff') || argv.includes('read-tree'));
+    const withIds = calls.filter((argv) => (argv.some((arg) => /^[0-9a-f]{40}$/.test(arg)) && argv.includes('diff')) || argv.includes('read-tree'));
     expect(withIds.length).toBeGreaterThanOrEqual(2);
     for (const argv of withIds) {
       const marker = argv.indexOf('--end-of-options');

@@ -77,10 +77,7 @@ describe('issue 8 through the real WebSocket host', () => {
     // read record does not let it edit a.txt unread.
     const child = await client.call<SessionSummary>('forkSession', { sessionId: id, cwd: work });
     expect(child.cwd).toBe(realpathSync(work));
-    good.enqueue(
-      toolCallResponse([{ id: 'e1', name: 'edit_file', arguments: JSON.stringify({ path: 'a.txt', old_string: 'hello', new_string: 'bye' }) }]),
-      textResponse('tried to edit'),
-    );
+    good.enqueue(toolCallResponse([{ id: 'e1', name: 'edit_file', arguments: JSON.stringify({ path: 'a.txt', old_string: 'hello', new_string: 'bye' }) }]), textResponse('tried to edit'));
     await client.call('followup', { sessionId: child.id, text: 'please continue' });
     await runtime.host.agentFor(child.id)!.whenIdle();
     const sub = await client.call<SubscribeResult>('subscribeSession', { sessionId: child.id, fromSeq: 0 });
@@ -119,7 +116,10 @@ describe('issue 8 through the real WebSocket host', () => {
       JSON.stringify({ type: 'turn/end', seq: 100_000_000, time: 2, data: { turn: 1, reason: { kind: 'completed' } } }),
     ].join('\n');
     expect(await client.failureCode('importSession', { jsonl: gap })).toBe('IMPORT_LIMIT_EXCEEDED');
-    const nested = [JSON.stringify({ type: 'session', version: 0, id: 'ui-deep', createdAt: 1 }), `{"type":"session/title","seq":0,"time":1,"data":{"title":"t","source":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`].join('\n');
+    const nested = [
+      JSON.stringify({ type: 'session', version: 0, id: 'ui-deep', createdAt: 1 }),
+      `{"type":"session/title","seq":0,"time":1,"data":{"title":"t","source":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`,
+    ].join('\n');
     expect(await client.failureCode('importSession', { jsonl: nested })).toBe('IMPORT_LIMIT_EXCEEDED');
     const sessions = await client.call<SessionSummary[]>('listSessions', {});
     expect(sessions.some((s) => s.id === 'ui-gap' || s.id === 'ui-deep')).toBe(false);

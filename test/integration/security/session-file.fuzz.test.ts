@@ -90,8 +90,18 @@ describe('session files are untrusted: fuzzed through import, show, compare and 
     mkdirSync(dir);
     const header = (extra: object) => JSON.stringify({ type: 'session', version: 0, id: 'cli-fz', createdAt: 1, cwd: `/tmp/${MARK}`, ...extra });
     const files = {
-      gap: [header({}), JSON.stringify({ type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } }), JSON.stringify({ type: 'turn/end', seq: 99_999_999, time: 1, data: { turn: 1, reason: { kind: 'completed' } } })],
-      wrongTypes: [header({ id: `-${MARK}`, title: { x: 1 }, seedLength: 'x' }), JSON.stringify({ type: 'turn/start', seq: 0, time: 1, data: { turn: '1' } }), JSON.stringify({ type: 'user/message', seq: 1, time: 1, data: { id: 5, role: 'user', content: 'not a list', source: null }, surfaceOp: 'append' }), JSON.stringify({ type: 'turn/end', seq: 2, time: 1, data: { turn: 1, reason: { kind: 'error', failure: 7 } } }), JSON.stringify({ type: 'workspace/checkpoint', seq: 3, time: 1, data: { turn: 1, commit: `--output=${join(dir, MARK)}` } })],
+      gap: [
+        header({}),
+        JSON.stringify({ type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } }),
+        JSON.stringify({ type: 'turn/end', seq: 99_999_999, time: 1, data: { turn: 1, reason: { kind: 'completed' } } }),
+      ],
+      wrongTypes: [
+        header({ id: `-${MARK}`, title: { x: 1 }, seedLength: 'x' }),
+        JSON.stringify({ type: 'turn/start', seq: 0, time: 1, data: { turn: '1' } }),
+        JSON.stringify({ type: 'user/message', seq: 1, time: 1, data: { id: 5, role: 'user', content: 'not a list', source: null }, surfaceOp: 'append' }),
+        JSON.stringify({ type: 'turn/end', seq: 2, time: 1, data: { turn: 1, reason: { kind: 'error', failure: 7 } } }),
+        JSON.stringify({ type: 'workspace/checkpoint', seq: 3, time: 1, data: { turn: 1, commit: `--output=${join(dir, MARK)}` } }),
+      ],
       deep: [header({}), `{"type":"session/title","seq":0,"time":1,"data":{"title":"${MARK}","source":${'['.repeat(50_000)}${']'.repeat(50_000)}}}`],
       optionLike: hostileLog({
         id: 'cli-fz-options',
@@ -103,8 +113,15 @@ describe('session files are untrusted: fuzzed through import, show, compare and 
         answer: `\`touch ${MARK}\``,
         readRecord: { path: `../${MARK}`, content: MARK },
         toolCall: { name: `-${MARK}`, arguments: JSON.stringify({ command: `; touch ${MARK}` }), result: `--upload-pack=${MARK}` },
-      }).trimEnd().split('\n'),
-      controls: [header({ title: `\x1b]0;${MARK}\x07\r\x1b[2K` }), JSON.stringify({ type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } }), JSON.stringify({ type: 'turn/end', seq: 1, time: 2, data: { turn: 1, reason: { kind: 'aborted', cause: { kind: `\x1b[8m${MARK}` } } } }), JSON.stringify({ type: 'workspace/checkpoint', seq: 2, time: 3, data: { turn: 1, commit: `--index-output=${join(dir, MARK)}` } })],
+      })
+        .trimEnd()
+        .split('\n'),
+      controls: [
+        header({ title: `\x1b]0;${MARK}\x07\r\x1b[2K` }),
+        JSON.stringify({ type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } }),
+        JSON.stringify({ type: 'turn/end', seq: 1, time: 2, data: { turn: 1, reason: { kind: 'aborted', cause: { kind: `\x1b[8m${MARK}` } } } }),
+        JSON.stringify({ type: 'workspace/checkpoint', seq: 2, time: 3, data: { turn: 1, commit: `--index-output=${join(dir, MARK)}` } }),
+      ],
     };
     const cli = (args: string[]) => run(process.execPath, [join(ROOT, 'bin/forkline.js'), ...args, '--data-dir', dataDir]);
     const ids: string[] = [];
@@ -123,7 +140,13 @@ describe('session files are untrusted: fuzzed through import, show, compare and 
     // The seq gap and the deep nesting are refused; wrongly shaped events are kept as raw rows (shown, never used).
     expect(importedNames).toEqual(['wrongTypes', 'optionLike', 'controls']);
     for (const id of ids) {
-      for (const args of [['show', id], ['fork', id], ['fork', id, '--cwd', dir], ['fork', id, '--worktree'], ['compare', id, ids[0]!]]) {
+      for (const args of [
+        ['show', id],
+        ['fork', id],
+        ['fork', id, '--cwd', dir],
+        ['fork', id, '--worktree'],
+        ['compare', id, ids[0]!],
+      ]) {
         const result = await cli(args);
         expect([0, 1, 2], `${args.join(' ')}: ${result.stderr}`).toContain(result.code);
         expect(result.stderr, args.join(' ')).not.toContain('unexpected error');

@@ -13,14 +13,7 @@ import { Session } from '../../../electron/session/session.js';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
 import { killHard, spawnTsx, waitForFile } from '../../support/crash-harness.js';
-import {
-  SCENARIO_CALLS,
-  TURN1_DELTAS,
-  TURN2_ARG_PARTS,
-  TURN2_REASONING,
-  TURN2_TEXT,
-  type CrashFailpoint,
-} from '../../support/crash-scenarios.js';
+import { SCENARIO_CALLS, TURN1_DELTAS, TURN2_ARG_PARTS, TURN2_REASONING, TURN2_TEXT, type CrashFailpoint } from '../../support/crash-scenarios.js';
 import { AgentLogWriter, header, serializeAll, tempDir } from '../../support/store-fixtures.js';
 
 const tmp = tempDir('forkline-crash-');
@@ -116,7 +109,12 @@ async function afterRecovery(c: Crashed, recovered: readonly SessionEvent[]): Pr
     expect(serializeAll(store.readAll(lastCompleted.header.id).slice(0, ends[0]! + 1))).toEqual(serializeAll(recovered.slice(0, ends[0]! + 1)));
     const atInterrupted = await repo.fork(c.id, ends[1], `${c.id}-fork2`);
     expect(atInterrupted.header.seedLength).toBe(recovered.length);
-    expect(store.readAll(atInterrupted.header.id).map((e) => e.type).slice(recovered.length)).toEqual(['session/end-seed']);
+    expect(
+      store
+        .readAll(atInterrupted.header.id)
+        .map((e) => e.type)
+        .slice(recovered.length),
+    ).toEqual(['session/end-seed']);
 
     const live = repo.resume(c.id);
     // The dead child's claim is taken over, with a logged note naming it.
@@ -148,7 +146,7 @@ function loadRecovered(c: Crashed): { events: SessionEvent[]; repaired: number; 
   try {
     const storedBefore = store.get(c.id)!.eventCount;
     // The dead child's pid is reaped, so the live-owner mark it left is stale and repair proceeds.
-    expect(store.get(c.id)?.owner?.pid).toBe(c.marker["pid"]);
+    expect(store.get(c.id)?.owner?.pid).toBe(c.marker['pid']);
     const repo = new SessionRepository(store, { newId: () => 'x' });
     const loaded = repo.load(c.id);
     expect(loaded.ownedElsewhere).toBe(false);

@@ -20,7 +20,9 @@ import { DSH_SESSION_LOGS } from '../../support/fixtures.js';
 import { importJsonl } from '../../../electron/host/services/session-imports.js';
 
 const FIXTURES = DSH_SESSION_LOGS;
-const FILES = readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')).sort();
+const FILES = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
 const WELL_FORMED = FILES.filter((f) => f !== 'dsh_cordis-tool-round.session.jsonl');
 
 const tmp = tempDir('forkline-fixtures-');

@@ -174,7 +174,14 @@ describe('processes a crashed tool left behind', () => {
       w.claim();
       w.stepStart();
       w.user('go');
-      w.assistantMessage(w.stream({ toolCalls: [{ id: 'c1', name: 'bash', args: ['{}'] }, { id: 'c2', name: 'bash', args: ['{}'] }] }));
+      w.assistantMessage(
+        w.stream({
+          toolCalls: [
+            { id: 'c1', name: 'bash', args: ['{}'] },
+            { id: 'c2', name: 'bash', args: ['{}'] },
+          ],
+        }),
+      );
       w.toolCall('c1', 'bash', '{}');
       s.append({ type: 'tool/process', data: { turn: 1, step: 1, callId: 'c1', pid: ours.pid!, pgid: ours.pid!, start: processStart(ours.pid!)! } });
       w.toolCall('c2', 'bash', '{}');

@@ -97,7 +97,16 @@ describe('schema 2 → 3', () => {
     raw.prepare('INSERT INTO sessions (id, version, created_at, updated_at, event_count, owner_pid) VALUES (?, 0, 1, ?, ?, ?)').run('old', updatedAt, s.length, null);
     const insert = raw.prepare('INSERT INTO events (session_id, seq, last_seq, type, time, data, surface_op, source_event_seqs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const e of s.events) {
-      insert.run('old', e.seq, e.seq, e.type, e.time, JSON.stringify(e.data), e.surfaceOp === undefined ? null : JSON.stringify(e.surfaceOp), e.sourceEventSeqs === undefined ? null : JSON.stringify(e.sourceEventSeqs));
+      insert.run(
+        'old',
+        e.seq,
+        e.seq,
+        e.type,
+        e.time,
+        JSON.stringify(e.data),
+        e.surfaceOp === undefined ? null : JSON.stringify(e.surfaceOp),
+        e.sourceEventSeqs === undefined ? null : JSON.stringify(e.sourceEventSeqs),
+      );
     }
     // Its owner pid now belongs to an unrelated process that started after the mark was written
     // (what a reboot does): the v2 build reported it "held by another running Forkline" forever.

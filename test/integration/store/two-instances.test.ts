@@ -105,7 +105,10 @@ describe('a second app instance on the same file', () => {
     try {
       for (const record of reopened.list()) {
         const events = reopened.readAll(record.header.id);
-        expect(events.map((e) => e.seq), record.header.id).toEqual(events.map((_, i) => i));
+        expect(
+          events.map((e) => e.seq),
+          record.header.id,
+        ).toEqual(events.map((_, i) => i));
         expect(events).toHaveLength(record.eventCount);
       }
       const shared = reopened.readAll('shared') as SessionEvent<'session/title'>[];
@@ -135,7 +138,12 @@ describe('a second app instance on the same file', () => {
     for (const line of reports) expect(payload(line)['failures']).toEqual([]);
     for (let i = 0; i < count; i++) {
       const store = new SqliteSessionStore(join(dir, `fresh-${i}.db`));
-      expect(store.list().map((r) => r.header.id).sort()).toEqual([`first-${i}`, `second-${i}`]);
+      expect(
+        store
+          .list()
+          .map((r) => r.header.id)
+          .sort(),
+      ).toEqual([`first-${i}`, `second-${i}`]);
       store.close();
     }
   }, 30_000);

@@ -81,7 +81,11 @@ describe('the background publisher', () => {
     expect(svc.status().publisher.state).toBe('off');
     // Created at 1_780_000_000_000 (the fixture's clock): before sharing began, so never published.
     svc.update({ share: { workspace: join(dir, 'work'), on: true } });
-    await until('a pass', () => svc.status().publisher.state === 'idle', () => svc.status().publisher);
+    await until(
+      'a pass',
+      () => svc.status().publisher.state === 'idle',
+      () => svc.status().publisher,
+    );
     expect(svc.status().publisher.pending).toEqual([]);
     const db = await TeamDb.connect(team.adminUrl);
     expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM forkline.sessions WHERE id = 'bg-old-1'")).rows[0]?.n).toBe(0);
@@ -90,16 +94,28 @@ describe('the background publisher', () => {
 
   it('publishes exactly while turns are appended, and after its connection is killed', async () => {
     const dir = join(temp.dir, 'live');
-    await writeLocalSessions(dir, [{ id: 'bg-a', turns: 30 }, { id: 'bg-b', turns: 5 }, { id: 'bg-fork', forkOf: 'bg-b', turns: 3 }]);
+    await writeLocalSessions(dir, [
+      { id: 'bg-a', turns: 30 },
+      { id: 'bg-b', turns: 5 },
+      { id: 'bg-fork', forkOf: 'bg-b', turns: 3 },
+    ]);
     const { team: svc } = service(dir, team.bob);
     svc.settings.setShared(join(dir, 'work'), true, 0);
     svc.publisher.kick();
-    await until('first publish', async () => (await sameOnServer(dir, 'bg-a')) && (await sameOnServer(dir, 'bg-b')), () => svc.status().publisher);
+    await until(
+      'first publish',
+      async () => (await sameOnServer(dir, 'bg-a')) && (await sameOnServer(dir, 'bg-b')),
+      () => svc.status().publisher,
+    );
     // More turns, and the publisher's connection killed by the server meanwhile.
     await appendLocalTurns(dir, 'bg-a', 20);
     await cluster.admin(team.name, (c) => c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'forkline-publisher'"));
     await appendLocalTurns(dir, 'bg-a', 5);
-    await until('everything', async () => (await sameOnServer(dir, 'bg-a')) && (await sameOnServer(dir, 'bg-fork')) && svc.status().publisher.pending.length === 0, () => svc.status().publisher);
+    await until(
+      'everything',
+      async () => (await sameOnServer(dir, 'bg-a')) && (await sameOnServer(dir, 'bg-fork')) && svc.status().publisher.pending.length === 0,
+      () => svc.status().publisher,
+    );
     const db = await TeamDb.connect(team.adminUrl);
     // The fork stores only its own events (its prefix by reference).
     const fork = (await db.query<{ parent_id: string; own_from: number; owner_role: string }>("SELECT parent_id, own_from, owner_role FROM forkline.sessions WHERE id = 'bg-fork'")).rows[0]!;
@@ -117,7 +133,11 @@ describe('the background publisher', () => {
     try {
       svc.settings.setShared(join(dir, 'work'), true, 0);
       svc.publisher.kick();
-      await until('the failure reported', () => svc.status().publisher.lastError?.code === 'TEAM_STORE_UNREACHABLE', () => svc.status().publisher);
+      await until(
+        'the failure reported',
+        () => svc.status().publisher.lastError?.code === 'TEAM_STORE_UNREACHABLE',
+        () => svc.status().publisher,
+      );
       const view = svc.status().publisher;
       expect(view.pending).toEqual([{ sessionId: 'bg-down', title: 'session bg-down', waitingEvents: localDigest(dir, 'bg-down').count }]);
       expect(view.lastError?.message).toMatch(/cannot reach the team store at postgres:\/\/bob:\*\*\*@127\.0\.0\.1:\d+\/.*nothing local was changed/);
@@ -125,15 +145,22 @@ describe('the background publisher', () => {
     } finally {
       cluster.startServer();
     }
-    await until('published after the restart', async () => svc.status().publisher.pending.length === 0 && (await sameOnServer(dir, 'bg-down')), () => svc.status().publisher);
+    await until(
+      'published after the restart',
+      async () => svc.status().publisher.pending.length === 0 && (await sameOnServer(dir, 'bg-down')),
+      () => svc.status().publisher,
+    );
     expect(svc.status().publisher.lastError).toBeUndefined();
   });
 
-  it("refuses a session id another role published, and still publishes the others", async () => {
+  it('refuses a session id another role published, and still publishes the others', async () => {
     const aliceDir = join(temp.dir, 'alice');
     const bobDir = join(temp.dir, 'bob');
     await writeLocalSessions(aliceDir, [{ id: 'bg-taken', turns: 2 }]);
-    await writeLocalSessions(bobDir, [{ id: 'bg-taken', turns: 3 }, { id: 'bg-mine', turns: 2 }]);
+    await writeLocalSessions(bobDir, [
+      { id: 'bg-taken', turns: 3 },
+      { id: 'bg-mine', turns: 2 },
+    ]);
     const store = new SqliteSessionStore(join(aliceDir, 'sessions.db'));
     const db = await TeamDb.connect(team.alice);
     await publishSession(db, store, 'bg-taken', { installation: installationId(aliceDir) });
@@ -142,8 +169,16 @@ describe('the background publisher', () => {
     const { team: svc } = service(bobDir, team.bob);
     svc.settings.setShared(join(bobDir, 'work'), true, 0);
     svc.publisher.kick();
-    await until('bob’s own session', () => sameOnServer(bobDir, 'bg-mine'), () => svc.status().publisher);
-    await until('the refusal', () => svc.status().publisher.refused.length === 1, () => svc.status().publisher);
+    await until(
+      'bob’s own session',
+      () => sameOnServer(bobDir, 'bg-mine'),
+      () => svc.status().publisher,
+    );
+    await until(
+      'the refusal',
+      () => svc.status().publisher.refused.length === 1,
+      () => svc.status().publisher,
+    );
     const view = svc.status().publisher;
     expect(view.refused[0]).toMatchObject({ sessionId: 'bg-taken', code: 'TEAM_OWNER_MISMATCH' });
     expect(view.pending).toEqual([]);

@@ -60,7 +60,12 @@ describe('forkline team', () => {
     const ls = await forkline(['team', 'ls', '--team-store', bob], { dataDir: bobDir });
     expect(ls.code).toBe(0);
     expect(ls.stdout).toMatch(new RegExp(`^${ID} {2}alice {2}\\d{4}-\\d\\d-\\d\\dT.* {2}\\s*\\d+ events {2}completed {2}\\d+ tokens {2}.* {2}${ID} {2}flaky parser$`, 'm'));
-    const json = JSON.parse((await forkline(['team', 'ls', '--json'], { dataDir: bobDir, env: { FORKLINE_TEAM_STORE: bob } })).stdout) as { id: string; owner: string; workspace: string; status: string }[];
+    const json = JSON.parse((await forkline(['team', 'ls', '--json'], { dataDir: bobDir, env: { FORKLINE_TEAM_STORE: bob } })).stdout) as {
+      id: string;
+      owner: string;
+      workspace: string;
+      status: string;
+    }[];
     expect(json.map((r) => [r.id, r.owner, r.workspace, r.status]).sort()).toEqual([
       [ID, 'alice', ID, 'completed'],
       ['a-other', 'alice', 'a-other', 'completed'],

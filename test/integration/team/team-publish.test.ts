@@ -90,7 +90,10 @@ describe('two roles publishing at the same time', () => {
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(a.stdout).toMatch(/^a-fork {2}\+\d+ events \(\d+ in all\) \(its own from seq \d+; earlier ones by reference\)$/m);
     const reader = await connect(team.bob);
-    for (const [dir, ids] of [[aliceDir, ALICE], [bobDir, BOB]] as const) {
+    for (const [dir, ids] of [
+      [aliceDir, ALICE],
+      [bobDir, BOB],
+    ] as const) {
       for (const id of ids) {
         const local = localDigest(dir, id);
         const server = await serverDigest(reader, id);

@@ -153,7 +153,9 @@ describe('row-level security with two real roles', () => {
     expect(updated.rowCount).toBe(0);
     const after = await alice.query('SELECT title, next_seq FROM forkline.sessions WHERE id = $1', ['a1']);
     expect(after.rows).toEqual([{ title: "alice's", next_seq: 10 }]);
-    expect((await alice.query(`SELECT string_agg(body, ',' ORDER BY seq) AS bodies FROM forkline.events WHERE session_id = 'a1'`)).rows[0]?.bodies).toBe(Array.from({ length: 10 }, (_, i) => `{"n":${i}}`).join(','));
+    expect((await alice.query(`SELECT string_agg(body, ',' ORDER BY seq) AS bodies FROM forkline.events WHERE session_id = 'a1'`)).rows[0]?.bodies).toBe(
+      Array.from({ length: 10 }, (_, i) => `{"n":${i}}`).join(','),
+    );
   });
 
   it('keeps even the owner from rewriting or deleting published events', async () => {
@@ -172,7 +174,9 @@ describe('row-level security with two real roles', () => {
     expect(holed.message).toMatch(/has a gap/);
     const replay = await alice.query(`INSERT INTO forkline.events (session_id, seq, type, time, body) SELECT 'a1', s, 'x', 0, '{}' FROM generate_series(5, 9) s ON CONFLICT DO NOTHING`);
     expect(replay.rowCount).toBe(0);
-    const overlap = await alice.query(`INSERT INTO forkline.events (session_id, seq, type, time, body) SELECT 'a1', s, 'turn/start', s, '{"n":' || s || '}' FROM generate_series(8, 11) s ON CONFLICT DO NOTHING`);
+    const overlap = await alice.query(
+      `INSERT INTO forkline.events (session_id, seq, type, time, body) SELECT 'a1', s, 'turn/start', s, '{"n":' || s || '}' FROM generate_series(8, 11) s ON CONFLICT DO NOTHING`,
+    );
     expect(overlap.rowCount).toBe(2);
     expect((await alice.query(`SELECT next_seq FROM forkline.sessions WHERE id = 'a1'`)).rows[0]).toEqual({ next_seq: 12 });
     expect((await alice.query(`SELECT body FROM forkline.events WHERE session_id = 'a1' AND seq = 8`)).rows[0]).toEqual({ body: '{"n":8}' });

@@ -25,7 +25,10 @@ afterEach(async () => {
 function dataFolder(): StoredSessions {
   const dir = mkdtempSync(join(tmpdir(), 'forkline-live-otlp-'));
   const stored = openStoredSessions(dir, {});
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => stored.close());
+  cleanups.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => stored.close(),
+  );
   return stored;
 }
 

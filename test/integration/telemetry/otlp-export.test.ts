@@ -35,7 +35,12 @@ beforeAll(async () => {
   const r = w.stream({ reasoning: ['hm'], text: ['cached answer'] });
   live.session.append({
     type: 'assistant/message',
-    data: { turn: w.turn, step: w.step, message: { id: 'a-cached', role: 'assistant', content: r.content, source: { kind: 'model', provider: 'deepseek', model: 'deepseek-chat' } }, usage: { inputTokens: 900, outputTokens: 40, cacheReadTokens: 800, cacheWriteTokens: 16, reasoningTokens: 12 } },
+    data: {
+      turn: w.turn,
+      step: w.step,
+      message: { id: 'a-cached', role: 'assistant', content: r.content, source: { kind: 'model', provider: 'deepseek', model: 'deepseek-chat' } },
+      usage: { inputTokens: 900, outputTokens: 40, cacheReadTokens: 800, cacheWriteTokens: 16, reasoningTokens: 12 },
+    },
     surfaceOp: 'append',
     sourceEventSeqs: r.chunkSeqs,
   });
@@ -96,7 +101,13 @@ describe('forkline export --otlp', () => {
       }
       expect(chats.map((c) => (c.attributes['gen_ai.response.finish_reasons'] as string[])[0])).toEqual(expect.arrayContaining(['tool_calls', 'stop']));
       const cached = chats.find((c) => c.attributes['gen_ai.usage.cache_read.input_tokens'] !== undefined)!;
-      expect(cached.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 900, 'gen_ai.usage.output_tokens': 40, 'gen_ai.usage.cache_read.input_tokens': 800, 'gen_ai.usage.cache_creation.input_tokens': 16, 'gen_ai.usage.reasoning.output_tokens': 12 });
+      expect(cached.attributes).toMatchObject({
+        'gen_ai.usage.input_tokens': 900,
+        'gen_ai.usage.output_tokens': 40,
+        'gen_ai.usage.cache_read.input_tokens': 800,
+        'gen_ai.usage.cache_creation.input_tokens': 16,
+        'gen_ai.usage.reasoning.output_tokens': 12,
+      });
 
       const tools = byName(spans, 'execute_tool');
       expect(tools.length).toBe(rootEvents.filter((e) => e.type === 'tool/call').length);

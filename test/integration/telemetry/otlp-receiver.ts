@@ -84,8 +84,14 @@ export async function decodeTraceRequest(body: Buffer): Promise<DecodedSpan[]> {
     for (const ss of rs.scopeSpans ?? []) {
       for (const s of ss.spans ?? []) {
         const span = s as {
-          traceId?: Uint8Array; spanId?: Uint8Array; parentSpanId?: Uint8Array; name?: string; kind?: string;
-          startTimeUnixNano?: string; endTimeUnixNano?: string; attributes?: { key: string; value?: AnyValue }[];
+          traceId?: Uint8Array;
+          spanId?: Uint8Array;
+          parentSpanId?: Uint8Array;
+          name?: string;
+          kind?: string;
+          startTimeUnixNano?: string;
+          endTimeUnixNano?: string;
+          attributes?: { key: string; value?: AnyValue }[];
           events?: { name?: string; attributes?: { key: string; value?: AnyValue }[] }[];
           links?: { traceId?: Uint8Array; spanId?: Uint8Array; attributes?: { key: string; value?: AnyValue }[] }[];
           status?: { code?: string; message?: string };

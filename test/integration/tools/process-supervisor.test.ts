@@ -76,7 +76,10 @@ describe('process supervisor (real processes)', () => {
     const seen: SupervisedProcess[] = [];
     const outsider = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
-      const child = supervisor.spawnFunction((p) => seen.push(p))('/bin/bash', ['-c', 'nohup sleep 30 >/dev/null 2>&1 & echo $!; setsid sleep 30 >/dev/null 2>&1 & echo $!'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+      const child = supervisor.spawnFunction((p) => seen.push(p))('/bin/bash', ['-c', 'nohup sleep 30 >/dev/null 2>&1 & echo $!; setsid sleep 30 >/dev/null 2>&1 & echo $!'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+        detached: true,
+      });
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
       await new Promise((r) => child.once('close', r));

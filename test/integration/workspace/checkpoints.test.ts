@@ -55,7 +55,12 @@ describe('fork into its own folder and compare branches', () => {
   let runtime: Runtime;
   beforeAll(async () => {
     llm = await startScriptedLlm();
-    runtime = createRuntime({ dataDir: join(dir, 'data'), env: {}, overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' }, writeWindowMs: 5 });
+    runtime = createRuntime({
+      dataDir: join(dir, 'data'),
+      env: {},
+      overrides: { active: { provider: 'custom', baseUrl: llm.baseUrl, model: 'scripted-model' }, approvalPolicy: 'allow' },
+      writeWindowMs: 5,
+    });
   });
   afterAll(async () => {
     await runtime.close();

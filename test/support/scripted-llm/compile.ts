@@ -82,10 +82,7 @@ function applyOptions(frames: readonly Frame[], options: StreamOptions): Frame[]
 }
 
 /** A `chat.completion.chunk` envelope around one choice (or `choices: []` when `choice` is null). */
-export function wireChunk(
-  delta: Record<string, unknown> | null,
-  options: { finishReason?: string | null; usage?: unknown; model?: string; id?: string } = {},
-): Record<string, unknown> {
+export function wireChunk(delta: Record<string, unknown> | null, options: { finishReason?: string | null; usage?: unknown; model?: string; id?: string } = {}): Record<string, unknown> {
   const chunk: Record<string, unknown> = {
     id: options.id ?? 'chatcmpl-scripted',
     object: 'chat.completion.chunk',

@@ -131,7 +131,9 @@ export async function startScriptedLlm(options: ScriptedLlmOptions = {}): Promis
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: (options.models ?? ['scripted-model']).map((m) => (typeof m === 'string' ? { id: m, object: 'model', created: 0, owned_by: 'scripted-llm' } : m)) }));
+      res.end(
+        JSON.stringify({ object: 'list', data: (options.models ?? ['scripted-model']).map((m) => (typeof m === 'string' ? { id: m, object: 'model', created: 0, owned_by: 'scripted-llm' } : m)) }),
+      );
       return;
     }
     if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {

@@ -46,7 +46,8 @@ export function strictThinkingViolations(body: Body, options: StrictThinkingOpti
     open = [];
     next = 0;
     if (message?.role === 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
-      if ((options.requireReasoningContent ?? true) && typeof message.reasoning_content !== 'string') out.push(`Missing \`reasoning_content\` field in the assistant message at message index ${index}`);
+      if ((options.requireReasoningContent ?? true) && typeof message.reasoning_content !== 'string')
+        out.push(`Missing \`reasoning_content\` field in the assistant message at message index ${index}`);
       open = (message.tool_calls as Body[]).map((c) => String(c?.id));
     }
   });

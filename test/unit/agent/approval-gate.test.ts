@@ -22,7 +22,13 @@ describe('approval gate', () => {
     const session = new Session({ header: header('g1'), now: steppingClock() });
     openTurn(session);
     const gate = new ApprovalGate(session, newId);
-    const question = { callId: 'c1', toolName: 'bash', arguments: '{"command":"npm test -- -u"}', reason: 'runs', preview: { kind: 'command' as const, command: 'npm test -- -u', cwd: '/w', suggestedPrefix: 'npm test' } };
+    const question = {
+      callId: 'c1',
+      toolName: 'bash',
+      arguments: '{"command":"npm test -- -u"}',
+      reason: 'runs',
+      preview: { kind: 'command' as const, command: 'npm test -- -u', cwd: '/w', suggestedPrefix: 'npm test' },
+    };
     const pending = gate.ask(question, new AbortController().signal);
     const [asked] = gate.list;
     expect(() => gate.decide(asked!.id, { outcome: 'allowed-session' })).toThrow(expect.objectContaining({ code: 'INVALID_RULE' }));

@@ -17,7 +17,11 @@ const DIR = join(import.meta.dirname, '../../../electron/cli/commands');
 
 describe('the command table', () => {
   it('has a row for every file in electron/cli/commands/ and a file for every row', () => {
-    expect(readdirSync(DIR).map((f) => f.replace(/\.ts$/, '')).sort()).toEqual([...COMMAND_NAMES].sort());
+    expect(
+      readdirSync(DIR)
+        .map((f) => f.replace(/\.ts$/, ''))
+        .sort(),
+    ).toEqual([...COMMAND_NAMES].sort());
   });
 
   it('knows its own names only (not Object.prototype keys)', () => {

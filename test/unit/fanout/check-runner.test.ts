@@ -46,7 +46,10 @@ describe('runCheck', () => {
   });
 
   it('reads pass/fail counts from a real node:test run, and a 0 exit with failures is not a pass', async () => {
-    writeFileSync(join(dir, 'a.test.mjs'), "import test from 'node:test';\nimport assert from 'node:assert';\ntest('ok', () => {});\ntest('bad', () => assert.equal(1, 2));\ntest.skip('later', () => {});\n");
+    writeFileSync(
+      join(dir, 'a.test.mjs'),
+      "import test from 'node:test';\nimport assert from 'node:assert';\ntest('ok', () => {});\ntest('bad', () => assert.equal(1, 2));\ntest.skip('later', () => {});\n",
+    );
     const r = await runCheck({ command: `${process.execPath} --test a.test.mjs`, cwd: dir });
     expect(r.counts).toEqual({ runner: 'node:test', passed: 1, failed: 1, skipped: 1 });
     expect(r.passed).toBe(false);
@@ -60,7 +63,11 @@ describe('parseTestCounts', () => {
     ['jest', 'Test Suites: 1 failed, 1 total\nTests:       1 failed, 4 passed, 5 total\n', { runner: 'jest', passed: 4, failed: 1 }],
     ['pytest', '===== 2 failed, 7 passed, 1 skipped in 0.31s =====\n', { runner: 'pytest', passed: 7, failed: 2, skipped: 1 }],
     ['go test -v', '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\texample.com/m\t0.002s\n', { runner: 'go test', passed: 1, failed: 1 }],
-    ['cargo', 'test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured\n', { runner: 'cargo', passed: 5, failed: 1, skipped: 1 }],
+    [
+      'cargo',
+      'test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\ntest result: ok. 2 passed; 0 failed; 1 ignored; 0 measured\n',
+      { runner: 'cargo', passed: 5, failed: 1, skipped: 1 },
+    ],
   ])('%s', (_name, output, counts) => {
     expect(parseTestCounts(output)).toEqual(counts);
   });

@@ -64,7 +64,11 @@ describe('reference runtime vocabulary', () => {
       ev('llm/retry-started', { retryId: 'r1', turn: 1, step: 1, retry: 1 }),
       ev('tool-workflow/run-start', { runId: 'w1' }),
       ev('tool/code-dispatch-start', { subCallId: 'x:code:1' }),
-      ev('assistant/message', { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'hello' }], source: { kind: 'model', provider: 'deepseek', model: 'm' } } }, { surfaceOp: 'append' }),
+      ev(
+        'assistant/message',
+        { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'hello' }], source: { kind: 'model', provider: 'deepseek', model: 'm' } } },
+        { surfaceOp: 'append' },
+      ),
       ev('step/end', { turn: 1, step: 1 }),
       ev('turn/end', { turn: 1, reason: { kind: 'completed' } }),
       ev('compact/start', { compactionId: 'k1', turn: null }),
@@ -104,7 +108,11 @@ describe('reference runtime vocabulary', () => {
       ev('turn/start', { turn: 1 }),
       ev('step/start', { turn: 1, step: 1 }),
       ev('user/message', { id: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } }, { surfaceOp: 'append' }),
-      ev('assistant/message', { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'hello' }], source: { kind: 'model', provider: 'p', model: 'm' } } }, { surfaceOp: 'append' }),
+      ev(
+        'assistant/message',
+        { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'hello' }], source: { kind: 'model', provider: 'p', model: 'm' } } },
+        { surfaceOp: 'append' },
+      ),
       ev('step/end', { turn: 1, step: 1 }),
       ev('turn/end', { turn: 1, reason: { kind: 'completed' } }),
       ev('turn/start', { turn: 2 }),
@@ -114,7 +122,7 @@ describe('reference runtime vocabulary', () => {
     ];
     const { repo, store } = setup();
     const { summary, events } = importChecked(repo, store, jsonl(lines));
-    expect(summary.modelViewNotes.join('\n')).toContain('system/message events (from seq 7) changed what the source\'s model saw');
+    expect(summary.modelViewNotes.join('\n')).toContain("system/message events (from seq 7) changed what the source's model saw");
     const raw = eventsOfType(events, 'import/foreign');
     expect(raw.map((e) => [e.data.type, e.data.modelVisible ?? false])).toEqual([
       ['system/message', true],
@@ -137,7 +145,15 @@ describe('Claude Code', () => {
   const base = { sessionId: 'cc-1', cwd: '/p', version: '2.0.0', isSidechain: false, userType: 'external' };
   let t = Date.parse('2026-01-01T00:00:00Z');
   const ts = () => new Date((t += 1000)).toISOString();
-  const user = (uuid: string, parentUuid: string | null, content: unknown, extra: Record<string, unknown> = {}) => ({ ...base, type: 'user', uuid, parentUuid, timestamp: ts(), message: { role: 'user', content }, ...extra });
+  const user = (uuid: string, parentUuid: string | null, content: unknown, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    type: 'user',
+    uuid,
+    parentUuid,
+    timestamp: ts(),
+    message: { role: 'user', content },
+    ...extra,
+  });
   const assistant = (uuid: string, parentUuid: string, id: string, content: unknown[], extra: Record<string, unknown> = {}) => ({
     ...base,
     type: 'assistant',
@@ -162,10 +178,23 @@ describe('Claude Code', () => {
       assistant('a4', 'u3', 'm3', [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }]),
       user('u4', 'a4', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a.txt' }] }], { toolUseResult: { stdout: 'a.txt' } }),
       user('u5', 'u4', [{ type: 'text', text: '[Request interrupted by user]' }]),
-      { ...base, type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null, logicalParentUuid: 'u5', timestamp: ts(), content: 'Conversation compacted', compactMetadata: { trigger: 'manual', preTokens: 1000 } },
+      {
+        ...base,
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'b1',
+        parentUuid: null,
+        logicalParentUuid: 'u5',
+        timestamp: ts(),
+        content: 'Conversation compacted',
+        compactMetadata: { trigger: 'manual', preTokens: 1000 },
+      },
       user('u6', 'b1', 'This session is being continued from a previous conversation. Summary: listed files.', { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
       user('u7', 'u6', 'third question'),
-      assistant('a5', 'u7', 'm4', [{ type: 'text', text: 'API Error: 500' }], { isApiErrorMessage: true, message: { id: 'e', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'API Error: 500' }] } }),
+      assistant('a5', 'u7', 'm4', [{ type: 'text', text: 'API Error: 500' }], {
+        isApiErrorMessage: true,
+        message: { id: 'e', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'API Error: 500' }] },
+      }),
       { type: 'summary', summary: 'Listing files', leafUuid: 'a3' },
     ];
     const { repo, store } = setup();
@@ -203,9 +232,23 @@ describe('Claude Code sub-agent transcript', () => {
     const base = { sessionId: 'cc-parent', agentId: 'a1b2', isSidechain: true, cwd: '/p', version: '2.1.0' };
     const lines = [
       { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: 'Find the config file' } },
-      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-01-01T00:00:02Z', message: { id: 'm1', model: 'claude-x', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Glob', input: { pattern: '**/*.toml' } }] } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        timestamp: '2026-01-01T00:00:02Z',
+        message: { id: 'm1', model: 'claude-x', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Glob', input: { pattern: '**/*.toml' } }] },
+      },
       { ...base, type: 'user', uuid: 'u2', parentUuid: 'a1', timestamp: '2026-01-01T00:00:03Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'app.toml' }] } },
-      { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'u2', timestamp: '2026-01-01T00:00:04Z', message: { id: 'm2', model: 'claude-x', role: 'assistant', content: [{ type: 'text', text: 'It is app.toml.' }] } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a2',
+        parentUuid: 'u2',
+        timestamp: '2026-01-01T00:00:04Z',
+        message: { id: 'm2', model: 'claude-x', role: 'assistant', content: [{ type: 'text', text: 'It is app.toml.' }] },
+      },
     ];
     const { repo, store } = setup();
     const { summary } = importChecked(repo, store, jsonl(lines));
@@ -224,7 +267,11 @@ describe('Codex', () => {
       { timestamp: at(3), type: 'response_item', payload: { type: 'reasoning', summary: [{ type: 'summary_text', text: 'apply a patch' }], encrypted_content: 'xx' } },
       { timestamp: at(4), type: 'response_item', payload: { type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch', call_id: 'c1' } },
       { timestamp: at(5), type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'c2' } },
-      { timestamp: at(5), type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 100, cached_input_tokens: 60, output_tokens: 9, reasoning_output_tokens: 4 } } } },
+      {
+        timestamp: at(5),
+        type: 'event_msg',
+        payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 100, cached_input_tokens: 60, output_tokens: 9, reasoning_output_tokens: 4 } } },
+      },
       { timestamp: at(6), type: 'response_item', payload: { type: 'custom_tool_call_output', call_id: 'c1', output: 'Success' } },
       { timestamp: at(7), type: 'event_msg', payload: { type: 'exec_command_end', call_id: 'c2', exit_code: 2, duration: { secs: 1, nanos: 500000000 } } },
       { timestamp: at(7), type: 'response_item', payload: { type: 'function_call_output', call_id: 'c2', output: '{"output":"ls: no","metadata":{"exit_code":2,"duration_seconds":1.5}}' } },
@@ -234,7 +281,16 @@ describe('Codex', () => {
     ];
     const { repo, store } = setup();
     const { summary, events, messages } = importChecked(repo, store, jsonl(lines));
-    expect(summary).toMatchObject({ format: 'codex', formatVersion: '0.140.0', sessionId: 'cx-1', turns: 1, steps: 2, toolCalls: 2, toolResults: 2, tokens: { input: 40, output: 9, cacheRead: 60, reasoning: 4 } });
+    expect(summary).toMatchObject({
+      format: 'codex',
+      formatVersion: '0.140.0',
+      sessionId: 'cx-1',
+      turns: 1,
+      steps: 2,
+      toolCalls: 2,
+      toolResults: 2,
+      tokens: { input: 40, output: 9, cacheRead: 60, reasoning: 4 },
+    });
     const first = eventsOfType(events, 'assistant/message')[0]!;
     expect(first.data.message.content).toEqual([
       { type: 'reasoning', text: 'apply a patch' },
@@ -254,10 +310,37 @@ describe('Codex', () => {
 describe('OpenHands SDK events', () => {
   it('maps messages, actions and observations linked by tool call id', () => {
     const lines = [
-      { kind: 'SystemPromptEvent', id: 'e0', timestamp: '2026-03-01T00:00:00', source: 'agent', system_prompt: { type: 'text', text: 'You are OpenHands.' }, tools: [{ type: 'function', function: { name: 'execute_bash', description: 'run', parameters: { type: 'object' } } }] },
+      {
+        kind: 'SystemPromptEvent',
+        id: 'e0',
+        timestamp: '2026-03-01T00:00:00',
+        source: 'agent',
+        system_prompt: { type: 'text', text: 'You are OpenHands.' },
+        tools: [{ type: 'function', function: { name: 'execute_bash', description: 'run', parameters: { type: 'object' } } }],
+      },
       { kind: 'MessageEvent', id: 'e1', timestamp: '2026-03-01T00:00:01', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text: 'list files' }] } },
-      { kind: 'ActionEvent', id: 'e2', timestamp: '2026-03-01T00:00:02', source: 'agent', thought: [{ type: 'text', text: 'I will run ls' }], tool_name: 'execute_bash', tool_call_id: 'call_1', tool_call: { id: 'call_1', type: 'function', function: { name: 'execute_bash', arguments: '{"command":"ls"}' } }, llm_response_id: 'r1', action: { kind: 'ExecuteBashAction', command: 'ls' } },
-      { kind: 'ObservationEvent', id: 'e3', timestamp: '2026-03-01T00:00:03', source: 'environment', tool_name: 'execute_bash', tool_call_id: 'call_1', action_id: 'e2', observation: { kind: 'ExecuteBashObservation', content: [{ type: 'text', text: 'a.txt' }] } },
+      {
+        kind: 'ActionEvent',
+        id: 'e2',
+        timestamp: '2026-03-01T00:00:02',
+        source: 'agent',
+        thought: [{ type: 'text', text: 'I will run ls' }],
+        tool_name: 'execute_bash',
+        tool_call_id: 'call_1',
+        tool_call: { id: 'call_1', type: 'function', function: { name: 'execute_bash', arguments: '{"command":"ls"}' } },
+        llm_response_id: 'r1',
+        action: { kind: 'ExecuteBashAction', command: 'ls' },
+      },
+      {
+        kind: 'ObservationEvent',
+        id: 'e3',
+        timestamp: '2026-03-01T00:00:03',
+        source: 'environment',
+        tool_name: 'execute_bash',
+        tool_call_id: 'call_1',
+        action_id: 'e2',
+        observation: { kind: 'ExecuteBashObservation', content: [{ type: 'text', text: 'a.txt' }] },
+      },
       { kind: 'MessageEvent', id: 'e4', timestamp: '2026-03-01T00:00:04', source: 'agent', llm_message: { role: 'assistant', content: [{ type: 'text', text: 'There is a.txt' }] } },
       { kind: 'ConversationStateUpdateEvent', id: 'e5', timestamp: '2026-03-01T00:00:05', source: 'environment', key: 'agent_status', value: 'finished' },
     ];

@@ -126,7 +126,11 @@ describe('Codex messages recorded as events', () => {
   });
 
   it('a response_item user message without "type":"message" is the prompt', () => {
-    const lines = [meta, item(1, { role: 'user', content: [{ type: 'input_text', text: 'fix the bug' }] }), item(2, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'fixed' }] })];
+    const lines = [
+      meta,
+      item(1, { role: 'user', content: [{ type: 'input_text', text: 'fix the bug' }] }),
+      item(2, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'fixed' }] }),
+    ];
     const { repo, store } = setup();
     const { summary, messages } = importChecked(repo, store, jsonl(lines));
     expect(summary).toMatchObject({ turns: 1, userMessages: 1, assistantMessages: 1, rawRecords: 1 });
@@ -173,7 +177,7 @@ describe('a Claude Code sub-agent file', () => {
     }
   });
 
-  it('whose records carry the parent\'s sessionId (the real layout) is not a copy of the parent', () => {
+  it("whose records carry the parent's sessionId (the real layout) is not a copy of the parent", () => {
     const { repo, store } = setup();
     importText(repo, parentText, `${parentId}.jsonl`);
     const shared = childText.replaceAll('"sessionId":"agent-a0ad4f44468bdf20d"', `"sessionId":"${parentId}"`);
@@ -186,7 +190,7 @@ describe('a Claude Code sub-agent file', () => {
     expect(header.origin).toMatchObject({ spawnedBy: { sessionId: parentId } });
   });
 
-  it('with neither an agentId nor a subagents/ path, still never takes the parent\'s id', () => {
+  it("with neither an agentId nor a subagents/ path, still never takes the parent's id", () => {
     const { repo, store } = setup();
     importText(repo, parentText, `${parentId}.jsonl`);
     const bare = childText.replaceAll('"sessionId":"agent-a0ad4f44468bdf20d"', `"sessionId":"${parentId}"`).replaceAll('"agentId":"a0ad4f44468bdf20d",', '');
@@ -213,7 +217,16 @@ describe('a log that ends inside a turn', () => {
     expect(claude.summary.warnings.join('\n')).toContain('the log ends inside a turn');
     noCrashWords(claude.events);
 
-    const codex = importChecked(repo, store, jsonl([meta, event(1, { type: 'task_started' }), item(2, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }), item(3, { type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c1' })]));
+    const codex = importChecked(
+      repo,
+      store,
+      jsonl([
+        meta,
+        event(1, { type: 'task_started' }),
+        item(2, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }),
+        item(3, { type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c1' }),
+      ]),
+    );
     expect(endReason(codex.events)).toEqual({ kind: 'source-ended' });
     noCrashWords(codex.events);
 
@@ -226,7 +239,17 @@ describe('a log that ends inside a turn', () => {
         { type: 'turn/start', seq: 0, time: T + 1, data: { turn: 1 } },
         { type: 'step/start', seq: 1, time: T + 2, data: { turn: 1, step: 1 } },
         { type: 'user/message', seq: 2, time: T + 3, data: { id: 'u1', role: 'user', content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } }, surfaceOp: 'append' },
-        { type: 'assistant/message', seq: 3, time: T + 4, data: { turn: 1, step: 1, message: { id: 'a1', role: 'assistant', content: [{ type: 'tool-call', id: 'k1', name: 'bash', arguments: '{}' }], source: { kind: 'model', provider: 'p', model: 'm' } } }, surfaceOp: 'append' },
+        {
+          type: 'assistant/message',
+          seq: 3,
+          time: T + 4,
+          data: {
+            turn: 1,
+            step: 1,
+            message: { id: 'a1', role: 'assistant', content: [{ type: 'tool-call', id: 'k1', name: 'bash', arguments: '{}' }], source: { kind: 'model', provider: 'p', model: 'm' } },
+          },
+          surfaceOp: 'append',
+        },
         { type: 'tool/call', seq: 4, time: T + 5, data: { turn: 1, step: 1, callId: 'k1', name: 'bash', arguments: '{}' } },
       ]),
     );

@@ -74,7 +74,16 @@ const GEMINI_DOC = {
       type: 'gemini',
       model: 'gemini-2.5-flash',
       content: [{ text: 'Checking first.', thought: true }, { text: 'Reading it.' }, { functionCall: { id: 'c1', name: 'read_file', args: { path: 'a.txt' } } }],
-      toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'a.txt' }, status: 'success', timestamp: '2026-03-01T10:00:04.000Z', result: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output: 'alpha' } } }] }],
+      toolCalls: [
+        {
+          id: 'c1',
+          name: 'read_file',
+          args: { path: 'a.txt' },
+          status: 'success',
+          timestamp: '2026-03-01T10:00:04.000Z',
+          result: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output: 'alpha' } } }],
+        },
+      ],
       tokens: { input: 100, output: 10, cached: 40, thoughts: 5, total: 115 },
     },
     { id: 'w1', timestamp: '2026-03-01T10:00:05.000Z', type: 'warning', content: 'Loop detected' },
@@ -175,18 +184,27 @@ describe('Gemini CLI JSONL rules', () => {
 
   it('a checkpoint ($set.messages) replaces the chat; a rewind to an unknown id empties it, as upstream', () => {
     const { repo, store } = setup();
-    const text = jsonl([meta, user('u1', 'one', 1), model('g1', 'first', 2), { $set: { messages: [user('u1', 'one', 1), model('g1b', 'checkpointed', 3)] } }, user('u2', 'two', 4), model('g2', 'second', 5)]);
+    const text = jsonl([
+      meta,
+      user('u1', 'one', 1),
+      model('g1', 'first', 2),
+      { $set: { messages: [user('u1', 'one', 1), model('g1b', 'checkpointed', 3)] } },
+      user('u2', 'two', 4),
+      model('g2', 'second', 5),
+    ]);
     const { messages, summary } = importChunks(repo, store, [text]);
     expect(messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['one', 'checkpointed', 'two', 'second']);
     expect(summary.turns).toBe(2);
-    const rewound = importChunks(repo, store, [jsonl([{ ...meta, sessionId: 'gem-3' }, user('u1', 'one', 1), model('g1', 'first', 2), { $rewindTo: 'nope' }, user('u9', 'fresh', 6), model('g9', 'start over', 7)])]);
+    const rewound = importChunks(repo, store, [
+      jsonl([{ ...meta, sessionId: 'gem-3' }, user('u1', 'one', 1), model('g1', 'first', 2), { $rewindTo: 'nope' }, user('u9', 'fresh', 6), model('g9', 'start over', 7)]),
+    ]);
     expect(rewound.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(['fresh', 'start over']);
     expect(rewound.summary.warnings.join('\n')).toContain('2 message(s) that a rewind or a checkpoint removed');
   });
 });
 
 describe('Gemini CLI user messages the model never saw, and context the CLI added', () => {
-  it('slash commands and ? queries are raw rows; a <session_context> message joins the next prompt\'s turn', () => {
+  it("slash commands and ? queries are raw rows; a <session_context> message joins the next prompt's turn", () => {
     const { repo, store } = setup();
     const at = (s: number) => `2026-03-03T09:00:0${s}Z`;
     const text = jsonl([
@@ -236,7 +254,12 @@ describe('a Cline api_conversation_history.json on its own (as the window sends 
     const { repo, store } = setup();
     const history = [
       { role: 'user', content: [{ type: 'text', text: '<task>\nSay hi\n</task>' }], ts: 1_700_000_100_000 },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'attempt_completion', input: { result: 'hi' } }], ts: 1_700_000_101_000, metrics: { tokens: { prompt: 50, completion: 5, cached: 20 } } },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'attempt_completion', input: { result: 'hi' } }],
+        ts: 1_700_000_101_000,
+        metrics: { tokens: { prompt: 50, completion: 5, cached: 20 } },
+      },
       // A response cut off before any content: a raw row, never an empty assistant message.
       { role: 'assistant', content: [], ts: 1_700_000_102_000 },
     ];
@@ -245,7 +268,17 @@ describe('a Cline api_conversation_history.json on its own (as the window sends 
     expect(summary).toMatchObject({ format: 'cline', turns: 1, assistantMessages: 1, toolCalls: 1, unansweredCalls: 1 });
     expect(summary.tokens).toEqual({ input: 30, output: 5, cacheRead: 20 });
     expect(store.get(summary.sessionId)!.header.createdAt).toBe(1_700_000_100_000);
-    expect(errorOf(() => importText(repo, JSON.stringify([{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }]))).code).toBe('UNSUPPORTED_FORMAT');
+    expect(
+      errorOf(() =>
+        importText(
+          repo,
+          JSON.stringify([
+            { role: 'user', content: 'hello' },
+            { role: 'assistant', content: 'hi' },
+          ]),
+        ),
+      ).code,
+    ).toBe('UNSUPPORTED_FORMAT');
   });
 });
 
@@ -258,8 +291,22 @@ describe('opencode rules', () => {
       e('part/msg_0/prt_0.json', { id: 'prt_0', messageID: 'msg_0', type: 'text', text: 'stray' }),
       e('message/ses_1/msg_1.json', { id: 'msg_1', role: 'user', time: { created: 1_700_000_000_100 } }),
       e('part/msg_1/prt_1.json', { id: 'prt_1', messageID: 'msg_1', type: 'text', text: 'go' }),
-      e('message/ses_1/msg_2.json', { id: 'msg_2', role: 'assistant', providerID: 'openai', modelID: 'gpt-5', time: { created: 1_700_000_000_200 }, tokens: { input: 5, output: 1, reasoning: 0, cache: { read: 0, write: 0 } } }),
-      e('part/msg_2/prt_2.json', { id: 'prt_2', messageID: 'msg_2', type: 'tool', callID: 'call_a', tool: 'bash', state: { status: 'running', input: { command: 'sleep 9' }, time: { start: 1_700_000_000_300 } } }),
+      e('message/ses_1/msg_2.json', {
+        id: 'msg_2',
+        role: 'assistant',
+        providerID: 'openai',
+        modelID: 'gpt-5',
+        time: { created: 1_700_000_000_200 },
+        tokens: { input: 5, output: 1, reasoning: 0, cache: { read: 0, write: 0 } },
+      }),
+      e('part/msg_2/prt_2.json', {
+        id: 'prt_2',
+        messageID: 'msg_2',
+        type: 'tool',
+        callID: 'call_a',
+        tool: 'bash',
+        state: { status: 'running', input: { command: 'sleep 9' }, time: { start: 1_700_000_000_300 } },
+      }),
     ].join('');
     const { summary, events } = importChunks(repo, store, [text]);
     expect(summary).toMatchObject({ format: 'opencode', toolCalls: 1, toolResults: 0, unansweredCalls: 1 });

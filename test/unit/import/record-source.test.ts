@@ -48,17 +48,21 @@ describe('LineSplitter', () => {
     const text = '{"e":"😀 é 中文"}\n{"lone":"\ud800x\udfff"}\n{"pair":"𝄞𝄞𝄞"}\nlast 😀';
     const whole = splitLines(text, []);
     expect(whole.map((r) => r.text)).toEqual(text.split('\n'));
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 12 }), (cuts) => {
-      expect(splitLines(text, cuts)).toEqual(whole);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 12 }), (cuts) => {
+        expect(splitLines(text, cuts)).toEqual(whole);
+      }),
+    );
   });
 
   it('gives the same records for any chunking', () => {
     const text = '{"x":"a\\nb"}\n{"y":[1,2]}\r\n\n{"z":{}}\nlast';
     const whole = splitLines(text, []);
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 12 }), (cuts) => {
-      expect(splitLines(text, cuts)).toEqual(whole);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 12 }), (cuts) => {
+        expect(splitLines(text, cuts)).toEqual(whole);
+      }),
+    );
   });
 });
 
@@ -75,9 +79,11 @@ describe('JsonArraySplitter', () => {
   it('gives the same records for any chunking, one character at a time included', () => {
     const whole = splitArray(text, []).records;
     expect(splitArray(text, [...Array(text.length).keys()]).records).toEqual(whole);
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 10 }), (cuts) => {
-      expect(splitArray(text, cuts).records).toEqual(whole);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 10 }), (cuts) => {
+        expect(splitArray(text, cuts).records).toEqual(whole);
+      }),
+    );
   });
 
   it('reports an element cut off by the end as torn and the array as not closed', () => {

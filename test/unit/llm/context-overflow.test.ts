@@ -120,7 +120,9 @@ describe('context-overflow error shapes', () => {
   });
 
   it('reads the provider message from a flat error body the openai client cannot see', () => {
-    expect(messageFromErrorBody('{"object":"error","message":"This model\'s maximum context length is 4096 tokens.","type":"BadRequestError","code":400}')).toBe("This model's maximum context length is 4096 tokens.");
+    expect(messageFromErrorBody('{"object":"error","message":"This model\'s maximum context length is 4096 tokens.","type":"BadRequestError","code":400}')).toBe(
+      "This model's maximum context length is 4096 tokens.",
+    );
     expect(messageFromErrorBody('{"detail":"Not Found"}')).toBe('Not Found');
     expect(messageFromErrorBody('[{"error":{"code":400,"message":"bad","status":"INVALID_ARGUMENT"}}]')).toBe('bad');
     expect(messageFromErrorBody('upstream connect error')).toBe('upstream connect error');

@@ -58,8 +58,17 @@ describe('codeForStreamError', () => {
 describe('failureFromError', () => {
   it('lets the watchdog and the caller abort win over the error they caused', () => {
     const cause = new DOMException('aborted', 'AbortError');
-    expect(failureFromError(cause, { ...ctx, timedOut: true, requestId: 'r1' })).toEqual({ code: 'TIMEOUT', message: 'no data from the provider for 1 s (idle timeout)', requestId: 'r1', timeoutMs: 1000 });
-    expect(timeoutFailure(45_000, undefined, 'first-byte')).toEqual({ code: 'TIMEOUT', message: 'the provider sent its response headers and then nothing for 45 s (first-byte timeout)', timeoutMs: 45_000 });
+    expect(failureFromError(cause, { ...ctx, timedOut: true, requestId: 'r1' })).toEqual({
+      code: 'TIMEOUT',
+      message: 'no data from the provider for 1 s (idle timeout)',
+      requestId: 'r1',
+      timeoutMs: 1000,
+    });
+    expect(timeoutFailure(45_000, undefined, 'first-byte')).toEqual({
+      code: 'TIMEOUT',
+      message: 'the provider sent its response headers and then nothing for 45 s (first-byte timeout)',
+      timeoutMs: 45_000,
+    });
     expect(failureFromError(cause, { ...ctx, callerAborted: true }).code).toBe('ABORTED');
   });
 

@@ -34,12 +34,36 @@ const body = (messages: Message[], options = custom, h = header): any => JSON.pa
 
 describe('tool results go out in call order (issue 20 item 3)', () => {
   it('three parallel sub-agent calls answered in another order are sent in call order, right after their message', () => {
-    const messages = [user('go'), assistant('a1', [{ type: 'text', text: 'Three agents.' }, call('t1'), call('t2'), call('t3')]), result('t3'), result('t1'), user('[hook] note'), result('t2'), assistant('a2', [{ type: 'text', text: 'done' }])];
+    const messages = [
+      user('go'),
+      assistant('a1', [{ type: 'text', text: 'Three agents.' }, call('t1'), call('t2'), call('t3')]),
+      result('t3'),
+      result('t1'),
+      user('[hook] note'),
+      result('t2'),
+      assistant('a2', [{ type: 'text', text: 'done' }]),
+    ];
     const wire = body(messages);
-    expect(wire.messages.map((m: { role: string; tool_call_id?: string; content: string }) => m.tool_call_id ?? `${m.role}:${m.content}`)).toEqual(['user:go', 'assistant:Three agents.', 't1', 't2', 't3', 'user:[hook] note', 'assistant:done']);
+    expect(wire.messages.map((m: { role: string; tool_call_id?: string; content: string }) => m.tool_call_id ?? `${m.role}:${m.content}`)).toEqual([
+      'user:go',
+      'assistant:Three agents.',
+      't1',
+      't2',
+      't3',
+      'user:[hook] note',
+      'assistant:done',
+    ]);
     expect(strictThinkingViolations(wire, { requireReasoningContent: false })).toEqual([]);
     // The arrival-order body is what the strict server refuses.
-    const arrival = { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: '', tool_calls: [{ id: 't1' }, { id: 't2' }, { id: 't3' }] }, { role: 'tool', tool_call_id: 't3' }, { role: 'tool', tool_call_id: 't1' }, { role: 'tool', tool_call_id: 't2' }] };
+    const arrival = {
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 't1' }, { id: 't2' }, { id: 't3' }] },
+        { role: 'tool', tool_call_id: 't3' },
+        { role: 'tool', tool_call_id: 't1' },
+        { role: 'tool', tool_call_id: 't2' },
+      ],
+    };
     expect(strictThinkingViolations(arrival, { requireReasoningContent: false })[0]).toBe('tool results out of call order at index 2');
   });
 
@@ -67,8 +91,19 @@ describe('no lone surrogate goes on the wire (issue 20 edge)', () => {
     const wire = JSON.stringify(
       serializeChatRequest(
         {
-          header: { config: { provider: 'custom', model: 'm' }, system: 'sys \uD83D', tools: [{ name: 't', description: 'd\uDC00', parameters: { type: 'object', properties: { ['k\uD800']: { type: 'string' } } } }] },
-          messages: [user('half \uD83D and whole \uD83D\uDE00'), assistant('a', [{ type: 'reasoning', text: 'r\uDE00', field: 'reasoning_content' }, { type: 'tool-call', id: 'c', name: 'x', arguments: '{"a":"\uD83D"}' }]), result('c', 'out \uDBFF')],
+          header: {
+            config: { provider: 'custom', model: 'm' },
+            system: 'sys \uD83D',
+            tools: [{ name: 't', description: 'd\uDC00', parameters: { type: 'object', properties: { ['k\uD800']: { type: 'string' } } } }],
+          },
+          messages: [
+            user('half \uD83D and whole \uD83D\uDE00'),
+            assistant('a', [
+              { type: 'reasoning', text: 'r\uDE00', field: 'reasoning_content' },
+              { type: 'tool-call', id: 'c', name: 'x', arguments: '{"a":"\uD83D"}' },
+            ]),
+            result('c', 'out \uDBFF'),
+          ],
         },
         custom,
       ),
@@ -142,14 +177,22 @@ describe('the dialect the log taught (issue 20 item 1)', () => {
   });
 
   it('reasoningContent omit: the field is never sent, also under the deepseek dialect and for reasoning that streamed in it', () => {
-    const streamed = [user('go'), assistant('a1', [{ type: 'reasoning', text: 'mine', field: 'reasoning_content' }, call('c1', 'Bash')]), result('c1'), assistant('a2', [{ type: 'reasoning', text: 'r', field: 'reasoning' }, call('c2', 'Bash')]), result('c2')];
+    const streamed = [
+      user('go'),
+      assistant('a1', [{ type: 'reasoning', text: 'mine', field: 'reasoning_content' }, call('c1', 'Bash')]),
+      result('c1'),
+      assistant('a2', [{ type: 'reasoning', text: 'r', field: 'reasoning' }, call('c2', 'Bash')]),
+      result('c2'),
+    ];
     const omit: RequestHeader = { ...header, dialect: { reasoningContent: 'omit' } };
     const wire = body(streamed, custom, omit);
     expect(JSON.stringify(wire)).not.toContain('reasoning_content');
     expect(wire.messages[3].reasoning).toBe('r');
     expect(unknownFieldViolations(body(imported, custom, omit))).toEqual([]);
     expect(JSON.stringify(body(streamed, { dialect: PROVIDER_PRESETS.deepseek.dialect }, omit))).not.toContain('reasoning_content');
-    expect(unknownFieldViolations(body(imported, custom, { ...header, dialect: { reasoningContent: 'tool-calls' } }))[0]).toBe("messages.1.assistant.reasoning_content: property 'messages.1.assistant.reasoning_content' is unsupported");
+    expect(unknownFieldViolations(body(imported, custom, { ...header, dialect: { reasoningContent: 'tool-calls' } }))[0]).toBe(
+      "messages.1.assistant.reasoning_content: property 'messages.1.assistant.reasoning_content' is unsupported",
+    );
   });
 
   it('recognises a refusal of reasoning_content as an unknown field, in the wordings servers use', () => {
@@ -162,11 +205,14 @@ describe('the dialect the log taught (issue 20 item 1)', () => {
       [400, '400 Invalid JSON payload received. Unknown name "reasoning_content" at \'messages[1]\': Cannot find field.'],
     ];
     for (const [status, message] of refusals) expect(historyFixFor(llmFailure('INVALID_REQUEST', message, { status })), message).toEqual({ reasoningContent: 'omit' });
-    expect(historyFixFor(llmFailure('INVALID_REQUEST', '400 messages[51]: assistant message with tool_calls must include reasoning_content', { status: 400 }))).toEqual({ reasoningContent: 'tool-calls', reasoningField: 'reasoning_content' });
+    expect(historyFixFor(llmFailure('INVALID_REQUEST', '400 messages[51]: assistant message with tool_calls must include reasoning_content', { status: 400 }))).toEqual({
+      reasoningContent: 'tool-calls',
+      reasoningField: 'reasoning_content',
+    });
     expect(historyFixFor(llmFailure('INVALID_REQUEST', "400 property 'messages.2.assistant.audio' is unsupported", { status: 400 }))).toBeUndefined();
   });
 
-  it('a correction is the endpoint\'s word: a later streamed reasoning_content does not undo an omit, a later correction does', () => {
+  it("a correction is the endpoint's word: a later streamed reasoning_content does not undo an omit, a later correction does", () => {
     let seq = 0;
     const ev = (type: string, data: unknown): SessionEvent => ({ seq: seq++, type, time: 0, data }) as unknown as SessionEvent;
     const corrected = (dialect: unknown) => ev('llm/warning', { turn: 1, step: 1, code: 'HISTORY_CORRECTED', message: 'm', dialect });

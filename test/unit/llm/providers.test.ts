@@ -1,15 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_PROVIDER,
-  detectOllama,
-  dialectOf,
-  modelLimits,
-  presetSettings,
-  PROVIDER_PRESETS,
-  providerPreset,
-  resolveApiKey,
-} from '../../../electron/llm/providers.js';
+import { DEFAULT_PROVIDER, detectOllama, dialectOf, modelLimits, presetSettings, PROVIDER_PRESETS, providerPreset, resolveApiKey } from '../../../electron/llm/providers.js';
 
 describe('provider presets', () => {
   it('DeepSeek is the default, with its base URL, models and key variable', () => {

@@ -35,7 +35,10 @@ const history: Message[] = [
   assistant('a2', [{ type: 'tool-call', id: 'call_2', name: 'bash', arguments: '{"command":"node test.js"}' }]),
   toolResult('t2', 'call_2', 'ok'),
   assistant('a3', [{ type: 'text', text: 'Done.' }]),
-  assistant('a4', [{ type: 'reasoning', text: 'Think only.' }, { type: 'text', text: 'Answer.' }]),
+  assistant('a4', [
+    { type: 'reasoning', text: 'Think only.' },
+    { type: 'text', text: 'Answer.' },
+  ]),
 ];
 
 function request(config: Partial<LlmCallConfig> = {}, messages: Message[] = history): ModelRequest {
@@ -46,7 +49,11 @@ function request(config: Partial<LlmCallConfig> = {}, messages: Message[] = hist
 function reverseKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(reverseKeys) as T;
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).reverse().map(([k, v]) => [k, reverseKeys(v)])) as T;
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .reverse()
+        .map(([k, v]) => [k, reverseKeys(v)]),
+    ) as T;
   }
   return value;
 }
@@ -202,15 +209,22 @@ describe('echo what the wire sent (docs/architecture.md §5)', () => {
   });
 
   it('an extra can never overwrite the standard call fields', () => {
-    const messages = [user('u1', 'go'), assistant('a1', [{ type: 'tool-call', id: 'c1', name: 't', arguments: '{}', extras: { id: 'evil', function: { name: 'x' }, ok: 1 } }]), toolResult('t1', 'c1', 'x')];
+    const messages = [
+      user('u1', 'go'),
+      assistant('a1', [{ type: 'tool-call', id: 'c1', name: 't', arguments: '{}', extras: { id: 'evil', function: { name: 'x' }, ok: 1 } }]),
+      toolResult('t1', 'c1', 'x'),
+    ];
     const [a1] = wireAssistants(custom, messages);
     expect(a1.tool_calls[0]).toEqual({ id: 'c1', type: 'function', function: { name: 't', arguments: '{}' }, ok: 1 });
   });
 
-  it('strict OpenAI never receives reasoning fields or extras, even from another provider\'s history', () => {
+  it("strict OpenAI never receives reasoning fields or extras, even from another provider's history", () => {
     const messages = [
       ...taught,
-      assistant('a3', [{ type: 'reasoning', text: 'x', field: 'reasoning', details }, { type: 'tool-call', id: 'c3', name: 't', arguments: '{}', extras: { extra_content: {} } }]),
+      assistant('a3', [
+        { type: 'reasoning', text: 'x', field: 'reasoning', details },
+        { type: 'tool-call', id: 'c3', name: 't', arguments: '{}', extras: { extra_content: {} } },
+      ]),
       toolResult('t3', 'c3', 'x'),
     ];
     for (const a of wireAssistants(openai, messages)) {
@@ -220,9 +234,23 @@ describe('echo what the wire sent (docs/architecture.md §5)', () => {
   });
 
   it('reasoning of unknown origin (older or imported logs) counts as reasoning_content once the wire speaks it', () => {
-    const legacy = [...taught, assistant('a3', [{ type: 'reasoning', text: 'old' }, { type: 'tool-call', id: 'c3', name: 't', arguments: '{}' }]), toolResult('t3', 'c3', 'x')];
+    const legacy = [
+      ...taught,
+      assistant('a3', [
+        { type: 'reasoning', text: 'old' },
+        { type: 'tool-call', id: 'c3', name: 't', arguments: '{}' },
+      ]),
+      toolResult('t3', 'c3', 'x'),
+    ];
     expect(wireAssistants(custom, legacy)[2].reasoning_content).toBe('old');
-    const alone = [user('u1', 'go'), assistant('a1', [{ type: 'reasoning', text: 'old' }, { type: 'tool-call', id: 'c1', name: 't', arguments: '{}' }]), toolResult('t1', 'c1', 'x')];
+    const alone = [
+      user('u1', 'go'),
+      assistant('a1', [
+        { type: 'reasoning', text: 'old' },
+        { type: 'tool-call', id: 'c1', name: 't', arguments: '{}' },
+      ]),
+      toolResult('t1', 'c1', 'x'),
+    ];
     expect(wireAssistants(custom, alone)[0].reasoning_content).toBeUndefined();
   });
 });

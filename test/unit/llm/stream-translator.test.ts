@@ -5,7 +5,9 @@ import type { WireChunk, WireDelta } from '../../../electron/llm/wire-types.js';
 
 const d = (delta: WireDelta, finish_reason: string | null = null): WireChunk => ({ choices: [{ index: 0, delta, finish_reason }] });
 const tc = (index: number | undefined, id: string | null | undefined, name: string | null | undefined, args: string | null | undefined): WireDelta => ({
-  tool_calls: [{ ...(index === undefined ? {} : { index }), ...(id === undefined ? {} : { id }), function: { ...(name === undefined ? {} : { name }), ...(args === undefined ? {} : { arguments: args }) } }],
+  tool_calls: [
+    { ...(index === undefined ? {} : { index }), ...(id === undefined ? {} : { id }), function: { ...(name === undefined ? {} : { name }), ...(args === undefined ? {} : { arguments: args }) } },
+  ],
 });
 
 function run(chunks: WireChunk[]): StreamChunk[] {
@@ -53,13 +55,7 @@ describe('StreamTranslator', () => {
   });
 
   it('never overwrites a known id or name with "" or null, and every delta carries them', () => {
-    const out = run([
-      d(tc(0, 'call_A', 'read_file', '')),
-      d(tc(0, '', '', '{"pa')),
-      d(tc(0, null, null, 'th":')),
-      d(tc(0, undefined, undefined, '"x"}')),
-      d({}, 'tool_calls'),
-    ]);
+    const out = run([d(tc(0, 'call_A', 'read_file', '')), d(tc(0, '', '', '{"pa')), d(tc(0, null, null, 'th":')), d(tc(0, undefined, undefined, '"x"}')), d({}, 'tool_calls')]);
     const deltas = out.filter((c) => c.type === 'tool-call-delta');
     expect(deltas).toEqual([
       { type: 'tool-call-delta', index: 0, id: 'call_A', name: 'read_file', argumentsDelta: '' },
@@ -103,7 +99,19 @@ describe('StreamTranslator', () => {
     ]);
     // Several fragments for the same index inside one chunk are applied in order.
     const t = new StreamTranslator();
-    t.push({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{"a"' } }, { index: 0, function: { arguments: ':1}' } }] } }] });
+    t.push({
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              { index: 0, id: 'c', function: { name: 'f', arguments: '{"a"' } },
+              { index: 0, function: { arguments: ':1}' } },
+            ],
+          },
+        },
+      ],
+    });
     t.push(d({}, 'tool_calls'));
     expect(ends(t.complete())).toEqual([{ type: 'tool-call', id: 'c', name: 'f', arguments: '{"a":1}' }]);
   });
@@ -184,7 +192,12 @@ describe('StreamTranslator: what the wire teaches', () => {
     const out = run([
       d({ reasoning: 'Plan', reasoning_details: [{ type: 'reasoning.text', text: 'Plan', format: 'anthropic-claude-v1', index: 0 }] }),
       d({ reasoning: ' it.', reasoning_details: [{ type: 'reasoning.text', text: ' it.', format: 'anthropic-claude-v1', index: 0 }] }),
-      d({ reasoning_details: [{ type: 'reasoning.text', signature: 'SIG', format: 'anthropic-claude-v1', index: 0 }, { type: 'reasoning.encrypted', data: 'EN', index: 1 }] }),
+      d({
+        reasoning_details: [
+          { type: 'reasoning.text', signature: 'SIG', format: 'anthropic-claude-v1', index: 0 },
+          { type: 'reasoning.encrypted', data: 'EN', index: 1 },
+        ],
+      }),
       d({ reasoning_details: [{ type: 'reasoning.encrypted', data: 'C', index: 1, id: null }] }),
       d({ content: 'ok' }, 'stop'),
     ]);
@@ -207,9 +220,17 @@ describe('StreamTranslator: what the wire teaches', () => {
     expect(ends(encrypted)[0]).toEqual({ type: 'reasoning', text: '', details: [{ type: 'reasoning.encrypted', data: 'E', index: 0 }] });
   });
 
-  it('keeps a tool call\'s provider extras (Gemini thought signature) and merges later ones', () => {
+  it("keeps a tool call's provider extras (Gemini thought signature) and merges later ones", () => {
     const out = run([
-      { choices: [{ index: 0, delta: { tool_calls: [{ id: 'f1', type: 'function', function: { name: 'get', arguments: '{}' }, extra_content: { google: { thought_signature: 'S1' } } }] }, finish_reason: null }] },
+      {
+        choices: [
+          {
+            index: 0,
+            delta: { tool_calls: [{ id: 'f1', type: 'function', function: { name: 'get', arguments: '{}' }, extra_content: { google: { thought_signature: 'S1' } } }] },
+            finish_reason: null,
+          },
+        ],
+      },
       { choices: [{ index: 0, delta: { tool_calls: [{ id: 'f2', type: 'function', function: { name: 'get', arguments: '{"a":1}' } }] }, finish_reason: 'stop' }] },
     ]);
     expect(ends(out)).toEqual([

@@ -40,7 +40,10 @@ describe('MCP configuration', () => {
   });
 
   it('refuses what it cannot use, naming the file, the server and the field', () => {
-    const bad = (value: unknown, env: Record<string, string> = {}) => () => parseMcpServers(value, 'cli', 'mcp.json', env);
+    const bad =
+      (value: unknown, env: Record<string, string> = {}) =>
+      () =>
+        parseMcpServers(value, 'cli', 'mcp.json', env);
     expect(bad({ servers: {} })).toThrow(/mcp\.json: expected a JSON object with an "mcpServers" object/);
     expect(bad({ mcpServers: { 'a b': { command: 'x' } } })).toThrow(/server name "a b" must be/);
     expect(bad({ mcpServers: { a: {} } })).toThrow(/server "a" needs a "command" \(stdio\) or a "url"/);

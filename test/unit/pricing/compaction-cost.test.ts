@@ -27,7 +27,12 @@ function turnOf(session: Session, model: string): void {
   guard.beforeSend(session, { turn, step: 1, provider: 'custom', model, baseUrl: URL, header: { config: { provider: 'custom', model, maxTokens: 100 } }, messages: [] });
   session.append({
     type: 'assistant/message',
-    data: { turn, step: 1, message: { id: `a${turn}`, role: 'assistant', content: [{ type: 'text', text: 'hi' }], source: { kind: 'model', provider: 'custom', model } }, usage: { inputTokens: 1000, cacheReadTokens: 3000, outputTokens: 200 } },
+    data: {
+      turn,
+      step: 1,
+      message: { id: `a${turn}`, role: 'assistant', content: [{ type: 'text', text: 'hi' }], source: { kind: 'model', provider: 'custom', model } },
+      usage: { inputTokens: 1000, cacheReadTokens: 3000, outputTokens: 200 },
+    },
     surfaceOp: 'append',
   });
   session.append({ type: 'step/end', data: { turn, step: 1 } });
@@ -40,7 +45,17 @@ function manualCompaction(session: Session, model: string, usage: TokenUsage | u
   session.append({ type: 'compaction/start', data: { compactionId, turn: null, shadowedTokenCount: 5_000, maxTokens: 1_000 } });
   session.append({
     type: 'compaction/summary',
-    data: { compactionId, summary: [{ type: 'text', text: 'summary' }], shadowedRange: { start: 0, end: 1 }, shadowedSeqs: [0, 1], shadowedTokenCount: 5_000, provider: 'custom', model, maxTokens: 1_000, ...(usage ? { usage } : {}) },
+    data: {
+      compactionId,
+      summary: [{ type: 'text', text: 'summary' }],
+      shadowedRange: { start: 0, end: 1 },
+      shadowedSeqs: [0, 1],
+      shadowedTokenCount: 5_000,
+      provider: 'custom',
+      model,
+      maxTokens: 1_000,
+      ...(usage ? { usage } : {}),
+    },
   });
   session.append({ type: 'compaction/end', data: { compactionId, turn: null } });
 }
@@ -68,7 +83,9 @@ describe('a compaction with no price of its own', () => {
     expect(cost.responses.find((r) => r.kind === 'compaction')).toMatchObject({ status: 'unknown' });
     expect(cost.total.usd).toBeUndefined();
     expect(costLabel(cost.total)).toBe('≥ $0.006900 (1 unpriced)');
-    const fallback = sessionCost(session.events as readonly SessionEvent[], { fallback: () => ({ kind: 'known', snapshot: 'test', source: 'override', priceId: 'x', rates: { inputMtok: 1, outputMtok: 2 } }) });
+    const fallback = sessionCost(session.events as readonly SessionEvent[], {
+      fallback: () => ({ kind: 'known', snapshot: 'test', source: 'override', priceId: 'x', rates: { inputMtok: 1, outputMtok: 2 } }),
+    });
     // 1,000 × 1 + 100 × 2 = 1,200 µUSD.
     expect(fallback.responses.find((r) => r.kind === 'compaction')).toMatchObject({ status: 'priced', priceFrom: 'current', usd: expect.closeTo(0.0012, 9) });
   });

@@ -27,7 +27,12 @@ function turnOf(session: Session, model: string, end = true): void {
   guard.beforeSend(session, { turn, step: 1, provider: 'custom', model, baseUrl: URL, header: { config: { provider: 'custom', model, maxTokens: 100 } }, messages: [] });
   session.append({
     type: 'assistant/message',
-    data: { turn, step: 1, message: { id: `a${turn}`, role: 'assistant', content: [{ type: 'text', text: 'hi' }], source: { kind: 'model', provider: 'custom', model } }, usage: { inputTokens: 1000, cacheReadTokens: 3000, outputTokens: 200 } },
+    data: {
+      turn,
+      step: 1,
+      message: { id: `a${turn}`, role: 'assistant', content: [{ type: 'text', text: 'hi' }], source: { kind: 'model', provider: 'custom', model } },
+      usage: { inputTokens: 1000, cacheReadTokens: 3000, outputTokens: 200 },
+    },
     surfaceOp: 'append',
   });
   session.append({ type: 'step/end', data: { turn, step: 1 } });
@@ -72,7 +77,11 @@ describe('SessionCostFold and the host cache', () => {
       [n, session.length],
     ]);
     // A damaged log does not break the list: no cost for it.
-    expect(cache.totals('bad', 3, () => { throw new Error('corrupt'); })).toBeUndefined();
+    expect(
+      cache.totals('bad', 3, () => {
+        throw new Error('corrupt');
+      }),
+    ).toBeUndefined();
   });
 });
 

@@ -27,7 +27,12 @@ function step(session: Session, g: SpendGuard, turn: number, n: number, reported
   g.beforeSend(session, { turn, step: n, provider: 'custom', model: 'm', baseUrl: BASE, header: requestHeader, messages: [prompt] });
   session.append({
     type: 'assistant/message',
-    data: { turn, step: n, message: { id: `a${turn}.${n}`, role: 'assistant', content: [{ type: 'text', text: 'ok' }], source: { kind: 'model', provider: 'custom', model: 'm' } }, ...(reported ? { usage: { inputTokens: 1000, outputTokens: 100 } } : {}) },
+    data: {
+      turn,
+      step: n,
+      message: { id: `a${turn}.${n}`, role: 'assistant', content: [{ type: 'text', text: 'ok' }], source: { kind: 'model', provider: 'custom', model: 'm' } },
+      ...(reported ? { usage: { inputTokens: 1000, outputTokens: 100 } } : {}),
+    },
     surfaceOp: 'append',
   });
   session.append({ type: 'step/end', data: { turn, step: n } });
@@ -95,6 +100,8 @@ describe('spend guard', () => {
     session.append({ type: 'step/start', data: { turn: 2, step: 3 } });
     // No response at step 2, so still 0.02 spent; a 0.12 turn budget stops: 0.02 + 0.11008 > 0.12.
     const tight = guard({ turnUsd: 0.12 });
-    expect(() => tight.beforeSend(session, { turn: 2, step: 3, provider: 'custom', model: 'm', baseUrl: BASE, header: requestHeader, messages: [prompt] })).toThrow(/the turn has spent \$0\.0200 of its \$0\.1200 budget/);
+    expect(() => tight.beforeSend(session, { turn: 2, step: 3, provider: 'custom', model: 'm', baseUrl: BASE, header: requestHeader, messages: [prompt] })).toThrow(
+      /the turn has spent \$0\.0200 of its \$0\.1200 budget/,
+    );
   });
 });

@@ -20,7 +20,12 @@ function oneStep(session: Session, model: string): void {
   guard.beforeSend(session, { turn, step: 1, provider: 'custom', model, baseUrl: 'http://127.0.0.1:9/v1', header: { config: { provider: 'custom', model, maxTokens: 100 } }, messages: [] });
   session.append({
     type: 'assistant/message',
-    data: { turn, step: 1, message: { id: `a${turn}`, role: 'assistant', content: [{ type: 'text', text: 'hi' }], source: { kind: 'model', provider: 'custom', model } }, usage: { inputTokens: 1000, cacheReadTokens: 3000, outputTokens: 200 } },
+    data: {
+      turn,
+      step: 1,
+      message: { id: `a${turn}`, role: 'assistant', content: [{ type: 'text', text: 'hi' }], source: { kind: 'model', provider: 'custom', model } },
+      usage: { inputTokens: 1000, cacheReadTokens: 3000, outputTokens: 200 },
+    },
     surfaceOp: 'append',
   });
   session.append({ type: 'step/end', data: { turn, step: 1 } });

@@ -135,8 +135,7 @@ export class ScriptedClient {
     get: (_t, prop: string) => {
       if (prop === 'onPush') return (l: (push: HostPush) => void) => (this.pushListeners.add(l), () => this.pushListeners.delete(l));
       if (prop === 'subscribeSession') {
-        return (params: { sessionId: string; fromSeq: number }) =>
-          new Promise<SubscribeResult>((resolve, reject) => this.subscribeCalls.push({ ...params, answer: { resolve, reject } }));
+        return (params: { sessionId: string; fromSeq: number }) => new Promise<SubscribeResult>((resolve, reject) => this.subscribeCalls.push({ ...params, answer: { resolve, reject } }));
       }
       if (prop === 'unsubscribeSession') {
         return (params: { subscriptionId: string }) => {

@@ -3,7 +3,9 @@ import type { HostBridge, HostPush, RpcResponse } from '../../../shared/api.js';
 import { ForklineError } from '../../../shared/errors.js';
 import { CLIENT_ERROR_CODES, createHostClient, describeError, HostCallError, unwrapResponse } from '../../../renderer/host/host-client.js';
 
-function bridge(answer: (request: { method: string; params: unknown }) => Promise<RpcResponse> | RpcResponse): HostBridge & { requests: { method: string; params: unknown }[]; listeners: Set<(p: HostPush) => void> } {
+function bridge(
+  answer: (request: { method: string; params: unknown }) => Promise<RpcResponse> | RpcResponse,
+): HostBridge & { requests: { method: string; params: unknown }[]; listeners: Set<(p: HostPush) => void> } {
   const requests: { method: string; params: unknown }[] = [];
   const listeners = new Set<(p: HostPush) => void>();
   return {

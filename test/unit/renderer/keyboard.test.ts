@@ -9,7 +9,14 @@ import { matchesShortcut, platformOf, shortcutLabel } from '../../../renderer/ke
 import { createAppStore } from '../../../renderer/state/app-store.js';
 import { providerReadiness } from '../../../renderer/state/provider-readiness.js';
 
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
 
 describe('shortcuts', () => {
   it('match Ctrl on Linux/Windows and Cmd on macOS, with no extra modifiers', () => {
@@ -60,11 +67,15 @@ describe('command list', () => {
     expect(commands().map((c) => c.id)).not.toContain('replay');
     app.getState().setSessions([summary('imported')]);
     app.getState().select('imported');
-    commands().find((c) => c.id === 'replay')!.run();
+    commands()
+      .find((c) => c.id === 'replay')!
+      .run();
     expect(calls.at(-1)).toBe('replay imported');
     expect(commands().map((c) => c.id)).not.toContain('edit-and-send');
     app.getState().inspectRequest({ turn: 1, step: 1 });
-    commands().find((c) => c.id === 'edit-and-send')!.run();
+    commands()
+      .find((c) => c.id === 'edit-and-send')!
+      .run();
     expect(calls.at(-1)).toBe('edit and send');
   });
 

@@ -71,10 +71,13 @@ describe('FrameBatcher', () => {
     const frames = new ManualFrames();
     const shared = sharedFrameScheduler(frames.schedule);
     const flushed: string[] = [];
-    const batchers = ['a', 'b', 'c', 'd'].map((name) => new FrameBatcher<number>((items) => {
-      if (name === 'c') throw new Error('c failed');
-      flushed.push(`${name}${items.join('')}`);
-    }, shared));
+    const batchers = ['a', 'b', 'c', 'd'].map(
+      (name) =>
+        new FrameBatcher<number>((items) => {
+          if (name === 'c') throw new Error('c failed');
+          flushed.push(`${name}${items.join('')}`);
+        }, shared),
+    );
     const errors: unknown[] = [];
     const onError = (error: unknown): void => {
       errors.push(error);
@@ -170,10 +173,14 @@ describe('session store', () => {
     expect(out.endsWith('END')).toBe(true);
   });
 
-  it('drops a call\'s live output when its result is committed', () => {
+  it("drops a call's live output when its result is committed", () => {
     const store = createSessionStore('s1');
     applySubscribeResult(store, subscribeResult('sub1', evs(0, 0)));
-    const result = ev(1, 'tool/result', { turn: 1, step: 1, message: { id: 'r', role: 'user', source: { kind: 'tool', callId: 'c1' }, content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'done' }], isError: false }] } });
+    const result = ev(1, 'tool/result', {
+      turn: 1,
+      step: 1,
+      message: { id: 'r', role: 'user', source: { kind: 'tool', callId: 'c1' }, content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'done' }], isError: false }] },
+    });
     applyPushes(store, [
       { kind: 'tool/output', sessionId: 's1', turn: 1, step: 1, callId: 'c1', text: 'partial' },
       { kind: 'tool/output', sessionId: 's1', turn: 1, step: 1, callId: 'c2', text: 'other' },

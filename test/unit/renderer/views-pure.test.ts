@@ -15,7 +15,15 @@ describe('row filter', () => {
   log.chunk(1, 1, { type: 'finish', reason: { kind: 'error', failure: { code: 'SERVER', message: '' } } });
   log.add('llm/retry', { turn: 1, step: 1, attempt: 1, delayMs: 10, failure: { code: 'SERVER', message: '' } });
   const start = log.add('compaction/start', { compactionId: 'c', turn: 1 });
-  const summary = log.add('compaction/summary', { compactionId: 'c', summary: [{ type: 'text', text: 'S' }], shadowedRange: { start: original, end: original }, shadowedSeqs: [original], shadowedTokenCount: 5, provider: 'p', model: 'm' });
+  const summary = log.add('compaction/summary', {
+    compactionId: 'c',
+    summary: [{ type: 'text', text: 'S' }],
+    shadowedRange: { start: original, end: original },
+    shadowedSeqs: [original],
+    shadowedTokenCount: 5,
+    provider: 'p',
+    model: 'm',
+  });
   log.user('<summary>S</summary>', { kind: 'compaction', compactionId: 'c' }, { surfaceOp: { op: 'replace', start: original, end: original }, sourceEventSeqs: [start, summary, original] });
   log.add('compaction/end', { compactionId: 'c', turn: 1 });
   log.chunk(1, 1, { type: 'text-delta', index: 0, text: 'ok' });
@@ -45,7 +53,15 @@ describe('row filter', () => {
     }
     const kept = shadowed.splice(-2);
     const start = big.add('compaction/start', { compactionId: 'k', turn: null });
-    const summary = big.add('compaction/summary', { compactionId: 'k', summary: [{ type: 'text', text: '## Summary' }], shadowedRange: { start: shadowed[0], end: shadowed.at(-1) }, shadowedSeqs: shadowed, shadowedTokenCount: 500, provider: 'p', model: 'm' });
+    const summary = big.add('compaction/summary', {
+      compactionId: 'k',
+      summary: [{ type: 'text', text: '## Summary' }],
+      shadowedRange: { start: shadowed[0], end: shadowed.at(-1) },
+      shadowedSeqs: shadowed,
+      shadowedTokenCount: 500,
+      provider: 'p',
+      model: 'm',
+    });
     big.user('checkpoint', { kind: 'compaction', compactionId: 'k' }, { surfaceOp: { op: 'replace', start: shadowed[0]!, end: shadowed.at(-1)! }, sourceEventSeqs: [start, summary, ...shadowed] });
     big.add('compaction/end', { compactionId: 'k', turn: null });
     const view = visibleRows(timelineOf(big.events).rows, { showLogEvents: false, modelView: true });

@@ -3,8 +3,22 @@ import { differenceDiff, firstJsonDifference } from '../../../electron/replay/js
 
 describe('firstJsonDifference', () => {
   it('names the first differing field by path, in the logged value’s key order', () => {
-    const a = { model: 'm', messages: [{ role: 'system', content: 'abc' }, { role: 'user', content: 'x' }], tools: [1] };
-    const b = { model: 'm', messages: [{ role: 'system', content: 'abd' }, { role: 'user', content: 'y' }], tools: [2] };
+    const a = {
+      model: 'm',
+      messages: [
+        { role: 'system', content: 'abc' },
+        { role: 'user', content: 'x' },
+      ],
+      tools: [1],
+    };
+    const b = {
+      model: 'm',
+      messages: [
+        { role: 'system', content: 'abd' },
+        { role: 'user', content: 'y' },
+      ],
+      tools: [2],
+    };
     expect(firstJsonDifference(a, b)).toEqual({ path: 'messages[0].content', before: 'abc', after: 'abd' });
   });
   it('reports added and removed fields and array elements', () => {

@@ -39,7 +39,12 @@ describe('forkline/layers', () => {
   }, 60_000);
 
   it('allows what the table lists', async () => {
-    expect(await layerMessages('electron/store/probe.ts', "import type { SessionEvent } from '../../shared/events.js';\nimport { Session } from '../session/session.js';\nexport type X = [SessionEvent, Session];\n")).toEqual([]);
+    expect(
+      await layerMessages(
+        'electron/store/probe.ts',
+        "import type { SessionEvent } from '../../shared/events.js';\nimport { Session } from '../session/session.js';\nexport type X = [SessionEvent, Session];\n",
+      ),
+    ).toEqual([]);
   }, 60_000);
 
   it('refuses a file in a folder the table does not know', async () => {

@@ -26,9 +26,37 @@ describe('terminal escaping', () => {
     const printer = new TimelineText({ live: false, color: false, seqs: true });
     const events = [
       { seq: 0, type: 'user/message', time: 1, data: { id: 'u', role: 'user', content: [{ type: 'text', text: evil }], source: { kind: `user${evil}` } } },
-      { seq: 1, type: 'assistant/message', time: 1, data: { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'reasoning', text: evil }, { type: 'text', text: evil }, { type: 'tool-call', id: 'c', name: evil, arguments: '{}' }], source: { kind: 'model', provider: 'p', model: 'm' } } } },
+      {
+        seq: 1,
+        type: 'assistant/message',
+        time: 1,
+        data: {
+          turn: 1,
+          step: 1,
+          message: {
+            id: 'a',
+            role: 'assistant',
+            content: [
+              { type: 'reasoning', text: evil },
+              { type: 'text', text: evil },
+              { type: 'tool-call', id: 'c', name: evil, arguments: '{}' },
+            ],
+            source: { kind: 'model', provider: 'p', model: 'm' },
+          },
+        },
+      },
       { seq: 2, type: 'tool/call', time: 1, data: { turn: 1, step: 1, callId: 'c', name: evil, arguments: JSON.stringify({ command: evil }) } },
-      { seq: 3, type: 'tool/result', time: 1, data: { turn: 1, step: 1, message: { id: 'r', role: 'user', source: { kind: 'tool', callId: 'c' }, content: [{ type: 'tool-result', toolCallId: 'c', content: [{ type: 'text', text: evil }], isError: true }] }, error: { name: evil, code: evil } } },
+      {
+        seq: 3,
+        type: 'tool/result',
+        time: 1,
+        data: {
+          turn: 1,
+          step: 1,
+          message: { id: 'r', role: 'user', source: { kind: 'tool', callId: 'c' }, content: [{ type: 'tool-result', toolCallId: 'c', content: [{ type: 'text', text: evil }], isError: true }] },
+          error: { name: evil, code: evil },
+        },
+      },
       { seq: 4, type: 'llm/retry', time: 1, data: { turn: 1, step: 1, attempt: 1, delayMs: 1, failure: { code: evil, message: evil } } },
       { seq: 5, type: 'approval/asked', time: 1, data: { id: 'x', callId: 'c', toolName: evil, reason: evil } },
       { seq: 6, type: 'approval/decided', time: 1, data: { id: 'x', outcome: evil } },

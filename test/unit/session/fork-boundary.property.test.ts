@@ -107,7 +107,10 @@ describe('fork boundaries (property)', () => {
           expect(Math.max(...read)).toBe(seq);
         }
         for (const bad of [-1, events.length, events.length + 3, 0.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2]) {
-          expect(codeOf(() => checkForkBoundary(events, bad)), String(bad)).toBe('INVALID_BOUNDARY');
+          expect(
+            codeOf(() => checkForkBoundary(events, bad)),
+            String(bad),
+          ).toBe('INVALID_BOUNDARY');
         }
         // Default boundary = last event: legal iff the log ends between turns.
         expect(codeOf(() => checkForkBoundary(events, undefined))).toBe(isBetweenTurns(events, events.length - 1) ? undefined : 'OPEN_TURN');
@@ -184,6 +187,5 @@ describe('fork boundaries (property)', () => {
     // once drew 47, so the floor is set well below the mean to keep this from flaking).
     expect(exact).toBeGreaterThan(20);
     expect(refusedOpen).toBeGreaterThan(20);
-
   });
 });

@@ -90,7 +90,11 @@ function expectation(model: Model, op: Op, n: number): { input: EventInput; vali
       return {
         input: {
           type: 'assistant/message',
-          data: { turn: 1, step: 1, message: { id: `a${n}`, role: 'assistant', content: op.empty ? [] : [{ type: 'text', text: `reply ${n}` }], source: { kind: 'model', provider: 'p', model: 'm' } } },
+          data: {
+            turn: 1,
+            step: 1,
+            message: { id: `a${n}`, role: 'assistant', content: op.empty ? [] : [{ type: 'text', text: `reply ${n}` }], source: { kind: 'model', provider: 'p', model: 'm' } },
+          },
           surfaceOp: 'append',
           sourceEventSeqs: [],
         },
@@ -125,7 +129,14 @@ function expectation(model: Model, op: Op, n: number): { input: EventInput; vali
       const candidates = model.events.map((e) => e.seq).filter((s) => !current.has(s));
       const start = candidates.length > 0 ? candidates[op.a % candidates.length]! : seq + 5;
       const end = pick(op.a) ?? start;
-      return { input: userInput(n, { op: 'replace', start, end }, [...new Set([start, end])].filter((s) => s < seq && s >= 0)), valid: false };
+      return {
+        input: userInput(
+          n,
+          { op: 'replace', start, end },
+          [...new Set([start, end])].filter((s) => s < seq && s >= 0),
+        ),
+        valid: false,
+      };
     }
     case 'rewrite': {
       if (nodes.length === 0) return { input: { type: 'session/title', data: { title: `t${n}` } }, valid: true };

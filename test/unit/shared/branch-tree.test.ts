@@ -27,7 +27,11 @@ describe('lineage', () => {
     expect(lineageRootId(list, 'S')).toBe('S');
     expect(lineageRootId(list, 'other')).toBe('other');
     expect(lineageRootId(list, 'missing')).toBeUndefined();
-    expect(lineageSessions(list, 'S').map((x) => x.id).sort()).toEqual(['S', 'f1', 'f2', 'f3', 'g1']);
+    expect(
+      lineageSessions(list, 'S')
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual(['S', 'f1', 'f2', 'f3', 'g1']);
     // A parent that is not listed (deleted) makes its child a root.
     expect(lineageRootId([s('orphan', { parentSession: 'gone' })], 'orphan')).toBe('orphan');
   });
@@ -35,7 +39,11 @@ describe('lineage', () => {
   it('survives parent cycles', () => {
     const cyclic = [s('a', { parentSession: 'b' }), s('b', { parentSession: 'a' })];
     expect(['a', 'b']).toContain(lineageRootId(cyclic, 'a'));
-    expect(branchTree(cyclic, 'a').map((n) => n.session.id).sort()).toEqual(['a', 'b']);
+    expect(
+      branchTree(cyclic, 'a')
+        .map((n) => n.session.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
   });
 
   it('lists one fork pair per child in the lineage', () => {

@@ -13,7 +13,9 @@ import { DSH_SESSION_LOGS } from '../../support/fixtures.js';
 export const DSH_FIXTURES = DSH_SESSION_LOGS;
 
 export function dshFixtureNames(): string[] {
-  return readdirSync(DSH_FIXTURES).filter((f) => f.endsWith('.jsonl')).sort();
+  return readdirSync(DSH_FIXTURES)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort();
 }
 
 interface PackedRow {
@@ -24,7 +26,7 @@ interface PackedRow {
 }
 
 function expand(row: PackedRow): SessionEvent[] {
-  const parts = row.type === 'tool-call-chunks' ? row.data.args ?? [] : row.data.texts ?? [];
+  const parts = row.type === 'tool-call-chunks' ? (row.data.args ?? []) : (row.data.texts ?? []);
   const out: SessionEvent[] = [];
   let time = row.time0;
   parts.forEach((part, i) => {

@@ -5,7 +5,8 @@ import { sessionActivity } from '../../../shared/session-activity.js';
 
 let seq = 0;
 const ev = (type: string, data: unknown): SessionEvent => ({ seq: seq++, type, time: seq, data }) as unknown as SessionEvent;
-const delta = (index: number, text: string, type = 'text-delta') => ev('assistant/chunk', { turn: 1, step: 1, chunk: { type, index, ...(type === 'tool-call-delta' ? { id: 'c', argumentsDelta: text } : { text }) } });
+const delta = (index: number, text: string, type = 'text-delta') =>
+  ev('assistant/chunk', { turn: 1, step: 1, chunk: { type, index, ...(type === 'tool-call-delta' ? { id: 'c', argumentsDelta: text } : { text }) } });
 
 describe('raw event list', () => {
   seq = 0;

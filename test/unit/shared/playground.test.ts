@@ -38,14 +38,19 @@ describe('playground edits', () => {
     });
     expect(checkPlaygroundEdit({ messages: '[]', tools: '[]', params: '{}' })).toMatchObject({ ok: false, errors: [{ field: 'messages', message: 'needs at least one message' }] });
     const toolCallInUser = JSON.stringify([{ ...messages[0], content: [{ type: 'tool-call', id: 'c', name: 'x', arguments: '{}' }] }]);
-    expect(checkPlaygroundEdit({ messages: toolCallInUser, tools: '[]', params: '{}' })).toMatchObject({ ok: false, errors: [{ message: 'messages[0].content[0]: a tool call belongs in an assistant message' }] });
+    expect(checkPlaygroundEdit({ messages: toolCallInUser, tools: '[]', params: '{}' })).toMatchObject({
+      ok: false,
+      errors: [{ message: 'messages[0].content[0]: a tool call belongs in an assistant message' }],
+    });
   });
 
   it('"Fork with this prompt" takes the first typed prompt whose text changed, never a tool result', () => {
     expect(editedPrompt(messages, messages)).toBeUndefined();
     const edited = messages.map((m) => (m.id === 'u2' ? { ...m, content: [{ type: 'text' as const, text: 'Say it quieter.' }] } : m)) as Message[];
     expect(editedPrompt(messages, edited)).toEqual({ messageId: 'u2', text: 'Say it quieter.' });
-    const toolChanged = messages.map((m) => (m.id === 't1' ? { ...m, content: [{ type: 'tool-result' as const, toolCallId: 'c1', content: [{ type: 'text' as const, text: 'beta' }], isError: false }] } : m)) as Message[];
+    const toolChanged = messages.map((m) =>
+      m.id === 't1' ? { ...m, content: [{ type: 'tool-result' as const, toolCallId: 'c1', content: [{ type: 'text' as const, text: 'beta' }], isError: false }] } : m,
+    ) as Message[];
     expect(editedPrompt(messages, toolChanged)).toBeUndefined();
     const blank = messages.map((m) => (m.id === 'u1' ? { ...m, content: [{ type: 'text' as const, text: '  ' }] } : m)) as Message[];
     expect(editedPrompt(messages, blank)).toBeUndefined();

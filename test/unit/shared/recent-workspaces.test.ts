@@ -6,14 +6,7 @@ const s = (id: string, cwd: string | undefined, updatedAt: number): SessionSumma
 
 describe('recentWorkspaces', () => {
   it('lists distinct folders by their latest activity, newest first, without the data folder', () => {
-    const list = [
-      s('a', '/home/me/old', 10),
-      s('b', '/home/me/proj', 20),
-      s('c', '/home/me/old', 30),
-      s('d', '/data/forkline/worktrees/x', 99),
-      s('e', undefined, 50),
-      s('f', '/data/forkline', 98),
-    ];
+    const list = [s('a', '/home/me/old', 10), s('b', '/home/me/proj', 20), s('c', '/home/me/old', 30), s('d', '/data/forkline/worktrees/x', 99), s('e', undefined, 50), s('f', '/data/forkline', 98)];
     expect(recentWorkspaces(list, { excludeUnder: '/data/forkline/' })).toEqual(['/home/me/old', '/home/me/proj']);
     expect(recentWorkspaces(list, { limit: 1 })).toEqual(['/data/forkline/worktrees/x']);
     expect(recentWorkspaces([])).toEqual([]);

@@ -38,7 +38,11 @@ describe('sessionTree', () => {
 
   it('survives parent cycles', () => {
     const cyclic = [s('a', { parentSession: 'b' }), s('b', { parentSession: 'a' })];
-    expect(sessionTree(cyclic).map((r) => r.session.id).sort()).toEqual(['a', 'b']);
+    expect(
+      sessionTree(cyclic)
+        .map((r) => r.session.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
   });
 
   it('titles fall back to the first user message, then a short id', () => {
@@ -56,7 +60,12 @@ describe('sessionTree', () => {
       s('f1a', { parentSession: 'f1', createdAt: 4 }),
       s('f1b', { parentSession: 'f1', createdAt: 5 }),
     ];
-    const title = (id: string) => displayTitle(lineage.find((x) => x.id === id)!, undefined, lineage);
+    const title = (id: string) =>
+      displayTitle(
+        lineage.find((x) => x.id === id)!,
+        undefined,
+        lineage,
+      );
     expect(title('f1')).toBe('fork 1 of sum([]) returns undefined');
     expect(title('f2')).toBe('Return 0 for an empty list');
     // A fork of an untitled fork names the titled ancestor once, not "fork 1 · fork 1 · …".

@@ -21,10 +21,27 @@ describe('timeline facts for the debugger views', () => {
     log.add('turn/start', { turn: 1 });
     const a = log.user('first');
     log.add('request/context', { provider: 'p', model: 'm', contextWindow: 8_000 });
-    log.add('compaction/start', { compactionId: 'c', turn: null, shadowedSeqs: [a], shadowedRange: { start: a, end: a }, shadowedTokenCount: 900, tokensBefore: 7_000, maxTokens: 512, instruction: 'summarise' });
+    log.add('compaction/start', {
+      compactionId: 'c',
+      turn: null,
+      shadowedSeqs: [a],
+      shadowedRange: { start: a, end: a },
+      shadowedTokenCount: 900,
+      tokensBefore: 7_000,
+      maxTokens: 512,
+      instruction: 'summarise',
+    });
     log.add('compaction/end', { compactionId: 'c', turn: null, error: 'the summary is not smaller than what it would replace', rejectedSummary: [{ type: 'text', text: '## Too long' }] });
     const row = timelineOf(log.events).rows.find((r): r is CompactionRow => r.kind === 'compaction')!;
-    expect(row).toMatchObject({ state: 'failed', shadowedSeqs: [a], tokensBefore: 7_000, maxTokens: 512, contextWindow: 8_000, rejectedSummary: '## Too long', error: 'the summary is not smaller than what it would replace' });
+    expect(row).toMatchObject({
+      state: 'failed',
+      shadowedSeqs: [a],
+      tokensBefore: 7_000,
+      maxTokens: 512,
+      contextWindow: 8_000,
+      rejectedSummary: '## Too long',
+      error: 'the summary is not smaller than what it would replace',
+    });
     const failed = new LogBuilder();
     failed.add('compaction/start', { compactionId: 'd', turn: null });
     failed.add('compaction/end', { compactionId: 'd', turn: null, error: 'the summary request failed: RATE_LIMIT: slow down', failure: { code: 'RATE_LIMIT', message: 'slow down', status: 429 } });
@@ -33,12 +50,25 @@ describe('timeline facts for the debugger views', () => {
 
   it('shows todo/write as a list and unknown events with a cut payload preview', () => {
     const events = [
-      { seq: 0, type: 'todo/write', time: 1, data: { todos: [{ content: 'a', status: 'completed' }, { content: 'b', status: 'weird' }] } },
+      {
+        seq: 0,
+        type: 'todo/write',
+        time: 1,
+        data: {
+          todos: [
+            { content: 'a', status: 'completed' },
+            { content: 'b', status: 'weird' },
+          ],
+        },
+      },
       { seq: 1, type: 'provider/truncation-warning', time: 2, data: { message: 'the server cut the prompt to 4096 tokens', reportedTokens: 4096 }, ignorable: true },
       { seq: 2, type: 'plugin/blob', time: 3, data: { blob: '😀'.repeat(400) }, ignorable: true },
     ] as unknown as SessionEvent[];
     const rows = timelineOf(events).rows as EventRow[];
-    expect(rows[0]!.todos).toEqual([{ content: 'a', status: 'completed' }, { content: 'b', status: 'pending' }]);
+    expect(rows[0]!.todos).toEqual([
+      { content: 'a', status: 'completed' },
+      { content: 'b', status: 'pending' },
+    ]);
     expect(rows[1]!.label).toBe('provider/truncation-warning: the server cut the prompt to 4096 tokens');
     expect(rows[1]!.preview).toContain('"reportedTokens":4096');
     expect(rows[2]!.preview!.length).toBeLessThanOrEqual(160);

@@ -22,7 +22,11 @@ export class LogBuilder {
   }
 
   user(text: string, source: Record<string, unknown> = { kind: 'user' }, extra: { surfaceOp?: unknown; sourceEventSeqs?: number[] } = {}): number {
-    return this.add('user/message', { id: `m${this.events.length}`, role: 'user', content: [{ type: 'text', text }], source }, { surfaceOp: extra.surfaceOp ?? 'append', ...(extra.sourceEventSeqs ? { sourceEventSeqs: extra.sourceEventSeqs } : {}) });
+    return this.add(
+      'user/message',
+      { id: `m${this.events.length}`, role: 'user', content: [{ type: 'text', text }], source },
+      { surfaceOp: extra.surfaceOp ?? 'append', ...(extra.sourceEventSeqs ? { sourceEventSeqs: extra.sourceEventSeqs } : {}) },
+    );
   }
 
   message(turn: number, step: number, content: unknown[], extra: Record<string, unknown> = {}): number {

@@ -96,7 +96,14 @@ describe('timeline over the DSH fixtures', () => {
     // Step 2: attempt 1 failed with CONTEXT_WINDOW_EXCEEDED, compaction ran, attempt 2 succeeded.
     expect(steps[1]).toMatchObject({ step: 2, attempts: 2, finish: 'stop', durationMs: 20, usage: { inputTokens: 20, outputTokens: 4 } });
     const [compaction] = ofKind(t, 'compaction');
-    expect(compaction).toMatchObject({ state: 'done', shadowedSeqs: [4], replacementSeq: 21, summary: 'The request established a durable compaction premise.', shadowedTokenCount: 266, model: 'deepseek-official/deepseek-v4-flash' });
+    expect(compaction).toMatchObject({
+      state: 'done',
+      shadowedSeqs: [4],
+      replacementSeq: 21,
+      summary: 'The request established a durable compaction premise.',
+      shadowedTokenCount: 266,
+      model: 'deepseek-official/deepseek-v4-flash',
+    });
     expect(compaction!.refSeqs).toEqual([19, 20, 21, 22]);
     const [user] = ofKind(t, 'user');
     expect(user).toMatchObject({ seq: 4, sourceKind: 'user', shadowedBy: 21 });
@@ -207,10 +214,15 @@ describe('timeline rules', () => {
     expect(ofKind(before, 'text')[0]!.text).toBe('Hel');
     log.chunk(1, 1, { type: 'usage', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 7, reasoningTokens: 2 } });
     log.chunk(1, 1, { type: 'finish', reason: { kind: 'stop' } });
-    log.message(1, 1, [
-      { type: 'reasoning', text: 'let me think' },
-      { type: 'text', text: 'Hello!' },
-    ], { usage: { inputTokens: 10, outputTokens: 6 } });
+    log.message(
+      1,
+      1,
+      [
+        { type: 'reasoning', text: 'let me think' },
+        { type: 'text', text: 'Hello!' },
+      ],
+      { usage: { inputTokens: 10, outputTokens: 6 } },
+    );
     log.add('step/end', { turn: 1, step: 1 }, { dt: 100 });
     log.add('turn/end', { turn: 1, reason: { kind: 'completed' } });
     t = foldEvents(t, log.events.slice(t.lastSeq + 1));
@@ -289,12 +301,20 @@ describe('timeline rules', () => {
     const log = new LogBuilder();
     log.add('turn/start', { turn: 1 });
     log.add('step/start', { turn: 1, step: 1 });
-    log.message(1, 1, ['a', 'b', 'c', 'd', 'e'].map((id) => ({ type: 'tool-call', id, name: 'read_file', arguments: `{"path":"${id}"}` })));
+    log.message(
+      1,
+      1,
+      ['a', 'b', 'c', 'd', 'e'].map((id) => ({ type: 'tool-call', id, name: 'read_file', arguments: `{"path":"${id}"}` })),
+    );
     log.toolCall(1, 1, 'a', 'read_file', '{}');
     log.toolCall(1, 1, 'b', 'read_file', '{}');
     let t = timelineOf(log.events);
     // Both running: open intervals overlap.
-    expect(ofKind(t, 'tool').slice(0, 2).map((r) => r.parallel?.size)).toEqual([2, 2]);
+    expect(
+      ofKind(t, 'tool')
+        .slice(0, 2)
+        .map((r) => r.parallel?.size),
+    ).toEqual([2, 2]);
     log.toolResult(1, 1, 'a', 'A');
     log.toolResult(1, 1, 'b', 'B');
     log.toolCall(1, 1, 'c', 'bash', '{}'); // exclusive barrier: runs alone
@@ -433,7 +453,11 @@ describe('timeline rules', () => {
     log.add('compaction/prune', { shadowedRange: { start: result, end: result }, shadowedSeqs: [result], shadowedTokenCount: 25 });
     const pruned = log.add(
       'tool/result',
-      { turn: 1, step: 1, message: { id: 'p', role: 'user', source: { kind: 'tool', callId: 'c' }, content: [{ type: 'tool-result', toolCallId: 'c', content: [{ type: 'text', text: 'x…' }], isError: false }] } },
+      {
+        turn: 1,
+        step: 1,
+        message: { id: 'p', role: 'user', source: { kind: 'tool', callId: 'c' }, content: [{ type: 'tool-result', toolCallId: 'c', content: [{ type: 'text', text: 'x…' }], isError: false }] },
+      },
       { surfaceOp: { op: 'replace', start: result, end: result }, sourceEventSeqs: [result] },
     );
     const t = timelineOf(log.events);
@@ -480,7 +504,25 @@ describe('timeline rules', () => {
 
   it('never throws on damaged payloads', () => {
     const log = new LogBuilder();
-    for (const type of ['turn/start', 'turn/end', 'step/start', 'step/end', 'user/message', 'assistant/chunk', 'assistant/message', 'tool/call', 'tool/result', 'llm/retry', 'approval/asked', 'approval/decided', 'compaction/start', 'compaction/summary', 'compaction/end', 'request/header', 'x/unknown']) {
+    for (const type of [
+      'turn/start',
+      'turn/end',
+      'step/start',
+      'step/end',
+      'user/message',
+      'assistant/chunk',
+      'assistant/message',
+      'tool/call',
+      'tool/result',
+      'llm/retry',
+      'approval/asked',
+      'approval/decided',
+      'compaction/start',
+      'compaction/summary',
+      'compaction/end',
+      'request/header',
+      'x/unknown',
+    ]) {
       log.add(type, null);
       log.add(type, { chunk: 5, message: 'x', content: 7, reason: 3 });
     }
@@ -515,7 +557,7 @@ describe('timeline rules', () => {
 });
 
 describe('timeline: cancelled streams', () => {
-  it('an interrupted message takes over the aborted attempt\'s rows (no duplicate, not marked failed)', () => {
+  it("an interrupted message takes over the aborted attempt's rows (no duplicate, not marked failed)", () => {
     const log = new LogBuilder();
     log.add('turn/start', { turn: 1 });
     log.add('step/start', { turn: 1, step: 1 });

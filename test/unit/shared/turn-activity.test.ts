@@ -6,7 +6,24 @@ import type { TimelineRow } from '../../../shared/timeline.js';
 const turn = { kind: 'turn', key: 't1', seq: 0, time: 1_000, refSeqs: [], turn: 1, steps: 1, ended: false } as unknown as TimelineRow;
 const step = { kind: 'step', key: 's1', seq: 1, time: 1_001, refSeqs: [], turn: 1, step: 1, open: true, attempts: 1, chunkCount: 0 } as unknown as TimelineRow;
 const block = (kind: 'text' | 'reasoning', text: string, extra: object = {}): TimelineRow =>
-  ({ kind, key: `${kind}${text.length}`, seq: 2, time: 1_002, refSeqs: [], turn: 1, step: 1, attempt: 1, index: 0, text, tail: text, streaming: true, interrupted: false, partial: false, chunkCount: 1, ...extra }) as unknown as TimelineRow;
+  ({
+    kind,
+    key: `${kind}${text.length}`,
+    seq: 2,
+    time: 1_002,
+    refSeqs: [],
+    turn: 1,
+    step: 1,
+    attempt: 1,
+    index: 0,
+    text,
+    tail: text,
+    streaming: true,
+    interrupted: false,
+    partial: false,
+    chunkCount: 1,
+    ...extra,
+  }) as unknown as TimelineRow;
 
 describe('turnActivity', () => {
   it('reads the phase of the open turn from its last rows', () => {

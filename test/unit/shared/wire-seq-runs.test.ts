@@ -38,7 +38,9 @@ describe('seq runs on the wire', () => {
   it('leaves other pushes alone and a malformed run from the wire as it is', () => {
     const status: HostPush = { kind: 'sessions/changed' };
     expect(packSeqRuns(status)).toBe(status);
-    const odd = JSON.parse('{"kind":"session/events","subscriptionId":"s","sessionId":"x","events":[{"seq":1,"sourceEventSeqs":{"seqRun":[-1.5,2]}},{"seq":2,"sourceEventSeqs":{"seqRun":[0,-1]}}]}') as HostPush;
+    const odd = JSON.parse(
+      '{"kind":"session/events","subscriptionId":"s","sessionId":"x","events":[{"seq":1,"sourceEventSeqs":{"seqRun":[-1.5,2]}},{"seq":2,"sourceEventSeqs":{"seqRun":[0,-1]}}]}',
+    ) as HostPush;
     const out = unpackSeqRuns(odd) as unknown as { events: { sourceEventSeqs: unknown }[] };
     expect(out.events.map((e) => e.sourceEventSeqs)).toEqual([{ seqRun: [-1.5, 2] }, { seqRun: [0, -1] }]);
   });

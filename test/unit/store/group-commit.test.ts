@@ -33,14 +33,19 @@ describe('GroupCommitter', () => {
     const committer = new GroupCommitter(store);
     let syncedBefore = false;
     const original = store.syncCommitted.bind(store);
-    store.syncCommitted = () => original().then(() => {
-      syncedBefore = true;
-    });
+    store.syncCommitted = () =>
+      original().then(() => {
+        syncedBefore = true;
+      });
     const resolved: string[] = [];
-    await Promise.all(['a', 'b', 'c'].map((id, i) => committer.append(id, logs[i]!, {}).then(() => {
-      expect(syncedBefore).toBe(true);
-      resolved.push(id);
-    })));
+    await Promise.all(
+      ['a', 'b', 'c'].map((id, i) =>
+        committer.append(id, logs[i]!, {}).then(() => {
+          expect(syncedBefore).toBe(true);
+          resolved.push(id);
+        }),
+      ),
+    );
     expect(committer.commits).toBe(1);
     expect(committer.batches).toBe(3);
     expect(resolved).toHaveLength(3);

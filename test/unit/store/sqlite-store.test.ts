@@ -192,7 +192,12 @@ describe('SqliteSessionStore rows', () => {
     const two = buildSession('two', 2, 3);
     b.createSession(two.header, two.events);
     // Neither connection has reached a batch yet; the search indexes what is pending first.
-    expect(a.search({ terms: ['contents of src/2'], limit: 10 }).map((h) => h.sessionId).sort()).toEqual(['one', 'two']);
+    expect(
+      a
+        .search({ terms: ['contents of src/2'], limit: 10 })
+        .map((h) => h.sessionId)
+        .sort(),
+    ).toEqual(['one', 'two']);
     const three = buildSession('three', 1, 3);
     b.createSession(three.header, three.events);
     b.delete('three');

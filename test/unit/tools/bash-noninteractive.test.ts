@@ -37,7 +37,7 @@ describe('bash is non-interactive', () => {
     expect(out.content).toContain('forkline: no interactive editor can open here');
     expect(out.content).toContain('git commit -m "message"');
     expect(out.content).toMatch(/\[exit code 1\]$/);
-    expect(out.content).not.toContain("\u001b["); // no editor screen codes
+    expect(out.content).not.toContain('\u001b['); // no editor screen codes
   });
 
   it('git rebase -i returns within 5 s with the explanation and leaves no rebase in progress', async () => {
@@ -69,7 +69,10 @@ describe('bash is non-interactive', () => {
   it.runIf(canProbeStdin())('an event-loop prompt (Node readline, as npm init and create-* tools use) is reported as waiting for input', async () => {
     const started = Date.now();
     const error = await expectToolError(
-      bash.execute({ command: `node -e "require('readline').createInterface({ input: process.stdin, output: process.stdout }).question('Project name? ', (a) => console.log(a))"`, timeout_ms: 60_000 }, makeCtx(dirs.ws.dir)),
+      bash.execute(
+        { command: `node -e "require('readline').createInterface({ input: process.stdin, output: process.stdout }).question('Project name? ', (a) => console.log(a))"`, timeout_ms: 60_000 },
+        makeCtx(dirs.ws.dir),
+      ),
       'TOOL_WAITING_FOR_INPUT',
       /node \(pid \d+\) sat idle waiting on standard input/,
     );
@@ -109,13 +112,21 @@ describe('tool environment', () => {
         KEEP_ME: 'visible',
       }),
     });
-    const out = await bash.execute({ command: 'echo "[$DEEPSEEK_API_KEY][$OPENAI_API_KEY][$OPENROUTER_API_KEY][$GITHUB_TOKEN][$AWS_SECRET_ACCESS_KEY][$FORKLINE_DATA_DIR][$COPIED]"; echo "$SSH_AUTH_SOCK $KEEP_ME"; env | grep -c sk-test || true' }, makeCtx(dirs.ws.dir));
+    const out = await bash.execute(
+      {
+        command:
+          'echo "[$DEEPSEEK_API_KEY][$OPENAI_API_KEY][$OPENROUTER_API_KEY][$GITHUB_TOKEN][$AWS_SECRET_ACCESS_KEY][$FORKLINE_DATA_DIR][$COPIED]"; echo "$SSH_AUTH_SOCK $KEEP_ME"; env | grep -c sk-test || true',
+      },
+      makeCtx(dirs.ws.dir),
+    );
     expect(out.content).toBe('[][][][][][][]\n/tmp/agent.sock visible\n0\n[exit code 0]');
     expect(out.content).not.toContain(FAKE_KEY);
   });
 
   it('keeps a variable the user passes explicitly, and removes values given as secrets under any name', () => {
-    const { env, removed } = toolEnvironment({ GH_TOKEN: 'gho_1234567890', NPM_TOKEN: 'npm_1234567890', FORKLINE_TOOL_ENV_PASS: 'GH_TOKEN', MY_VAR: 'key=settings-key-123456' }, ['settings-key-123456']);
+    const { env, removed } = toolEnvironment({ GH_TOKEN: 'gho_1234567890', NPM_TOKEN: 'npm_1234567890', FORKLINE_TOOL_ENV_PASS: 'GH_TOKEN', MY_VAR: 'key=settings-key-123456' }, [
+      'settings-key-123456',
+    ]);
     expect(env['GH_TOKEN']).toBe('gho_1234567890');
     expect(env['NPM_TOKEN']).toBeUndefined();
     expect(env['MY_VAR']).toBeUndefined();
@@ -123,7 +134,20 @@ describe('tool environment', () => {
   });
 
   it('classifies names', () => {
-    for (const name of ['DEEPSEEK_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_API_KEY', 'GH_TOKEN', 'PGPASSWORD', 'MYSQL_PWD', 'npm_config__auth', 'STRIPE_SECRET', 'GPG_KEY', 'FORKLINE_TOKEN', 'AZURE_CLIENT_CREDENTIALS']) {
+    for (const name of [
+      'DEEPSEEK_API_KEY',
+      'OPENAI_API_KEY',
+      'OPENROUTER_API_KEY',
+      'ANTHROPIC_API_KEY',
+      'GH_TOKEN',
+      'PGPASSWORD',
+      'MYSQL_PWD',
+      'npm_config__auth',
+      'STRIPE_SECRET',
+      'GPG_KEY',
+      'FORKLINE_TOKEN',
+      'AZURE_CLIENT_CREDENTIALS',
+    ]) {
       expect(isSecretName(name), name).toBe(true);
     }
     for (const name of ['PATH', 'HOME', 'PWD', 'OLDPWD', 'SSH_AUTH_SOCK', 'LANG', 'KEYBOARD_LAYOUT', 'MONKEY', 'GIT_AUTHOR_NAME', 'NODE_OPTIONS', 'TOKENIZERS_PARALLELISM']) {

@@ -115,7 +115,10 @@ describe('bash', () => {
   it('returns a 2 MB output exactly (byte count and checksum)', async () => {
     const big = tempDir();
     try {
-      const text = randomBytes(1_500_000).toString('base64').replace(/(.{76})/g, '$1\n') + '\nEND\n';
+      const text =
+        randomBytes(1_500_000)
+          .toString('base64')
+          .replace(/(.{76})/g, '$1\n') + '\nEND\n';
       expect(text.length).toBeGreaterThan(2_000_000);
       put(big.dir, 'big.txt', text);
       const tool = createBashTool({ maxOutputBytes: 4 * 1024 * 1024 });
@@ -164,7 +167,7 @@ describe('bash', () => {
   it('escalates to SIGKILL when the group ignores SIGTERM', async () => {
     const tool = createBashTool({ killGraceMs: 200 });
     const started = Date.now();
-    const error = await expectToolError(tool.execute({ command: "trap '' TERM; sleep 30 & echo \"PID $!\"; wait", timeout_ms: 300 }, makeCtx(ws.dir)), 'TOOL_TIMEOUT');
+    const error = await expectToolError(tool.execute({ command: 'trap \'\' TERM; sleep 30 & echo "PID $!"; wait', timeout_ms: 300 }, makeCtx(ws.dir)), 'TOOL_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(2500);
     const pids = pidsIn(error.message);
     expect(pids).toHaveLength(1);

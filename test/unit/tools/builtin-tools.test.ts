@@ -54,7 +54,9 @@ describe('createBuiltinTools', () => {
       for (const [field, prop] of Object.entries(schema.properties)) expect(prop.description, `${tool.name}.${field}`).toMatch(/\S{3}/);
       expect(tool.description.length, tool.name).toBeGreaterThan(40);
     }
-    const todoItem = (z.toJSONSchema(byName.get('todo_write')!.parameters, { io: 'input' }) as unknown as { properties: { todos: { items: { properties: Record<string, { description?: string }> } } } }).properties.todos.items;
+    const todoItem = (
+      z.toJSONSchema(byName.get('todo_write')!.parameters, { io: 'input' }) as unknown as { properties: { todos: { items: { properties: Record<string, { description?: string }> } } } }
+    ).properties.todos.items;
     expect(Object.keys(todoItem.properties)).toEqual(['content', 'status']);
   });
 });

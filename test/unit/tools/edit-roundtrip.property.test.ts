@@ -40,7 +40,12 @@ function logResult(session: Session, callId: string, output: ToolOutput): void {
     data: {
       turn: 1,
       step: 1,
-      message: { id: `m-${callId}`, role: 'user', source: { kind: 'tool', callId }, content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: output.content }], isError: false }] },
+      message: {
+        id: `m-${callId}`,
+        role: 'user',
+        source: { kind: 'tool', callId },
+        content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: output.content }], isError: false }],
+      },
       ...(output.meta !== undefined ? { meta: output.meta as JsonValue } : {}),
     },
     surfaceOp: 'append',
@@ -83,7 +88,12 @@ describe('read → edit → read round trip (property)', () => {
   });
 
   it('matches LF old_string against CRLF files and writes the replacement with CRLF, keeping the rest', async () => {
-    const lineArb = fc.array(textPiece.filter((p) => !p.includes('\n')), { maxLength: 6 }).map((parts) => parts.join(''));
+    const lineArb = fc
+      .array(
+        textPiece.filter((p) => !p.includes('\n')),
+        { maxLength: 6 },
+      )
+      .map((parts) => parts.join(''));
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(lineArb, { maxLength: 6 }), fc.array(lineArb, { maxLength: 6 }), fc.array(lineArb, { minLength: 1, maxLength: 4 }), async (head, tail, newLines) => {

@@ -49,9 +49,7 @@ describe('glob', () => {
     symlinkSync(dirs.outside.dir, path.join(dirs.ws.dir, 'out'));
     symlinkSync(path.join(dirs.outside.dir, 'secret.ts'), path.join(dirs.ws.dir, 'link.ts'));
     put(dirs.ws.dir, 'ok.ts', '');
-    expect((await tool.execute({ pattern: '**/*.ts' }, makeCtx(dirs.ws.dir))).content).toBe(
-      'ok.ts\n[Not searched: 1 link to files outside the workspace; 1 linked folder (links are not followed).]',
-    );
+    expect((await tool.execute({ pattern: '**/*.ts' }, makeCtx(dirs.ws.dir))).content).toBe('ok.ts\n[Not searched: 1 link to files outside the workspace; 1 linked folder (links are not followed).]');
     // A pattern whose literal folder is a link out of the workspace says so.
     await expectToolError(tool.execute({ pattern: 'out/*' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');
     await expectToolError(tool.execute({ pattern: '../*' }, makeCtx(dirs.ws.dir)), 'PATH_OUTSIDE_WORKSPACE');

@@ -31,7 +31,9 @@ describe('search that tells the truth', () => {
     expect((await glob.execute({ pattern: 'node_modules/left-pad/*.js' }, ctx)).content).toBe('node_modules/left-pad/index.js');
     // grep with a path naming the ignored folder (or the file) searches it.
     expect((await grep.execute({ pattern: 'leftPad', path: 'node_modules/left-pad' }, ctx)).content).toBe('node_modules/left-pad/index.js:1: module.exports = leftPad;');
-    expect((await grep.execute({ pattern: 'left-pad', path: 'node_modules/left-pad/package.json' }, ctx)).content).toMatch(/^node_modules\/left-pad\/package\.json:1: \{"name":"left-pad"\}\n\['node_modules\/left-pad\/package\.json' is normally skipped \(it is inside node_modules\/\); it was searched because you named it\.\]$/);
+    expect((await grep.execute({ pattern: 'left-pad', path: 'node_modules/left-pad/package.json' }, ctx)).content).toMatch(
+      /^node_modules\/left-pad\/package\.json:1: \{"name":"left-pad"\}\n\['node_modules\/left-pad\/package\.json' is normally skipped \(it is inside node_modules\/\); it was searched because you named it\.\]$/,
+    );
     // A recursive pattern skips it and says so.
     expect((await glob.execute({ pattern: '**/package.json' }, ctx)).content).toBe(
       "No files match '**/package.json'.\n[Not searched: 1 ignored folder: node_modules/. Name an ignored path explicitly (as path, or as the start of the pattern) to search it.]",
@@ -53,7 +55,9 @@ describe('search that tells the truth', () => {
     const js = await glob.execute({ pattern: 'dist/**/*.js' }, ctx);
     expect(js.content.split('\n')[0]).toBe('dist/a/b.js');
     expect(js.content).toMatch(/^dist\/a\/b\.js\ndist\/c\.js\n\[Not searched: 1 ignored folder: dist\/dist\/ \(\.gitignore\)\./);
-    expect((await glob.execute({ pattern: 'dist/**/*.map' }, ctx)).content).toMatch(/^No files match 'dist\/\*\*\/\*\.map'\.\n\[Not searched: 1 ignored folder: dist\/dist\/ \(\.gitignore\); 1 file excluded by \.gitignore\./);
+    expect((await glob.execute({ pattern: 'dist/**/*.map' }, ctx)).content).toMatch(
+      /^No files match 'dist\/\*\*\/\*\.map'\.\n\[Not searched: 1 ignored folder: dist\/dist\/ \(\.gitignore\); 1 file excluded by \.gitignore\./,
+    );
     // A deeper named folder: the folders on its way are named too.
     expect((await glob.execute({ pattern: 'dist/a/*.js' }, ctx)).content).toBe('dist/a/b.js');
     expect((await grep.execute({ pattern: 'b', path: 'dist/a' }, ctx)).content).toBe('dist/a/b.js:1: b');

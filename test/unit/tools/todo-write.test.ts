@@ -39,7 +39,15 @@ describe('todo_write', () => {
   it('rejects blank and duplicate tasks with INVALID_ARGS', async () => {
     await expectToolError(tool.execute({ todos: [{ content: '   ', status: 'pending' }] }, ctx), 'INVALID_ARGS', /blank/);
     await expectToolError(
-      tool.execute({ todos: [{ content: 'Build', status: 'pending' }, { content: 'Build ', status: 'completed' }] }, ctx),
+      tool.execute(
+        {
+          todos: [
+            { content: 'Build', status: 'pending' },
+            { content: 'Build ', status: 'completed' },
+          ],
+        },
+        ctx,
+      ),
       'INVALID_ARGS',
       /todos\[1\] repeats the task "Build"/,
     );
