@@ -5,7 +5,11 @@
  *
  * The handlers only route: per-client state (subscriptions, streaming imports, terminals) stays
  * here; the work is in electron/host/services/ (session-reader, session-fork, session-compare,
- * workspace-checkpoints, session-imports, branch-actions, session-title) or the Host.
+ * workspace-checkpoints, session-imports, branch-actions, session-title, session-bundle,
+ * session-replay, request-playground, team-service) or the Host.
+ *
+ * Size: over 500 lines because it is the one table of HostApi handlers (one short routing method
+ * per API method, checked against HostMethods by the compiler); each handler's work is a service.
  */
 import type {
   ApplyBranchResult,

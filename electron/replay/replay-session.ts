@@ -1,4 +1,8 @@
 /**
+ * Size: over 500 lines because one replay is one state machine over the logged lifecycles, turns
+ * and steps (the scratch session, the plan of answers and results, cancels and crashes re-enacted
+ * where the log shows them); the comparison of requests, tools and files lives in its own files.
+ *
  * Replay (issue 23): re-drives the current harness — the real Agent, its request building, the tool
  * pipeline — through a logged session's turns, with every model answer taken from the log (no
  * provider is contacted) and, by default, every tool result too (`loggedResultTools`); with live

@@ -10,21 +10,18 @@
  */
 import { memo, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { displayTitle, sessionTree, type SessionTreeRow } from '../../../shared/session-tree.js';
+import { displayTitle, sessionTree } from '../../../shared/session-tree.js';
 import { SHORTCUTS } from '../../keyboard/commands.js';
-import { bySelector, byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { shortcutLabel } from '../../keyboard/shortcut.js';
-import { useApp, useClient, useOpenSession, useRuntime, useSession, useTimeline } from '../context.js';
+import { useApp, useOpenSession, useRuntime, useSession, useTimeline } from '../context.js';
 import { ownFirstPrompt } from '../session/own-prompt.js';
-import { ConfirmDialog } from '../Dialog.js';
-import { download } from '../download.js';
-import { BundleIcon, CommandIcon, DeleteIcon, ExportIcon, ForkIcon, GearIcon, PlusIcon, RenameIcon, SidebarIcon, ThemeIcon } from '../icons.js';
+import { CommandIcon, GearIcon, PlusIcon, SidebarIcon, ThemeIcon } from '../icons.js';
 import { useImportFiles, useImportFolder } from '../import/use-import-files.js';
 import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
-import { SessionCost } from './SessionCost.js';
-import { SessionActivityBadge } from './SessionActivityBadge.js';
-import { TeamPendingMarker, TeamSection, teamOwnerOf } from '../team/TeamSection.js';
+import { focusRow, SessionRow } from './SessionRow.js';
+import { TeamSection } from '../team/TeamSection.js';
 
 /**
  * Reports the selected session's own first prompt (title fallback; a fork's is the first after its
@@ -38,212 +35,6 @@ function SelectedFirstMessage({ onText }: { readonly onText: (text: string | und
   useEffect(() => onText(text), [onText, text]);
   useEffect(() => () => onText(undefined), [onText]);
   return null;
-}
-
-interface RowProps {
-  readonly item: SessionTreeRow;
-  readonly selected: boolean;
-  /** This row holds the list's Tab stop. */
-  readonly active: boolean;
-  readonly title: string;
-}
-
-const SessionRow = memo(function SessionRow({ item, selected, active, title }: RowProps): ReactNode {
-  const { session, depth } = item;
-  const client = useClient();
-  const runtime = useRuntime();
-  const select = useApp((s) => s.select);
-  const edit = useApp((s) => (s.sessionEdit?.sessionId === session.id ? s.sessionEdit.kind : undefined));
-  const editSession = useApp((s) => s.editSession);
-  const [draft, setDraft] = useState('');
-  const openRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (edit === 'rename') setDraft(session.title ?? title);
-    // Only when a rename starts: a title that changes while the user types must not overwrite the draft.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
-  }, [edit]);
-
-  const endEdit = (): void => {
-    editSession(undefined);
-    // The rename field gives way to the row's button again.
-    focusAfterRender(() => openRef.current);
-  };
-  const rename = async (): Promise<void> => {
-    const t = draft.trim();
-    endEdit();
-    if (!t || t === session.title) return;
-    try {
-      await client.renameSession({ sessionId: session.id, title: t });
-      await runtime.refreshSessions();
-    } catch (error) {
-      runtime.reportError('Rename', error);
-    }
-  };
-  const remove = async (): Promise<void> => {
-    editSession(undefined);
-    try {
-      await client.deleteSession({ sessionId: session.id });
-      if (runtime.app.getState().selectedId === session.id) select(undefined);
-      await runtime.refreshSessions();
-    } catch (error) {
-      runtime.reportError('Delete', error);
-    }
-    // The row is gone: the list's Tab stop (another session), else New session.
-    focusAfterRender(bySelector('[data-testid="session-open"][data-focus-default]', '[data-testid="new-session-button"]'));
-  };
-  const tab = active ? 0 : -1;
-
-  return (
-    <li
-      className={`session-row${selected ? ' selected' : ''}${item.contextOnly ? ' context-only' : ''}`}
-      data-testid="session-row"
-      data-session-id={session.id}
-      data-status={session.status}
-      data-depth={depth}
-      data-selected={selected ? 'true' : 'false'}
-      style={{ paddingLeft: 6 + depth * 14 }}
-      // A click anywhere on the row opens it, also between the title and the actions that appear
-      // on hover (they narrow the open button under the pointer); the buttons handle their own.
-      onClick={(e) => {
-        if (edit !== 'rename' && !(e.target as HTMLElement).closest('button, input, [role="dialog"]')) select(session.id, { focusSession: true });
-      }}
-    >
-      {edit === 'rename' ? (
-        <input
-          className="rename-input"
-          data-testid="session-rename-input"
-          aria-label={`New title for ${title}`}
-          autoFocus
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onBlur={() => void rename()}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              e.preventDefault();
-              void rename();
-            }
-            if (e.key === 'Escape') {
-              e.preventDefault();
-              endEdit();
-            }
-          }}
-        />
-      ) : (
-        <button
-          ref={openRef}
-          type="button"
-          className="session-open"
-          data-testid="session-open"
-          data-session-id={session.id}
-          tabIndex={tab}
-          aria-current={selected ? 'true' : undefined}
-          {...(active ? { 'data-focus-default': '' } : {})}
-          title={`${title}\n${session.cwd ?? ''}\n${session.eventCount} events`}
-          onClick={() => select(session.id, { focusSession: true })}
-        >
-          {depth > 0 && (
-            <span className="lineage" aria-hidden="true">
-              └
-            </span>
-          )}
-          <span className={`status-dot ${session.status}`} data-testid="session-status-dot" aria-hidden="true" />
-          <span className="session-text">
-            <span className="session-title" data-testid="session-title">
-              {title}
-            </span>
-            <SessionCost session={session} />
-          </span>
-          {session.status === 'running' && <span className="sr-only"> (running)</span>}
-          <SessionActivityBadge session={session} />
-          <TeamPendingMarker sessionId={session.id} />
-          {session.ownedElsewhere && <span className="badge badge-muted">read-only</span>}
-          {session.origin?.kind === 'imported' && (
-            <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
-              {teamOwnerOf(session.origin.file) !== undefined ? `team: ${teamOwnerOf(session.origin.file)}` : session.origin.format}
-            </span>
-          )}
-        </button>
-      )}
-      <span className="row-actions">
-        <button
-          type="button"
-          className="icon-button"
-          data-testid="session-rename-button"
-          tabIndex={tab}
-          title="Rename (F2)"
-          aria-label={`Rename ${title}`}
-          onClick={() => editSession({ sessionId: session.id, kind: 'rename' })}
-        >
-          <RenameIcon />
-        </button>
-        {session.origin?.kind !== 'imported' && (
-          <button
-            type="button"
-            className="icon-button"
-            data-testid="session-fork-button"
-            tabIndex={tab}
-            title="Fork at the last closed turn"
-            aria-label={`Fork ${title}`}
-            onClick={() => void runtime.actions.fork(session.id)}
-          >
-            <ForkIcon />
-          </button>
-        )}
-        <button
-          type="button"
-          className="icon-button"
-          data-testid="session-export-button"
-          tabIndex={tab}
-          title="Export JSONL"
-          aria-label={`Export ${title} as JSONL`}
-          onClick={() => void runtime.actions.exportSession(session.id, download)}
-        >
-          <ExportIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          data-testid="session-bundle-button"
-          tabIndex={tab}
-          title="Export bundle… (with its forks)"
-          aria-label={`Export ${title} as a bundle`}
-          onClick={() => editSession({ sessionId: session.id, kind: 'bundle' })}
-        >
-          <BundleIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button danger"
-          data-testid="session-delete-button"
-          tabIndex={tab}
-          title="Delete (Del)"
-          aria-label={`Delete ${title}`}
-          onClick={() => editSession({ sessionId: session.id, kind: 'delete' })}
-        >
-          <DeleteIcon />
-        </button>
-      </span>
-      {edit === 'delete' && (
-        <ConfirmDialog
-          title="Delete session"
-          message={
-            <>
-              Delete <b>{title}</b> and its {session.eventCount} events? This cannot be undone.
-            </>
-          }
-          confirmLabel="Delete"
-          onConfirm={() => void remove()}
-          onCancel={() => editSession(undefined)}
-        />
-      )}
-    </li>
-  );
-});
-
-/** Focuses the open-button of the row for `sessionId` inside `list`. */
-function focusRow(list: HTMLElement | null, sessionId: string): void {
-  list?.querySelector<HTMLElement>(`[data-testid="session-open"][data-session-id="${CSS.escape(sessionId)}"]`)?.focus();
 }
 
 const SessionList = memo(function SessionList({ firstMessage }: { readonly firstMessage: string | undefined }): ReactNode {
