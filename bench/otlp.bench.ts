@@ -9,7 +9,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { z } from 'zod';
 import type { StreamChunk } from '../shared/chunks.js';
 import { Agent } from '../electron/agent/agent.js';
 import type { ModelClient } from '../electron/llm/model-client.js';
@@ -19,7 +18,7 @@ import { LiveTraceExporter } from '../electron/telemetry/live-exporter.js';
 import { otlpExporter } from '../electron/telemetry/otlp-export.js';
 import { InMemoryFileReadTracker } from '../electron/tools/file-read-tracker.js';
 import { ToolRegistry } from '../electron/tools/registry.js';
-import { defineTool } from '../electron/tools/tool.js';
+import { noopTool } from './noop-tool.js';
 import { tempDir } from '../test/support/store-fixtures.js';
 import { median, report } from './report.js';
 
@@ -56,14 +55,7 @@ async function run(exportTo: string | undefined): Promise<{ msPerStep: number; e
   const live = repository.create({ cwd: tmp.dir });
   const traces = exportTo ? new LiveTraceExporter({ exporter: otlpExporter(exportTo, 10_000) }) : undefined;
   const watch = traces?.watch(live.session);
-  const noop = defineTool({
-    name: 'noop',
-    description: 'does nothing',
-    parameters: z.object({ n: z.number() }).strict(),
-    risk: 'read',
-    presentation: 'generic',
-    execute: async () => ({ content: 'ok' }),
-  });
+  const noop = noopTool();
   const agent = new Agent({
     session: live.session,
     flush: () => live.flush(),

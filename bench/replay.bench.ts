@@ -8,7 +8,6 @@
  * Goal: ≤ 2×. The replay runs with the recording's configuration (compaction off, as recorded).
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { StreamChunk } from '../shared/chunks.js';
 import { Agent } from '../electron/agent/agent.js';
 import type { ModelClient } from '../electron/llm/model-client.js';
@@ -18,7 +17,7 @@ import { SessionRepository } from '../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../electron/store/sqlite-session-store.js';
 import { InMemoryFileReadTracker } from '../electron/tools/file-read-tracker.js';
 import { ToolRegistry } from '../electron/tools/registry.js';
-import { defineTool } from '../electron/tools/tool.js';
+import { noopTool } from './noop-tool.js';
 import { tempDir } from '../test/support/store-fixtures.js';
 import { gc, median, report } from './report.js';
 
@@ -47,14 +46,7 @@ function instantModel(): ModelClient {
   };
 }
 
-const noop = defineTool({
-  name: 'noop',
-  description: 'does nothing',
-  parameters: z.object({ n: z.number() }).strict(),
-  risk: 'read',
-  presentation: 'generic',
-  execute: async () => ({ content: 'ok' }),
-});
+const noop = noopTool();
 
 async function main(): Promise<void> {
   const tmp = tempDir('forkline-bench-replay-');

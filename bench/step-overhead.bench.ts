@@ -7,7 +7,6 @@
  * Goal: ≤ 3×, and under 5 ms per step.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { StreamChunk } from '../shared/chunks.js';
 import type { SessionEvent } from '../shared/events.js';
 import { Agent } from '../electron/agent/agent.js';
@@ -16,7 +15,7 @@ import { SessionRepository } from '../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../electron/store/sqlite-session-store.js';
 import { InMemoryFileReadTracker } from '../electron/tools/file-read-tracker.js';
 import { ToolRegistry } from '../electron/tools/registry.js';
-import { defineTool } from '../electron/tools/tool.js';
+import { noopTool } from './noop-tool.js';
 import { tempDir } from '../test/support/store-fixtures.js';
 import { report } from './report.js';
 
@@ -51,14 +50,7 @@ async function main(): Promise<void> {
   const store = new SqliteSessionStore(tmp.file('steps.db'));
   const repository = new SessionRepository(store, { newId: randomUUID, invariants: 'enforce' });
   const live = repository.create({ cwd: tmp.dir });
-  const noop = defineTool({
-    name: 'noop',
-    description: 'does nothing',
-    parameters: z.object({ n: z.number() }).strict(),
-    risk: 'read',
-    presentation: 'generic',
-    execute: async () => ({ content: 'ok' }),
-  });
+  const noop = noopTool();
   const agent = new Agent({
     session: live.session,
     flush: () => live.flush(),
