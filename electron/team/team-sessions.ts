@@ -8,33 +8,18 @@
  * pipeline (which validates every event and marks the copy imported), never used to act.
  */
 import { SESSION_FORMAT_VERSION, type SessionEvent } from '../../shared/events.js';
+import type { TeamSessionView } from '../../shared/team.js';
 import type { TeamDb } from './team-db.js';
 import { TeamStoreError } from './team-errors.js';
 
-/** One row of the team's session list. */
-export interface TeamSessionRow {
-  readonly id: string;
-  /** The database role that published it. */
-  readonly owner: string;
-  readonly workspace?: string;
-  readonly title?: string;
-  /** Its last turn's state (`open`, `completed`, `error`, …), as the local list shows it. */
-  readonly status?: string;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly costUsd?: number;
-  /** Events published (= the session's length on the server, its prefix included). */
-  readonly eventCount: number;
-  /** Epoch ms the session was created (on its owner's machine). */
-  readonly createdAt: number;
-  /** Epoch ms of its last publish. */
-  readonly updatedAt: number;
-  /** The session it was forked from and the seq its own events start at. */
-  readonly parentId?: string;
+/**
+ * One row of the team's session list: the renderer's {@link TeamSessionView} (shared/team.ts) less
+ * `mine` (the host adds it for the connected role), plus the seq a fork's own events start at.
+ */
+export type TeamSessionRow = Omit<TeamSessionView, 'mine'> & {
+  /** The seq its own events start at (a fork of `parentId`). */
   readonly forkSeq?: number;
-  /** `native`, or `imported` with its format. */
-  readonly provenance: { readonly kind: string; readonly format?: string };
-}
+};
 
 interface DbSessionRow {
   id: string;
