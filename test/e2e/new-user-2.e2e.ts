@@ -22,7 +22,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_LOGS } from '../support/import-fixtures.js';
 import { textResponse, toolCallResponse, usage } from '../support/scripted-llm/index.js';
-import { ROOT, startE2eApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
+import { ROOT, startConnectedApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
 import { focused, waitForFocus } from './support/keyboard-focus.js';
 import { layoutProblems } from './support/layout-checks.js';
 
@@ -40,10 +40,9 @@ afterEach(async () => {
 });
 
 async function start(size: { width: number; height: number }, options: E2eOptions = {}): Promise<{ app: E2eApp; page: Page; byTestId: (id: string) => Locator }> {
-  app = await startE2eApp({ viewport: size, ...options });
-  const page = app.page;
-  await page.locator('[data-testid="sidebar-empty"], [data-testid="session-list"]').first().waitFor();
-  return { app, page, byTestId: (id: string) => page.getByTestId(id) };
+  const started = await startConnectedApp({ viewport: size, ...options });
+  app = started.app;
+  return started;
 }
 
 /** Opens a session from the list (after a reload, so the list holds sessions made through the host). */

@@ -21,7 +21,7 @@ import { AGENT_LOGS } from '../support/import-fixtures.js';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpError, reply, textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
-import { ROOT, SCREENSHOTS, startE2eApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
+import { ROOT, SCREENSHOTS, startConnectedApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
 import { createRuntime } from '../../electron/host/runtime.js';
 import { startBrowserServer } from '../../electron/host/transport/ws-server.js';
 import { layoutProblems } from './support/layout-checks.js';
@@ -39,11 +39,9 @@ afterEach(async () => {
 });
 
 async function start(size: { width: number; height: number }, options: E2eOptions = {}): Promise<{ app: E2eApp; page: Page; byTestId: (id: string) => Locator }> {
-  app = await startE2eApp({ viewport: size, ...options });
-  const page = app.page;
-  // Connected: the session list has answered.
-  await page.locator('[data-testid="sidebar-empty"], [data-testid="session-list"]').first().waitFor();
-  return { app, page, byTestId: (id: string) => page.getByTestId(id) };
+  const started = await startConnectedApp({ viewport: size, ...options });
+  app = started.app;
+  return started;
 }
 
 /** A session made through the host, opened from the session list. */

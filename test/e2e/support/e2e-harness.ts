@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll } from 'vitest';
 import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
@@ -119,4 +119,15 @@ export async function startE2eApp(options: E2eOptions = {}): Promise<E2eApp> {
   };
   await app.openPage();
   return app;
+}
+
+/**
+ * {@link startE2eApp}, then waits until the page is connected (the session list has answered: empty
+ * or listing); returns the app, its page and a `getByTestId` shorthand.
+ */
+export async function startConnectedApp(options: E2eOptions = {}): Promise<{ app: E2eApp; page: Page; byTestId: (id: string) => Locator }> {
+  const app = await startE2eApp(options);
+  const page = app.page;
+  await page.locator('[data-testid="sidebar-empty"], [data-testid="session-list"]').first().waitFor();
+  return { app, page, byTestId: (id: string) => page.getByTestId(id) };
 }
