@@ -128,6 +128,9 @@ describe.each(SIZES)('layout at $width×$height', (size) => {
     const id = await longSession(a, 8);
     await openFromList(page, id);
     await page.locator('[data-testid="turn-end"][data-turn="8"]').waitFor();
+    // The whole session loaded (it opens at its tail; the earlier events follow): else Home would go
+    // to the first loaded row, which at 1440×900 is already in view, and nothing would scroll.
+    await page.locator('[data-testid="timeline"][data-start-seq="0"]').waitFor();
     await byTestId('outline-button').focus();
     await page.keyboard.press('Enter');
     await byTestId('turn-outline').waitFor();

@@ -279,21 +279,27 @@ export function Timeline(): ReactNode {
     return i >= 0 ? i : rows.length - 1;
   }, [rows, activeKey]);
 
+  /** Whether row `index` is rendered and wholly inside the scrolled viewport. */
+  const whollyInView = useCallback(
+    (index: number): boolean => {
+      const el = scrollRef.current;
+      const item = virtualizer.getVirtualItems().find((v) => v.index === index);
+      return !!el && !!item && item.start >= el.scrollTop && item.end <= el.scrollTop + el.clientHeight;
+    },
+    [virtualizer],
+  );
+
   const moveTo = useCallback(
     (index: number) => {
       const row = rows[index];
       if (!row) return;
       setActiveKey(row.key);
-      // A move up stops following at once; if the view is still at the bottom afterwards (the row
-      // was already in view), following resumes.
+      // A move up to a row out of view stops following at once (the scroll below moves the view
+      // up); a move to a row already wholly in view scrolls nothing, so following goes on. Decided
+      // now, from the row's laid-out place, not a frame later: on a loaded machine the virtualizer's
+      // scroll can land after that frame, and a later check saw "still at the bottom" and resumed.
       const movingUp = index < rows.length - 1 && index < activeIndex;
-      if (movingUp && followRef.current) {
-        stopFollowing();
-        requestAnimationFrame(() => {
-          const el = scrollRef.current;
-          if (el && el.scrollHeight - el.scrollTop - el.clientHeight <= TAIL_SLACK) setFollow(true);
-        });
-      }
+      if (movingUp && followRef.current && !whollyInView(index)) stopFollowing();
       virtualizer.scrollToIndex(index, { align: 'auto' });
       // Focus now when the row is rendered (the usual case: a neighbour), else once the scroll brings it in.
       let tries = 0;
@@ -307,7 +313,7 @@ export function Timeline(): ReactNode {
       };
       if (!focus()) requestAnimationFrame(retry);
     },
-    [rows, virtualizer, activeIndex, stopFollowing],
+    [rows, virtualizer, activeIndex, stopFollowing, whollyInView],
   );
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
@@ -432,6 +438,7 @@ export function Timeline(): ReactNode {
         className="timeline"
         data-testid="timeline"
         data-region="timeline"
+        data-start-seq={startSeq}
         ref={scrollRef}
         role="region"
         aria-label="Timeline"
