@@ -22,7 +22,7 @@ import { MAX_PACKED_MEMBERS, PACKED_ROW_TYPES, expandPackedRow, packEvents, type
 import { prepareDatabaseFile } from './database-file.js';
 import { lastTurnAfter, searchableText } from './search-text.js';
 import { lostClaim } from './session-ownership.js';
-import { ThreadedAppender } from './threaded-appender.js';
+import { ThreadedAppender, type RowValue } from './threaded-appender.js';
 import type { AppendOptions, BackgroundAppender, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 import { applyMigration, MIGRATION_LIST, SCHEMA_VERSION } from './migrations/index.js';
 import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, DEFERRED_SYNC_PRAGMA, DURABLE_COMMIT_PRAGMA, SQL, type StatementName } from './sql.js';
@@ -325,7 +325,7 @@ export class SqliteSessionStore implements SessionStore {
     const row = this.requireRow(sessionId);
     if (row.search_pending_from === null) throw new StoreError('WRITE_FAILED', `session ${sessionId} indexes as it is written; only a session with deferred search documents is appended on a thread`);
     try {
-      return new ThreadedAppender(this.file, sessionId, row.event_count, (events) => encodeEventRows(events, this.packChunks), this.now, this.nativeBinding);
+      return new ThreadedAppender(this.file, sessionId, row.event_count, (events) => eventRowValues(events, this.packChunks), this.now, this.nativeBinding);
     } catch (error) {
       // No writer thread here (e.g. the addon cannot load in a worker): the caller writes on its own thread.
       console.warn(`forkline: ${(error as Error).message}; writing on the main thread instead`);
@@ -639,10 +639,21 @@ function forEachEventRow(events: readonly SessionEvent[], packChunks: boolean, v
   }
 }
 
-/** The rows of `events` as flat parameters, 8 per row (ThreadedAppender's ROW_STRIDE): what the writer thread inserts. */
-function encodeEventRows(events: readonly SessionEvent[], packChunks: boolean): (string | number | null)[] {
-  const out: (string | number | null)[] = [];
-  forEachEventRow(events, packChunks, (seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable) => out.push(seq, lastSeq, type, time, data, surfaceOp, sourceEventSeqs, ignorable));
+/**
+ * The rows of `events` as flat values, 8 per row (ThreadedAppender's ROW_STRIDE and RowValue): what
+ * the writer thread inserts. The same rows as {@link forEachEventRow}, with the JSON columns left as
+ * values for the writer thread to serialise the same way.
+ */
+function eventRowValues(events: readonly SessionEvent[], packChunks: boolean): RowValue[] {
+  const out: RowValue[] = [];
+  for (const row of packChunks ? packEvents(events) : events) {
+    if ('seq0' in row) {
+      const members = (row.data.texts ?? row.data.args)!.length;
+      out.push(row.seq0, row.seq0 + members - 1, row.type, row.time0, row.data, undefined, undefined, null);
+    } else {
+      out.push(row.seq, row.seq, row.type, row.time, row.data, row.surfaceOp, row.sourceEventSeqs, row.ignorable ? 1 : null);
+    }
+  }
   return out;
 }
 

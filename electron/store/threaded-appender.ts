@@ -4,9 +4,13 @@
  * previous batch is written (docs/importing.md: an import of a 100 MB log runs at half the speed of
  * a bare `JSON.parse` of it only when the two overlap on two cores).
  *
- * - The calling thread serialises each batch into row parameters (the same rows the synchronous
- *   write path inserts) and posts them; the worker inserts each batch in one `BEGIN IMMEDIATE`
- *   transaction that first checks the stored next seq, exactly like `SqliteSessionStore.append`.
+ * - The calling thread turns each batch into row values (the same rows the synchronous write path
+ *   inserts, with the JSON columns still as values) and posts them; the worker serialises the JSON
+ *   columns exactly as the synchronous path does (`JSON.stringify`, `undefined` → NULL) and inserts
+ *   each batch in one `BEGIN IMMEDIATE` transaction that first checks the stored next seq, exactly
+ *   like `SqliteSessionStore.append`. Posting values costs the calling thread a structured clone,
+ *   about half of `JSON.stringify` plus posting the text (measured on the import benchmark's log),
+ *   and moves the serialisation onto the worker, which otherwise waits most of the time.
  * - At most {@link MAX_BATCHES_IN_FLIGHT} batches wait at any time (the caller blocks on an
  *   `Atomics.wait` until the worker catches up), so memory stays bounded whatever the log's size.
  * - Only sessions created with deferred search documents may be appended this way: the worker
@@ -42,14 +46,21 @@ const BATCH_TIMEOUT_MS = 120_000;
 /** Values per row in {@link AppendBatch.rows}: seq, last_seq, type, time, data, surface_op, source_event_seqs, ignorable. */
 export const ROW_STRIDE = 8;
 
+/**
+ * One value of a flat row ({@link ROW_STRIDE} per row): numbers and strings as stored, except the
+ * JSON columns data, surface_op and source_event_seqs (row slots 4–6), which hold the value itself
+ * (a JSON value, or `undefined` for "no value": stored as NULL) for the worker to serialise.
+ */
+export type RowValue = string | number | null | undefined | object;
+
 /** One batch as posted to the worker. */
 interface AppendBatch {
   readonly sessionId: string;
   /** The stored next seq this batch must start at, and the next seq after it. */
   readonly from: number;
   readonly to: number;
-  /** Row parameters, {@link ROW_STRIDE} per row, flat (cheap to copy between threads). */
-  readonly rows: (string | number | null)[];
+  /** Row values, {@link ROW_STRIDE} per row, flat (see {@link RowValue}). */
+  readonly rows: RowValue[];
   readonly lastTurn: string | null;
   /** `updated_at` (epoch ms). */
   readonly now: number;
@@ -120,7 +131,22 @@ function appenderThread(load: NodeJS.Require): void {
     }
     if (row.search_pending_from === null) throw new Error(`session ${batch.sessionId} indexes as it is written; it cannot be appended on a thread`);
     const r = batch.rows;
-    for (let i = 0; i < r.length; i += 8) insert.run(batch.sessionId, r[i], r[i + 1], r[i + 2], r[i + 3], r[i + 4], r[i + 5], r[i + 6], r[i + 7]);
+    // The JSON columns as the synchronous write path serialises them (forEachEventRow).
+    for (let i = 0; i < r.length; i += 8) {
+      const surfaceOp = r[i + 5];
+      const sourceEventSeqs = r[i + 6];
+      insert.run(
+        batch.sessionId,
+        r[i],
+        r[i + 1],
+        r[i + 2],
+        r[i + 3],
+        JSON.stringify(r[i + 4]),
+        surfaceOp === undefined ? null : JSON.stringify(surfaceOp),
+        sourceEventSeqs === undefined ? null : JSON.stringify(sourceEventSeqs),
+        r[i + 7],
+      );
+    }
     update.run(batch.to, batch.now, batch.sessionId);
     if (batch.lastTurn !== null) setLastTurn.run(batch.lastTurn, batch.sessionId);
   });
@@ -147,8 +173,8 @@ function appenderThread(load: NodeJS.Require): void {
   });
 }
 
-/** Turns events into the flat row parameters of the `events` table (see {@link ROW_STRIDE}). */
-export type RowEncoder = (events: readonly SessionEvent[]) => (string | number | null)[];
+/** Turns events into the flat row values of the `events` table (see {@link ROW_STRIDE} and {@link RowValue}). */
+export type RowEncoder = (events: readonly SessionEvent[]) => RowValue[];
 
 export class ThreadedAppender implements BackgroundAppender {
   private readonly worker: Worker;

@@ -31,7 +31,22 @@ describe('ThreadedAppender (writer thread of large imports)', () => {
 
   it('writes the same rows as the synchronous path given the same batches (chunk runs packed alike), and its thread ends when closed', async () => {
     const session = buildSession('threaded', 12, 9);
-    const events = session.events;
+    // Every column's odd values too: a lone surrogate in a text (the writer thread serialises the
+    // JSON columns; a structured clone must keep every UTF-16 code unit) and an ignorable event.
+    let marked = 0;
+    const events = session.events.map((event, i) => {
+      if (i < 10 || marked >= 2) return event;
+      if (event.type === 'user/message') {
+        marked++;
+        return { ...event, data: { ...event.data, text: `lone \ud800 surrogate, then \udfff` } } as typeof event;
+      }
+      if (event.type === 'request/header' && !event.ignorable) {
+        marked++;
+        return { ...event, ignorable: true } as typeof event;
+      }
+      return event;
+    });
+    expect(marked).toBe(2);
     const file = tmp.file('same-rows.db');
     const store = new SqliteSessionStore(file);
     store.createSession(session.header, events.slice(0, 10), { deferSearch: true });
