@@ -21,7 +21,7 @@ const LAYERS = {
   'electron/platform': ['shared'],
   'electron/session': ['shared'],
   'electron/llm': ['shared'],
-  'electron/workspace': ['shared'],
+  'electron/workspace': ['shared', 'electron/platform'],
   // Fan-out's pure parts: the check runner, branch reports and ranking (the run itself is a host service).
   'electron/fanout': ['shared', 'electron/store', 'electron/workspace'],
   'electron/tools': ['shared', 'electron/platform'],
@@ -31,7 +31,7 @@ const LAYERS = {
   'electron/agent': ['shared', 'electron/session', 'electron/llm', 'electron/tools'],
   // The price list (a pinned package) and the agent's spend guard built from it.
   'electron/pricing': ['shared', 'electron/agent'],
-  'electron/replay': ['shared', 'electron/session', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/workspace'],
+  'electron/replay': ['shared', 'electron/platform', 'electron/session', 'electron/llm', 'electron/tools', 'electron/agent', 'electron/workspace'],
   // The team store (issue 27): a shared PostgreSQL database sessions are published to and read from.
   'electron/team': ['shared', 'electron/platform', 'electron/session', 'electron/store'],
   // Portable session bundles (issue 26): export with redaction, verified all-or-nothing import.

@@ -5,22 +5,26 @@
  * (`git add --all` into a private index of a temporary bare repository, `write-tree`), so it equals
  * the tree of a logged checkpoint of the same files.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ForklineError } from '../../shared/errors.js';
+import { execFileOffThread, OffThreadExecError } from '../platform/off-thread-exec.js';
 import type { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 
-function git(gitDir: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['-c', 'core.autocrlf=false', '-c', 'core.quotepath=false', '-c', 'gc.auto=0', ...args],
-      { env: { ...process.env, GIT_DIR: gitDir, GIT_TERMINAL_PROMPT: '0', ...env }, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', timeout: 30_000 },
-      (error, stdout, stderr) => (error ? reject(new ForklineError('REPLAY_GIT_FAILED', `git ${args[0]} failed: ${stderr.trim() || error.message}`)) : resolve(stdout)),
-    );
-  });
+/** One git command on the checkpoint repository, launched off this thread (see off-thread-exec.ts). */
+async function git(gitDir: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  try {
+    const { stdout } = await execFileOffThread('git', ['-c', 'core.autocrlf=false', '-c', 'core.quotepath=false', '-c', 'gc.auto=0', ...args], {
+      env: { ...process.env, GIT_DIR: gitDir, GIT_TERMINAL_PROMPT: '0', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 30_000,
+    });
+    return stdout;
+  } catch (error) {
+    const stderr = error instanceof OffThreadExecError ? error.stderr.trim() : '';
+    throw new ForklineError('REPLAY_GIT_FAILED', `git ${args[0]} failed: ${stderr || (error as Error).message}`);
+  }
 }
 
 /** `path → blob id` of every file of a tree. */

@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ForklineError } from '../../shared/errors.js';
+import { execFileOffThread, OffThreadExecError } from '../platform/off-thread-exec.js';
 
 export interface CheckpointOptions {
   /** The git executable (default `git`). */
@@ -75,24 +76,20 @@ export class WorkspaceCheckpoints {
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
-  private run(args: readonly string[], env: Record<string, string> = {}, cwd?: string): Promise<string> {
-    return new Promise((resolve, reject) => {
-      execFile(
-        this.git,
-        ['-c', 'core.autocrlf=false', '-c', 'core.quotepath=false', '-c', 'gc.auto=0', ...args],
-        {
-          cwd,
-          env: { ...process.env, ...IDENTITY, GIT_DIR: this.gitDir, GIT_TERMINAL_PROMPT: '0', ...env },
-          timeout: this.timeoutMs,
-          maxBuffer: 64 * 1024 * 1024,
-          encoding: 'utf8',
-        },
-        (error, stdout, stderr) => {
-          if (error) reject(new ForklineError('CHECKPOINT_FAILED', `git ${args[0]} failed: ${stderr.trim() || error.message}`, { cause: error }));
-          else resolve(stdout);
-        },
-      );
-    });
+  /** One git command on the shadow repository, launched off this thread (see off-thread-exec.ts). */
+  private async run(args: readonly string[], env: Record<string, string> = {}, cwd?: string): Promise<string> {
+    try {
+      const { stdout } = await execFileOffThread(this.git, ['-c', 'core.autocrlf=false', '-c', 'core.quotepath=false', '-c', 'gc.auto=0', ...args], {
+        ...(cwd !== undefined ? { cwd } : {}),
+        env: { ...process.env, ...IDENTITY, GIT_DIR: this.gitDir, GIT_TERMINAL_PROMPT: '0', ...env },
+        timeout: this.timeoutMs,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return stdout;
+    } catch (error) {
+      const stderr = error instanceof OffThreadExecError ? error.stderr.trim() : '';
+      throw new ForklineError('CHECKPOINT_FAILED', `git ${args[0]} failed: ${stderr || (error as Error).message}`, { cause: error });
+    }
   }
 
   private init(): Promise<void> {
