@@ -163,42 +163,30 @@ describe('the divergence view at the tool level', () => {
 });
 
 describe('Edit and send at 1000×700', () => {
-  it('fits the window, edits messages by role, says what a fork keeps, and Stop ends a stalled stream as a stopped run', async () => {
+  it('the request being edited, Send and the response pane are all in view at once, nothing scrolled', async () => {
     await openSession(main);
     await press(page.locator('[data-testid="step-marker"][data-turn="2"][data-step="1"]').getByTestId('request-button'));
     await byTestId('request-wire').waitFor();
     await runCommand(page, 'edit and send');
     await byTestId('playground').waitFor();
-
-    // Everything needed at once, nothing scrolled: the request being edited, Send, the response pane.
-    for (const id of ['playground-send', 'playground-edit', 'playground-result', 'playground-fork']) {
+    for (const id of ['playground-send', 'playground-edit', 'playground-result', 'playground-fork', 'playground-system']) {
       expect(await hiddenPart(byTestId(id)), id).toBeLessThan(0.01);
     }
-    // The edit pane shows its start (the system prompt), and the response pane its placeholder.
-    expect(await hiddenPart(byTestId('playground-system'))).toBeLessThan(0.01);
+    await both('opened');
+  }, 120_000);
 
-    // Messages by wire role, their content as text — no internal JSON (ids, source, blocks).
+  it('messages are edited one by one under their wire role (no internal JSON), and what is typed is what is sent', async () => {
     const roles = await page.getByTestId('playground-message').evaluateAll((els) => els.map((el) => el.getAttribute('data-role')));
     expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
     const boxes = page.locator('[data-testid="playground-messages"] textarea');
     const values = await boxes.evaluateAll((els) => els.map((el) => (el as HTMLTextAreaElement).value));
     expect(values).toEqual(['Read notes.txt.', '{"path":"notes.txt"}', expect.stringContaining('hello from the notes file'), 'It says hello from the notes file.', 'Summarize it in one word.']);
     expect(values.join('\n')).not.toContain('"source"');
-    expect(await byTestId('playground-fork-note').textContent()).toContain('edit one of your own prompts');
 
-    // Edit the prompt (keyboard): the fork note says what the fork keeps; nothing else edited yet.
-    const prompt = page.getByTestId('playground-message-text').last();
-    await retype(prompt, 'Summarize it in one word, in French.');
-    await page.locator('[data-testid="playground-fork"]:not([disabled])').waitFor();
-    expect(await byTestId('playground-fork-note').textContent()).toContain('keeps the session’s own system prompt, tools, parameters, model and earlier messages');
-    expect(await byTestId('playground-fork-not-carried').count()).toBe(0);
-    // Edit the tool result and the system prompt too: the note lists both as not carried.
+    // Edit (keyboard) the prompt, the tool result and the system prompt, then send.
+    await retype(page.getByTestId('playground-message-text').last(), 'Summarize it in one word, in French.');
     await retype(byTestId('playground-tool-result'), 'hello from the EDITED notes file');
     await retype(byTestId('playground-system'), 'You answer in French.');
-    expect(await byTestId('playground-fork-not-carried').textContent()).toBe('Not carried into the fork: the system prompt, the other messages you edited or removed.');
-    await both('edited');
-
-    // Send what was edited: the server receives the provider's messages with the edited texts.
     const before = app.llm.requests.length;
     answers.push(textResponse('Bonjour.'));
     await press(byTestId('playground-send'));
@@ -210,8 +198,28 @@ describe('Edit and send at 1000×700', () => {
     await waitForFocus(page, 'playground-response', 30_000);
     expect(await byTestId('playground-response-text').textContent()).toBe('Bonjour.');
     expect(await hiddenPart(byTestId('playground-response'))).toBeLessThan(0.01);
+    await both('edited-sent');
+  }, 120_000);
 
-    // Stop: the stream stalls after the role chunk and two text deltas ("Un m", "omen"), all shown;
+  it('"Fork with this prompt" says what the fork keeps and lists the other edits it does not carry', async () => {
+    await byTestId('playground-fork-note').waitFor();
+    expect(await byTestId('playground-fork-note').textContent()).toContain('keeps the session’s own system prompt, tools, parameters, model and earlier messages');
+    expect(await byTestId('playground-fork-not-carried').textContent()).toBe('Not carried into the fork: the system prompt, the other messages you edited or removed.');
+    // Back to the logged request: nothing to fork with, and the note says how to get one.
+    await press(byTestId('playground-reset'));
+    await page.locator('[data-testid="playground-fork"][disabled]').waitFor();
+    expect(await byTestId('playground-fork-note').textContent()).toContain('edit one of your own prompts');
+    // Only the prompt edited: nothing is left out.
+    await retype(page.getByTestId('playground-message-text').last(), 'Summarize it in one word, in French.');
+    await page.locator('[data-testid="playground-fork"]:not([disabled])').waitFor();
+    expect(await byTestId('playground-fork-not-carried').count()).toBe(0);
+    await retype(byTestId('playground-params'), '{"temperature": 0.5}');
+    expect(await byTestId('playground-fork-not-carried').textContent()).toBe('Not carried into the fork: the parameters.');
+    await both('fork-note');
+  }, 120_000);
+
+  it('Stop, from the keyboard, ends a stalled stream; the run is recorded as stopped', async () => {
+    // The stream stalls after the role chunk and two text deltas ("Un m", "omen"), both shown;
     // Send has turned into Stop, which has focus.
     answers.push(textResponse('Un moment, je lis le fichier.', { split: 4, cut: { after: 3, then: 'stall' } }));
     await press(byTestId('playground-send'));
@@ -240,8 +248,7 @@ describe('Edit and send at 1000×700', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { status: string; text: string });
-    expect(stored.map((r) => r.status)).toEqual(['done', 'aborted']);
-    expect(stored[1]!.text).toBe('Un momen');
+    expect(stored.at(-1)).toMatchObject({ status: 'aborted', text: 'Un momen' });
     await both('stopped');
-  }, 180_000);
+  }, 120_000);
 });
