@@ -5,7 +5,8 @@
  * - the request inspector said "Authorization: Bearer <redacted>" although no key is set: it now
  *   says that no key was sent (the client sends a placeholder);
  * - a step marker beside the open request inspector cut its figures ("price unkn…", "9 ch…"): they
- *   wrap onto a second line, none is cut, and "Request" stays whole;
+ *   wrap onto a second line, none is cut, and "Request" stays whole on the first line (focus.e2e.ts);
+ * - with a key set, the Authorization header still shows it redacted, never the key;
  * - a fork titled by the same first prompt as its parent showed two identical names in the sidebar
  *   and the branch picker: the fork reads "fork N · <title>" (its start survives the sidebar's ellipsis) (display only; its log is untouched).
  * Screenshots: test-results/new-user-4-*.png, each checked for overlapping or cut-off controls.
@@ -99,5 +100,20 @@ describe('new-user leftovers at 1000×700', () => {
     expect(await marker.textContent()).toMatch(/price unknown/);
     await app.screenshot('new-user-4-step-marker');
     expect(await layoutProblems(page)).toEqual([]);
+  }, 60_000);
+
+  it('with a key set, the Authorization header shows it redacted (never the key)', async () => {
+    const conn = app.runtime.host.connect(() => undefined);
+    await conn.setApiKey({ provider: 'custom', apiKey: 'sk-e2e-secret-key' });
+    conn.dispose();
+    await page.reload();
+    await page.locator(`[data-testid="session-row"][data-session-id="${parent}"]`).waitFor();
+    await openSession(parent);
+    await press(page.locator('[data-testid="step-marker"][data-turn="1"][data-step="1"]').getByTestId('request-button'));
+    await byTestId('request-wire').waitFor();
+    const auth = page.locator('[data-testid="request-headers"] tr[data-redacted="true"]');
+    expect(await auth.textContent()).toContain('Bearer <redacted>');
+    expect(await byTestId('request-no-key').count()).toBe(0);
+    expect(await byTestId('request-inspector').textContent()).not.toContain('sk-e2e-secret-key');
   }, 60_000);
 });
