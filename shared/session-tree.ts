@@ -27,7 +27,9 @@ function folderName(cwd: string): string {
  * prompt of its own yet — `fork N of <nearest titled ancestor>` (N = its place among its parent's
  * forks, from `sessions`; titles never stack), else `New session in <folder>`, else a short id.
  * A fork gets its title from its own first prompt (the host titles an untitled session by it), so
- * fork titles say what the branch does differently.
+ * fork titles say what the branch does differently; a fork whose title is its parent's (the same
+ * first prompt, or a title an older build copied) reads `fork N · <title>`, so the sidebar and the
+ * branch picker never show two identical names for a parent and its fork.
  */
 export function displayTitle(
   session: Pick<SessionSummary, 'id' | 'title'> & Partial<Pick<SessionSummary, 'cwd' | 'parentSession' | 'createdAt'>>,
@@ -35,13 +37,21 @@ export function displayTitle(
   sessions: readonly SessionSummary[] = [],
 ): string {
   const title = session.title?.trim();
-  if (title) return title;
   const first = firstMessage?.replace(/\s+/g, ' ').trim();
-  if (first) return shorten(first, 80);
+  const own = title || (first ? shorten(first, 80) : undefined);
+  const siblings = (): SessionSummary[] => sessions.filter((s) => s.parentSession === session.parentSession).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  if (own !== undefined) {
+    // A fork titled like its parent (the same first prompt, an older build's inherited title)
+    // would read as a second copy of it: say which fork it is. Display only; the log is untouched.
+    const parent = session.parentSession !== undefined ? sessions.find((s) => s.id === session.parentSession) : undefined;
+    if (!parent || parent.title?.trim() !== own) return own;
+    const n = siblings().findIndex((s) => s.id === session.id) + 1;
+    // The fork part first: a narrow sidebar cuts the end of a title.
+    return `fork${n > 0 ? ` ${n}` : ''} · ${own}`;
+  }
   if (session.parentSession !== undefined) {
     const byId = new Map(sessions.map((s) => [s.id, s]));
-    const siblings = sessions.filter((s) => s.parentSession === session.parentSession).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
-    const n = siblings.findIndex((s) => s.id === session.id) + 1;
+    const n = siblings().findIndex((s) => s.id === session.id) + 1;
     let ancestor = byId.get(session.parentSession);
     const seen = new Set<string>([session.id]);
     while (ancestor && !ancestor.title?.trim() && ancestor.parentSession !== undefined && !seen.has(ancestor.id)) {

@@ -6,7 +6,8 @@
  *   differs by one character from what this build sends diverges at step 1.1, at the system
  *   message — the banner says so, the step row is marked, the link scrolls to it, and the Diff tab
  *   shows the logged and the replayed request side by side; an imported log says "not comparable";
- * - the playground: an invalid edit shows its error inline, an edited prompt is sent and streams
+ * - the playground: an invalid edit shows its error inline, an edited prompt (its own box among the
+ *   messages, by role) is sent and streams
  *   beside the logged answer, the run is listed under its step as a scratch record (a file under
  *   the data folder, no event in the log), and "Fork with this prompt" makes a real branch.
  * Every view is screenshotted at 1400×900 and 1000×700 under test-results/ (`replay-*`), checked for
@@ -193,24 +194,23 @@ describe('request playground', () => {
     await byTestId('playground').waitFor();
     await waitForFocus(page, 'playground-system');
     await byTestId('playground-runs-none').waitFor();
-    const messages = await byTestId('playground-messages').inputValue();
-    expect(messages).toContain('Summarize it in one word.');
+    // The messages one by one, by role: the last is the prompt of turn 2, as typed.
+    const prompt = page.getByTestId('playground-message-text').last();
+    expect(await prompt.inputValue()).toBe('Summarize it in one word.');
 
     // A broken edit: the error shows under its field and Send is off.
     await retype('playground-params', '{"temperature": 7}');
     await byTestId('playground-error-params').waitFor();
     expect(await byTestId('playground-error-params').textContent()).toContain('temperature: must be a number from 0 to 2');
     expect(await byTestId('playground-send').isDisabled()).toBe(true);
-    await retype('playground-messages', messages.replace('"Summarize it in one word."', '"Summarize it in one word, in Spanish."').slice(0, -1));
-    await byTestId('playground-error-messages').waitFor();
-    expect(await byTestId('playground-error-messages').textContent()).toContain('not valid JSON');
     await both('playground-errors');
 
-    const edited = messages.replace('"Summarize it in one word."', '"Summarize it in one word, in Spanish."');
-    await retype('playground-messages', edited);
+    await prompt.focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText('Summarize it in one word, in Spanish.');
     await retype('playground-params', '{"temperature": 0.2}');
     await page.locator('[data-testid="playground-send"]:not([disabled])').waitFor();
-    expect(await byTestId('playground-error-messages').count()).toBe(0);
+    expect(await byTestId('playground-error-params').count()).toBe(0);
     expect(await byTestId('playground-fork').isDisabled()).toBe(false);
 
     // Send: the answer streams (slowly, so the running state is seen) beside the logged one.
@@ -225,7 +225,8 @@ describe('request playground', () => {
       undefined,
       { timeout: 30_000 },
     );
-    await waitForFocus(page, 'playground-response');
+    // Send turned into Stop, which has focus while the answer streams.
+    await waitForFocus(page, 'playground-cancel');
     await both('playground-streaming');
     await page.locator('[data-testid="playground-response"][data-status="done"]').waitFor({ timeout: 30_000 });
     expect(await byTestId('playground-response-text').textContent()).toBe('Hola, un saludo desde el archivo de notas.');

@@ -135,22 +135,30 @@ export function startPlaygroundRun(deps: PlaygroundDeps, params: PlaygroundParam
     let text = '';
     let reasoning = '';
     let sentAt = 0;
+    let trailing: ReturnType<typeof setTimeout> | undefined;
+    const push = (): void => {
+      trailing = undefined;
+      sentAt = deps.now();
+      run = { ...run, text, ...(reasoning !== '' ? { reasoning } : {}) };
+      onProgress(run);
+    };
     try {
       for await (const chunk of client.stream({ header, messages: edit.messages }, controller.signal)) {
         assembler.push(chunk);
         if (chunk.type === 'text-delta') text += chunk.text;
         else if (chunk.type === 'reasoning-delta') reasoning += chunk.text;
         else continue;
-        if (deps.now() - sentAt >= PROGRESS_EVERY_MS) {
-          sentAt = deps.now();
-          run = { ...run, text, ...(reasoning !== '' ? { reasoning } : {}) };
-          onProgress(run);
-        }
+        const wait = PROGRESS_EVERY_MS - (deps.now() - sentAt);
+        if (wait <= 0) push();
+        // Throttled: the text so far still goes out once the interval is over, so a stream that
+        // stalls after it shows all it sent, not the part before the last push.
+        else trailing ??= setTimeout(push, wait);
       }
     } catch (error) {
       // The client contract says a stream never throws; a bug that does still ends the run, stored.
       assembler.push({ type: 'finish', reason: { kind: 'error', failure: { code: 'UNKNOWN', message: error instanceof Error ? error.message : String(error) } } });
     }
+    if (trailing !== undefined) clearTimeout(trailing);
     const result = assembler.result();
     const finalText = result.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
     const finalReasoning = result.blocks.flatMap((b) => (b.type === 'reasoning' ? [b.text] : [])).join('');

@@ -105,6 +105,9 @@ function BodyView({ body }: { readonly body: string }): ReactNode {
 
 function RequestTab({ inspection }: { readonly inspection: RequestInspection }): ReactNode {
   const { wire, wireError, header } = inspection;
+  // With no key set for the provider the client sends a placeholder, not a key: say so rather than "<redacted>".
+  const provider = header?.config.provider;
+  const noKey = useApp((s) => provider !== undefined && s.settings !== undefined && s.settings.keys[provider] !== true);
   // Sanitised imported logs may hold a placeholder string instead of the tool list.
   const tools = Array.isArray(header?.tools) ? header.tools : [];
   const body = useMemo(() => {
@@ -145,15 +148,24 @@ function RequestTab({ inspection }: { readonly inspection: RequestInspection }):
       </div>
       <table className="kv-table" data-testid="request-headers">
         <tbody>
-          {wire.headers.map((h) => (
-            <tr key={h.name} data-redacted={h.redacted ? 'true' : undefined}>
-              <th>{h.name}</th>
-              <td className="mono">
-                {h.value}
-                {h.redacted && <span className="badge badge-muted">redacted</span>}
-              </td>
-            </tr>
-          ))}
+          {wire.headers.map((h) =>
+            h.name === 'Authorization' && noKey ? (
+              <tr key={h.name} data-testid="request-no-key">
+                <th>{h.name}</th>
+                <td className="request-no-key">
+                  No API key was sent: none is set for this provider. <span className="muted">(The header carries the placeholder “not-needed”.)</span>
+                </td>
+              </tr>
+            ) : (
+              <tr key={h.name} data-redacted={h.redacted ? 'true' : undefined}>
+                <th>{h.name}</th>
+                <td className="mono">
+                  {h.value}
+                  {h.redacted && <span className="badge badge-muted">redacted</span>}
+                </td>
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
       <table className="kv-table" data-testid="request-params">
@@ -604,7 +616,7 @@ export function RequestInspector(): ReactNode {
           </button>
         ))}
       </div>
-      <div className="panel-body">
+      <div className={`panel-body${tab === 'playground' && inspection ? ' panel-body-fill' : ''}`}>
         {!current ? (
           <div className="muted" data-testid="request-loading">
             Rebuilding the request from the log…

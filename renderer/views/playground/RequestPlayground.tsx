@@ -1,12 +1,19 @@
 /**
  * The request playground (issue 23, item 5), the request inspector's "Edit and send" tab: the
- * logged request as editable fields (system prompt; messages, tools and parameters as JSON, each
- * checked as you type with its error under it), a provider and model among the configured ones,
- * Send — the response streams beside the logged answer — and the scratch runs of this step, kept
+ * logged request as editable fields (system prompt; the messages one by one under the role the
+ * provider receives them with — MessagesEditor.tsx; tools and parameters as JSON, checked as you
+ * type with the error under the field), a provider and model among the configured ones, Send /
+ * Stop — the response streams beside the logged answer — and the scratch runs of this step, kept
  * by the host beside the log (never in it). "Fork with this prompt" turns an edited typed prompt
- * into a real branch: a fork before that prompt's turn, with the edited prompt sent in it.
+ * into a real branch: a fork before that prompt's turn, with the edited prompt sent in it; what
+ * else was edited is not carried into the fork, and the tab says so.
+ *
+ * Layout: the route and the Send / Stop / Fork controls stay at the top, the request being edited
+ * and the responses scroll in two panes of their own below them (side by side in a wide panel,
+ * stacked in a narrow one), so at 1000×700 nothing needs hunting for.
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { Message } from '../../../shared/messages.js';
 import type { RequestInspection, SettingsView } from '../../../shared/api.js';
 import { formatDuration, isoTime } from '../../../shared/format.js';
 import { checkPlaygroundEdit, editedPrompt, playgroundEditOf, type PlaygroundEdit, type PlaygroundFieldError, type PlaygroundRoute, type PlaygroundRun } from '../../../shared/playground.js';
@@ -14,6 +21,7 @@ import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { loadPlaygroundRuns } from '../../state/playground-runs.js';
 import { useClient, useRuntime } from '../context.js';
+import { MessagesEditor } from './MessagesEditor.js';
 
 /** A route the picker offers, with its label. */
 interface RouteChoice extends PlaygroundRoute {
@@ -55,14 +63,56 @@ function FieldError({ errors, field }: { readonly errors: readonly PlaygroundFie
   );
 }
 
+/** How a finished run ended, in words (`aborted` is the person's Stop). */
+function statusLabel(run: PlaygroundRun): string {
+  if (run.status === 'aborted') return 'stopped by you';
+  return run.finish ?? run.status;
+}
+
+/** Canonical JSON of an editor text (spacing and indent do not count as an edit); the text itself when it does not parse. */
+function canonicalJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text) as unknown);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * What a fork made with the edited prompt does not carry: every other part the person edited, in
+ * words (`the system prompt`, `the tools`, …). A fork is the session itself before the prompt's
+ * turn, so it runs with the session's own system prompt, tools, parameters, model and history.
+ */
+function notCarried(
+  initial: PlaygroundEdit,
+  edit: PlaygroundEdit,
+  original: readonly Message[],
+  edited: readonly Message[] | undefined,
+  promptId: string | undefined,
+  routeChanged: boolean,
+): string[] {
+  const out: string[] = [];
+  if ((edit.system ?? '') !== (initial.system ?? '')) out.push('the system prompt');
+  if (edited) {
+    const before = new Map(original.map((m) => [m.id, JSON.stringify(m)]));
+    const others = edited.filter((m) => m.id !== promptId);
+    const changed = others.some((m) => before.get(m.id) !== JSON.stringify(m)) || edited.length !== original.length;
+    if (changed) out.push('the other messages you edited or removed');
+  }
+  if (canonicalJson(edit.tools) !== canonicalJson(initial.tools)) out.push('the tools');
+  if (canonicalJson(edit.params) !== canonicalJson(initial.params)) out.push('the parameters');
+  if (routeChanged) out.push('the provider and model picked here');
+  return out;
+}
+
 function RunView({ run }: { readonly run: PlaygroundRun }): ReactNode {
   return (
     <div data-testid="playground-response" data-status={run.status} aria-live="polite" tabIndex={-1}>
       <div className="muted">
-        {run.route.model} · {run.status === 'running' ? 'streaming…' : `${run.finish ?? run.status}${run.durationMs !== undefined ? ` in ${formatDuration(run.durationMs)}` : ''}`}
+        {run.route.model} · {run.status === 'running' ? 'streaming…' : `${statusLabel(run)}${run.durationMs !== undefined ? ` after ${formatDuration(run.durationMs)}` : ''}`}
         {run.usage ? ` · ${run.usage.inputTokens + (run.usage.cacheReadTokens ?? 0)} in / ${run.usage.outputTokens} out` : ''}
       </div>
-      {run.failure && (
+      {run.failure && run.status !== 'aborted' && (
         <div className="error-text" data-testid="playground-response-failure">
           {run.failure.code}: {run.failure.message}
         </div>
@@ -139,6 +189,13 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
   );
   const [edit, setEdit] = useState<PlaygroundEdit>(initial);
   const checked = useMemo(() => checkPlaygroundEdit(edit), [edit]);
+  const editedMessages = useMemo(() => {
+    try {
+      return JSON.parse(edit.messages) as Message[];
+    } catch {
+      return undefined;
+    }
+  }, [edit.messages]);
   const errors = checked.ok ? [] : checked.errors;
   const prompt = checked.ok ? editedPrompt(inspection.messages, checked.value.messages) : undefined;
   const [choices, setChoices] = useState<RouteChoice[] | undefined>();
@@ -185,6 +242,8 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
         if (push.run.id !== current.current) return;
         setShown(push.run);
         if (push.run.status !== 'running') {
+          // Stop went away with the run: the response takes focus (only if focus was left on nothing).
+          focusAfterRender(byTestId('playground-response'));
           void refreshRuns();
           void loadPlaygroundRuns(client, sessionId, true);
         }
@@ -197,8 +256,9 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
   const send = async (from: Element): Promise<void> => {
     if (!checked.ok || !choice || model.trim() === '') return;
     setProblem(undefined);
-    // Send is off while the run streams: the response beside the logged answer takes focus (and scrolls into view).
-    focusAfterRender(byTestId('playground-response'), { from });
+    // Send turns into Stop while the run streams: Stop takes focus (Enter again stops it), the response streams beside the logged answer.
+    // (A run that ends before Stop shows leaves focus on nothing: the push handler gives it to the response.)
+    focusAfterRender(byTestId('playground-cancel'), { from, timeoutMs: 30_000 });
     try {
       const run = await client.startPlaygroundRun({ sessionId, index, route: { provider: choice.provider, baseUrl: choice.baseUrl, model: model.trim() }, edit });
       current.current = run.id;
@@ -223,119 +283,164 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
   };
 
   const answer = inspection.answer;
+  const forkLeaves = prompt ? notCarried(initial, edit, inspection.messages, editedMessages, prompt.messageId, choiceKey !== 'active' || model.trim() !== (choices?.[0]?.model ?? model.trim())) : [];
   return (
     <div className="playground" data-testid="playground">
-      <p className="muted small-note">
-        Edit any part of this request and send it to a provider. Runs are kept as scratch records of {inspection.request.label}, beside the session’s log — never in it.
-      </p>
-      <Editor id="system" label="system prompt" rows={4} value={edit.system ?? ''} onChange={(system) => setEdit((e) => ({ ...e, system }))} errors={errors} />
-      <Editor id="messages" label="messages (JSON)" rows={12} value={edit.messages} onChange={(messages) => setEdit((e) => ({ ...e, messages }))} errors={errors} />
-      <Editor id="tools" label="tools (JSON)" rows={5} value={edit.tools} onChange={(tools) => setEdit((e) => ({ ...e, tools }))} errors={errors} />
-      <Editor id="params" label="parameters (JSON: temperature, maxTokens, reasoningEffort)" rows={3} value={edit.params} onChange={(params) => setEdit((e) => ({ ...e, params }))} errors={errors} />
-      <div className="playground-route">
-        <label className="playground-field">
-          <span className="section-label">provider</span>
-          <select
-            data-testid="playground-provider"
-            value={choiceKey}
-            disabled={!choices}
-            onChange={(e) => {
-              const next = choices?.find((c) => c.key === e.target.value);
-              setChoiceKey(e.target.value);
-              if (next) setModel(next.model);
-            }}
-          >
-            {(choices ?? []).map((c) => (
-              <option key={c.key} value={c.key}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="playground-field">
-          <span className="section-label">model</span>
-          <input className="mono" data-testid="playground-model" list="playground-models" value={model} onChange={(e) => setModel(e.target.value)} />
-          <datalist id="playground-models">
-            {[...new Set(choice?.models ?? [])].map((m) => (
-              <option key={m} value={m} />
-            ))}
-          </datalist>
-        </label>
-      </div>
-      <div className="request-actions">
-        <button type="button" className="primary small" data-testid="playground-send" disabled={!checked.ok || !choice || model.trim() === '' || running} onClick={(e) => void send(e.currentTarget)}>
-          {running ? 'Streaming…' : 'Send'}
-        </button>
-        {running && (
-          <button type="button" className="small" data-testid="playground-cancel" onClick={() => void client.cancelPlaygroundRun({ runId: shown.id })}>
-            Stop
-          </button>
-        )}
-        <button type="button" className="small" data-testid="playground-reset" onClick={() => setEdit(initial)}>
-          Reset to the logged request
-        </button>
-        <span className="spacer" />
-        <button
-          type="button"
-          className="small"
-          data-testid="playground-fork"
-          disabled={!prompt || forking}
-          title={prompt ? 'A fork before this prompt’s turn, with the edited prompt sent in it' : 'Edit one of your prompts in the messages to fork with it'}
-          onClick={() => void fork()}
-        >
-          {forking ? 'Forking…' : 'Fork with this prompt'}
-        </button>
-      </div>
-      {problem && (
-        <div className="error-text" data-testid="playground-problem" role="alert">
-          {problem}
+      <div className="playground-controls">
+        <div className="playground-route">
+          <label className="playground-field">
+            <span className="section-label">provider</span>
+            <select
+              data-testid="playground-provider"
+              value={choiceKey}
+              disabled={!choices}
+              onChange={(e) => {
+                const next = choices?.find((c) => c.key === e.target.value);
+                setChoiceKey(e.target.value);
+                if (next) setModel(next.model);
+              }}
+            >
+              {(choices ?? []).map((c) => (
+                <option key={c.key} value={c.key}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="playground-field">
+            <span className="section-label">model</span>
+            <input className="mono" data-testid="playground-model" list="playground-models" value={model} onChange={(e) => setModel(e.target.value)} />
+            <datalist id="playground-models">
+              {[...new Set(choice?.models ?? [])].map((m) => (
+                <option key={m} value={m} />
+              ))}
+            </datalist>
+          </label>
         </div>
-      )}
-      <div className="replay-sides playground-sides">
-        <div className="replay-side" data-testid="playground-original">
-          <div className="section-label">logged answer</div>
-          {answer ? (
+        <div className="request-actions playground-actions">
+          {running ? (
+            <button
+              key="stop"
+              type="button"
+              className="small"
+              data-testid="playground-cancel"
+              onClick={(e) => {
+                void client.cancelPlaygroundRun({ runId: shown.id });
+                // Stop goes away with the run: the stopped response takes focus.
+                focusAfterRender(byTestId('playground-response'), { from: e.currentTarget, timeoutMs: 30_000 });
+              }}
+            >
+              Stop
+            </button>
+          ) : (
+            <button
+              key="send"
+              type="button"
+              className="primary small"
+              data-testid="playground-send"
+              disabled={!checked.ok || !choice || model.trim() === ''}
+              title={!checked.ok ? 'Fix the fields marked in red first' : undefined}
+              onClick={(e) => void send(e.currentTarget)}
+            >
+              Send
+            </button>
+          )}
+          <button type="button" className="small" data-testid="playground-reset" onClick={() => setEdit(initial)}>
+            Reset
+          </button>
+          <span className="spacer" />
+          <button type="button" className="small" data-testid="playground-fork" disabled={!prompt || forking} aria-describedby="playground-fork-note" onClick={() => void fork()}>
+            {forking ? 'Forking…' : 'Fork with this prompt'}
+          </button>
+        </div>
+        <p className="muted small-note playground-fork-note" id="playground-fork-note" data-testid="playground-fork-note">
+          {!prompt ? (
+            'To fork, edit one of your own prompts in the messages.'
+          ) : (
             <>
-              <pre tabIndex={0} className="plain wrap" data-testid="playground-original-text">
-                {answer.text}
-              </pre>
-              {answer.toolCalls.length > 0 && (
-                <ul className="response-tool-calls">
-                  {answer.toolCalls.map((c, i) => (
-                    <li key={i}>
-                      <b className="mono">{c.name}</b> <code className="clip">{c.arguments}</code>
-                    </li>
-                  ))}
-                </ul>
+              The fork is this session before that prompt’s turn, sent your edited prompt; it keeps the session’s own system prompt, tools, parameters, model and earlier messages.
+              {forkLeaves.length > 0 && (
+                <>
+                  {' '}
+                  <b data-testid="playground-fork-not-carried">Not carried into the fork: {forkLeaves.join(', ')}.</b>
+                </>
               )}
             </>
-          ) : (
-            <div className="muted">No answer is logged for this request.</div>
           )}
-        </div>
-        <div className="replay-side">
-          <div className="section-label">this run</div>
-          {shown ? <RunView run={shown} /> : <div className="muted">Send to see the response here.</div>}
-        </div>
+        </p>
+        {problem && (
+          <div className="error-text" data-testid="playground-problem" role="alert">
+            {problem}
+          </div>
+        )}
       </div>
-      <div className="section-label">
-        playground runs of {inspection.request.label} ({runs.length})
+      <div className="playground-panes">
+        <section className="playground-pane playground-edit" data-testid="playground-edit" aria-label="The request to send">
+          <p className="muted small-note">Sent as the provider receives a session request. Runs are scratch records of {inspection.request.label}, kept beside the session’s log, never in it.</p>
+          <Editor id="system" label="system prompt" rows={3} value={edit.system ?? ''} onChange={(system) => setEdit((e) => ({ ...e, system }))} errors={errors} />
+          <div className="playground-field">
+            <span className="section-label">messages</span>
+            {editedMessages ? <MessagesEditor messages={editedMessages} onChange={(next) => setEdit((e) => ({ ...e, messages: JSON.stringify(next, null, 2) }))} /> : null}
+            <FieldError errors={errors} field="messages" />
+          </div>
+          <Editor id="tools" label="tools (JSON)" rows={4} value={edit.tools} onChange={(tools) => setEdit((e) => ({ ...e, tools }))} errors={errors} />
+          <Editor
+            id="params"
+            label="parameters (JSON: temperature, maxTokens, reasoningEffort)"
+            rows={2}
+            value={edit.params}
+            onChange={(params) => setEdit((e) => ({ ...e, params }))}
+            errors={errors}
+          />
+        </section>
+        <section className="playground-pane playground-result" data-testid="playground-result" aria-label="Responses">
+          <div className="replay-sides playground-sides">
+            <div className="replay-side">
+              <div className="section-label">this run</div>
+              {shown ? <RunView run={shown} /> : <div className="muted">Send to see the response here.</div>}
+            </div>
+            <div className="replay-side" data-testid="playground-original">
+              <div className="section-label">logged answer</div>
+              {answer ? (
+                <>
+                  <pre tabIndex={0} className="plain wrap" data-testid="playground-original-text">
+                    {answer.text}
+                  </pre>
+                  {answer.toolCalls.length > 0 && (
+                    <ul className="response-tool-calls">
+                      {answer.toolCalls.map((c, i) => (
+                        <li key={i}>
+                          <b className="mono">{c.name}</b> <code className="clip">{c.arguments}</code>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </>
+              ) : (
+                <div className="muted">No answer is logged for this request.</div>
+              )}
+            </div>
+          </div>
+          <div className="section-label">
+            playground runs of {inspection.request.label} ({runs.length})
+          </div>
+          {runs.length === 0 ? (
+            <div className="muted" data-testid="playground-runs-none">
+              None yet.
+            </div>
+          ) : (
+            <ul className="diff-list" data-testid="playground-runs">
+              {runs.map((r) => (
+                <li key={r.id}>
+                  <button type="button" className="link-button playground-run" data-testid="playground-run" data-status={r.status} aria-pressed={shown?.id === r.id} onClick={() => setShown(r)}>
+                    <span className="mono">{isoTime(r.createdAt)}</span> {r.route.model} · {statusLabel(r)} · <span className="clip">{r.text.slice(0, 80) || '(no text)'}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
       </div>
-      {runs.length === 0 ? (
-        <div className="muted" data-testid="playground-runs-none">
-          None yet.
-        </div>
-      ) : (
-        <ul className="diff-list" data-testid="playground-runs">
-          {runs.map((r) => (
-            <li key={r.id}>
-              <button type="button" className="link-button playground-run" data-testid="playground-run" data-status={r.status} aria-pressed={shown?.id === r.id} onClick={() => setShown(r)}>
-                <span className="mono">{isoTime(r.createdAt)}</span> {r.route.model} · {r.finish ?? r.status} · <span className="clip">{r.text.slice(0, 80) || '(no text)'}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
     </div>
   );
 }

@@ -217,44 +217,46 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
       <span className="step-label">
         step {row.turn}.{row.step}
       </span>
-      {row.model && (
-        <span className="muted mono step-model" title={row.model}>
-          {row.model}
+      {/* The figures wrap among themselves, so the label and the links keep the first line. */}
+      <span className="step-facts">
+        {row.model && (
+          <span className="muted mono step-model" title={row.model}>
+            {row.model}
+          </span>
+        )}
+        <span
+          className="muted step-duration"
+          data-testid="step-duration"
+          title={row.approvalWaitMs ? `${formatDuration(row.durationMs ?? 0)} in all, of which ${formatDuration(row.approvalWaitMs)} waiting for approval (not counted here)` : undefined}
+        >
+          {row.durationMs !== undefined ? formatDuration(Math.max(0, row.durationMs - (row.approvalWaitMs ?? 0))) : row.open && live ? 'running…' : ''}
         </span>
-      )}
-      <span
-        className="muted step-duration"
-        data-testid="step-duration"
-        title={row.approvalWaitMs ? `${formatDuration(row.durationMs ?? 0)} in all, of which ${formatDuration(row.approvalWaitMs)} waiting for approval (not counted here)` : undefined}
-      >
-        {row.durationMs !== undefined ? formatDuration(Math.max(0, row.durationMs - (row.approvalWaitMs ?? 0))) : row.open && live ? 'running…' : ''}
+        {row.approvalWaitMs !== undefined && row.approvalWaitMs >= 1000 && (
+          <span className="muted step-approval-wait" data-testid="step-approval-wait" title="Time this step waited for your approval decisions">
+            +{formatDuration(row.approvalWaitMs)} approval
+          </span>
+        )}
+        {showsTtft(row) && (
+          <span className="muted step-ttft" title="time to the first streamed chunk">
+            ttft {measured(row.ttftMs!)}
+          </span>
+        )}
+        <span className="muted" data-testid="step-tokens" title="tokens: total input (its cached part), output (its reasoning part)">
+          {usageLabel(row.usage)}
+        </span>
+        {row.price && (row.usage || row.price.kind === 'unknown') && (
+          <span className="muted mono" data-testid="step-cost" title={row.price.kind === 'known' ? `priced with ${row.price.snapshot} (${row.price.source}: ${row.price.priceId})` : row.price.reason}>
+            {row.price.kind === 'known' && row.usage ? formatUsd(usageCost(row.usage, row.price).usd) : 'price unknown'}
+          </span>
+        )}
+        <ContextMeter {...(row.usage ? { usage: row.usage } : {})} {...(row.contextWindow !== undefined ? { window: row.contextWindow } : {})} />
+        <ReplayStepMarker turn={row.turn} step={row.step} />
+        {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
+        {finish && <Badge tone={row.finish!.startsWith('error') ? 'bad' : 'warn'}>{finish}</Badge>}
+        <span className="muted step-chunks">
+          {formatTokens(row.chunkCount)} chunk{row.chunkCount === 1 ? '' : 's'}
+        </span>
       </span>
-      {row.approvalWaitMs !== undefined && row.approvalWaitMs >= 1000 && (
-        <span className="muted step-approval-wait" data-testid="step-approval-wait" title="Time this step waited for your approval decisions">
-          +{formatDuration(row.approvalWaitMs)} approval
-        </span>
-      )}
-      {showsTtft(row) && (
-        <span className="muted step-ttft" title="time to the first streamed chunk">
-          ttft {measured(row.ttftMs!)}
-        </span>
-      )}
-      <span className="muted" data-testid="step-tokens" title="tokens: total input (its cached part), output (its reasoning part)">
-        {usageLabel(row.usage)}
-      </span>
-      {row.price && (row.usage || row.price.kind === 'unknown') && (
-        <span className="muted mono" data-testid="step-cost" title={row.price.kind === 'known' ? `priced with ${row.price.snapshot} (${row.price.source}: ${row.price.priceId})` : row.price.reason}>
-          {row.price.kind === 'known' && row.usage ? formatUsd(usageCost(row.usage, row.price).usd) : 'price unknown'}
-        </span>
-      )}
-      <ContextMeter {...(row.usage ? { usage: row.usage } : {})} {...(row.contextWindow !== undefined ? { window: row.contextWindow } : {})} />
-      <ReplayStepMarker turn={row.turn} step={row.step} />
-      {row.attempts > 1 && <Badge tone="warn">{row.attempts} attempts</Badge>}
-      {finish && <Badge tone={row.finish!.startsWith('error') ? 'bad' : 'warn'}>{finish}</Badge>}
-      <span className="muted step-chunks">
-        {formatTokens(row.chunkCount)} chunk{row.chunkCount === 1 ? '' : 's'}
-      </span>
-      <span className="spacer" />
       <StepPlaygroundRuns turn={row.turn} step={row.step} />
       <button
         type="button"

@@ -80,4 +80,26 @@ describe('sessionTree', () => {
       ['f1b', false],
     ]);
   });
+
+  it('tells a fork titled like its parent apart from it (fork N first), leaving other titles as they are', () => {
+    const lineage = [
+      s('root', { title: 'What is in this folder?', createdAt: 1 }),
+      s('other', { parentSession: 'root', createdAt: 2, title: 'Something else' }),
+      s('same', { parentSession: 'root', createdAt: 3, title: 'What is in this folder?' }),
+      s('lone', { title: 'What is in this folder?', createdAt: 4 }),
+    ];
+    const title = (id: string) =>
+      displayTitle(
+        lineage.find((x) => x.id === id)!,
+        undefined,
+        lineage,
+      );
+    expect(title('root')).toBe('What is in this folder?');
+    expect(title('other')).toBe('Something else');
+    expect(title('same')).toBe('fork 2 · What is in this folder?');
+    // Not a fork: two sessions may share a title (only a fork and its parent are told apart).
+    expect(title('lone')).toBe('What is in this folder?');
+    // A first prompt (no stored title) equal to the parent's title counts too.
+    expect(displayTitle(s('p', { parentSession: 'root', createdAt: 5 }), 'What is in this folder?', lineage)).toBe('fork · What is in this folder?');
+  });
 });

@@ -1,0 +1,254 @@
+/**
+ * The request playground and the divergence view, part 2 (issue 23), in Debian's Chromium against
+ * browser mode (real host, SQLite store, agents, `openai` client, scripted model server), at
+ * 1000×700 first (the size the last trial found wanting), keyboard only:
+ * - "Edit and send" fits 1000×700: the request being edited, Send and the response pane are all
+ *   in view at once, without scrolling the panel (they were below the fold, under the JSON boxes);
+ * - the messages are edited one by one under the role the provider receives them with (`user`,
+ *   `assistant`, `tool`), not as our internal JSON (ids, `source`, content blocks): what is typed
+ *   into a prompt's or a tool result's box is what the scripted server receives;
+ * - "Fork with this prompt" says what the fork keeps, and lists the other edits it does not carry;
+ * - Stop: a stream that stalls is stopped from the keyboard (Send turns into Stop, which has focus),
+ *   the run is recorded as stopped (`aborted` in the scratch record) and the response says so;
+ * - the divergence view shows a tool-level divergence: a stored copy whose logged tool call has
+ *   other arguments than this build reads from the logged stream diverges at call #1, with both
+ *   argument sets and a link to the step.
+ * Screenshots at 1000×700 and 1400×900 under test-results/ (`playground2-*`), each checked for
+ * overlapping or cut-off controls.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HostConnection } from '../../electron/host/host-connection.js';
+import type { SessionEvent } from '../../shared/events.js';
+import { textResponse, toolCallResponse, type ScriptStep } from '../support/scripted-llm/index.js';
+import { SCREENSHOTS, startE2eApp, type E2eApp } from './support/e2e-harness.js';
+import { runCommand, waitForFocus } from './support/keyboard-focus.js';
+import { layoutProblems } from './support/layout-checks.js';
+
+let app: E2eApp;
+let page: Page;
+let connection: HostConnection;
+let main: string;
+const TOOL_COPY = 'tool-diverged-copy';
+const answers: ScriptStep[] = [];
+const SMALL = { width: 1000, height: 700 } as const;
+const SIZES = [
+  { name: '1000', ...SMALL },
+  { name: '1400', width: 1400, height: 900 },
+] as const;
+
+const byTestId = (id: string) => page.getByTestId(id);
+
+async function press(locator: Locator): Promise<void> {
+  await locator.focus();
+  await page.keyboard.press('Enter');
+}
+
+async function retype(locator: Locator, text: string): Promise<void> {
+  await locator.focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+}
+
+async function turn(sessionId: string, text: string, steps: ScriptStep[]): Promise<void> {
+  answers.push(...steps);
+  connection.followup({ sessionId, text });
+  await app.runtime.host.agentFor(sessionId)!.whenIdle();
+  expect(answers).toHaveLength(0);
+}
+
+/** Screenshots at 1000×700 and 1400×900 (checking nothing overlaps or is cut off), then back to 1000×700. */
+async function both(name: string): Promise<void> {
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.waitForFunction((w) => document.documentElement.clientWidth === w, size.width);
+    await page.screenshot({ path: join(SCREENSHOTS, `playground2-${name}-${size.name}.png`) });
+    expect(await layoutProblems(page), `${name} at ${size.name}`).toEqual([]);
+  }
+  await page.setViewportSize(SMALL);
+  await page.waitForFunction((w) => document.documentElement.clientWidth === w, SMALL.width);
+}
+
+/**
+ * How much of the element is hidden: by the window or by any scrolling ancestor (0 = all of it is
+ * in view now, without scrolling anything).
+ */
+function hiddenPart(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    let box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
+    const clipTo = (c: { left: number; top: number; right: number; bottom: number }): void => {
+      box = { l: Math.max(box.l, c.left), t: Math.max(box.t, c.top), r: Math.min(box.r, c.right), b: Math.min(box.b, c.bottom) };
+    };
+    clipTo({ left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight });
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (/(auto|scroll|hidden)/.test(`${s.overflowX} ${s.overflowY}`)) clipTo(a.getBoundingClientRect());
+    }
+    const area = (r.right - r.left) * (r.bottom - r.top);
+    const seen = Math.max(0, box.r - box.l) * Math.max(0, box.b - box.t);
+    return area === 0 ? 1 : 1 - seen / area;
+  });
+}
+
+async function openSession(id: string): Promise<void> {
+  await press(page.locator(`[data-testid="session-row"][data-session-id="${id}"] [data-testid="session-open"]`));
+  await page.locator(`[data-testid="session-row"][data-session-id="${id}"][data-selected="true"]`).waitFor();
+  await page.locator('[data-testid="timeline-row"]').first().waitFor();
+}
+
+beforeAll(async () => {
+  app = await startE2eApp({ approvalPolicy: 'allow', viewport: SMALL });
+  page = app.page;
+  await app.page.locator('[data-testid="sidebar-empty"], [data-testid="session-list"]').first().waitFor();
+  writeFileSync(join(app.workspace, 'notes.txt'), 'hello from the notes file\n');
+  app.llm.setHandler((request) => {
+    const next = answers.shift();
+    if (!next) throw new Error(`nothing scripted for request #${request.number}`);
+    return next;
+  });
+  connection = app.runtime.host.connect(() => undefined);
+  main = connection.createSession({ cwd: app.workspace, title: 'Notes summary' }).id;
+  await turn(main, 'Read notes.txt.', [toolCallResponse([{ id: 'read-1', name: 'read_file', arguments: '{"path":"notes.txt"}' }]), textResponse('It says hello from the notes file.')]);
+  await turn(main, 'Summarize it in one word.', [textResponse('Hello.')]);
+
+  // A stored copy whose logged tool call has other arguments than the logged stream carries (as if
+  // an older build had parsed the call differently): the tool level must diverge at call #1.
+  const { record, events } = app.runtime.repository.load(main);
+  let changed = false;
+  const copy = events.map((e): SessionEvent => {
+    if (e.type !== 'assistant/message' || changed || !e.data.message.content.some((b) => b.type === 'tool-call')) return e;
+    changed = true;
+    const content = e.data.message.content.map((b) => (b.type === 'tool-call' ? { ...b, arguments: '{"path":"NOTES.txt"}' } : b));
+    return { ...e, data: { ...e.data, message: { ...e.data.message, content } } } as SessionEvent;
+  });
+  expect(changed).toBe(true);
+  app.runtime.store.createSession({ ...record.header, id: TOOL_COPY, title: 'Tool-diverged copy' }, copy);
+  app.runtime.host.broadcast({ kind: 'sessions/changed' });
+  await page.reload();
+  await page.locator(`[data-testid="session-row"][data-session-id="${TOOL_COPY}"]`).waitFor();
+}, 120_000);
+
+afterAll(async () => {
+  connection?.dispose();
+  await app?.close();
+});
+
+describe('the divergence view at the tool level', () => {
+  it('a logged tool call with other arguments than this build reads diverges at call #1, both argument sets shown, the link goes to its step', async () => {
+    await openSession(TOOL_COPY);
+    await runCommand(page, 'replay on this build');
+    await page.locator('[data-testid="replay-banner"][data-outcome="diverged"]').waitFor({ timeout: 30_000 });
+    const tools = byTestId('replay-tools');
+    expect(await tools.getAttribute('data-diverged')).toBe('true');
+    const text = (await tools.textContent())!;
+    expect(text).toContain('Tool calls diverge at call #1 (read_file, args)');
+    expect(text).toContain('logged: read_file {"path":"NOTES.txt"} → ran');
+    expect(text).toContain('this build: read_file {"path":"notes.txt"} → ran');
+    await both('tool-divergence');
+    await page
+      .locator('.timeline')
+      .first()
+      .evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await press(byTestId('replay-go-tool-step'));
+    await page.waitForFunction(() => {
+      const row = document.querySelector('[data-testid="step-marker"][data-turn="1"][data-step="1"]');
+      if (!row) return false;
+      const r = row.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    });
+  }, 120_000);
+});
+
+describe('Edit and send at 1000×700', () => {
+  it('the request being edited, Send and the response pane are all in view at once, nothing scrolled', async () => {
+    await openSession(main);
+    await press(page.locator('[data-testid="step-marker"][data-turn="2"][data-step="1"]').getByTestId('request-button'));
+    await byTestId('request-wire').waitFor();
+    await runCommand(page, 'edit and send');
+    await byTestId('playground').waitFor();
+    for (const id of ['playground-send', 'playground-edit', 'playground-result', 'playground-fork', 'playground-system']) {
+      expect(await hiddenPart(byTestId(id)), id).toBeLessThan(0.01);
+    }
+    await both('opened');
+  }, 120_000);
+
+  it('messages are edited one by one under their wire role (no internal JSON), and what is typed is what is sent', async () => {
+    const roles = await page.getByTestId('playground-message').evaluateAll((els) => els.map((el) => el.getAttribute('data-role')));
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    const boxes = page.locator('[data-testid="playground-messages"] textarea');
+    const values = await boxes.evaluateAll((els) => els.map((el) => (el as HTMLTextAreaElement).value));
+    expect(values).toEqual(['Read notes.txt.', '{"path":"notes.txt"}', expect.stringContaining('hello from the notes file'), 'It says hello from the notes file.', 'Summarize it in one word.']);
+    expect(values.join('\n')).not.toContain('"source"');
+
+    // Edit (keyboard) the prompt, the tool result and the system prompt, then send.
+    await retype(page.getByTestId('playground-message-text').last(), 'Summarize it in one word, in French.');
+    await retype(byTestId('playground-tool-result'), 'hello from the EDITED notes file');
+    await retype(byTestId('playground-system'), 'You answer in French.');
+    const before = app.llm.requests.length;
+    answers.push(textResponse('Bonjour.'));
+    await press(byTestId('playground-send'));
+    await page.locator('[data-testid="playground-response"][data-status="done"]').waitFor({ timeout: 30_000 });
+    const sent = JSON.parse(app.llm.requests[before]!.rawBody) as { messages: { role: string; content: unknown }[] };
+    expect(sent.messages[0]).toEqual({ role: 'system', content: 'You answer in French.' });
+    expect(sent.messages.find((m) => m.role === 'tool')?.content).toBe('hello from the EDITED notes file');
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'Summarize it in one word, in French.' });
+    await waitForFocus(page, 'playground-response', 30_000);
+    expect(await byTestId('playground-response-text').textContent()).toBe('Bonjour.');
+    expect(await hiddenPart(byTestId('playground-response'))).toBeLessThan(0.01);
+    await both('edited-sent');
+  }, 120_000);
+
+  it('"Fork with this prompt" says what the fork keeps and lists the other edits it does not carry', async () => {
+    await byTestId('playground-fork-note').waitFor();
+    expect(await byTestId('playground-fork-note').textContent()).toContain('keeps the session’s own system prompt, tools, parameters, model and earlier messages');
+    expect(await byTestId('playground-fork-not-carried').textContent()).toBe('Not carried into the fork: the system prompt, the other messages you edited or removed.');
+    // Back to the logged request: nothing to fork with, and the note says how to get one.
+    await press(byTestId('playground-reset'));
+    await page.locator('[data-testid="playground-fork"][disabled]').waitFor();
+    expect(await byTestId('playground-fork-note').textContent()).toContain('edit one of your own prompts');
+    // Only the prompt edited: nothing is left out.
+    await retype(page.getByTestId('playground-message-text').last(), 'Summarize it in one word, in French.');
+    await page.locator('[data-testid="playground-fork"]:not([disabled])').waitFor();
+    expect(await byTestId('playground-fork-not-carried').count()).toBe(0);
+    await retype(byTestId('playground-params'), '{"temperature": 0.5}');
+    expect(await byTestId('playground-fork-not-carried').textContent()).toBe('Not carried into the fork: the parameters.');
+    await both('fork-note');
+  }, 120_000);
+
+  it('Stop, from the keyboard, ends a stalled stream; the run is recorded as stopped', async () => {
+    // The stream stalls after the role chunk and two text deltas ("Un m", "omen"), both shown;
+    // Send has turned into Stop, which has focus.
+    answers.push(textResponse('Un moment, je lis le fichier.', { split: 4, cut: { after: 3, then: 'stall' } }));
+    await press(byTestId('playground-send'));
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('[data-testid="playground-response"][data-status="running"] [data-testid="playground-response-text"]');
+        return el !== null && (el.textContent ?? '') === 'Un momen';
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    await waitForFocus(page, 'playground-cancel', 30_000);
+    expect(await hiddenPart(byTestId('playground-cancel'))).toBeLessThan(0.01);
+    expect(await hiddenPart(byTestId('playground-response'))).toBeLessThan(0.01);
+    await both('stalled');
+    await byTestId('playground-cancel').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="playground-response"][data-status="aborted"]').waitFor({ timeout: 30_000 });
+    await waitForFocus(page, 'playground-response', 30_000);
+    expect(await byTestId('playground-response').textContent()).toContain('stopped by you');
+    // Stopping is not a failure: no error line.
+    expect(await byTestId('playground-response-failure').count()).toBe(0);
+    expect(await byTestId('playground-response-text').textContent()).toBe('Un momen');
+    await page.locator('[data-testid="playground-run"][data-status="aborted"]').waitFor({ timeout: 30_000 });
+    const stored = readFileSync(join(app.dir, 'data', 'playground', `${encodeURIComponent(main)}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string; text: string });
+    expect(stored.at(-1)).toMatchObject({ status: 'aborted', text: 'Un momen' });
+    await both('stopped');
+  }, 120_000);
+});
