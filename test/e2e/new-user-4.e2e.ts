@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { textResponse } from '../support/scripted-llm/index.js';
 import { startConnectedApp, type E2eApp } from './support/e2e-harness.js';
+import { pressEnterOn } from './support/keyboard-focus.js';
 import { layoutProblems } from './support/layout-checks.js';
 
 const SIZE = { width: 1000, height: 700 } as const;
@@ -24,10 +25,7 @@ let byTestId: (id: string) => Locator;
 let parent: string;
 let fork: string;
 
-async function press(locator: Locator): Promise<void> {
-  await locator.focus();
-  await page.keyboard.press('Enter');
-}
+const press = pressEnterOn;
 
 async function openSession(id: string): Promise<void> {
   await press(page.locator(`[data-testid="session-row"][data-session-id="${id}"] [data-testid="session-open"]`));

@@ -15,16 +15,16 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConnection } from '../../electron/host/host-connection.js';
 import { readReplayFile } from '../../electron/replay/replay-file.js';
 import type { SessionEvent } from '../../shared/events.js';
 import { textResponse, toolCallResponse, type ScriptStep } from '../support/scripted-llm/index.js';
 import { CORPUS_DIR } from '../support/replay-record.js';
-import { SCREENSHOTS, startE2eApp, type E2eApp } from './support/e2e-harness.js';
-import { runCommand, waitForFocus } from './support/keyboard-focus.js';
-import { layoutProblems, seriousAxeViolations } from './support/layout-checks.js';
+import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
+import { pressEnterOn, retypeIn, runCommand, waitForFocus } from './support/keyboard-focus.js';
+import { screenshotAtSizes } from './support/layout-checks.js';
 
 let app: E2eApp;
 let page: Page;
@@ -41,18 +41,10 @@ const SIZES = [
 
 const byTestId = (id: string) => page.getByTestId(id);
 
-/** Focuses an element and activates it with Enter (keyboard only). */
-async function press(locator: Locator): Promise<void> {
-  await locator.focus();
-  await page.keyboard.press('Enter');
-}
+const press = pressEnterOn;
 
 /** Replaces a text field's whole value by typing (select all, insert). */
-async function retype(testId: string, text: string): Promise<void> {
-  await byTestId(testId).focus();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.insertText(text);
-}
+const retype = (testId: string, text: string): Promise<void> => retypeIn(byTestId(testId), text);
 
 async function turn(sessionId: string, text: string, steps: ScriptStep[]): Promise<void> {
   answers.push(...steps);
@@ -61,17 +53,8 @@ async function turn(sessionId: string, text: string, steps: ScriptStep[]): Promi
   expect(answers).toHaveLength(0);
 }
 
-/** Screenshots the current view at both sizes (checking nothing overflows), then restores 1400×900. */
-async function both(name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.waitForFunction((w) => document.documentElement.clientWidth === w, size.width);
-    await page.screenshot({ path: join(SCREENSHOTS, `replay-${name}-${size.name}.png`) });
-    expect(await layoutProblems(page), `${name} at ${size.name}`).toEqual([]);
-  }
-  expect(await seriousAxeViolations(page), name).toEqual([]);
-  await page.setViewportSize({ width: 1400, height: 900 });
-}
+/** Screenshots the current view at both sizes (checking nothing overflows or fails axe), then restores 1400×900. */
+const both = (name: string): Promise<void> => screenshotAtSizes(page, `replay-${name}`, SIZES, { width: 1400, height: 900 }, { axe: true });
 
 async function openSession(id: string): Promise<void> {
   await press(page.locator(`[data-testid="session-row"][data-session-id="${id}"] [data-testid="session-open"]`));

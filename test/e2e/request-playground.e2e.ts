@@ -23,9 +23,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConnection } from '../../electron/host/host-connection.js';
 import type { SessionEvent } from '../../shared/events.js';
 import { textResponse, toolCallResponse, type ScriptStep } from '../support/scripted-llm/index.js';
-import { SCREENSHOTS, startE2eApp, type E2eApp } from './support/e2e-harness.js';
-import { runCommand, waitForFocus } from './support/keyboard-focus.js';
-import { layoutProblems } from './support/layout-checks.js';
+import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
+import { pressEnterOn, retypeIn, runCommand, waitForFocus } from './support/keyboard-focus.js';
+import { screenshotAtSizes } from './support/layout-checks.js';
 
 let app: E2eApp;
 let page: Page;
@@ -41,16 +41,9 @@ const SIZES = [
 
 const byTestId = (id: string) => page.getByTestId(id);
 
-async function press(locator: Locator): Promise<void> {
-  await locator.focus();
-  await page.keyboard.press('Enter');
-}
+const press = pressEnterOn;
 
-async function retype(locator: Locator, text: string): Promise<void> {
-  await locator.focus();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.insertText(text);
-}
+const retype = retypeIn;
 
 async function turn(sessionId: string, text: string, steps: ScriptStep[]): Promise<void> {
   answers.push(...steps);
@@ -60,16 +53,7 @@ async function turn(sessionId: string, text: string, steps: ScriptStep[]): Promi
 }
 
 /** Screenshots at 1000×700 and 1400×900 (checking nothing overlaps or is cut off), then back to 1000×700. */
-async function both(name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.waitForFunction((w) => document.documentElement.clientWidth === w, size.width);
-    await page.screenshot({ path: join(SCREENSHOTS, `playground2-${name}-${size.name}.png`) });
-    expect(await layoutProblems(page), `${name} at ${size.name}`).toEqual([]);
-  }
-  await page.setViewportSize(SMALL);
-  await page.waitForFunction((w) => document.documentElement.clientWidth === w, SMALL.width);
-}
+const both = (name: string): Promise<void> => screenshotAtSizes(page, `playground2-${name}`, SIZES, SMALL);
 
 /**
  * How much of the element is hidden: by the window or by any scrolling ancestor (0 = all of it is

@@ -3,7 +3,7 @@
  * row kind, F6 area, whether a focus ring shows), waiting for focus to land on a test id, and running
  * a command-palette command by typing its words. Keyboard only: no mouse events.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 export interface Focused {
   /** The focused element's `data-testid` (else its tag name); `body` when focus is lost. */
@@ -52,4 +52,17 @@ export async function runCommand(page: Page, words: string): Promise<void> {
   await page.locator('[data-testid="command-palette-item"][aria-selected="true"]').waitFor();
   await page.keyboard.press('Enter');
   await page.getByTestId('command-palette').waitFor({ state: 'detached' });
+}
+
+/** Focuses `locator` and presses Enter on it: a button or link activated from the keyboard. */
+export async function pressEnterOn(locator: Locator): Promise<void> {
+  await locator.focus();
+  await locator.page().keyboard.press('Enter');
+}
+
+/** Replaces a text field's whole value from the keyboard: focus, select all, type `text`. */
+export async function retypeIn(locator: Locator, text: string): Promise<void> {
+  await locator.focus();
+  await locator.page().keyboard.press('Control+a');
+  await locator.page().keyboard.insertText(text);
 }
