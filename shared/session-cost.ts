@@ -405,3 +405,23 @@ export function costTokensTitle(t: CostTotals): string {
   const cached = [t.cacheReadTokens ? `${formatTokens(t.cacheReadTokens)} cached` : '', t.cacheWriteTokens ? `${formatTokens(t.cacheWriteTokens)} cache-write` : ''].filter(Boolean).join(', ');
   return `input ${formatTokens(t.inputTokens)} total${cached ? ` (${cached})` : ''} · output ${formatTokens(t.outputTokens)}${t.reasoningTokens ? ` (${formatTokens(t.reasoningTokens)} reasoning)` : ''}${t.unreportedCount ? ` · ${t.unreportedCount} response(s) without reported usage, counted at their worst case` : ''}`;
 }
+
+/** What a branch's cost figure is read from (BranchStats, a fan-out BranchReport). */
+export interface BranchCostFigures {
+  /** USD; absent when a response has no known price. */
+  readonly costUsd?: number;
+  /** Billed responses (steps' and compaction summaries'); absent in reports from older builds. */
+  readonly billedResponses?: number;
+  /** Steps the branch ran, when known. */
+  readonly steps?: number;
+}
+
+/**
+ * A branch's cost for the compare view, the board and `compare`: `no steps` for a branch that ran
+ * none (`nothing billed` when its steps billed nothing) — never `$0`, which reads as a free run;
+ * `price unknown` when a response has no known price; else the USD figure.
+ */
+export function branchCostLabel(f: BranchCostFigures): string {
+  if (f.billedResponses === 0) return f.steps !== undefined && f.steps > 0 ? 'nothing billed' : 'no steps';
+  return f.costUsd !== undefined ? formatUsd(f.costUsd) : 'price unknown';
+}
