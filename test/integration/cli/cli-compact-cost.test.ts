@@ -130,7 +130,12 @@ describe('forkline compact: priced and budget-checked like a step', () => {
     expect(show.cost).toMatchObject({ unpricedResponses: 0, inputTokens: 1_000 + 1_500 + 3_000, cachedInputTokens: 400 + 1_000 + 1_000, outputTokens: 50 + 20 + 200 });
     const ls = JSON.parse((await forkline(['ls', '--json'])).stdout) as { id: string; cost: { usd: number } }[];
     expect(Math.abs(ls.find((s) => s.id === id)!.cost.usd - 0.00956)).toBeLessThan(1e-6);
-    const priced = JSON.parse((await forkline(['price', id, '--json'])).stdout) as { recorded: { usd: number } };
+    // Re-priced from the recorded counts (the summary included, the refused requests billed nothing):
+    // gpt-4o-mini at $0.15 / $0.075 cached / $0.60 per million: 90 + 30 + 30 = 150; 75 + 75 + 12 = 162;
+    // summary 300 + 75 + 120 = 495 µ$; 807 µ$ in all.
+    const priced = JSON.parse((await forkline(['price', id, '--as', 'openai:gpt-4o-mini', '--json'])).stdout) as { recorded: { usd: number }; as: { model: string; usd: number }[] };
     expect(Math.abs(priced.recorded.usd - 0.00956)).toBeLessThan(1e-6);
+    expect(priced.as[0]!.model).toBe('openai:gpt-4o-mini');
+    expect(Math.abs(priced.as[0]!.usd - 0.000807)).toBeLessThan(1e-6);
   }, 120_000);
 });
