@@ -77,6 +77,8 @@ export interface StepRow extends RowBase<'step'> {
   readonly approvalWaitMs?: number;
   /** The price logged for the step's request (`request/price`): cost = usage × this. */
   readonly price?: PriceQuote;
+  /** The step's response came with no usage from the provider ("usage not reported"; counted at its worst case). */
+  readonly usageUnreported?: true;
   /** Number of model attempts (1 + retries). */
   readonly attempts: number;
   /** Finish reason of the last attempt: `stop`, `tool-calls`, `max-tokens`, `error CODE`, … */
