@@ -243,7 +243,11 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
         {usageLabel(row.usage)}
       </span>
       {row.usageUnreported && (
-        <span className="muted" data-testid="step-usage-unreported" title="The provider reported no token usage for this response; budgets count it at its worst case (its input estimate plus its output cap)">
+        <span
+          className="muted"
+          data-testid="step-usage-unreported"
+          title="The provider reported no token usage for this response; budgets count it at its worst case (its input estimate plus its output cap)"
+        >
           usage not reported
         </span>
       )}
