@@ -8,7 +8,7 @@
 import type { CompareResult } from './api.js';
 import type { BranchStats } from './branch-stats.js';
 import { formatDuration, formatTokens } from './format.js';
-import { formatUsd } from './pricing.js';
+import { branchCostLabel } from './session-cost.js';
 import type { TimelineRow, TimelineRowKind } from './timeline-rows.js';
 
 export type FigureKey = 'turns' | 'steps' | 'toolCalls' | 'inputTokens' | 'cacheReadTokens' | 'outputTokens' | 'reasoningTokens' | 'cost' | 'duration' | 'lastTurnEnd' | 'firstPrompt';
@@ -47,10 +47,9 @@ const FIGURES: readonly FigureSpec[] = [
   { key: 'firstPrompt', label: 'first prompt', numeric: false, value: (s) => s.firstPrompt?.trim() || '—' },
 ];
 
-/** `$0.0123`, `price unknown`, or `$0.01 + price unknown` (a branch with some unpriced responses). */
+/** `$0.0123`, `price unknown`, or `no steps` (shared/session-cost.ts branchCostLabel; never `$0` for a branch that ran nothing). */
 function costText(s: BranchStats): string {
-  if (s.costUsd !== undefined) return formatUsd(s.costUsd);
-  return (s.unpricedResponses ?? 0) === 0 ? '—' : 'price unknown';
+  return branchCostLabel(s);
 }
 
 /** The figures table of a comparison, in display order. */

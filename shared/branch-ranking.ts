@@ -16,6 +16,8 @@ export interface RankFigures {
   readonly tokens: number;
   /** USD since the fork point at the prices logged with its requests; absent when a response had no known price. */
   readonly costUsd?: number;
+  /** Responses billed since the fork point (0: no cost to show, shared/session-cost.ts branchCostLabel). */
+  readonly billedResponses?: number;
   readonly durationMs: number;
 }
 

@@ -22,6 +22,8 @@ export interface BranchStats {
    */
   readonly costUsd?: number;
   readonly unpricedResponses: number;
+  /** Responses billed after the boundary (0: nothing was billed, so there is no cost to show). */
+  readonly billedResponses: number;
   /** Sum of turn durations (turn/end − turn/start), ms. */
   readonly durationMs: number;
   /** The first prompt the user typed after the boundary (labels the branch). */
@@ -80,7 +82,8 @@ export function branchStats(events: readonly SessionEvent[], fromSeq: number): B
         break;
     }
   }
-  const cost = sessionCost(events.filter((e) => e.seq >= fromSeq)).total;
+  const billed = sessionCost(events.filter((e) => e.seq >= fromSeq));
+  const cost = billed.total;
   return {
     turns,
     steps,
@@ -91,6 +94,7 @@ export function branchStats(events: readonly SessionEvent[], fromSeq: number): B
     reasoningTokens,
     ...(cost.usd !== undefined ? { costUsd: cost.usd } : {}),
     unpricedResponses: cost.unknownCount,
+    billedResponses: billed.responses.length,
     durationMs,
     ...(firstPrompt !== undefined ? { firstPrompt } : {}),
     ...(lastCheckpoint !== undefined ? { lastCheckpoint } : {}),

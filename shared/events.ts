@@ -276,10 +276,15 @@ export interface SessionEventMap {
    * its estimated input (the context estimator's count) plus its output cap, and that at the
    * price. A step's cost is its `assistant/message` usage at this price; a step whose provider
    * reported no usage counts at this worst case. Not model-visible.
+   *
+   * A compaction's summary request names its `compactionId`; one between turns (a manual
+   * compaction) is logged inside its `compaction/start … compaction/end` bracket with turn and step 0.
    */
   'request/price': {
     readonly turn: number;
     readonly step: number;
+    /** Set for a compaction's summary request: the compaction it belongs to. */
+    readonly compactionId?: string;
     readonly provider: string;
     readonly model: string;
     readonly baseUrl?: string;
@@ -372,6 +377,10 @@ export interface SessionEventMap {
     readonly failure?: LlmFailure;
     /** A summary the model produced that was not used (e.g. not smaller than what it would replace). */
     readonly rejectedSummary?: readonly TextBlock[];
+    /** What the provider billed for a summary that was not used (a failed compaction after a response). */
+    readonly usage?: TokenUsage;
+    /** The summary request was not sent: it could have crossed this budget (docs/providers.md "Prices, overrides and budgets"). */
+    readonly budget?: BudgetStopFacts;
   };
   'compaction/prune': {
     readonly shadowedRange: { readonly start: number; readonly end: number };

@@ -1,7 +1,7 @@
 /**
  * What a running turn has cost so far and how long it has waited for the person (docs/providers.md "Prices, overrides and budgets": the live
  * meters), projected from the timeline rows the renderer already folds: each ended step's usage at
- * the price logged for its request, and the approval questions of the turn (the wait is shown apart
+ * the price logged for its request (and each compaction summary's at its own), and the approval questions of the turn (the wait is shown apart
  * from the tool's own time). Pure.
  */
 import { usageCost } from './pricing.js';
@@ -41,6 +41,12 @@ export function turnMeter(rows: readonly TimelineRow[], turn: number): TurnMeter
         billedSteps++;
         tokens += u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) + u.outputTokens;
       }
+      if (row.price?.kind === 'known' && u) knownUsd += usageCost(u, row.price).usd;
+      else if (u || row.price?.kind === 'unknown') unknownCount++;
+    } else if (row.kind === 'compaction' && row.turn === turn) {
+      // A compaction's summary request inside the turn (a manual one after it names no turn).
+      const u = row.usage;
+      if (u) tokens += u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) + u.outputTokens;
       if (row.price?.kind === 'known' && u) knownUsd += usageCost(u, row.price).usd;
       else if (u || row.price?.kind === 'unknown') unknownCount++;
     } else if (row.kind === 'approval') {

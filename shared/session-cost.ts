@@ -4,10 +4,13 @@
  * price logged for its request (`request/price`: snapshot id and rates). Pure; used by the budget
  * check, `show`, `ls --json`, `price`, compare and the renderer.
  *
- * A compaction summary with no `request/price` of its own (a manual compaction between turns: the
- * log's invariant admits a price only inside a step) is priced at the price logged latest in the
- * session for the same provider and model (and endpoint when one was logged) — the snapshot in
- * force when it ran — marked `priceFrom: 'session'`. A response with no price logged for it or for
+ * A compaction's summary request logs its own `request/price` (naming its `compactionId`; a manual
+ * compaction between turns with turn and step 0), and its response is priced at it like a step's.
+ * A summary that was billed but not used (a failed compaction) counts too, from the usage in its
+ * `compaction/end`. A compaction summary with no `request/price` of its own (one run with no
+ * price check, or a manual one recorded before those were logged) is priced at the price logged
+ * latest in the session for the same provider and model (and endpoint when one was logged) — the
+ * snapshot in force when it ran — marked `priceFrom: 'session'`. A response with no price logged for it or for
  * its model (a log recorded before prices were logged, an imported one) is priced by `fallback`
  * when one is given (the current price list; marked `priceFrom: 'current'`), else its price is
  * unknown. A response whose provider reported no usage
@@ -111,6 +114,10 @@ export class SessionCostFold {
   private openTurn = 0;
   /** Seq of the open compaction's `compaction/start` (a price logged after it is the summary request's). */
   private compactionStart = -1;
+  /** The open compaction's `compaction/start` (its output cap and the size of what it summarises). */
+  private compaction: SessionEvent<'compaction/start'>['data'] | undefined;
+  /** Provider and model of the latest `request/header` (a failed summary's route when it logged no price). */
+  private headerRoute: { readonly provider: string; readonly model: string } | undefined;
   /** The latest price logged per route (`provider\u0000model`, and with `\u0000baseUrl` when one was logged). */
   private readonly latestPrice = new Map<string, SessionEvent<'request/price'>['data']>();
 
@@ -129,6 +136,10 @@ export class SessionCostFold {
         break;
       case 'compaction/start':
         this.compactionStart = e.seq;
+        this.compaction = e.data;
+        break;
+      case 'request/header':
+        this.headerRoute = { provider: e.data.header.config.provider, model: e.data.header.config.model };
         break;
       case 'request/context':
         this.baseUrl = e.data.baseUrl;
@@ -150,38 +161,76 @@ export class SessionCostFold {
         );
         break;
       }
-      case 'compaction/summary': {
-        // The summary request's own `request/price` (logged after its compaction/start); a
-        // compaction between turns, or one recorded before they were logged, has none.
-        const price = this.price;
-        const { provider, model } = e.data;
-        const own = price !== undefined && this.priceSeq > this.compactionStart && this.compactionStart >= 0 && price.provider === provider && price.model === model ? price : undefined;
-        const facts: ResponseFacts = {
-          kind: 'compaction',
-          seq: e.seq,
-          time: e.time,
-          turn: this.openTurn,
-          step: own?.step ?? 0,
-          provider,
-          model,
-          ...endpoint(own?.baseUrl ?? this.baseUrl),
-          usage: e.data.usage,
-        };
-        if (own || options.as) {
-          this.responses.push(priced(facts, own, options));
-          break;
+      case 'compaction/summary':
+        this.billCompaction(e, e.data.compactionId, e.data.provider, e.data.model, e.data.usage, { estimatedInputTokens: e.data.shadowedTokenCount, outputCap: e.data.maxTokens });
+        this.compaction = undefined;
+        break;
+      case 'compaction/end': {
+        // A summary that was not used (not smaller, the conversation changed) was still billed.
+        const own = this.ownPrice(e.data.compactionId);
+        const route = own ?? this.headerRoute;
+        if (e.data.usage && route && this.compaction?.compactionId === e.data.compactionId) {
+          this.billCompaction(e, e.data.compactionId, route.provider, route.model, e.data.usage, {
+            estimatedInputTokens: this.compaction.shadowedTokenCount,
+            outputCap: this.compaction.maxTokens,
+          });
         }
-        // No price of its own: the one logged latest for its route (same endpoint first).
-        const latest = (this.baseUrl !== undefined ? this.latestPrice.get(routeKey(provider, model, this.baseUrl)) : undefined) ?? this.latestPrice.get(routeKey(provider, model));
-        const maxTokens = e.data.maxTokens;
-        this.responses.push(
-          latest ? pricedAt(facts, latest.quote, { estimatedInputTokens: e.data.shadowedTokenCount, ...(maxTokens !== undefined ? { outputCap: maxTokens } : {}) }) : priced(facts, undefined, options),
-        );
+        this.compaction = undefined;
         break;
       }
       default:
         break;
     }
+  }
+
+  /**
+   * The `request/price` of compaction `compactionId`'s summary request: one naming it, or (logs
+   * from before prices named their compaction) the latest price logged after its `compaction/start`.
+   */
+  private ownPrice(compactionId: string): SessionEvent<'request/price'>['data'] | undefined {
+    const price = this.price;
+    if (price === undefined || this.compactionStart < 0 || this.priceSeq < this.compactionStart) return undefined;
+    if (price.compactionId !== undefined) return price.compactionId === compactionId ? price : undefined;
+    return price;
+  }
+
+  /**
+   * Bills a compaction's summary response: at its own logged price; else (a compaction between
+   * turns recorded before those were logged) at the price logged latest for its route.
+   */
+  private billCompaction(
+    e: SessionEvent,
+    compactionId: string,
+    provider: string,
+    model: string,
+    usage: TokenUsage | undefined,
+    request: { readonly estimatedInputTokens: number | undefined; readonly outputCap: number | undefined },
+  ): void {
+    const options = this.options;
+    const candidate = this.ownPrice(compactionId);
+    const own = candidate !== undefined && candidate.provider === provider && candidate.model === model ? candidate : undefined;
+    const facts: ResponseFacts = {
+      kind: 'compaction',
+      seq: e.seq,
+      time: e.time,
+      turn: this.openTurn,
+      step: own?.step ?? 0,
+      provider,
+      model,
+      ...endpoint(own?.baseUrl ?? this.baseUrl),
+      usage,
+    };
+    if (own || options.as) {
+      this.responses.push(priced(facts, own, options));
+      return;
+    }
+    // No price of its own: the one logged latest for its route (same endpoint first).
+    const latest = (this.baseUrl !== undefined ? this.latestPrice.get(routeKey(provider, model, this.baseUrl)) : undefined) ?? this.latestPrice.get(routeKey(provider, model));
+    const worst = {
+      ...(request.estimatedInputTokens !== undefined ? { estimatedInputTokens: request.estimatedInputTokens } : {}),
+      ...(request.outputCap !== undefined ? { outputCap: request.outputCap } : {}),
+    };
+    this.responses.push(latest ? pricedAt(facts, latest.quote, worst) : priced(facts, undefined, options));
   }
 
   /** Totals over every response folded so far. */
@@ -355,4 +404,24 @@ export function compactUsd(usd: number): string {
 export function costTokensTitle(t: CostTotals): string {
   const cached = [t.cacheReadTokens ? `${formatTokens(t.cacheReadTokens)} cached` : '', t.cacheWriteTokens ? `${formatTokens(t.cacheWriteTokens)} cache-write` : ''].filter(Boolean).join(', ');
   return `input ${formatTokens(t.inputTokens)} total${cached ? ` (${cached})` : ''} · output ${formatTokens(t.outputTokens)}${t.reasoningTokens ? ` (${formatTokens(t.reasoningTokens)} reasoning)` : ''}${t.unreportedCount ? ` · ${t.unreportedCount} response(s) without reported usage, counted at their worst case` : ''}`;
+}
+
+/** What a branch's cost figure is read from (BranchStats, a fan-out BranchReport). */
+export interface BranchCostFigures {
+  /** USD; absent when a response has no known price. */
+  readonly costUsd?: number;
+  /** Billed responses (steps' and compaction summaries'); absent in reports from older builds. */
+  readonly billedResponses?: number;
+  /** Steps the branch ran, when known. */
+  readonly steps?: number;
+}
+
+/**
+ * A branch's cost for the compare view, the board and `compare`: `no steps` for a branch that ran
+ * none (`nothing billed` when its steps billed nothing) — never `$0`, which reads as a free run;
+ * `price unknown` when a response has no known price; else the USD figure.
+ */
+export function branchCostLabel(f: BranchCostFigures): string {
+  if (f.billedResponses === 0) return f.steps !== undefined && f.steps > 0 ? 'nothing billed' : 'no steps';
+  return f.costUsd !== undefined ? formatUsd(f.costUsd) : 'price unknown';
 }

@@ -50,8 +50,9 @@ export interface TurnEndRow extends RowBase<'turn-end'> {
   /** Sum of the turn's step usages. */
   readonly usage?: TokenUsage;
   /**
-   * What the turn's steps cost at the prices logged for their requests: `usd` when every step's
-   * price is known, else `knownUsd` over those priced and how many are not. Absent when nothing was billed.
+   * What the turn's steps (and its compactions' summary requests) cost at the prices logged for
+   * their requests: `usd` when every price is known, else `knownUsd` over those priced and how many
+   * are not. Absent when nothing was billed.
    */
   readonly cost?: { readonly usd?: number; readonly knownUsd: number; readonly unknownCount: number };
   /** `interrupted` when crash recovery closed the turn. */
@@ -76,6 +77,8 @@ export interface StepRow extends RowBase<'step'> {
   readonly approvalWaitMs?: number;
   /** The price logged for the step's request (`request/price`): cost = usage × this. */
   readonly price?: PriceQuote;
+  /** The step's response came with no usage from the provider ("usage not reported"; counted at its worst case). */
+  readonly usageUnreported?: true;
   /** Number of model attempts (1 + retries). */
   readonly attempts: number;
   /** Finish reason of the last attempt: `stop`, `tool-calls`, `max-tokens`, `error CODE`, … */
@@ -220,8 +223,10 @@ export interface CompactionRow extends RowBase<'compaction'> {
   readonly contextWindow?: number;
   /** Output cap of the summary request, tokens. */
   readonly maxTokens?: number;
-  /** Usage of the summary request, when the provider reported it. */
+  /** Usage of the summary request, when the provider reported it (also for a summary that was not used). */
   readonly usage?: TokenUsage;
+  /** The price logged for the summary request (`request/price` naming this compaction): cost = usage × this. */
+  readonly price?: PriceQuote;
   readonly replacementSeq?: number;
   /** Text of the replacement message (what the model sees instead). */
   readonly replacementText?: string;

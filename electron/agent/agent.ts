@@ -327,7 +327,9 @@ export class Agent {
    * Manual compaction from idle (a standalone bracket between turns, owner `null`). Prompts sent
    * meanwhile wait until it finished.
    * @returns what was compacted, or undefined when there was nothing to compact.
-   * @throws ForklineError BUSY when a turn is running; CompactionError when the summary failed.
+   * @throws ForklineError BUSY when a turn is running; CompactionError when the summary failed;
+   *   BudgetStop (code BUDGET) when the summary request could cross a budget (it was not sent).
+   *   Each failure is logged in the bracket's `compaction/end`.
    */
   async compact(): Promise<CompactionOutcome | undefined> {
     if (this.driver || this.maintenance) throw new ForklineError('BUSY', 'the agent is working; compact once it is idle');
@@ -346,6 +348,14 @@ export class Agent {
         retainTokens: Math.floor(Math.min(config.contextWindow !== undefined ? config.contextWindow * settings.retainRatio : Infinity, measureRequestTokens(this.session) * 0.25)),
         maxTokens: limits.maxTokens,
         ...(limits.maxInputTokens !== undefined ? { maxInputTokens: limits.maxInputTokens } : {}),
+        // Priced and budget-checked like a step's request (turn 0 step 0: between turns); a refusal
+        // closes the bracket with `budget` and is thrown as BudgetStop (nothing is sent).
+        ...(this.options.spendGuard
+          ? {
+              beforeRequest: (r: { compactionId: string; header: RequestHeader; messages: readonly Message[] }) =>
+                this.options.spendGuard!.beforeSend(this.session, { turn: 0, step: 0, provider: r.header.config.provider, model: r.header.config.model, ...r, ...pricedLimits(config) }),
+            }
+          : {}),
         signal: abort.signal,
         newId: this.options.newId,
       });
@@ -624,7 +634,7 @@ export class Agent {
         minShadowedTokens: trigger === 'overflow' ? 0 : Math.max(256, Math.floor(window! * 0.05)),
         ...(this.options.spendGuard
           ? {
-              beforeRequest: (r: { header: RequestHeader; messages: readonly Message[] }) =>
+              beforeRequest: (r: { compactionId: string; header: RequestHeader; messages: readonly Message[] }) =>
                 this.options.spendGuard!.beforeSend(this.session, { turn, step, provider: config.provider, model: config.model, ...r, ...pricedLimits(config) }),
             }
           : {}),

@@ -16,6 +16,7 @@ import type { Message, TextBlock, ToolSchema, UserMessage } from '../../shared/m
 import { BlockAssembler } from '../llm/assembler.js';
 import type { ModelClient } from '../llm/model-client.js';
 import type { Session } from '../session/session.js';
+import { BudgetStop } from './budget-stop.js';
 
 export interface CompactionConfig {
   /** Compact when the estimate reaches this share of the context window (default 0.8). */
@@ -266,9 +267,9 @@ export async function compactSession(options: {
   readonly maxInputTokens?: number;
   /**
    * Called right before the summary request is sent (the price log and budget check, docs/providers.md "Prices, overrides and budgets"); what
-   * it throws ends the compaction (logged in `compaction/end`) and is rethrown as it is.
+   * it throws ends the compaction (logged in `compaction/end`, a {@link BudgetStop}'s facts as `budget`) and is rethrown as it is.
    */
-  readonly beforeRequest?: (request: { readonly header: RequestHeader; readonly messages: readonly Message[] }) => void;
+  readonly beforeRequest?: (request: { readonly compactionId: string; readonly header: RequestHeader; readonly messages: readonly Message[] }) => void;
 }): Promise<CompactionOutcome | undefined> {
   const { session, model, signal, newId } = options;
   const range = selectCompactableRange(session, options.retainTokens);
@@ -298,19 +299,36 @@ export async function compactSession(options: {
     compactionId,
     options.maxInputTokens !== undefined ? { header, maxInputTokens: options.maxInputTokens } : undefined,
   );
+  const assembler = new BlockAssembler();
   const fail = (message: string, failure?: LlmFailure, rejected?: readonly TextBlock[]): never => {
+    // What the provider billed is logged even when the summary is not used.
+    const billed = assembler.result().usage;
     session.append({
       type: 'compaction/end',
-      data: { compactionId, turn: options.turn, error: message, ...(failure ? { failure } : {}), ...(rejected && rejected.length > 0 ? { rejectedSummary: rejected } : {}) },
+      data: {
+        compactionId,
+        turn: options.turn,
+        error: message,
+        ...(failure ? { failure } : {}),
+        ...(rejected && rejected.length > 0 ? { rejectedSummary: rejected } : {}),
+        ...(billed ? { usage: billed } : {}),
+      },
     });
     throw new CompactionError(message, failure);
   };
-  const assembler = new BlockAssembler();
   const summaryHeader: RequestHeader = { ...header, config: { ...header.config, maxTokens: options.maxTokens } };
   try {
-    options.beforeRequest?.({ header: summaryHeader, messages: requestMessages });
+    options.beforeRequest?.({ compactionId, header: summaryHeader, messages: requestMessages });
   } catch (error) {
-    session.append({ type: 'compaction/end', data: { compactionId, turn: options.turn, error: `the summary request was not sent: ${error instanceof Error ? error.message : String(error)}` } });
+    session.append({
+      type: 'compaction/end',
+      data: {
+        compactionId,
+        turn: options.turn,
+        error: `the summary request was not sent: ${error instanceof Error ? error.message : String(error)}`,
+        ...(error instanceof BudgetStop ? { budget: error.facts } : {}),
+      },
+    });
     throw error;
   }
   try {

@@ -15,12 +15,12 @@
  * USD limits need a known price; where none is known a token limit (`sessionTokens`) does the job,
  * and a USD limit with no price stops with a message saying so.
  */
-import { ForklineError } from '../../shared/errors.js';
 import type { BudgetStopFacts, RequestHeader, SessionEvent } from '../../shared/events.js';
 import type { Message } from '../../shared/messages.js';
 import { formatUsd, worstCaseCost, type PriceQuote } from '../../shared/pricing.js';
 import { sessionCost } from '../../shared/session-cost.js';
 import type { Session } from '../session/session.js';
+import { BudgetStop } from './budget-stop.js';
 import { estimateRequestTokens } from './compaction.js';
 
 /** Spending limits for one agent lifecycle (a `run`, a `resume`, a live session in the app). */
@@ -35,8 +35,11 @@ export interface Budget {
 
 /** What the guard needs to know about the request about to be sent. */
 export interface PendingRequest {
+  /** The open turn and step; 0 and 0 for a manual compaction's summary request (between turns). */
   readonly turn: number;
   readonly step: number;
+  /** Set for a compaction's summary request (logged in `request/price`; refusals say so). */
+  readonly compactionId?: string;
   readonly provider: string;
   readonly model: string;
   readonly baseUrl?: string;
@@ -56,27 +59,23 @@ export interface SpendGuardOptions {
   readonly now?: () => number;
 }
 
-/** Thrown by {@link SpendGuard.beforeSend}: the request was not sent; the turn ends with reason `budget`. */
-export class BudgetStop extends ForklineError {
-  constructor(readonly facts: BudgetStopFacts) {
-    super('BUDGET', facts.message);
-    this.name = 'BudgetStop';
-  }
+export { BudgetStop };
+
+/** How a refusal names the request and what to do next: a step's request, or a compaction's summary request (between turns: `manual`). */
+interface Subject {
+  readonly compaction?: 'in-turn' | 'manual';
 }
 
 /** Checks a budget of `limit` against worst-case spend; an error message when it would be crossed. */
-function crossing(limit: BudgetStopFacts['limit'], scope: BudgetStopFacts['scope'], budget: number | undefined, spent: number, worstCase: number): BudgetStopFacts | undefined {
+function crossing(limit: BudgetStopFacts['limit'], scope: BudgetStopFacts['scope'], budget: number | undefined, spent: number, worstCase: number, subject: Subject = {}): BudgetStopFacts | undefined {
   if (budget === undefined || spent + worstCase <= budget) return undefined;
   const show = (n: number) => (limit === 'usd' ? formatUsd(n) : `${Math.round(n)} tokens`);
   const flag = limit === 'tokens' ? '--max-tokens-total' : scope === 'turn' ? '--turn-budget' : '--budget';
-  return {
-    limit,
-    scope,
-    budget,
-    spent,
-    worstCase,
-    message: `the next request could cost up to ${show(worstCase)} and the ${scope} has spent ${show(spent)} of its ${show(budget)} budget, so it was not sent; resume with a higher ${flag} to go on`,
-  };
+  const what = subject.compaction ? "the compaction's summary request" : 'the next request';
+  // A manual compaction is its own unit of work: a per-turn budget bounds it alone.
+  const spentPart = subject.compaction === 'manual' && scope === 'turn' ? `the per-turn budget is ${show(budget)}` : `the ${scope} has spent ${show(spent)} of its ${show(budget)} budget`;
+  const next = subject.compaction === 'manual' ? `compact again with a higher ${flag}` : `resume with a higher ${flag} to go on`;
+  return { limit, scope, budget, spent, worstCase, message: `${what} could cost up to ${show(worstCase)} and ${spentPart}, so it was not sent; ${next}` };
 }
 
 export class SpendGuard {
@@ -103,6 +102,7 @@ export class SpendGuard {
       data: {
         turn: request.turn,
         step: request.step,
+        ...(request.compactionId !== undefined ? { compactionId: request.compactionId } : {}),
         provider: request.provider,
         model: request.model,
         ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
@@ -123,7 +123,8 @@ export class SpendGuard {
         message: `the request has no known output cap, so its worst case is unbounded and a budget cannot be kept: pass --max-output N (or set the model's max output)`,
       });
     }
-    const tokenStop = crossing('tokens', 'session', budget.sessionTokens, spend.sessionTokens, estimatedInputTokens + (outputCap ?? 0));
+    const subject: Subject = request.compactionId === undefined ? {} : { compaction: request.turn === 0 ? 'manual' : 'in-turn' };
+    const tokenStop = crossing('tokens', 'session', budget.sessionTokens, spend.sessionTokens, estimatedInputTokens + (outputCap ?? 0), subject);
     if (tokenStop) throw new BudgetStop(tokenStop);
     if (!usdLimited) return;
     if (worstCaseUsd === undefined || spend.sessionUsd === undefined || spend.turnUsd === undefined) {
@@ -137,18 +138,21 @@ export class SpendGuard {
         message: `${what}, so a USD budget cannot be kept: set a price for it (cli.json "prices" or Settings), or use a token budget (--max-tokens-total)`,
       });
     }
-    const stop = crossing('usd', 'session', budget.sessionUsd, spend.sessionUsd, worstCaseUsd) ?? crossing('usd', 'turn', budget.turnUsd, spend.turnUsd, worstCaseUsd);
+    const stop = crossing('usd', 'session', budget.sessionUsd, spend.sessionUsd, worstCaseUsd, subject) ?? crossing('usd', 'turn', budget.turnUsd, spend.turnUsd, worstCaseUsd, subject);
     if (stop) throw new BudgetStop(stop);
   }
 
-  /** What the session and turn `turn` spent so far (USD undefined when something is unpriced). */
+  /**
+   * What the session and turn `turn` spent so far (USD undefined when something is unpriced).
+   * Turn 0 (a manual compaction between turns) is its own unit: it has spent nothing of a turn budget.
+   */
   private spent(session: Session, turn: number): { sessionUsd: number | undefined; knownSessionUsd: number; turnUsd: number | undefined; sessionTokens: number } {
     const cost = sessionCost(session.events as readonly SessionEvent[], this.options.fallback ? { fallback: this.options.fallback } : {});
     const turnTotals = cost.turns.get(turn);
     return {
       sessionUsd: cost.total.usd,
       knownSessionUsd: cost.total.knownUsd,
-      turnUsd: turnTotals ? turnTotals.usd : 0,
+      turnUsd: turn !== 0 && turnTotals ? turnTotals.usd : 0,
       sessionTokens: cost.total.tokens,
     };
   }

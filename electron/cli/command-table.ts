@@ -111,6 +111,13 @@ export const COMMAND_TABLE = {
     load: () => import('./commands/models.js'),
     usage: [`  forkline models [--provider P | --base-url URL]   list an endpoint's models with their context windows`],
   },
+  compact: {
+    load: () => import('./commands/compact.js'),
+    usage: [
+      `  forkline compact ID [options]                summarise the oldest part of what the model sees (between`,
+      `                                               turns; --budget / --max-tokens-total check the request)`,
+    ],
+  },
   price: {
     load: () => import('./commands/price.js'),
     usage: [

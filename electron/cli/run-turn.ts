@@ -8,6 +8,7 @@ import type { ProviderChoice } from '../../shared/api.js';
 import type { SessionEvent } from '../../shared/events.js';
 import { visibleText } from '../../shared/visible-text.js';
 import type { Runtime } from '../host/runtime.js';
+import { recordedHereFrom } from '../store/session-provenance.js';
 import { leftoverNotice } from '../store/session-repository.js';
 import type { CliContext } from './command.js';
 import { reportError } from './error-line.js';
@@ -125,6 +126,18 @@ export async function runTurn(
     stderr.write(`forkline: the model request failed — ${describeReason(reason)}.${hint}\n`);
   }
   return reason.kind === 'completed' ? 0 : 1;
+}
+
+/**
+ * With no model flags, a stored session goes on with the route it last used (provider, endpoint,
+ * model), as recorded by this installation (never a route from an imported prefix): `resume` and
+ * `compact`. A no-op when a model flag was given or nothing was recorded here.
+ */
+export function useLastRoute(runtime: Runtime, sessionId: string, modelFlagsGiven: boolean): void {
+  if (modelFlagsGiven) return;
+  const from = recordedHereFrom(runtime.repository, sessionId);
+  const route = Number.isFinite(from) ? lastRoute(runtime.store.readFrom(sessionId, from)) : undefined;
+  if (route) runtime.settings.useForThisRun({ ...runtime.settings.active, ...route });
 }
 
 /** The route (provider, endpoint, model, effort) of a session's last request, if it logged one. */

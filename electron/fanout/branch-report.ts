@@ -67,6 +67,7 @@ export async function branchReport(
     diffLines,
     tokens: stats.inputTokens + stats.cacheReadTokens + stats.outputTokens,
     ...(stats.costUsd !== undefined && stats.unpricedResponses === 0 ? { costUsd: stats.costUsd } : {}),
+    billedResponses: stats.billedResponses,
     durationMs: stats.durationMs,
     ...(forkCheckpoint ? { forkCheckpoint } : {}),
     ...(lastCheckpoint ? { lastCheckpoint } : {}),

@@ -33,12 +33,15 @@ const CRITERIA: readonly { readonly compare: (a: RankFigures, b: RankFigures) =>
     // USD when both branches are fully priced (docs/providers.md "Prices, overrides and budgets"), else their tokens.
     compare: (a, b) => (a.costUsd !== undefined && b.costUsd !== undefined ? a.costUsd - b.costUsd : a.tokens - b.tokens),
     say: (a, b) =>
-      a.costUsd !== undefined && b.costUsd !== undefined
-        ? `lower cost: $${a.costUsd.toFixed(6)} vs $${b.costUsd.toFixed(6)} in ${short(b.session)}`
-        : `lower cost: ${a.tokens} vs ${b.tokens} tokens in ${short(b.session)}`,
+      a.costUsd !== undefined && b.costUsd !== undefined ? `lower cost: ${usdOf(a)} vs ${usdOf(b)} in ${short(b.session)}` : `lower cost: ${a.tokens} vs ${b.tokens} tokens in ${short(b.session)}`,
   },
   { compare: (a, b) => a.durationMs - b.durationMs, say: (a, b) => `shorter time: ${seconds(a.durationMs)} vs ${seconds(b.durationMs)} in ${short(b.session)}` },
 ];
+
+/** A fully priced branch's cost for a reason: six decimals, or `no steps` for one that billed nothing (never `$0.000000`). */
+function usdOf(f: RankFigures): string {
+  return f.billedResponses === 0 ? 'no steps' : `$${f.costUsd!.toFixed(6)}`;
+}
 
 function verdict(f: RankFigures): string {
   return f.checkPassed === true ? 'passed' : f.checkPassed === false ? 'failed' : 'not run';

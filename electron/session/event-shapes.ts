@@ -95,6 +95,7 @@ const SHAPES: { readonly [type: string]: z.ZodType } = {
   'request/context': z.looseObject({ provider: text, model: text, contextWindow: z.number().optional(), baseUrl: text.optional() }),
   'request/price': z.looseObject({
     ...turnStep,
+    compactionId: text.optional(),
     provider: text,
     model: text,
     quote: z.looseObject({ kind: z.enum(['known', 'unknown']), snapshot: text }),
@@ -118,7 +119,7 @@ const SHAPES: { readonly [type: string]: z.ZodType } = {
     model: text,
     usage: usage.optional(),
   }),
-  'compaction/end': z.looseObject({ compactionId: text, turn: int.nullable(), error: text.optional() }),
+  'compaction/end': z.looseObject({ compactionId: text, turn: int.nullable(), error: text.optional(), usage: usage.optional() }),
   'compaction/prune': z.looseObject({ shadowedRange: range, shadowedSeqs: z.array(int), shadowedTokenCount: z.number() }),
   'workspace/checkpoint': z.looseObject({ turn: int, commit: text }),
   'check/result': z.looseObject({

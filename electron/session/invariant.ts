@@ -49,6 +49,8 @@ export class InvariantChecker implements InvariantState {
   /** Highest step number started in the current (or last) turn. */
   lastStep = 0;
   private lastSeq = -1;
+  /** The compaction whose `compaction/start` has no `compaction/end` yet (what a between-turn `request/price` may name). */
+  private openCompaction: string | undefined;
   readonly pendingCalls = new Set<string>();
 
   /**
@@ -119,6 +121,12 @@ export class InvariantChecker implements InvariantState {
       default:
         break;
     }
+    if (event.type === 'request/price' && event.data.compactionId !== undefined && this.openTurn === undefined) {
+      // A manual compaction's summary request: between turns, inside its own bracket.
+      if (this.openCompaction !== event.data.compactionId) this.fail(event, `names compaction ${event.data.compactionId}, which is not open`);
+      if (event.data.turn !== 0 || event.data.step !== 0) this.fail(event, 'a summary request between turns must name turn 0 step 0');
+      return;
+    }
     if (STEP_SCOPED_TYPES.has(type)) {
       const data = event.data as { turn: number; step: number };
       this.requireStep(event, data.turn, data.step);
@@ -164,6 +172,12 @@ export class InvariantChecker implements InvariantState {
         return;
       case 'tool/call':
         this.pendingCalls.add(event.data.callId);
+        return;
+      case 'compaction/start':
+        this.openCompaction = event.data.compactionId;
+        return;
+      case 'compaction/end':
+        this.openCompaction = undefined;
         return;
       case 'tool/result':
         if (event.surfaceOp === 'append') {

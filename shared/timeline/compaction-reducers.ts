@@ -103,6 +103,8 @@ export const compactionReducers = {
     if (failure) c.failure = failure;
     const rejected = joinText(d['rejectedSummary']);
     if (rejected !== '') c.rejectedSummary = rejected;
+    const billed = readUsage(d['usage']);
+    if (billed) c.usage = billed;
     c.endTime = e.time;
     c.refSeqs = [...c.refSeqs, e.seq];
     fold.own(e.seq, idx);

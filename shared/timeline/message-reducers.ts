@@ -104,6 +104,9 @@ export const messageReducers = {
     if (st.rowIdx >= 0) {
       const sr = fold.edit<StepRow>(st.rowIdx);
       if (usage) sr.usage = usage;
+      // A response whose provider reported no usage (and none streamed): budgets count it at its worst case.
+      if (!usage && !st.usage) sr.usageUnreported = true;
+      else delete sr.usageUnreported;
       if (model) sr.model = model;
     }
     st.attemptClosed = true;

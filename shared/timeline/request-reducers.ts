@@ -5,7 +5,7 @@
  * provider did that the person should know, e.g. a silently truncated prompt).
  */
 import { asNumber, asObject, asString, readFailure } from '../event-read.js';
-import type { RetryRow, StepRow, WarningRow } from '../timeline-rows.js';
+import type { CompactionRow, RetryRow, StepRow, WarningRow } from '../timeline-rows.js';
 import { eventLabel } from './event-labels.js';
 import type { ReducerTable } from './fold-state.js';
 import type { PriceQuote } from '../pricing.js';
@@ -41,8 +41,16 @@ export const requestReducers = {
     const turn = asNumber(d['turn']) ?? where.turn;
     const step = asNumber(d['step']) ?? where.step;
     const quote = asObject(d['quote']);
-    const st = turn !== undefined && step !== undefined ? fold.steps.get(fold.stepKey(turn, step)) : undefined;
-    if (st && st.rowIdx >= 0 && quote && (quote['kind'] === 'known' || quote['kind'] === 'unknown')) fold.edit<StepRow>(st.rowIdx).price = quote as unknown as PriceQuote;
+    const priced = quote && (quote['kind'] === 'known' || quote['kind'] === 'unknown') ? (quote as unknown as PriceQuote) : undefined;
+    const compactionId = asString(d['compactionId']);
+    if (compactionId !== undefined) {
+      // A compaction's summary request: its price goes to the compaction row, not the step.
+      const cIdx = fold.compactions.get(compactionId);
+      if (cIdx !== undefined && priced) fold.edit<CompactionRow>(cIdx).price = priced;
+    } else {
+      const st = turn !== undefined && step !== undefined ? fold.steps.get(fold.stepKey(turn, step)) : undefined;
+      if (st && st.rowIdx >= 0 && priced) fold.edit<StepRow>(st.rowIdx).price = priced;
+    }
     fold.eventRow(e, 'request/price', eventLabel('request/price', d));
   },
 

@@ -42,6 +42,14 @@ export const turnReducers = {
         }
       }
     }
+    // The turn's compactions: their summary requests were billed too.
+    for (const cIdx of fold.compactions.values()) {
+      const c = fold.rows[cIdx] as CompactionRow | undefined;
+      if (c?.kind !== 'compaction' || c.turn !== turn || (!c.usage && c.price?.kind !== 'unknown')) continue;
+      billed++;
+      if (c.price?.kind === 'known' && c.usage) knownUsd += usageCost(c.usage, c.price).usd;
+      else unknownCount++;
+    }
     const durationMs = ts ? fold.clock.since(ts.mark, e.time) : undefined;
     const row: Mutable<TurnEndRow> = { kind: 'turn-end', key: `turn-end:${e.seq}`, seq: e.seq, time: e.time, refSeqs: [e.seq], turn, end: facts, label };
     if (durationMs !== undefined) row.durationMs = durationMs;

@@ -2,7 +2,7 @@
  * `forkline compare A B [--json]`: two branches side by side (turns, tokens, cost, time, file diff);
  * with three or more ids, or --json, the branches ranked as fanout ranks them (fanout.ts).
  */
-import { formatUsd } from '../../../shared/pricing.js';
+import { branchCostLabel } from '../../../shared/session-cost.js';
 import { visibleInline, visibleText } from '../../../shared/visible-text.js';
 import { defineCommand } from '../command.js';
 import { ENGINE_OPTIONS, commandContext, openRuntime, resolveSessionId } from '../engine-options.js';
@@ -24,7 +24,7 @@ export const command = defineCommand({
       for (const side of [result.a, result.b]) {
         const s = side.stats;
         out(
-          `\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: input ${s.inputTokens + s.cacheReadTokens} (${s.cacheReadTokens} cached), output ${s.outputTokens}${s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ''}\n  cost: ${s.costUsd !== undefined ? formatUsd(s.costUsd) : 'price unknown'}\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`,
+          `\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: input ${s.inputTokens + s.cacheReadTokens} (${s.cacheReadTokens} cached), output ${s.outputTokens}${s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ''}\n  cost: ${branchCostLabel(s)}\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`,
         );
       }
       out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${visibleInline(f.status)} ${visibleInline(f.path)}`).join('\n')}\n`);

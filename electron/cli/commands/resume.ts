@@ -7,11 +7,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isImportedSession } from '../../../shared/events.js';
 import { visibleInline } from '../../../shared/visible-text.js';
-import { recordedHereFrom } from '../../store/session-provenance.js';
 import { defineCommand } from '../command.js';
 import { ENGINE_OPTIONS, checkModelReady, modelOverrides, openRuntime, resolveSessionId } from '../engine-options.js';
 import { UsageError } from '../error-line.js';
-import { HangupRelay, lastRoute, runTurn } from '../run-turn.js';
+import { HangupRelay, runTurn, useLastRoute } from '../run-turn.js';
 import { terminalAnswerer } from '../terminal-answerer.js';
 import { TimelineText } from '../timeline-text.js';
 
@@ -47,12 +46,8 @@ export const command = defineCommand({
         sessionId = child.id;
       } else if (cwdFlag !== undefined) {
         throw new UsageError('--cwd is only for continuing an imported session; a session recorded here keeps its own folder');
-      } else if (Object.keys(modelOverrides(options)).length === 0) {
-        // No model flags: continue on the route the session last used (provider, endpoint, model),
-        // as recorded by this installation (never a route from an imported prefix).
-        const from = recordedHereFrom(runtime.repository, sessionId);
-        const route = Number.isFinite(from) ? lastRoute(runtime.store.readFrom(sessionId, from)) : undefined;
-        if (route) runtime.settings.useForThisRun({ ...runtime.settings.active, ...route });
+      } else {
+        useLastRoute(runtime, sessionId, Object.keys(modelOverrides(options)).length > 0);
       }
       checkModelReady(runtime);
       const code = await runTurn(ctx, runtime, printer, sessionId, text, { takeOver: options['take-over'] === true, hangup });

@@ -78,7 +78,7 @@ function rowJson(r: TeamSessionRow): Record<string, unknown> {
 }
 
 function figures(r: TeamSessionRow): string {
-  return `${r.inputTokens + r.outputTokens} tokens  ${r.costUsd !== undefined ? formatUsd(r.costUsd) : 'cost ?'}`;
+  return `${r.inputTokens + r.outputTokens} tokens  ${r.inputTokens + r.outputTokens === 0 ? 'no steps' : r.costUsd !== undefined ? formatUsd(r.costUsd) : 'price unknown'}`;
 }
 
 async function list(input: TeamCommandInput, db: TeamDb, json: boolean): Promise<number> {

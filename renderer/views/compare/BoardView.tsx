@@ -11,7 +11,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ApplyBranchResult, SessionSummary } from '../../../shared/api.js';
 import type { BranchDiff, RankedReport } from '../../../shared/branch-ranking.js';
-import { formatUsd } from '../../../shared/pricing.js';
+import { branchCostLabel } from '../../../shared/session-cost.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
@@ -30,6 +30,14 @@ function checkLabel(b: Ranked | undefined): string {
   if (!b?.check) return 'not run';
   const counts = b.check.counts ? ` (${b.check.counts.passed} passed, ${b.check.counts.failed} failed)` : '';
   return `${b.check.timedOut ? 'timed out' : b.check.passed ? 'passed' : `failed, exit ${b.check.exitCode ?? '?'}`}${counts}`;
+}
+
+/** What the cost column's figure means, for its tooltip. */
+function costTitle(b: Ranked | undefined): string | undefined {
+  if (!b) return undefined;
+  if (b.billedResponses === 0) return 'This branch has no steps since its fork point (no steps): nothing was billed';
+  if (b.costUsd === undefined) return 'A response of this branch has no known price (see Settings → prices)';
+  return 'What the branch cost since its fork point, at the prices logged for its requests';
 }
 
 /**
@@ -170,8 +178,8 @@ const Column = memo(function Column({ id, title, status, hasParent, seedLength, 
         <dt>tokens</dt>
         <dd data-testid="board-tokens">{ranked ? ranked.tokens.toLocaleString('en-US') : '–'}</dd>
         <dt>cost</dt>
-        <dd data-testid="board-cost" title={ranked && ranked.costUsd === undefined ? 'A response of this branch has no known price (see Settings → prices)' : undefined}>
-          {ranked ? formatUsd(ranked.costUsd) : '–'}
+        <dd data-testid="board-cost" title={costTitle(ranked)}>
+          {ranked ? branchCostLabel(ranked) : '–'}
         </dd>
         <dt>time</dt>
         <dd data-testid="board-time">{ranked ? `${(ranked.durationMs / 1000).toFixed(1)} s` : '–'}</dd>

@@ -34,7 +34,11 @@ export function SessionCost({ session }: { readonly session: SessionSummary }): 
   const label = costLabel(session.cost, { compact: true });
   if (!label && !running) return null;
   return (
-    <span className="session-cost muted mono" data-testid="session-cost" title={session.cost ? `cost so far: ${costLabel(session.cost) || '$0'}\n${costTokensTitle(session.cost)}` : undefined}>
+    <span
+      className="session-cost muted mono"
+      data-testid="session-cost"
+      title={session.cost ? `cost so far: ${costLabel(session.cost) || 'nothing billed yet'}\n${costTokensTitle(session.cost)}` : undefined}
+    >
       {running && (
         <span data-testid="session-elapsed" title="Time since the running turn started">
           {tickSeconds(now - session.turnStartedAt!)}

@@ -200,7 +200,7 @@ function TeamRow({ row, onContinue }: { readonly row: TeamSessionView; readonly 
         <span className="team-meta muted" data-testid="team-session-meta">
           {row.owner}
           {row.mine ? ' (you)' : ''} · {isoTime(row.updatedAt).slice(0, 16).replace('T', ' ')} · {row.workspace ?? 'no folder'} · {row.status ?? 'no turns'} ·{' '}
-          {formatTokens(row.inputTokens + row.outputTokens)} tokens · {row.costUsd !== undefined ? formatUsd(row.costUsd) : 'cost ?'}
+          {formatTokens(row.inputTokens + row.outputTokens)} tokens · {row.inputTokens + row.outputTokens === 0 ? 'no steps' : row.costUsd !== undefined ? formatUsd(row.costUsd) : 'price unknown'}
         </span>
       </button>
       <button type="button" className="small" data-testid="team-session-continue" aria-label={`Continue ${title} in a local folder`} onClick={() => onContinue(row)}>

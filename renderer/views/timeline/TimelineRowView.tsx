@@ -244,6 +244,15 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
         <span className="muted" data-testid="step-tokens" title="tokens: total input (its cached part), output (its reasoning part)">
           {usageLabel(row.usage)}
         </span>
+        {row.usageUnreported && (
+          <span
+            className="muted"
+            data-testid="step-usage-unreported"
+            title="The provider reported no token usage for this response; budgets count it at its worst case (its input estimate plus its output cap)"
+          >
+            usage not reported
+          </span>
+        )}
         {row.price && (row.usage || row.price.kind === 'unknown') && (
           <span className="muted mono" data-testid="step-cost" title={row.price.kind === 'known' ? `priced with ${row.price.snapshot} (${row.price.source}: ${row.price.priceId})` : row.price.reason}>
             {row.price.kind === 'known' && row.usage ? formatUsd(usageCost(row.usage, row.price).usd) : 'price unknown'}

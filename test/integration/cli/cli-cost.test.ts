@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, textResponse, toolCallResponse, usage, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 import { forkline as forklineRun, type ForklineRun } from '../../support/cli-process.js';
+import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
+import type { SessionEvent } from '../../../shared/events.js';
+import { formatUsd } from '../../../shared/pricing.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 let llm: ScriptedLlm;
@@ -91,6 +94,25 @@ describe('budgets through the CLI', () => {
     expect(tokens.stdout).toMatch(/Turn 1 ended: budget: .*the session has spent 3050 tokens of its 4000 tokens budget/);
     expect(tokens.stdout).toContain('[tokens: input 3000 · output 50 · price unknown]');
     expect(llm.requests.length - before).toBe(1);
+  });
+
+  it('a provider that returns no usage: the step says "usage not reported" and counts at its worst case', async () => {
+    const dataDir = dataDirWith([{ baseUrl: llm.baseUrl, model: 'scripted-model', inputMtok: 1, outputMtok: 10 }]);
+    const work = tempDir('forkline-cost-work-');
+    // No usage in the reply (the scripted server sends none unless told).
+    llm.enqueue(textResponse('done'));
+    const run = await forkline(dataDir, ['run', '--cwd', work, '--base-url', llm.baseUrl, '--model', 'scripted-model', '--max-output', '100', 'hello']);
+    expect(run.code).toBe(0);
+    const id = sessionIdOf(run.stdout);
+    const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));
+    const price = store.readAll(id).find((e): e is SessionEvent<'request/price'> => e.type === 'request/price')!.data;
+    store.close();
+    // The worst case: its estimated input at $1 per million plus its output cap (100) at $10 per million.
+    expect(price.worstCaseUsd).toBeCloseTo((price.estimatedInputTokens * 1 + 100 * 10) / 1e6, 12);
+    expect(run.stdout).toContain(`[usage not reported · counted at its worst case ${formatUsd(price.worstCaseUsd)}]`);
+    const show = JSON.parse((await forkline(dataDir, ['show', id, '--json'])).stdout) as { cost: { usd: number; usageNotReported: number } };
+    expect(show.cost.usageNotReported).toBe(1);
+    expect(Math.abs(show.cost.usd - price.worstCaseUsd!)).toBeLessThan(1e-9);
   });
 
   it('bad input names the field (exit 2)', async () => {

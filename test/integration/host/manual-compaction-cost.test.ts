@@ -1,8 +1,10 @@
 /**
  * Issue 22 bug: after a manual compaction (the app's "Compact", `forkline compact`) the session's
- * cost said "1 unpriced", because a compaction between turns logs no `request/price` of its own
- * (the log's invariant admits one only inside a step). shared/session-cost.ts now prices it at the
- * price logged latest in the session for the same model and endpoint (`priceFrom: 'session'`).
+ * cost said "1 unpriced", because a compaction between turns logged no `request/price` of its own
+ * (the log's invariant admitted one only inside a step). Its summary request now logs one inside
+ * its bracket (turn 0 step 0, naming the compaction), and shared/session-cost.ts prices it at it
+ * (`priceFrom: 'logged'`); logs from before that take the price logged latest for the same model
+ * and endpoint (`priceFrom: 'session'`, test/unit/pricing/compaction-cost.test.ts).
  *
  * Through a real host (SQLite store, price book with a user price, the real `openai` client
  * against the scripted server) and again from the stored log after a restart (a new runtime on
@@ -101,9 +103,11 @@ describe('a manual compaction is priced like any other request', () => {
     const live = runtime.host.agentFor(id)!.session.events as readonly SessionEvent[];
     const summary = live.find((e): e is SessionEvent<'compaction/summary'> => e.type === 'compaction/summary');
     expect(summary?.data.usage).toEqual({ inputTokens: 30_000, cacheReadTokens: 20_000, outputTokens: 2_000 });
-    // Between turns: no request/price of its own after its compaction/start.
-    const startSeq = live.find((e) => e.type === 'compaction/start')!.seq;
-    expect(live.some((e) => e.type === 'request/price' && e.seq > startSeq)).toBe(false);
+    // Between turns, its own request/price inside the bracket: turn 0 step 0, naming the compaction.
+    const start = live.find((e): e is SessionEvent<'compaction/start'> => e.type === 'compaction/start')!;
+    const own = live.filter((e): e is SessionEvent<'request/price'> => e.type === 'request/price' && e.seq > start.seq);
+    expect(own.map((e) => e.data)).toEqual([expect.objectContaining({ turn: 0, step: 0, compactionId: start.data.compactionId, model: 'scripted-model' })]);
+    expect(own[0]!.seq).toBeLessThan(summary!.seq);
 
     const after = await summaryOf(id);
     expect(after.cost?.usd).toBeDefined();
@@ -128,7 +132,7 @@ describe('a manual compaction is priced like any other request', () => {
     try {
       const cost = sessionCost(store.readAll(id));
       const compaction = cost.responses.find((r) => r.kind === 'compaction')!;
-      expect(compaction).toMatchObject({ status: 'priced', priceFrom: 'session', model: 'scripted-model', turn: 0 });
+      expect(compaction).toMatchObject({ status: 'priced', priceFrom: 'logged', model: 'scripted-model', turn: 0 });
       expect(Math.abs(compaction.usd! - SUMMARY_USD)).toBeLessThan(1e-9);
       expect(compaction.breakdown).toMatchObject({ input: expect.closeTo(0.0081, 9), cacheRead: expect.closeTo(0.0014, 9), output: expect.closeTo(0.0022, 9) });
       expect(cost.responses.filter((r) => r.kind === 'step').map((r) => [r.priceFrom, r.status])).toEqual([

@@ -13,7 +13,7 @@ import { header, steppingClock } from '../../support/store-fixtures.js';
 const book = new PriceBook(parsePriceOverrides([{ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', inputMtok: 3, cacheReadMtok: 0.3, outputMtok: 15 }]));
 const guard = new SpendGuard({ quote: (r, at) => book.quote(r, at), budget: () => undefined });
 
-function oneStep(session: Session, model: string): void {
+function oneStep(session: Session, model: string, reported = true): void {
   session.append({ type: 'turn/start', data: { turn: session.lastTurn + 1 } });
   const turn = session.lastTurn;
   session.append({ type: 'step/start', data: { turn, step: 1 } });
@@ -24,7 +24,7 @@ function oneStep(session: Session, model: string): void {
       turn,
       step: 1,
       message: { id: `a${turn}`, role: 'assistant', content: [{ type: 'text', text: 'hi' }], source: { kind: 'model', provider: 'custom', model } },
-      usage: { inputTokens: 1000, cacheReadTokens: 3000, outputTokens: 200 },
+      ...(reported ? { usage: { inputTokens: 1000, cacheReadTokens: 3000, outputTokens: 200 } } : {}),
     },
     surfaceOp: 'append',
   });
@@ -44,5 +44,15 @@ describe('timeline step price', () => {
     // 1000 × 3 + 3000 × 0.3 + 200 × 15 = 3000 + 900 + 3000 = 6900 µ$
     expect(priced!.price!.kind === 'known' && usageCost(priced!.usage!, priced!.price!).usd).toBeCloseTo(0.0069, 6);
     expect(unknown!.price).toMatchObject({ kind: 'unknown' });
+  });
+
+  it('a response with no usage from the provider is marked "usage not reported"', () => {
+    const session = new Session({ header: header('tp2'), now: steppingClock() });
+    oneStep(session, 'm', false);
+    oneStep(session, 'm');
+    const [unreported, reported] = timelineOf(session.events).rows.filter((r): r is StepRow => r.kind === 'step');
+    expect(unreported).toMatchObject({ usageUnreported: true, price: { kind: 'known' } });
+    expect(unreported!.usage).toBeUndefined();
+    expect(reported!.usageUnreported).toBeUndefined();
   });
 });

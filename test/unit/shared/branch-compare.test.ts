@@ -3,6 +3,7 @@ import type { CompareResult } from '../../../shared/api.js';
 import { commonHistoryLabel, compareFigures, transcriptAfter, turnsBefore } from '../../../shared/branch-compare.js';
 import { branchStats } from '../../../shared/branch-stats.js';
 import { timelineOf } from '../../../shared/timeline.js';
+import { branchCostLabel } from '../../../shared/session-cost.js';
 import { LogBuilder } from './timeline-events.js';
 
 /** One completed turn: a prompt, a read_file call, an answer. */
@@ -57,8 +58,8 @@ describe('compare projections', () => {
     expect(byKey.get('toolCalls')).toMatchObject({ a: '1', b: '0' });
     // Total input: 220 uncached + 60 cached.
     expect(byKey.get('inputTokens')).toMatchObject({ a: '280', b: '0' });
-    // No price was logged for these responses: unknown, never $0.
-    expect(byKey.get('cost')).toMatchObject({ a: 'price unknown', b: '$0' }); // b billed nothing
+    // No price was logged for a's responses: unknown, never $0; b ran no steps: no cost, never $0 either.
+    expect(byKey.get('cost')).toMatchObject({ a: 'price unknown', b: 'no steps' });
     expect(byKey.get('cacheReadTokens')).toMatchObject({ a: '60', b: '0' });
     expect(byKey.get('outputTokens')).toMatchObject({ a: '15', b: '0' });
     expect(byKey.get('duration')!.a).toMatch(/s$/);
@@ -67,5 +68,17 @@ describe('compare projections', () => {
     expect(byKey.get('firstPrompt')).toMatchObject({ a: 'Make it uppercase', b: '—' });
     const same = compareFigures({ a: result.a, b: result.a });
     expect(same.some((f) => f.differs)).toBe(false);
+  });
+});
+
+describe('branchCostLabel', () => {
+  it('says a branch that billed nothing has no steps (or billed nothing), never $0; an unknown price as such', () => {
+    expect(branchCostLabel({ costUsd: 0, billedResponses: 0, steps: 0 })).toBe('no steps');
+    expect(branchCostLabel({ costUsd: 0, billedResponses: 0 })).toBe('no steps');
+    expect(branchCostLabel({ costUsd: 0, billedResponses: 0, steps: 2 })).toBe('nothing billed');
+    expect(branchCostLabel({ billedResponses: 3 })).toBe('price unknown');
+    expect(branchCostLabel({ costUsd: 0.0024, billedResponses: 1 })).toBe('$0.002400');
+    // A local model priced at zero by its user did bill responses: $0 is then the truth.
+    expect(branchCostLabel({ costUsd: 0, billedResponses: 2 })).toBe('$0');
   });
 });
