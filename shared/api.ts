@@ -334,14 +334,15 @@ export interface OtlpSetting {
 }
 
 /**
- * A portable bundle written for the app to download (`exportBundle`; electron/bundle/): the file's
- * text (UTF-8 JSON lines) and what went in.
+ * A portable bundle written for the app to download (`exportBundle`; electron/bundle/): what went
+ * in, and the download its text (UTF-8 JSON lines) is read from, chunk by chunk (`readDownload`).
  */
 export interface BundleDownload {
+  /** Read the file with `readDownload({ downloadId })` until `done`; `closeDownload` gives it up. */
+  readonly downloadId: string;
   /** A suggested file name, `forkline-<title>-<id8>.bundle.jsonl`. */
   readonly fileName: string;
-  readonly text: string;
-  /** Bytes of `text` as UTF-8. */
+  /** Bytes of the file (UTF-8). */
   readonly bytes: number;
   /** The sessions in it (the session and the forks under it). */
   readonly sessions: number;
@@ -352,6 +353,14 @@ export interface BundleDownload {
   readonly missingCheckpoints: number;
   /** Secrets replaced before writing. */
   readonly redacted: number;
+}
+
+/** One chunk of a download (`readDownload`): at most 1 MiB of the file as text; `offset` counts bytes read so far. */
+export interface DownloadChunk {
+  readonly text: string;
+  readonly offset: number;
+  /** The last chunk: the download is closed and its file removed. */
+  readonly done: boolean;
 }
 
 /** The theme setting: a pick, or `system` (follow prefers-color-scheme). */
@@ -518,6 +527,14 @@ export interface HostMethods {
    * @throws ForklineError SESSION_NOT_FOUND; BundleError for a session that cannot be bundled.
    */
   exportBundle(params: { sessionId: string; withFiles?: boolean }): Promise<BundleDownload>;
+  /**
+   * The next chunk of a download (`exportBundle`): at most 1 MiB of the file, in order; the last
+   * has `done` and closes it. The file is never sent as one message.
+   * @throws ForklineError DOWNLOAD_NOT_FOUND (ended, closed, or another window's).
+   */
+  readDownload(params: { downloadId: string }): DownloadChunk;
+  /** Gives up a download before its end (its file is removed). */
+  closeDownload(params: { downloadId: string }): null;
   /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
   /**
@@ -675,6 +692,8 @@ export const HOST_METHODS = [
   'discardBranch',
   'exportSession',
   'exportBundle',
+  'readDownload',
+  'closeDownload',
   'importSession',
   'importBegin',
   'importChunk',

@@ -80,6 +80,8 @@ export const PARAM_SCHEMAS = {
   discardBranch: z.object({ sessionId: id }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
   exportBundle: z.object({ sessionId: id, withFiles: z.boolean().optional() }).strict(),
+  readDownload: z.object({ downloadId: id }).strict(),
+  closeDownload: z.object({ downloadId: id }).strict(),
   importSession: z
     .object({
       jsonl: z

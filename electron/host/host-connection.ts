@@ -14,6 +14,7 @@
 import type {
   ApplyBranchResult,
   BundleDownload,
+  DownloadChunk,
   DiscardResult,
   FanoutStarted,
   FanoutVariantInput,
@@ -48,6 +49,7 @@ import type { BranchDiff } from '../../shared/branch-ranking.js';
 import { applyBranch, cancelFanout, discardBranch, proposedCheckFor, rewindSession, startFanout, type BranchDeps } from './services/branch-actions.js';
 import { compareSessions, rankBranches } from './services/session-compare.js';
 import { forkSession } from './services/session-fork.js';
+import { FileDownloads } from './services/file-downloads.js';
 import { bundleForDownload } from './services/session-bundle.js';
 import { forkBeforePrompt } from './services/prompt-fork.js';
 import { PlaygroundRunStore, startPlaygroundRun } from './services/request-playground.js';
@@ -67,6 +69,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   private disposed = false;
   /** Streaming imports this connection started and has not ended. */
   private readonly imports = new Map<string, ImportJob>();
+  /** Files this connection's renderer is reading in chunks (exportBundle). */
+  private readonly downloads = new FileDownloads();
   /** Playground runs this connection started that are still streaming, by run id. */
   private readonly playgroundRuns = new Map<string, () => void>();
   /** The one "live log or stored log" read. */
@@ -92,6 +96,7 @@ export class HostConnection implements HostHandlers, IDisposable {
     this.disposed = true;
     for (const job of this.imports.values()) job.abort();
     this.imports.clear();
+    this.downloads.dispose();
     for (const abort of this.playgroundRuns.values()) abort();
     this.playgroundRuns.clear();
     this.host.detach(this);
@@ -218,12 +223,24 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { fileName: `forkline-${slug}-${params.sessionId.slice(0, 8)}.jsonl`, jsonl };
   }
 
-  exportBundle(params: { sessionId: string; withFiles?: boolean }): Promise<BundleDownload> {
+  async exportBundle(params: { sessionId: string; withFiles?: boolean }): Promise<BundleDownload> {
     const checkpoints = this.host.options.checkpoints;
-    return bundleForDownload(
+    const written = await bundleForDownload(
       { repository: this.repo, ...(checkpoints ? { checkpointsGitDir: checkpoints.gitDir } : {}), configuredKeys: () => this.host.options.settings.secretValues() },
       { sessionId: params.sessionId, ...(params.withFiles !== undefined ? { withFiles: params.withFiles } : {}) },
     );
+    const downloadId = this.host.options.newId();
+    this.downloads.add(downloadId, written.file, written.dir);
+    return { downloadId, ...written.info };
+  }
+
+  readDownload(params: { downloadId: string }): DownloadChunk {
+    return this.downloads.read(params.downloadId);
+  }
+
+  closeDownload(params: { downloadId: string }): null {
+    this.downloads.close(params.downloadId);
+    return null;
   }
 
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary } {
