@@ -3,9 +3,10 @@
  * than 20 MB is handed over in chunks (`exportBundle`, then `readDownload` until `done`), never as
  * one message; other calls are answered between chunks; the bytes received are the bundle (its
  * hashes verify and the real importer takes it); a download given up with `closeDownload`, or
- * read to its end, is gone.
+ * read to its end, is gone. The app's streaming import refuses a bundle in words that name the
+ * command that reads it, storing nothing.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,4 +98,20 @@ describe('exportBundle over the WebSocket', () => {
     expect(await client.failureCode('readDownload', { downloadId: 'no-such-download' })).toBe('DOWNLOAD_NOT_FOUND');
     expect(await client.failureCode('readDownload', { downloadId: 42 })).toBe('INVALID_PARAMS');
   }, 120_000);
+
+  it("the app's streaming import refuses a bundle, naming forkline import, and stores nothing", async () => {
+    const before = await client.call<unknown[]>('listSessions', {});
+    const head = readFileSync(join(dir, 'received.bundle.jsonl'), 'utf8').slice(0, 4096);
+    const { importId } = await client.call<{ importId: string }>('importBegin', { fileName: 'tree.bundle.jsonl' });
+    // Sent in two pieces: the bundle header is told apart even when a chunk ends inside it.
+    await client.call('importChunk', { importId, text: head.slice(0, 7) });
+    let refusal: unknown;
+    try {
+      await client.call('importChunk', { importId, text: head.slice(7) });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({ code: 'UNSUPPORTED_FORMAT', message: expect.stringContaining('forkline import FILE') });
+    expect(await client.call<unknown[]>('listSessions', {})).toEqual(before);
+  });
 });
