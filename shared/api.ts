@@ -355,6 +355,30 @@ export interface BundleDownload {
   readonly redacted: number;
 }
 
+/** The first bytes of every portable bundle file (how the app tells a bundle from a session log). */
+export const BUNDLE_FILE_MAGIC = '{"forklineBundle":';
+
+/** What importing a portable bundle did (`importBundleEnd`; as `forkline import BUNDLE`). */
+export interface BundleImportView {
+  /** The id here of the session the bundle was exported for. */
+  readonly rootId: string;
+  /** Every session was already here with the same content: nothing was written. */
+  readonly alreadyImported: boolean;
+  /** Parents first. `outcome`: `new`; `renamed` (the bundle's id was taken here by other content); `present` (already here, not stored again). */
+  readonly sessions: readonly {
+    readonly id: string;
+    readonly bundleId: string;
+    readonly eventCount: number;
+    readonly parentSession?: string;
+    readonly outcome: 'new' | 'renamed' | 'present';
+  }[];
+  /** Workspace checkpoints restored. */
+  readonly checkpoints: number;
+  /** Secrets the exporter redacted. */
+  readonly redacted: number;
+  readonly warnings: readonly string[];
+}
+
 /** One chunk of a download (`readDownload`): at most 1 MiB of the file as text; `offset` counts bytes read so far. */
 export interface DownloadChunk {
   readonly text: string;
@@ -535,6 +559,16 @@ export interface HostMethods {
   readDownload(params: { downloadId: string }): DownloadChunk;
   /** Gives up a download before its end (its file is removed). */
   closeDownload(params: { downloadId: string }): null;
+  /**
+   * Streaming import of a portable bundle (a file starting with {@link BUNDLE_FILE_MAGIC}): the
+   * text in chunks, each acknowledged before the next, spooled to disk on the host; `importBundleEnd`
+   * verifies and imports it all or nothing, like `forkline import BUNDLE`; `importBundleAbort` gives it up.
+   * @throws BundleError codes (IMPORT_BUNDLE_DAMAGED, …) at the end; IMPORT_NOT_FOUND for an unknown id.
+   */
+  importBundleBegin(params: { fileName: string; size?: number }): { importId: string };
+  importBundleChunk(params: { importId: string; text: string }): { bytes: number };
+  importBundleEnd(params: { importId: string }): Promise<BundleImportView>;
+  importBundleAbort(params: { importId: string }): null;
   /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
   /**
@@ -694,6 +728,10 @@ export const HOST_METHODS = [
   'exportBundle',
   'readDownload',
   'closeDownload',
+  'importBundleBegin',
+  'importBundleChunk',
+  'importBundleEnd',
+  'importBundleAbort',
   'importSession',
   'importBegin',
   'importChunk',

@@ -374,6 +374,8 @@ export interface BundleImportResult {
   readonly sessions: readonly ImportedBundleSession[];
   /** True when every session of the bundle was `present`: nothing was written. */
   readonly alreadyImported: boolean;
+  /** The id here of the session the bundle was exported for (its manifest's root). */
+  readonly rootId: string;
   /** Checkpoints restored into the shadow repository: bundle commit → commit here. */
   readonly checkpoints: ReadonlyMap<string, string>;
   /** What the exporter redacted (from the manifest). */
@@ -401,7 +403,7 @@ export async function importBundle(deps: BundleImportDeps, file: string): Promis
   const { ids, outcomes } = placeSessions(repository, manifest, content);
   if (manifest.sessions.every((s) => outcomes.get(s.id) === 'present')) {
     const sessions = manifest.sessions.map((s) => importedEntry(s, ids, content, 'present'));
-    return { sessions, alreadyImported: true, checkpoints: new Map(), redactions: manifest.redactions, warnings };
+    return { sessions, alreadyImported: true, rootId: ids.get(manifest.root) ?? manifest.root, checkpoints: new Map(), redactions: manifest.redactions, warnings };
   }
 
   // Step 2: checkpoint files into the shadow repository.
@@ -526,7 +528,7 @@ export async function importBundle(deps: BundleImportDeps, file: string): Promis
     }
   }
   if (manifest.missingCheckpoints.length > 0) warnings.push(`${manifest.missingCheckpoints.length} checkpoint(s) the events name are not in the bundle (exported without --with-files, or gone)`);
-  return { sessions: imported, alreadyImported: false, checkpoints: checkpointMap, redactions: manifest.redactions, warnings };
+  return { sessions: imported, alreadyImported: false, rootId: ids.get(manifest.root) ?? manifest.root, checkpoints: checkpointMap, redactions: manifest.redactions, warnings };
 }
 
 /** The result entry of one bundle session, its parent named by its id here. */

@@ -55,7 +55,7 @@ export class ImportJob {
       this.head += chunk.slice(0, BUNDLE_MAGIC.length);
       if (this.head.startsWith(BUNDLE_MAGIC)) {
         throw new UnsupportedFormatError(
-          'this file is a Forkline bundle (a session with its forks, from Export bundle…); the app imports single session logs: import the bundle with forkline import FILE',
+          "this file is a Forkline bundle (a session with its forks, from Export bundle…), not one session log: the bundle import reads it (the app's Import button, importBundleBegin, or forkline import FILE)",
           IMPORT_FORMATS.map((f) => f.id),
         );
       }

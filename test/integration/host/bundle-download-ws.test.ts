@@ -3,14 +3,16 @@
  * than 20 MB is handed over in chunks (`exportBundle`, then `readDownload` until `done`), never as
  * one message; other calls are answered between chunks; the bytes received are the bundle (its
  * hashes verify and the real importer takes it); a download given up with `closeDownload`, or
- * read to its end, is gone. The app's streaming import refuses a bundle in words that name the
- * command that reads it, storing nothing.
+ * read to its end, is gone. The bundle import (`importBundleBegin/Chunk/End`, the app's Import of a
+ * bundle file) streams it back: into the data folder it came from it is "already imported"; a
+ * damaged one is refused naming the part, storing nothing. The session-log import refuses a bundle
+ * in words that name the bundle import.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BundleDownload, DownloadChunk, SettingsView } from '../../../shared/api.js';
+import type { BundleDownload, BundleImportView, DownloadChunk, SettingsView } from '../../../shared/api.js';
 import { importBundle, verifyBundle } from '../../../electron/bundle/bundle-import.js';
 import { openStoredSessions } from '../../../electron/cli/stored-sessions.js';
 import { DOWNLOAD_CHUNK_BYTES } from '../../../electron/host/services/file-downloads.js';
@@ -114,4 +116,36 @@ describe('exportBundle over the WebSocket', () => {
     expect(refusal).toMatchObject({ code: 'UNSUPPORTED_FORMAT', message: expect.stringContaining('forkline import FILE') });
     expect(await client.call<unknown[]>('listSessions', {})).toEqual(before);
   });
+
+  /** Sends `text` through the bundle import in chunks of 1 MiB characters; the end's answer or refusal. */
+  async function uploadBundle(text: string, fileName: string): Promise<BundleImportView> {
+    const { importId } = await client.call<{ importId: string }>('importBundleBegin', { fileName, size: Buffer.byteLength(text) });
+    try {
+      for (let at = 0; at < text.length; at += DOWNLOAD_CHUNK_BYTES) await client.call('importBundleChunk', { importId, text: text.slice(at, at + DOWNLOAD_CHUNK_BYTES) });
+      return await client.call<BundleImportView>('importBundleEnd', { importId });
+    } catch (error) {
+      await client.call('importBundleAbort', { importId });
+      throw error;
+    }
+  }
+
+  it('streams a bundle back through the bundle import: already imported into the folder it came from; a damaged one refused naming the part', async () => {
+    const text = readFileSync(join(dir, 'received.bundle.jsonl'), 'utf8');
+    const before = await client.call<{ id: string }[]>('listSessions', {});
+    const again = await uploadBundle(text, 'received.bundle.jsonl');
+    expect(again).toMatchObject({ rootId: BIG, alreadyImported: true, sessions: [{ id: BIG, bundleId: BIG, eventCount: events, outcome: 'present' }] });
+    expect(await client.call('listSessions', {})).toEqual(before);
+    // One character changed deep in the session part: refused, the part named, nothing stored.
+    const at = text.indexOf('reasoning about the next change', Math.floor(text.length / 2));
+    const damaged = `${text.slice(0, at)}R${text.slice(at + 1)}`;
+    let refusal: unknown;
+    try {
+      await uploadBundle(damaged, 'damaged.bundle.jsonl');
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({ code: 'IMPORT_BUNDLE_DAMAGED', message: expect.stringContaining(`session/${BIG}`) });
+    expect(await client.call('listSessions', {})).toEqual(before);
+    expect(await client.failureCode('importBundleChunk', { importId: 'no-such-import', text: 'x' })).toBe('IMPORT_NOT_FOUND');
+  }, 120_000);
 });
