@@ -334,14 +334,15 @@ export interface OtlpSetting {
 }
 
 /**
- * A portable bundle written for the app to download (`exportBundle`; electron/bundle/): the file's
- * text (UTF-8 JSON lines) and what went in.
+ * A portable bundle written for the app to download (`exportBundle`; electron/bundle/): what went
+ * in, and the download its text (UTF-8 JSON lines) is read from, chunk by chunk (`readDownload`).
  */
 export interface BundleDownload {
+  /** Read the file with `readDownload({ downloadId })` until `done`; `closeDownload` gives it up. */
+  readonly downloadId: string;
   /** A suggested file name, `forkline-<title>-<id8>.bundle.jsonl`. */
   readonly fileName: string;
-  readonly text: string;
-  /** Bytes of `text` as UTF-8. */
+  /** Bytes of the file (UTF-8). */
   readonly bytes: number;
   /** The sessions in it (the session and the forks under it). */
   readonly sessions: number;
@@ -352,6 +353,38 @@ export interface BundleDownload {
   readonly missingCheckpoints: number;
   /** Secrets replaced before writing. */
   readonly redacted: number;
+}
+
+/** The first bytes of every portable bundle file (how the app tells a bundle from a session log). */
+export const BUNDLE_FILE_MAGIC = '{"forklineBundle":';
+
+/** What importing a portable bundle did (`importBundleEnd`; as `forkline import BUNDLE`). */
+export interface BundleImportView {
+  /** The id here of the session the bundle was exported for. */
+  readonly rootId: string;
+  /** Every session was already here with the same content: nothing was written. */
+  readonly alreadyImported: boolean;
+  /** Parents first. `outcome`: `new`; `renamed` (the bundle's id was taken here by other content); `present` (already here, not stored again). */
+  readonly sessions: readonly {
+    readonly id: string;
+    readonly bundleId: string;
+    readonly eventCount: number;
+    readonly parentSession?: string;
+    readonly outcome: 'new' | 'renamed' | 'present';
+  }[];
+  /** Workspace checkpoints restored. */
+  readonly checkpoints: number;
+  /** Secrets the exporter redacted. */
+  readonly redacted: number;
+  readonly warnings: readonly string[];
+}
+
+/** One chunk of a download (`readDownload`): at most 1 MiB of the file as text; `offset` counts bytes read so far. */
+export interface DownloadChunk {
+  readonly text: string;
+  readonly offset: number;
+  /** The last chunk: the download is closed and its file removed. */
+  readonly done: boolean;
 }
 
 /** The theme setting: a pick, or `system` (follow prefers-color-scheme). */
@@ -518,6 +551,24 @@ export interface HostMethods {
    * @throws ForklineError SESSION_NOT_FOUND; BundleError for a session that cannot be bundled.
    */
   exportBundle(params: { sessionId: string; withFiles?: boolean }): Promise<BundleDownload>;
+  /**
+   * The next chunk of a download (`exportBundle`): at most 1 MiB of the file, in order; the last
+   * has `done` and closes it. The file is never sent as one message.
+   * @throws ForklineError DOWNLOAD_NOT_FOUND (ended, closed, or another window's).
+   */
+  readDownload(params: { downloadId: string }): DownloadChunk;
+  /** Gives up a download before its end (its file is removed). */
+  closeDownload(params: { downloadId: string }): null;
+  /**
+   * Streaming import of a portable bundle (a file starting with {@link BUNDLE_FILE_MAGIC}): the
+   * text in chunks, each acknowledged before the next, spooled to disk on the host; `importBundleEnd`
+   * verifies and imports it all or nothing, like `forkline import BUNDLE`; `importBundleAbort` gives it up.
+   * @throws BundleError codes (IMPORT_BUNDLE_DAMAGED, …) at the end; IMPORT_NOT_FOUND for an unknown id.
+   */
+  importBundleBegin(params: { fileName: string; size?: number }): { importId: string };
+  importBundleChunk(params: { importId: string; text: string }): { bytes: number };
+  importBundleEnd(params: { importId: string }): Promise<BundleImportView>;
+  importBundleAbort(params: { importId: string }): null;
   /** Imports a whole small log in one call (any format we read); big files use `importBegin`. */
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary };
   /**
@@ -675,6 +726,12 @@ export const HOST_METHODS = [
   'discardBranch',
   'exportSession',
   'exportBundle',
+  'readDownload',
+  'closeDownload',
+  'importBundleBegin',
+  'importBundleChunk',
+  'importBundleEnd',
+  'importBundleAbort',
   'importSession',
   'importBegin',
   'importChunk',

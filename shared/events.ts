@@ -608,6 +608,12 @@ export type SessionOrigin =
        * none of the parent's events. The parent may be imported before or after the child.
        */
       readonly spawnedBy?: { readonly sessionId: string; readonly agentId?: string };
+      /**
+       * For a session read from a portable bundle (electron/bundle/): its id in the bundle (it differs
+       * from this session's id when the id was taken here) and the SHA-256 of its own events as the
+       * bundle held them, by which a later import of the same content is recognised (bundle-import.ts).
+       */
+      readonly bundle?: { readonly sessionId: string; readonly contentSha256: string };
     };
 
 /** True when the session's log came from a file rather than being recorded here. */

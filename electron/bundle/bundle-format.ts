@@ -28,6 +28,7 @@
  * without its newline), a part whose hash differs (naming it), and ids or paths that could escape
  * the data folder; see bundle-import.ts.
  */
+import { BUNDLE_FILE_MAGIC } from '../../shared/api.js';
 import { ForklineError } from '../../shared/errors.js';
 import type { SessionHeader, SessionOrigin } from '../../shared/events.js';
 
@@ -38,7 +39,7 @@ export const BUNDLE_FORMAT_VERSION = 1;
 export const BUNDLE_ORIGIN_FORMAT = 'forkline-bundle';
 
 /** The first bytes of every bundle (how `forkline import` tells a bundle from a session log). */
-export const BUNDLE_MAGIC = '{"forklineBundle":';
+export const BUNDLE_MAGIC = BUNDLE_FILE_MAGIC;
 
 /** One part of the bundle as the manifest lists it. */
 export interface BundlePart {

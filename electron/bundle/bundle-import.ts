@@ -20,8 +20,14 @@
  * Imported sessions follow the rules of every import (docs/architecture.md §8b, issue 8): their origin is
  * `imported` (format `forkline-bundle`), so nothing in them (folders, endpoints, checkpoint ids)
  * is used to act, and they are continued only as forks. Lineage is kept: `parentSession` and
- * `seedLength` as in the source, ids renamed only where the target already holds one (the
- * children follow). Checkpoint ids in the events are rewritten to the commits made here.
+ * `seedLength` as in the source. Checkpoint ids in the events are rewritten to the commits made here.
+ *
+ * Ids the data folder already holds (the same bundle imported twice, a bundle of sessions exported
+ * from this folder) are told apart by content hash ({@link ownContentHash}, with the lineage): the
+ * same content is `present` and not stored again (all present: "already imported", nothing written);
+ * a different session under the id gets a fresh id, and its forks in the bundle name that id as
+ * parent and by-reference prefix. Every imported session records its bundle id and hash in
+ * `origin.bundle`.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -33,6 +39,7 @@ import { isSafeSessionId } from '../session/import-limits.js';
 import { decodeEnvelopes } from '../session/jsonl.js';
 import { selfIdentity } from '../store/session-ownership.js';
 import type { SessionRepository } from '../store/session-repository.js';
+import type { SessionRecord } from '../store/session-store.js';
 import { isCheckpointId } from '../workspace/checkpoints.js';
 import {
   BUNDLE_FORMAT_VERSION,
@@ -114,6 +121,8 @@ export async function isBundleFile(file: string): Promise<boolean> {
 /** A verified bundle's manifest, as step 1 read it. */
 export interface VerifiedBundle {
   readonly manifest: BundleManifest;
+  /** Per bundle session id: the {@link ownContentHash} of its events and its header as stored in the bundle. */
+  readonly content: ReadonlyMap<string, { readonly sha256: string; readonly header: SessionHeader }>;
 }
 
 /** Checks the header line; returns the manifest's expected hash and size. */
@@ -180,9 +189,11 @@ function checkManifest(value: unknown): BundleManifest {
 
 /** Per-part content checks of step 1 (shapes, ids, seqs, paths). */
 class PartChecker {
-  private session: { readonly entry: BundleSession; nextSeq: number } | undefined;
+  private session: { readonly entry: BundleSession; nextSeq: number; readonly hash: ReturnType<typeof createHash> } | undefined;
   private readonly sessions: Map<string, BundleSession>;
   private readonly blobs: Set<string>;
+  /** Per session: the {@link ownContentHash} of its events and its header, as the bundle holds them. */
+  readonly content = new Map<string, { sha256: string; header: SessionHeader }>();
 
   constructor(manifest: BundleManifest) {
     this.sessions = new Map(manifest.sessions.map((s) => [s.id, s]));
@@ -205,7 +216,9 @@ class PartChecker {
         if (header['parentSession'] !== undefined && !isSafeSessionId(header['parentSession']))
           bad(`parent session ${JSON.stringify(String(header['parentSession']).slice(0, 160))} is not a usable id`, 'IMPORT_BUNDLE_UNSAFE');
         if (entry.prefixFrom !== undefined && (header['parentSession'] !== entry.prefixFrom || header['seedLength'] !== entry.ownFrom)) bad('a fork by reference must name its parent and seed length');
-        this.session = { entry, nextSeq: entry.ownFrom };
+        this.session = { entry, nextSeq: entry.ownFrom, hash: createHash('sha256') };
+        this.content.set(entry.id, { sha256: '', header: header as unknown as SessionHeader });
+        if (part.lines === 1) this.content.get(entry.id)!.sha256 = this.session.hash.digest('hex');
         return;
       }
       let events: SessionEvent[];
@@ -221,8 +234,12 @@ class PartChecker {
           if (problem !== undefined) bad(problem);
         } else if (event.ignorable !== true) bad(`event type ${JSON.stringify(event.type)} is unknown to this build`);
         this.session!.nextSeq++;
+        hashEvent(this.session!.hash, event);
       }
-      if (lineNo === part.lines && this.session!.nextSeq !== entry.eventCount) bad(`the session holds events up to ${this.session!.nextSeq}, the manifest says ${entry.eventCount}`);
+      if (lineNo === part.lines) {
+        if (this.session!.nextSeq !== entry.eventCount) bad(`the session holds events up to ${this.session!.nextSeq}, the manifest says ${entry.eventCount}`);
+        this.content.get(entry.id)!.sha256 = this.session!.hash.digest('hex');
+      }
       return;
     }
     if (name.startsWith('checkpoint/')) {
@@ -242,6 +259,23 @@ class PartChecker {
     }
     if (name === PART_NAME.provenance && !Array.isArray(v['sessions'])) bad('not a provenance record');
   }
+}
+
+/** Adds one event to an {@link ownContentHash}. */
+function hashEvent(hash: ReturnType<typeof createHash>, event: SessionEvent): void {
+  hash.update(JSON.stringify(event)).update('\n');
+}
+
+/**
+ * The content hash of a session's own events (those from its `ownFrom`, as a bundle holds them):
+ * SHA-256 of each event's `JSON.stringify` followed by `\n`, in seq order. A session recorded here
+ * and exported without redaction hashes the same in the store and in the bundle; an import records
+ * the bundle's hash in `origin.bundle` (its stored events differ where checkpoint ids were rewritten).
+ */
+export function ownContentHash(events: Iterable<SessionEvent>): string {
+  const hash = createHash('sha256');
+  for (const event of events) hashEvent(hash, event);
+  return hash.digest('hex');
 }
 
 /** A blob line's bytes when its SHA-256 matches its name; undefined for a malformed line. @throws BundleError DAMAGED on a mismatch */
@@ -313,22 +347,35 @@ export async function verifyBundle(file: string): Promise<VerifiedBundle> {
     (part, lineNo, value) => checker!.line(part, lineNo, value),
     (m) => (checker = new PartChecker(m)),
   );
-  return { manifest };
+  return { manifest, content: checker!.content };
 }
 
-/** One imported session. */
+/**
+ * What became of one bundle session: `new` stored under its own id; `renamed` stored under a fresh
+ * id because the data folder holds a different session with its id (its forks in the bundle follow
+ * the new id); `present` not stored, because the data folder already holds the same content with the
+ * same lineage (an earlier import of it, or the session it was exported from) under `id`.
+ */
+export type BundleSessionOutcome = 'new' | 'renamed' | 'present';
+
+/** One session of an imported bundle. */
 export interface ImportedBundleSession {
   /** Its id in the bundle. */
   readonly bundleId: string;
-  /** Its id here (the same unless the target already had one). */
+  /** Its id here. */
   readonly id: string;
   readonly parentSession?: string;
   readonly eventCount: number;
+  readonly outcome: BundleSessionOutcome;
 }
 
 /** What an import did. */
 export interface BundleImportResult {
   readonly sessions: readonly ImportedBundleSession[];
+  /** True when every session of the bundle was `present`: nothing was written. */
+  readonly alreadyImported: boolean;
+  /** The id here of the session the bundle was exported for (its manifest's root). */
+  readonly rootId: string;
   /** Checkpoints restored into the shadow repository: bundle commit → commit here. */
   readonly checkpoints: ReadonlyMap<string, string>;
   /** What the exporter redacted (from the manifest). */
@@ -351,8 +398,13 @@ export async function importBundle(deps: BundleImportDeps, file: string): Promis
   const { repository } = deps;
   const store = repository.store;
   const now = deps.now ?? Date.now;
-  const { manifest } = await verifyBundle(file);
+  const { manifest, content } = await verifyBundle(file);
   const warnings: string[] = [];
+  const { ids, outcomes } = placeSessions(repository, manifest, content);
+  if (manifest.sessions.every((s) => outcomes.get(s.id) === 'present')) {
+    const sessions = manifest.sessions.map((s) => importedEntry(s, ids, content, 'present'));
+    return { sessions, alreadyImported: true, rootId: ids.get(manifest.root) ?? manifest.root, checkpoints: new Map(), redactions: manifest.redactions, warnings };
+  }
 
   // Step 2: checkpoint files into the shadow repository.
   const checkpointMap = new Map<string, string>();
@@ -375,8 +427,6 @@ export async function importBundle(deps: BundleImportDeps, file: string): Promis
   }
 
   // Step 3: the sessions, staged, then shown all at once.
-  const ids = new Map<string, string>();
-  for (const s of manifest.sessions) ids.set(s.id, repository.exists(s.id) || [...ids.values()].includes(s.id) ? randomUUID() : s.id);
   const entries = new Map(manifest.sessions.map((s) => [s.id, s]));
   const staged: string[] = [];
   const imported: ImportedBundleSession[] = [];
@@ -417,7 +467,12 @@ export async function importBundle(deps: BundleImportDeps, file: string): Promis
       const v = value as JsonObject;
       if (lineNo === 1) {
         flush();
+        current = undefined;
         const entry = entries.get(part.name.slice(8))!;
+        if (outcomes.get(entry.id) === 'present') {
+          imported.push(importedEntry(entry, ids, content, 'present'));
+          return;
+        }
         const source = v['header'] as unknown as SessionHeader;
         const parent = source.parentSession !== undefined ? (ids.get(source.parentSession) ?? source.parentSession) : undefined;
         const header: SessionHeader = {
@@ -428,15 +483,23 @@ export async function importBundle(deps: BundleImportDeps, file: string): Promis
           ...(typeof source.title === 'string' ? { title: source.title } : {}),
           ...(parent !== undefined ? { parentSession: parent } : {}),
           ...(isCount(source.seedLength) ? { seedLength: source.seedLength } : {}),
-          origin: { kind: 'imported', format: BUNDLE_ORIGIN_FORMAT, formatVersion: String(manifest.formatVersion), file: basename(file), importedAt },
+          origin: {
+            kind: 'imported',
+            format: BUNDLE_ORIGIN_FORMAT,
+            formatVersion: String(manifest.formatVersion),
+            file: basename(file),
+            importedAt,
+            bundle: { sessionId: entry.id, contentSha256: content.get(entry.id)!.sha256 },
+          },
         };
         current = { entry, header, batch: [], created: false };
         if (entry.ownFrom === entry.eventCount) flush();
-        imported.push({ bundleId: entry.id, id: header.id, ...(parent !== undefined ? { parentSession: parent } : {}), eventCount: entry.eventCount });
+        imported.push(importedEntry(entry, ids, content, outcomes.get(entry.id)!));
         return;
       }
-      for (const event of decodeEnvelopes(v)) current!.batch.push(remap(event));
-      if (current!.batch.length >= BATCH || lineNo === part.lines) flush();
+      if (current === undefined) return;
+      for (const event of decodeEnvelopes(v)) current.batch.push(remap(event));
+      if (current.batch.length >= BATCH || lineNo === part.lines) flush();
     });
     flush();
     // All at once: the tree is listed together or not at all.
@@ -464,7 +527,84 @@ export async function importBundle(deps: BundleImportDeps, file: string): Promis
       }
     }
   }
-  for (const s of imported) if (s.id !== s.bundleId) warnings.push(`a session with id ${s.bundleId} already exists; imported as ${s.id}`);
   if (manifest.missingCheckpoints.length > 0) warnings.push(`${manifest.missingCheckpoints.length} checkpoint(s) the events name are not in the bundle (exported without --with-files, or gone)`);
-  return { sessions: imported, checkpoints: checkpointMap, redactions: manifest.redactions, warnings };
+  return { sessions: imported, alreadyImported: false, rootId: ids.get(manifest.root) ?? manifest.root, checkpoints: checkpointMap, redactions: manifest.redactions, warnings };
+}
+
+/** The result entry of one bundle session, its parent named by its id here. */
+function importedEntry(entry: BundleSession, ids: ReadonlyMap<string, string>, content: VerifiedBundle['content'], outcome: BundleSessionOutcome): ImportedBundleSession {
+  const source = content.get(entry.id)!.header.parentSession;
+  const parent = source !== undefined ? (ids.get(source) ?? source) : undefined;
+  return { bundleId: entry.id, id: ids.get(entry.id)!, ...(parent !== undefined ? { parentSession: parent } : {}), eventCount: entry.eventCount, outcome };
+}
+
+/** Events hashed per store read when comparing a stored session with a bundle's. */
+const HASH_PAGE = 2_000;
+
+/**
+ * The {@link ownContentHash} of a stored session's events from `ownFrom`: the recorded bundle hash
+ * for a session imported from a bundle (its stored checkpoint ids were rewritten), else computed from the store.
+ */
+function storedOwnHash(repository: SessionRepository, record: SessionRecord, ownFrom: number): string {
+  const origin = record.header.origin;
+  if (origin?.kind === 'imported' && origin.format === BUNDLE_ORIGIN_FORMAT && origin.bundle !== undefined) return origin.bundle.contentSha256;
+  const hash = createHash('sha256');
+  for (let from = ownFrom; from < record.eventCount; from += HASH_PAGE) {
+    for (const event of repository.store.readRange(record.header.id, from, Math.min(record.eventCount, from + HASH_PAGE))) hashEvent(hash, event);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Decides, parents first, where each bundle session goes (see {@link BundleSessionOutcome}). A stored
+ * session is the same as a bundle's when it has the same event count, the same lineage (its
+ * by-reference parent, `parentSession` and `seedLength`, with parents mapped to their ids here) and
+ * the same {@link ownContentHash}. Candidates: the stored session with the bundle's id, and sessions
+ * an earlier import stored from the same content under another id (`origin.bundle`). Each stored
+ * session stands for at most one bundle session.
+ */
+function placeSessions(repository: SessionRepository, manifest: BundleManifest, content: VerifiedBundle['content']): { ids: Map<string, string>; outcomes: Map<string, BundleSessionOutcome> } {
+  const ids = new Map<string, string>();
+  const outcomes = new Map<string, BundleSessionOutcome>();
+  const claimed = new Set<string>();
+  let byHash: Map<string, SessionRecord[]> | undefined;
+  const importedWithHash = (sha256: string): SessionRecord[] => {
+    if (byHash === undefined) {
+      byHash = new Map();
+      for (const record of repository.list()) {
+        const origin = record.header.origin;
+        if (origin?.kind !== 'imported' || origin.bundle === undefined) continue;
+        byHash.set(origin.bundle.contentSha256, [...(byHash.get(origin.bundle.contentSha256) ?? []), record]);
+      }
+    }
+    return byHash.get(sha256) ?? [];
+  };
+  for (const entry of manifest.sessions) {
+    const { sha256, header } = content.get(entry.id)!;
+    const parent = header.parentSession !== undefined ? (ids.get(header.parentSession) ?? header.parentSession) : undefined;
+    const prefixFrom = entry.prefixFrom !== undefined ? ids.get(entry.prefixFrom) : undefined;
+    const same = (record: SessionRecord | undefined): record is SessionRecord =>
+      record !== undefined &&
+      !claimed.has(record.header.id) &&
+      !repository.importing(record.header.id) &&
+      record.eventCount === entry.eventCount &&
+      record.prefixFrom === prefixFrom &&
+      record.header.parentSession === parent &&
+      record.header.seedLength === header.seedLength &&
+      storedOwnHash(repository, record, entry.ownFrom) === sha256;
+    const byId = repository.get(entry.id);
+    const match = same(byId) ? byId : importedWithHash(sha256).find(same);
+    if (match !== undefined) {
+      ids.set(entry.id, match.header.id);
+      outcomes.set(entry.id, 'present');
+      claimed.add(match.header.id);
+      continue;
+    }
+    const taken = repository.exists(entry.id) || claimed.has(entry.id);
+    const id = taken ? randomUUID() : entry.id;
+    ids.set(entry.id, id);
+    outcomes.set(entry.id, taken ? 'renamed' : 'new');
+    claimed.add(id);
+  }
+  return { ids, outcomes };
 }

@@ -65,11 +65,17 @@ export async function exportBundleCommand(
  */
 export async function importBundleCommand(ctx: BundleCommandContext, file: string): Promise<void> {
   const result = await importBundle({ repository: ctx.repository, ...(ctx.env['FORKLINE_CHECKPOINTS'] === 'off' ? {} : { checkpointsGitDir: join(ctx.dataDir, 'checkpoints.git') }) }, file);
+  const stored = result.sessions.filter((s) => s.outcome !== 'present').length;
   const lines = [
-    `imported bundle ${visibleInline(file)}: ${result.sessions.length} session(s), ${result.checkpoints.size} checkpoint(s) restored (read-only; continue one with forkline fork ID --cwd DIR)`,
+    result.alreadyImported
+      ? `bundle ${visibleInline(file)} is already imported: its ${result.sessions.length} session(s) are here with the same content; nothing changed`
+      : `imported bundle ${visibleInline(file)}: ${stored} session(s)${stored < result.sessions.length ? ` (${result.sessions.length - stored} already here)` : ''}, ${result.checkpoints.size} checkpoint(s) restored (read-only; continue one with forkline fork ID --cwd DIR)`,
   ];
+  const note = { new: '', renamed: '  (new id: the bundle id was taken here by other content)', present: '  (already here)' } as const;
   for (const s of result.sessions)
-    lines.push(`  ${visibleInline(s.id)}  ${String(s.eventCount).padStart(6)} events${s.parentSession !== undefined ? `  fork of ${visibleInline(s.parentSession)}` : ''}`);
+    lines.push(
+      `  ${visibleInline(s.id)}  ${String(s.eventCount).padStart(6)} events${s.parentSession !== undefined ? `  fork of ${visibleInline(s.parentSession)}` : ''}${s.outcome === 'renamed' ? `  bundle id ${visibleInline(s.bundleId)}` : ''}${note[s.outcome]}`,
+    );
   if (result.redactions.total > 0) lines.push(`  the exporter redacted ${result.redactions.total} secret(s)`);
   for (const w of result.warnings) lines.push(`  warning: ${visibleInline(w)}`);
   ctx.out(`${lines.join('\n')}\n`);

@@ -80,6 +80,8 @@ export const PARAM_SCHEMAS = {
   discardBranch: z.object({ sessionId: id }).strict(),
   exportSession: z.object({ sessionId: id }).strict(),
   exportBundle: z.object({ sessionId: id, withFiles: z.boolean().optional() }).strict(),
+  readDownload: z.object({ downloadId: id }).strict(),
+  closeDownload: z.object({ downloadId: id }).strict(),
   importSession: z
     .object({
       jsonl: z
@@ -93,6 +95,10 @@ export const PARAM_SCHEMAS = {
   importChunk: z.object({ importId: id, text: z.string().max(IMPORT_CHUNK_MAX_CHARS) }).strict(),
   importEnd: z.object({ importId: id }).strict(),
   importAbort: z.object({ importId: id }).strict(),
+  importBundleBegin: z.object({ fileName: z.string().max(1000), size: z.number().int().min(0).optional() }).strict(),
+  importBundleChunk: z.object({ importId: id, text: z.string().max(IMPORT_CHUNK_MAX_CHARS) }).strict(),
+  importBundleEnd: z.object({ importId: id }).strict(),
+  importBundleAbort: z.object({ importId: id }).strict(),
   inspectRequest: z
     .object({
       sessionId: id,

@@ -14,7 +14,10 @@
  * - The local store is only read: nothing local changes, whatever the server says.
  *
  * Forks go by reference, as locally: a session whose prefix is read from another session's rows
- * publishes that session first and stores only its own events (from `seedLength`).
+ * publishes that session first and stores only its own events (from `seedLength`). A fork of a
+ * team session (its lineage reaches a local read-only copy, team-copy.ts) names that team session
+ * as its parent on the server and publishes none of the copy's events: they are the teammate's
+ * rows, already there (the server is checked to hold the forked prefix). A copy itself is refused.
  * A session id already published by another role or another installation is refused
  * (TEAM_OWNER_MISMATCH).
  */
@@ -23,6 +26,7 @@ import type { SessionEvent } from '../../shared/events.js';
 import { serializeEvent } from '../session/chunk-rows.js';
 import { searchableText } from '../store/search-text.js';
 import type { SessionRecord } from '../store/session-store.js';
+import { teamCopySource, type TeamCopySource } from './team-copy.js';
 import type { TeamDb } from './team-db.js';
 import { TeamStoreError } from './team-errors.js';
 
@@ -92,20 +96,57 @@ interface ServerRow {
 export async function publishSession(db: TeamDb, source: PublishSource, sessionId: string, options: PublishOptions): Promise<PublishResult[]> {
   const chain: SessionRecord[] = [];
   const seen = new Set<string>();
+  /** The local copy of a team session the lineage reaches, with the team session it stands for. */
+  let base: { readonly localId: string; readonly team: TeamCopySource } | undefined;
   for (let id: string | undefined = sessionId; id !== undefined;) {
     if (seen.has(id)) break;
     seen.add(id);
     const record = source.get(id);
     if (!record) throw new TeamStoreError('TEAM_SESSION_NOT_FOUND', id === sessionId ? `no local session ${id}` : `session ${sessionId} reads its history from ${id}, which is not in the local store`);
+    const team = teamCopySource(record.header);
+    if (team !== undefined) {
+      if (id === sessionId) {
+        throw new TeamStoreError(
+          'TEAM_OWNER_MISMATCH',
+          `session ${id} is a read-only copy of team session ${team.id} published by ${team.owner}; it is theirs, nothing of it is published again (fork it to continue)`,
+        );
+      }
+      base = { localId: id, team };
+      break;
+    }
     chain.unshift(record);
     id = record.prefixFrom;
   }
+  if (base !== undefined) await checkTeamParent(db, base.team, chain[0]!);
   const results: PublishResult[] = [];
-  for (const record of chain) results.push(await publishOne(db, source, record, options));
+  for (const record of chain) results.push(await publishOne(db, source, record, options, record.prefixFrom !== undefined && record.prefixFrom === base?.localId ? base.team.id : record.prefixFrom));
   return results;
 }
 
-async function publishOne(db: TeamDb, source: PublishSource, record: SessionRecord, options: PublishOptions): Promise<PublishResult> {
+/**
+ * Checks that the team store holds the team session a local fork reads its prefix from, at least
+ * as far as the fork point (a published log only grows).
+ * @throws TeamStoreError TEAM_SESSION_NOT_FOUND (not on this server), TEAM_DIVERGED (it holds less).
+ */
+async function checkTeamParent(db: TeamDb, team: TeamCopySource, fork: SessionRecord): Promise<void> {
+  const seedLength = fork.header.seedLength ?? 0;
+  const row = (await db.query<{ next_seq: number }>('SELECT next_seq FROM forkline.sessions WHERE id = $1', [team.id])).rows[0];
+  if (row === undefined) {
+    throw new TeamStoreError(
+      'TEAM_SESSION_NOT_FOUND',
+      `session ${fork.header.id} continues team session ${team.id} (published by ${team.owner}), which this team store does not hold; nothing was published`,
+    );
+  }
+  if (row.next_seq < seedLength) {
+    throw new TeamStoreError(
+      'TEAM_DIVERGED',
+      `session ${fork.header.id} forks team session ${team.id} after seq ${seedLength - 1}, but the team store holds only ${row.next_seq} events of it; nothing was published`,
+    );
+  }
+}
+
+/** Publishes one session of the chain; `parentId` is its by-reference parent's id on the server. */
+async function publishOne(db: TeamDb, source: PublishSource, record: SessionRecord, options: PublishOptions, parentId: string | undefined): Promise<PublishResult> {
   const { header } = record;
   const id = header.id;
   const ownFrom = record.prefixFrom !== undefined ? (header.seedLength ?? 0) : 0;
@@ -119,11 +160,11 @@ async function publishOne(db: TeamDb, source: PublishSource, record: SessionReco
       workspaceName(header.cwd) ?? null,
       header.title ?? null,
       record.lastTurn ?? null,
-      record.prefixFrom ?? null,
+      parentId ?? null,
       header.seedLength ?? null,
       ownFrom,
       JSON.stringify(header.origin ?? { kind: 'native' }),
-      JSON.stringify({ ...header, cwd: undefined }),
+      JSON.stringify({ ...header, cwd: undefined, ...(parentId !== undefined && header.parentSession === record.prefixFrom ? { parentSession: parentId } : {}) }),
       header.createdAt,
     ],
   );

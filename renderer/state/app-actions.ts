@@ -198,13 +198,28 @@ export class AppActions {
 
   /**
    * Exports a session's portable bundle (its forks, provenance, optionally the checkpoint files);
-   * `save` writes the file (the view layer's download). Toasts what went in.
+   * `save` writes the file (the view layer's download). The host hands the file over in chunks
+   * (`readDownload`), each turned into a Blob at once, so a bundle of tens of MB is never one
+   * message nor one string here; `onProgress` gets the bytes read so far and the total. Toasts what went in.
    * @returns whether the bundle was written.
    */
-  async exportBundle(sessionId: string, withFiles: boolean, save: (fileName: string, text: string) => void): Promise<boolean> {
+  async exportBundle(sessionId: string, withFiles: boolean, save: (fileName: string, file: Blob) => void, onProgress?: (read: number, total: number) => void): Promise<boolean> {
+    const client = this.runtime.client;
     try {
-      const b = await this.runtime.client.exportBundle({ sessionId, withFiles });
-      save(b.fileName, b.text);
+      const b = await client.exportBundle({ sessionId, withFiles });
+      const pieces: Blob[] = [];
+      try {
+        for (;;) {
+          const chunk = await client.readDownload({ downloadId: b.downloadId });
+          if (chunk.text !== '') pieces.push(new Blob([chunk.text]));
+          onProgress?.(chunk.offset, b.bytes);
+          if (chunk.done) break;
+        }
+      } catch (error) {
+        void client.closeDownload({ downloadId: b.downloadId }).catch(() => undefined);
+        throw error;
+      }
+      save(b.fileName, new Blob(pieces, { type: 'application/x-ndjson' }));
       const parts = [
         `${b.sessions} session(s)`,
         `${b.events} events`,

@@ -6,6 +6,8 @@
  *   "Include the workspace files", Enter exports; the download is a valid bundle — the real importer
  *   restores it into an empty data folder with the same derived messages, lineage (the fork under
  *   its parent) and checkpoint files;
+ * - the downloaded bundle imported back with the Import button's file input: streamed to the host
+ *   in chunks, recognised by content hash as already here (nothing duplicated), its root opened;
  * - Settings → Live trace export: a bad URL is named inline and not saved; a 127.0.0.1 receiver's
  *   URL is saved and applied at once — the next turn's spans arrive there, decoded with the
  *   OpenTelemetry protocol definitions (test/integration/telemetry/otlp-receiver.ts).
@@ -147,6 +149,22 @@ describe('bundles and live traces from the app, keyboard only', () => {
       await target.close();
     }
   }, 90_000);
+
+  it("imports the downloaded bundle back through the app's Import: streamed in chunks, recognised by content hash, nothing duplicated", async () => {
+    const file = join(app.dir, 'downloaded.bundle.jsonl');
+    const before = app.runtime.repository.list().length;
+    // The bundle's content hashes decide: sessions whose content is here are not stored again.
+    await page.setInputFiles('[data-testid="import-session-input"]', file);
+    const toast = page.locator('[data-testid="toast"][data-tone="info"]').filter({ hasText: 'downloaded.bundle.jsonl' });
+    await toast.waitFor({ timeout: 30_000 });
+    await app.screenshot('bundle-02b-imported-back');
+    // Nothing was redacted (the export's toast said "no secrets found"), so every part is the content here.
+    expect((JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!) as { manifest: { redactions: { total: number } } }).manifest.redactions.total).toBe(0);
+    expect(await toast.textContent()).toContain('Bundle downloaded.bundle.jsonl is already imported: its 2 session(s) are here with the same content; nothing changed.');
+    expect(app.runtime.repository.list().length).toBe(before);
+    // The session the bundle was exported for is open.
+    await page.locator(`[data-testid="session-row"][data-selected="true"][data-session-id="${rootId}"]`).waitFor();
+  }, 60_000);
 
   it('Settings → Live trace export: a bad URL is named inline; a receiver URL is applied and the next turn is traced', async () => {
     await press('Control+Comma');

@@ -5,7 +5,9 @@
  * sessions, published from a second data folder, are listed in bob's app; one is found by
  * full-text search and opened read-only; another opened from its row; one is continued in a local
  * folder. Then the team store goes down while bob shares a workspace: the new session waits to
- * publish (the line and the row marker say so) and is published once the server is back.
+ * publish (the line and the row marker say so) and is published once the server is back. The list
+ * follows without Refresh: bob's published session and a session alice publishes meanwhile appear,
+ * while the rows on screen keep their elements and the keyboard focus.
  * Screenshots go to test-results/team-*.png.
  */
 import { mkdirSync, realpathSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { layoutProblems } from './support/layout-checks.js';
 
 const FLAKY = '5e55a1ce-0000-4000-8000-00000000e2e1';
 const CONFIG = '5e55a1ce-0000-4000-8000-00000000e2e2';
+const LATER = '5e55a1ce-0000-4000-8000-00000000e2e3';
 
 let cluster: PgCluster;
 let team: TeamDatabase;
@@ -246,5 +249,54 @@ describe('the Team section', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it("the list follows without Refresh: bob's published session, then alice's new one, focus and rows kept", async () => {
+    const bobSession = (await page.locator('[data-testid="session-row"][data-selected="true"]').getAttribute('data-session-id'))!;
+    // Bob's session just finished publishing (the test before): the open list shows it without a click.
+    await page.locator(`[data-testid="team-session-row"][data-team-session-id="${bobSession}"]`).waitFor({ timeout: 30_000 });
+    expect(await page.locator(`[data-testid="team-session-row"][data-team-session-id="${bobSession}"] [data-testid="team-session-meta"]`).textContent()).toMatch(/^bob \(you\) · /);
+    // Focus on alice's row; watch the section for rows taken out of the page or a loading state.
+    await tabTo(`[data-testid="team-session-open"][data-team-session-id="${FLAKY}"]`);
+    await page.evaluate((flaky) => {
+      const w = window as unknown as { teamWatch: { removedRows: number; loading: number } };
+      w.teamWatch = { removedRows: 0, loading: 0 };
+      document.querySelector(`[data-testid="team-session-row"][data-team-session-id="${flaky}"]`)!.setAttribute('data-kept', 'yes');
+      new MutationObserver((records) => {
+        for (const r of records) {
+          for (const n of r.removedNodes)
+            if (n instanceof HTMLElement && (n.matches('[data-testid="team-session-row"], [data-testid="team-session-list"]') || n.querySelector('[data-testid="team-session-row"]')))
+              w.teamWatch.removedRows++;
+          for (const n of r.addedNodes) if (n.textContent?.includes("Loading the team's sessions")) w.teamWatch.loading++;
+        }
+      }).observe(document.querySelector('[data-testid="team-section"]')!, { childList: true, subtree: true });
+    }, FLAKY);
+    // Alice publishes a new session from her machine: the periodic refresh brings it in.
+    await writeLocalSessions(aliceDir, [{ id: LATER, turns: 1, prompt: 'bump the lockfile', title: 'lockfile bump' }]);
+    const store = new SqliteSessionStore(join(aliceDir, 'sessions.db'));
+    const db = await TeamDb.connect(team.alice);
+    try {
+      await publishSession(db, store, LATER, { installation: installationId(aliceDir) });
+    } finally {
+      await db.close();
+      store.close();
+    }
+    const later = page.locator(`[data-testid="team-session-row"][data-team-session-id="${LATER}"]`);
+    await later.waitFor({ timeout: 45_000 });
+    expect(await later.locator('.session-title').textContent()).toBe('lockfile bump');
+    // The newest first; the row that had focus is the same element and still has it.
+    expect(await byTestId('team-session-row').first().getAttribute('data-team-session-id')).toBe(LATER);
+    expect(
+      await page.evaluate(() => {
+        const active = document.activeElement as HTMLElement | null;
+        return active?.closest('[data-testid="team-session-row"]')?.getAttribute('data-kept') === 'yes' && active.matches('[data-testid="team-session-open"]');
+      }),
+    ).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { teamWatch: unknown }).teamWatch)).toEqual({ removedRows: 0, loading: 0 });
+    expect(await layoutProblems(page)).toEqual([]);
+    await app.screenshot('team-10-list-followed-1000');
+    // Enter still acts on the focused row: alice's session opens read-only.
+    await press('Enter');
+    await page.locator('[data-testid="timeline-row"]').filter({ hasText: 'why does the flaky parser test fail on Windows 3' }).first().waitFor({ timeout: 30_000 });
   });
 });

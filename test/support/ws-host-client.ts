@@ -21,8 +21,11 @@ export class WsHostClient {
   private nextId = 1;
   private readonly waiting = new Map<number, (r: RpcResponse) => void>();
   readonly pushes: HostPush[] = [];
+  /** Bytes of the largest message the host sent so far (a whole-file answer would show here). */
+  largestMessageBytes = 0;
   private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (raw) => {
+    ws.on('message', (raw: Buffer) => {
+      this.largestMessageBytes = Math.max(this.largestMessageBytes, raw.length);
       const message = JSON.parse(raw.toString()) as RpcResponse | { push: HostPush };
       if ('push' in message) this.pushes.push(message.push);
       else this.waiting.get(message.id)?.(message);

@@ -8,7 +8,9 @@
  * behaviour; the end of an import (clear the owner record, index for search) is now a wrapper's
  * `end()` instead of a patched `job.end`.
  */
-import type { ImportFormatId, ImportSummary } from '../../../shared/import-summary.js';
+import { UnsupportedFormatError } from '../../../shared/errors.js';
+import { IMPORT_FORMATS, type ImportFormatId, type ImportSummary } from '../../../shared/import-summary.js';
+import { BUNDLE_MAGIC } from '../../bundle/bundle-format.js';
 import type { ImportSink } from '../../import/log-writer.js';
 import { SessionImport } from '../../import/session-import.js';
 import type { SessionRepository } from '../../store/session-repository.js';
@@ -27,6 +29,8 @@ export interface ImportResult {
  * (which returns the summary), or {@link abort}. A failed or aborted import leaves no session behind.
  */
 export class ImportJob {
+  /** The file's first characters, until there are enough to tell a portable bundle. */
+  private head = '';
   constructor(
     private readonly job: SessionImport,
     private readonly repository: SessionRepository,
@@ -42,8 +46,20 @@ export class ImportJob {
     return this.job.detectedFormat;
   }
 
-  /** Feeds the next chunk of the file's text. */
+  /**
+   * Feeds the next chunk of the file's text.
+   * @throws UnsupportedFormatError for a portable bundle (`forkline import FILE` reads those; this pipeline reads one session's log).
+   */
   write(chunk: string): void {
+    if (this.head.length < BUNDLE_MAGIC.length) {
+      this.head += chunk.slice(0, BUNDLE_MAGIC.length);
+      if (this.head.startsWith(BUNDLE_MAGIC)) {
+        throw new UnsupportedFormatError(
+          "this file is a Forkline bundle (a session with its forks, from Export bundle…), not one session log: the bundle import reads it (the app's Import button, importBundleBegin, or forkline import FILE)",
+          IMPORT_FORMATS.map((f) => f.id),
+        );
+      }
+    }
     this.job.write(chunk);
   }
 

@@ -9,14 +9,12 @@
 import type { ImportSummary } from '../../../shared/import-summary.js';
 import type { SessionRepository } from '../../store/session-repository.js';
 import type { SessionRecord } from '../../store/session-store.js';
+import { teamCopyFileName } from '../../team/team-copy.js';
 import type { TeamDb } from '../../team/team-db.js';
 import { teamSessionJsonl, type TeamSessionRow } from '../../team/team-sessions.js';
 import { beginImport } from './session-imports.js';
 
-/** The file name an imported copy of a team session carries in its provenance. */
-export function teamCopyFileName(session: Pick<TeamSessionRow, 'owner' | 'id'>): string {
-  return `team:${session.owner}:${session.id}.jsonl`;
-}
+export { teamCopyFileName };
 
 /**
  * Imports the team session's log into the local store as a read-only copy.

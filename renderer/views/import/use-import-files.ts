@@ -1,12 +1,12 @@
 /**
  * The one way the window imports files (the file picker and drag-and-drop both use it): each file
- * is streamed to the host with a progress entry, then summarised in a toast with the same lines the
+ * is streamed to the host with a progress entry (a portable bundle through the bundle import), then summarised in a toast with the same lines the
  * CLI prints, and the imported session is opened with focus in its timeline. Failures name the file and the host's reason
  * (UNSUPPORTED_FORMAT lists the formats we read; SESSION_CORRUPT names the line).
  */
 import { useCallback, useRef } from 'react';
 import { formatImportSummary, importHeadline } from '../../../shared/import-summary.js';
-import { importFile, type ImportableFile } from '../../state/file-import.js';
+import { bundleImportLines, importBundleFile, importFile, isBundleFile, type ImportableFile } from '../../state/file-import.js';
 import { folderImportFiles, type PickedFile } from '../../state/folder-import.js';
 import { useApp, useClient, useRuntime } from '../context.js';
 
@@ -24,6 +24,14 @@ export function useImportFiles(): (files: readonly ImportableFile[]) => Promise<
         const key = ++counter.current;
         setProgress(key, file.name, 0);
         try {
+          if (await isBundleFile(file)) {
+            // A portable bundle: a tree of sessions, verified and imported whole; the root opens.
+            const view = await importBundleFile(client, file, (fraction) => setProgress(key, file.name, fraction));
+            last = view.rootId;
+            const { headline, details } = bundleImportLines(file.name, view);
+            toast(headline, 'info', details);
+            continue;
+          }
           const summary = await importFile(client, file, (fraction) => setProgress(key, file.name, fraction));
           last = summary.sessionId;
           const lines = formatImportSummary(summary);

@@ -2,7 +2,7 @@
  * "Export bundle…" (issue 26; the palette and the session row's action): asks whether the
  * workspace files of the checkpoints should go in too (`--with-files`), then has the host write the
  * portable bundle (the session, the forks under it, their provenance; secrets redacted) and saves
- * it as a download. Keyboard: the dialog opens on its Export button; Space toggles the checkbox,
+ * it as a download (read from the host in chunks; the button shows how far). Keyboard: the dialog opens on its Export button; Space toggles the checkbox,
  * Enter exports, Escape cancels.
  */
 import { useState, type ReactNode } from 'react';
@@ -17,6 +17,7 @@ export function ExportBundleDialog(): ReactNode {
   const session = useApp((s) => (edit ? s.sessions.find((x) => x.id === edit.sessionId) : undefined));
   const [withFiles, setWithFiles] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<{ read: number; total: number }>();
   if (!edit) return null;
   const close = (): void => {
     setWithFiles(false);
@@ -25,8 +26,14 @@ export function ExportBundleDialog(): ReactNode {
   const title = session?.title ?? edit.sessionId.slice(0, 8);
   const run = async (): Promise<void> => {
     setBusy(true);
-    const ok = await runtime.actions.exportBundle(edit.sessionId, withFiles, (name, text) => download(name, text, 'application/x-ndjson'));
+    const ok = await runtime.actions.exportBundle(
+      edit.sessionId,
+      withFiles,
+      (name, file) => download(name, file),
+      (read, total) => setProgress({ read, total }),
+    );
     setBusy(false);
+    setProgress(undefined);
     if (ok) close();
   };
   return (
@@ -44,7 +51,7 @@ export function ExportBundleDialog(): ReactNode {
           Cancel
         </button>
         <button type="button" className="primary" data-testid="export-bundle-ok" autoFocus disabled={busy} onClick={() => void run()}>
-          {busy ? 'Exporting…' : 'Export bundle'}
+          {busy ? (progress && progress.total > 0 ? `Exporting… ${Math.floor((100 * progress.read) / progress.total)}%` : 'Exporting…') : 'Export bundle'}
         </button>
       </div>
     </Dialog>

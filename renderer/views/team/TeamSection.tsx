@@ -6,6 +6,10 @@
  * imported session). Its head also says what waits to publish from the shared workspaces, and
  * holds the settings: the connection string and "share new sessions of this workspace".
  *
+ * The list follows the team store while shown: after this app's publish finishes and every
+ * TEAM_LIST_REFRESH_MS (team-state.ts), without a loading state; rows are keyed by session id,
+ * so a refresh keeps their elements and the focus in them.
+ *
  * Keyboard: every control is a button or field in the Tab order; Enter in the search field
  * searches, Escape clears it. A missing or unreachable store is said in words, with what to do.
  */
@@ -14,7 +18,7 @@ import { useStore } from 'zustand';
 import { formatTokens, isoTime } from '../../../shared/format.js';
 import { formatUsd } from '../../../shared/pricing.js';
 import type { TeamSessionView, TeamStatus } from '../../../shared/team.js';
-import { teamFailure, teamStoreFor, type TeamFailure, type TeamState } from '../../state/team-state.js';
+import { TEAM_LIST_REFRESH_MS, teamFailure, teamStoreFor, type TeamFailure, type TeamState } from '../../state/team-state.js';
 import { useApp, useClient, useRuntime } from '../context.js';
 import { FolderBrowser } from '../sidebar/FolderBrowser.js';
 
@@ -311,6 +315,24 @@ export function TeamSection(): ReactNode {
   useEffect(() => {
     if (expanded && status?.configured && listState === 'idle') void store.getState().refreshList();
   }, [expanded, status?.configured, listState, store]);
+
+  // While the list is on screen (and the window visible): fetched again every TEAM_LIST_REFRESH_MS, quietly.
+  const showing = expanded && status?.configured === true;
+  useEffect(() => {
+    const state = store.getState();
+    state.setVisible(showing);
+    if (!showing) return;
+    const tick = (): void => {
+      if (document.visibilityState === 'visible') void store.getState().refreshList({ quiet: true });
+    };
+    const timer = setInterval(tick, TEAM_LIST_REFRESH_MS);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+      store.getState().setVisible(false);
+    };
+  }, [showing, store]);
 
   if (!status) return null;
   const continueIn = async (row: TeamSessionView, cwd: string): Promise<void> => {

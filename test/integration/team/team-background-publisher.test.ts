@@ -3,9 +3,12 @@
  * against a real PostgreSQL server: a shared workspace's sessions arrive exactly (count and hash on
  * both sides) while more turns are appended locally; a dropped connection and a server that goes
  * down are retried with the error reported and nothing lost; a session id another role owns is
- * refused and reported while the others publish; sessions created before sharing began stay local.
+ * refused and reported while the others publish; sessions created before sharing began stay local;
+ * a teammate's session continued in a shared workspace publishes only the fork's own events, its
+ * parent by reference.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SessionRepository } from '../../../electron/store/session-repository.js';
@@ -14,6 +17,7 @@ import { TeamDb } from '../../../electron/team/team-db.js';
 import { installationId } from '../../../electron/team/installation-id.js';
 import { publishSession } from '../../../electron/team/team-publisher.js';
 import { TeamService } from '../../../electron/host/services/team-service.js';
+import { AgentLogWriter } from '../../support/store-fixtures.js';
 import type { TeamPublisherView } from '../../../shared/team.js';
 import { sharedPostgres, type PgCluster } from '../../support/postgres-cluster.js';
 import { tempDir } from '../../support/store-fixtures.js';
@@ -184,5 +188,62 @@ describe('the background publisher', () => {
     expect(view.pending).toEqual([]);
     // Alice's log is untouched.
     expect(await sameOnServer(aliceDir, 'bg-taken')).toBe(true);
+  });
+
+  it("continues a teammate's session in a shared workspace: only the fork's own events are published, its parent by reference", async () => {
+    const aliceDir = join(temp.dir, 'alice-fork');
+    const bobDir = join(temp.dir, 'bob-fork');
+    const teammate = 'bg-alice-origin';
+    await writeLocalSessions(aliceDir, [{ id: teammate, turns: 3 }]);
+    const aliceStore = new SqliteSessionStore(join(aliceDir, 'sessions.db'));
+    const aliceDb = await TeamDb.connect(team.alice);
+    await publishSession(aliceDb, aliceStore, teammate, { installation: installationId(aliceDir) });
+    await aliceDb.close();
+    aliceStore.close();
+    const admin = await TeamDb.connect(team.adminUrl);
+    open.push(admin);
+    const aliceBefore = await serverDigest(admin, teammate);
+
+    // Bob shares his workspace, then continues alice's session in it (the app's path: open the team session, fork its copy).
+    mkdirSync(bobDir, { recursive: true, mode: 0o700 });
+    const { team: svc, repository } = service(bobDir, team.bob);
+    const work = join(bobDir, 'work', 'continued');
+    svc.settings.setShared(join(bobDir, 'work'), true, 0);
+    const copy = await svc.open(teammate);
+    expect(copy.header.origin).toMatchObject({ kind: 'imported', file: `team:alice:${teammate}.jsonl` });
+    const fork = await repository.fork(copy.header.id, undefined, 'bg-bob-continues', { cwd: work });
+    const live = repository.resume(fork.header.id);
+    new AgentLogWriter(live.session).completedTurn('bob goes on from here', 4);
+    await live.release();
+    svc.publisher.kick();
+    await until(
+      'bob’s fork on the server',
+      () => sameOnServer(bobDir, fork.header.id),
+      () => svc.status().publisher,
+    );
+    const view = svc.status().publisher;
+    expect(view.refused).toEqual([]);
+    expect(view.lastError).toBeUndefined();
+    const row = (
+      await admin.query<{ owner_role: string; parent_id: string; own_from: number; fork_seq: number }>('SELECT owner_role, parent_id, own_from, fork_seq FROM forkline.sessions WHERE id = $1', [
+        fork.header.id,
+      ])
+    ).rows[0]!;
+    // By reference to alice's session, from the fork point on: bob's rows are his own events only.
+    expect(row).toEqual({ owner_role: 'bob', parent_id: teammate, own_from: fork.header.seedLength, fork_seq: fork.header.seedLength });
+    expect(localDigest(bobDir, fork.header.id, fork.header.seedLength!)).toEqual({ count: (await serverDigest(admin, fork.header.id)).count, md5: (await serverDigest(admin, fork.header.id)).md5 });
+    const bobRows = await admin.query<{ id: string }>("SELECT id FROM forkline.sessions WHERE owner_role = 'bob' AND id = ANY($1)", [[copy.header.id, fork.header.id]]);
+    expect(bobRows.rows.map((r) => r.id)).toEqual([fork.header.id]);
+    // The copy's id is alice's session: alice's rows, untouched (owner, count, hash).
+    expect(copy.header.id).toBe(teammate);
+    expect((await admin.query<{ owner_role: string }>('SELECT owner_role FROM forkline.sessions WHERE id = $1', [teammate])).rows[0]?.owner_role).toBe('alice');
+    expect(await serverDigest(admin, teammate)).toEqual(aliceBefore);
+    // The team reads bob's fork whole: alice's prefix by reference, then bob's turn.
+    const events = (await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM forkline.events WHERE session_id = $1 AND type = 'turn/start'", [fork.header.id])).rows[0]!.n;
+    expect(events).toBe(1);
+    // Publishing the copy itself is refused: it is alice's.
+    const bobDb = await TeamDb.connect(team.bob);
+    open.push(bobDb);
+    await expect(publishSession(bobDb, repository.store, copy.header.id, { installation: installationId(bobDir) })).rejects.toMatchObject({ code: 'TEAM_OWNER_MISMATCH' });
   });
 });
