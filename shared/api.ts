@@ -248,6 +248,23 @@ export interface ModelLimitSetting {
 }
 
 /**
+ * A context window Forkline learned from an endpoint + model (docs/architecture.md §5): stated by
+ * an overflow error (in force at once), or inferred from a prompt the server cut silently (in force
+ * from the second such request; before that it is listed so a person sees it coming).
+ */
+export interface LearnedLimitView {
+  readonly baseUrl: string;
+  readonly model: string;
+  /** Tokens. */
+  readonly contextWindow: number;
+  readonly how: 'overflow-error' | 'truncated-prompt';
+  /** When it was last seen (epoch ms). */
+  readonly at: number;
+  /** Whether new sessions use it as the window (false: a truncated prompt seen once so far). */
+  readonly inForce: boolean;
+}
+
+/**
  * A person's price for an endpoint and model, in USD per million tokens (Settings' form of the
  * cli.json `prices` entries, docs/providers.md "Prices, overrides and budgets"). `model` `*` prices every model of the endpoint; without
  * `baseUrl` it applies to the model on any endpoint. Overrides win over the bundled list.
@@ -303,6 +320,8 @@ export interface SettingsView {
   readonly dataDir: string;
   /** Per endpoint + model limits the person set (absent in older hosts). */
   readonly modelLimits?: readonly ModelLimitSetting[];
+  /** Windows learned from endpoints, in force or suspected (absent in older hosts). */
+  readonly learnedLimits?: readonly LearnedLimitView[];
   /** The user-level MCP servers as configured in Settings: the `mcpServers` object of the usual JSON shape. */
   readonly mcpServers: Readonly<Record<string, JsonValue>>;
   /** The person's price overrides (absent in older hosts). */
@@ -639,6 +658,7 @@ export interface HostMethods {
    * (an entry with neither number removes them). `mcpServers` replaces the user-level MCP servers (the
    * `mcpServers` object of the usual JSON shape); running servers whose configuration changed restart.
    * `prices` replaces the price overrides (validated: a negative price is refused naming its field).
+   * `forgetLearnedLimit` drops the window learned for one endpoint + model.
    */
   updateSettings(params: {
     active?: ProviderChoice;
@@ -648,6 +668,8 @@ export interface HostMethods {
     prices?: PriceOverrideSetting[];
     theme?: ThemeSetting;
     otlp?: OtlpSetting;
+    /** Forgets the window learned for this endpoint + model (in force or suspected). */
+    forgetLearnedLimit?: { baseUrl: string; model: string };
   }): SettingsView;
   /**
    * Sets (or, with neither limit, clears) a session's budget; it applies from the next request,

@@ -805,7 +805,7 @@ export class Agent {
         turn,
         step,
         code: 'PROMPT_TRUNCATED',
-        message: `the server counted ${reported} prompt tokens for a request of about ${estimate}: it cut the prompt without an error, so the model did not see all of it (the system prompt and oldest messages are usually lost). From now on the context window is taken to be ${window} tokens, so the history is compacted to fit.`,
+        message: `the server counted ${reported} prompt tokens for a request of about ${estimate}: it cut the prompt without an error, so the model did not see all of it (the system prompt and oldest messages are usually lost). In this session the context window is now taken to be ${window} tokens, so the history is compacted to fit; if another request to this endpoint and model is cut the same way, new sessions start with that window too (Settings shows it, and can forget it).`,
         hint,
         estimatedPromptTokens: estimate,
         reportedPromptTokens: reported,

@@ -140,6 +140,10 @@ export const PARAM_SCHEMAS = {
       mcpServers: z.record(z.string().max(40), z.json()).optional(),
       prices: z.array(priceOverride).max(200).optional(),
       theme: z.enum(['light', 'dark', 'system']).optional(),
+      forgetLearnedLimit: z
+        .object({ baseUrl: z.string().max(2000), model: z.string().min(1).max(200) })
+        .strict()
+        .optional(),
       // The endpoint's own check (shared/otlp-endpoint.ts) names what is wrong with it.
       otlp: z
         .object({ endpoint: z.string().max(2000).optional(), includeContent: z.boolean().optional() })

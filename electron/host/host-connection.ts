@@ -492,17 +492,19 @@ export class HostConnection implements HostHandlers, IDisposable {
   }
 
   async getSettings(): Promise<ReturnType<HostMethods['getSettings']>> {
-    return this.host.withLocalModels(this.host.options.settings.view());
+    return this.host.settingsView();
   }
 
   async updateSettings(params: Parameters<HostMethods['updateSettings']>[0]): Promise<ReturnType<HostMethods['updateSettings']>> {
-    this.host.options.settings.update(params);
+    const { forgetLearnedLimit, ...patch } = params;
+    if (forgetLearnedLimit) this.host.limitStore.forget(forgetLearnedLimit.baseUrl, forgetLearnedLimit.model);
+    this.host.options.settings.update(patch);
     if (params.mcpServers !== undefined) this.host.options.mcp?.reload();
     if (params.otlp !== undefined) {
       this.host.options.liveTraces?.reconfigure?.();
       await this.host.options.liveTraces?.whenReady?.();
     }
-    return this.host.withLocalModels(this.host.options.settings.view());
+    return this.host.settingsView();
   }
 
   setSessionBudget(params: { sessionId: string; sessionUsd?: number; sessionTokens?: number; turnUsd?: number }): SessionSummary {
@@ -533,7 +535,7 @@ export class HostConnection implements HostHandlers, IDisposable {
 
   async setApiKey(params: { provider: string; apiKey: string }): Promise<ReturnType<HostMethods['setApiKey']>> {
     this.host.options.settings.setApiKey(params.provider, params.apiKey);
-    return this.host.withLocalModels(this.host.options.settings.view());
+    return this.host.settingsView();
   }
 
   listModels(params: Parameters<HostMethods['listModels']>[0]): Promise<ReturnType<HostMethods['listModels']>> {

@@ -40,7 +40,7 @@ import type { ClientConnection, HostClient } from './host-client.js';
 import { recordedHereFrom } from '../store/session-provenance.js';
 import { sessionWorkspace } from './workspace-folder.js';
 import type { SettingsStore } from './settings-store.js';
-import { ModelLimitStore } from './model-limit-store.js';
+import { limitInForce, ModelLimitStore } from './model-limit-store.js';
 import { PublishedLimits } from './published-limits.js';
 import type { Budget, SpendGuard } from '../agent/spend-guard.js';
 import { TerminalManager } from './terminal-manager.js';
@@ -535,6 +535,16 @@ export class Host<C extends ClientConnection = ClientConnection> implements IDis
   private ollama: { at: number; models: readonly string[] } | undefined;
 
   /** Adds the models of a local Ollama server, when one answers on 127.0.0.1:11434 (cached 30 s). */
+  /** The Settings view: the saved settings, the models a local server offers, and the learned windows. */
+  async settingsView(): Promise<SettingsView> {
+    const view = await this.withLocalModels(this.options.settings.view());
+    const learnedLimits = Object.entries(this.limitStore.all()).map(([key, limit]) => {
+      const bar = key.indexOf('|');
+      return { baseUrl: key.slice(0, bar), model: key.slice(bar + 1), contextWindow: limit.contextWindow, how: limit.how, at: limit.at, inForce: limitInForce(limit) };
+    });
+    return { ...view, learnedLimits };
+  }
+
   async withLocalModels(view: SettingsView): Promise<SettingsView> {
     const now = Date.now();
     if (!this.ollama || now - this.ollama.at > 30_000) {

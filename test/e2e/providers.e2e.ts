@@ -11,6 +11,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpError, textResponse, toolCallResponse, usage } from '../support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
+import { pressEnterOn } from './support/keyboard-focus.js';
+import { layoutProblems } from './support/layout-checks.js';
 
 let app: E2eApp;
 let page: Page;
@@ -55,6 +57,27 @@ describe('providers in the UI', () => {
     const order = await page.locator('[data-testid="warning-row"], [data-testid="turn-end"], [data-testid="tool-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
     expect(order).toEqual(['tool-row', 'warning-row', 'turn-end']);
     await app.screenshot('providers-01-truncation-warning');
+  });
+
+  it('settings shows the window the cut prompt suggested as seen once, not used yet, and Forget drops it (keyboard)', async () => {
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await pressEnterOn(byTestId('settings-button'));
+    await byTestId('settings-dialog').waitFor();
+    const note = byTestId('settings-learned-limit');
+    await note.waitFor();
+    expect(await note.getAttribute('data-in-force')).toBe('false');
+    expect(await note.textContent()).toContain('Seen once, not used yet: a context window of 2,063 tokens');
+    // New sessions still get no window from one count (the host's own view of the model in force).
+    expect((await app.runtime.host.modelConfig()).contextSource).not.toBe('learned');
+    await note.scrollIntoViewIfNeeded();
+    await app.screenshot('providers-02-learned-limit-seen-once');
+    expect(await layoutProblems(page)).toEqual([]);
+    await pressEnterOn(byTestId('settings-forget-learned-limit'));
+    await note.waitFor({ state: 'detached' });
+    expect(app.runtime.host.limitStore.all()).toEqual({});
+    await page.keyboard.press('Escape');
+    await byTestId('settings-dialog').waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1400, height: 900 });
   });
 
   it("settings: lists the endpoint's models, saves per-model limits, tests the connection with the exact error", async () => {

@@ -18,6 +18,7 @@ import { TelemetrySection } from './TelemetrySection.js';
 import { TeamStoreSettingsSection } from '../team/TeamSection.js';
 import { ModelLimitsFields, parseTokens } from './ModelLimitsFields.js';
 import { ModelListField } from './ModelListField.js';
+import { LearnedLimitNote } from './LearnedLimitNote.js';
 
 /** The saved limits of an endpoint + model (base URLs compared without trailing slashes). */
 function savedLimits(view: SettingsView, baseUrl: string, model: string): ModelLimitSetting | undefined {
@@ -46,6 +47,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
   const [keyMessage, setKeyMessage] = useState<string | undefined>();
   const preset = useMemo(() => view.presets.find((p) => p.id === provider), [view.presets, provider]);
   const [listing, setListing] = useState<ModelListing | undefined>();
+  const [learnedLimits, setLearnedLimits] = useState(view.learnedLimits);
   const initialLimits = savedLimits(view, view.active.baseUrl, view.active.model);
   const [contextWindow, setContextWindow] = useState(initialLimits?.contextWindow !== undefined ? String(initialLimits.contextWindow) : '');
   const [maxOutput, setMaxOutput] = useState(initialLimits?.maxOutputTokens !== undefined ? String(initialLimits.maxOutputTokens) : '');
@@ -177,6 +179,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
       </label>
       <ModelListField provider={provider} baseUrl={baseUrl} model={model} preset={preset} onModel={chooseModel} listing={listing} onListing={setListing} />
       <ModelLimitsFields contextWindow={contextWindow} maxOutput={maxOutput} onContextWindow={setContextWindow} onMaxOutput={setMaxOutput} known={known} />
+      <LearnedLimitNote limits={learnedLimits} baseUrl={baseUrl} model={model} onChanged={(next) => setLearnedLimits(next.learnedLimits)} />
       {preset && preset.reasoningEfforts.length > 0 && (
         <label className="field">
           <span>Reasoning effort</span>

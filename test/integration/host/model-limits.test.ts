@@ -50,6 +50,32 @@ describe('the context window in force', () => {
     expect(await rt.host.modelConfig()).toMatchObject({ contextWindow: 16000, contextSource: 'learned' });
   });
 
+  it('a prompt cut silently once is a suspicion, not the window: it is in force from the second, listed in Settings, and can be forgotten', async () => {
+    let rt = open('published-model');
+    expect(rt.host.limitStore.learn(llm.baseUrl, 'published-model', 2511, 'truncated-prompt')).toBe(true);
+    // One count could be a server that miscounts: new sessions keep the published window.
+    expect(await rt.host.modelConfig()).toMatchObject({ contextWindow: 65536, contextSource: 'published' });
+    const connection = rt.host.connect(() => undefined);
+    const seenOnce = await dispatch(connection, { id: 1, method: 'getSettings', params: {} });
+    expect(seenOnce).toMatchObject({ ok: true, result: { learnedLimits: [{ baseUrl: llm.baseUrl, model: 'published-model', contextWindow: 2511, how: 'truncated-prompt', inForce: false }] } });
+    connection.dispose();
+    await rt.close();
+    // The sighting survives a restart; a second one (another request, another session) confirms it, at the lower window.
+    rt = open('published-model');
+    expect(rt.host.limitStore.learn(llm.baseUrl, 'published-model', 3000, 'truncated-prompt')).toBe(true);
+    expect(await rt.host.modelConfig()).toMatchObject({ contextWindow: 2511, contextSource: 'learned' });
+    expect(JSON.parse(readFileSync(join(dir, 'model-limits.json'), 'utf8')).learned[`${llm.baseUrl}|published-model`]).toMatchObject({ contextWindow: 2511, how: 'truncated-prompt', seen: 2 });
+    const again = rt.host.connect(() => undefined);
+    const forgotten = await dispatch(again, { id: 2, method: 'updateSettings', params: { forgetLearnedLimit: { baseUrl: llm.baseUrl, model: 'published-model' } } });
+    expect(forgotten).toMatchObject({ ok: true, result: { learnedLimits: [] } });
+    again.dispose();
+    expect(await rt.host.modelConfig()).toMatchObject({ contextWindow: 65536, contextSource: 'published' });
+    expect(JSON.parse(readFileSync(join(dir, 'model-limits.json'), 'utf8')).learned).toEqual({});
+    // An overflow error states the window: in force at once.
+    expect(rt.host.limitStore.learn(llm.baseUrl, 'published-model', 16000, 'overflow-error')).toBe(true);
+    expect(await rt.host.modelConfig()).toMatchObject({ contextWindow: 16000, contextSource: 'learned' });
+  });
+
   it('--context-window / --max-output win over everything and set the requested max output', async () => {
     const rt = open('published-model', { contextWindow: 8000, maxOutputTokens: 1000 });
     rt.host.limitStore.learn(llm.baseUrl, 'published-model', 4000, 'truncated-prompt');
