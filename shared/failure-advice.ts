@@ -55,6 +55,8 @@ export function failureAdvice(failure: Pick<LlmFailure, 'code' | 'message' | 'st
     case 'CONTEXT_WINDOW_EXCEEDED':
       return { what: "The conversation is longer than the model's context window.", todo: 'Compact the session (Compact, above) or pick a model with a larger window, then retry.', action: 'retry' };
     case 'INVALID_REQUEST':
+      // 404 on the chat path: a base URL that does not lead to the API (a missing or extra path part), or a model the endpoint does not know.
+      if (failure.status === 404) return notFound(endpoint);
       return {
         what: `The provider rejected the request${failure.status ? ` (HTTP ${failure.status})` : ''}.`,
         todo: 'Check the model name and options in Settings; the detail below says what the provider objected to.',
@@ -65,7 +67,16 @@ export function failureAdvice(failure: Pick<LlmFailure, 'code' | 'message' | 'st
     case 'CONTENT_FILTER':
       return { what: "The provider's content filter stopped the answer.", todo: 'Rephrase the request and send it again.', action: 'retry' };
     default:
-      if (failure.status === 404) return { what: 'The provider does not know this model or endpoint (HTTP 404).', todo: 'Check the model and the endpoint URL in Settings.', action: 'settings' };
+      if (failure.status === 404) return notFound(endpoint);
       return { what: `The model call failed (${failure.code}).`, todo: 'Retry; the detail below is what the provider said.', action: 'retry' };
   }
+}
+
+/** HTTP 404: the URL or the model is not there. The base URL first: it is the more common slip (a missing `/v1`). */
+function notFound(endpoint: string | undefined): FailureAdvice {
+  return {
+    what: `Nothing was found at ${endpoint ? `${endpoint.replace(/\/+$/, '')}/chat/completions` : "the endpoint's chat path"}, or the endpoint does not know this model (HTTP 404).`,
+    todo: 'Check the Base URL in Settings (an OpenAI-compatible API usually ends in /v1; Test connection checks it), then the model name.',
+    action: 'settings',
+  };
 }

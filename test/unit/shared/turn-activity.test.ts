@@ -48,5 +48,10 @@ describe('failureAdvice', () => {
     expect(failureAdvice({ code: 'AUTH', message: '401 nope', status: 401 })).toMatchObject({ what: 'The provider refused the API key (HTTP 401).', action: 'settings' });
     expect(failureAdvice({ code: 'TRANSPORT', message: 'connect ECONNREFUSED 127.0.0.1:37475' }).what).toBe('Nothing answered at 127.0.0.1:37475 (connection refused).');
     expect(failureAdvice({ code: 'RATE_LIMIT', message: '' }).action).toBe('retry');
+    // A wrong base URL path (…/api instead of …/v1) is a 404 on the chat path: the advice names the URL first, not the model alone.
+    const notFound = failureAdvice({ code: 'INVALID_REQUEST', message: '404 Not Found', status: 404 }, 'http://127.0.0.1:8787/api/');
+    expect(notFound).toMatchObject({ what: 'Nothing was found at http://127.0.0.1:8787/api/chat/completions, or the endpoint does not know this model (HTTP 404).', action: 'settings' });
+    expect(notFound.todo).toMatch(/^Check the Base URL in Settings/);
+    expect(failureAdvice({ code: 'INVALID_REQUEST', message: '400 bad', status: 400 }).todo).toMatch(/^Check the model name/);
   });
 });
