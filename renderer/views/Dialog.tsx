@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { mainTarget, regionDefault } from '../keyboard/focus-regions.js';
 
 const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -48,7 +49,9 @@ export function Dialog({
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
-      if (before && before.isConnected && typeof before.focus === 'function') before.focus();
+      if (before && before.isConnected && before !== document.body && typeof before.focus === 'function') before.focus();
+      // Opened from what is gone now (the command palette) or from nothing: the main area takes focus, never the page.
+      else (mainTarget() ?? regionDefault('sessions'))?.focus();
     };
   }, []);
 

@@ -396,6 +396,16 @@ describe('focus after actions, keyboard only at 1000×700', () => {
     await press('Tab');
     await waitForFocus(page, 'settings-test-connection');
     await app.screenshot('focus-06-settings-busy-buttons');
+    // Save closes the dialog. It was opened from the command palette, which is gone: focus goes to
+    // the main area, never to the page.
+    await byTestId('settings-save').focus();
+    await press('Enter');
+    await byTestId('settings-dialog').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement !== null && document.activeElement !== document.body);
+    expect((await focused(page)).region).toBeDefined();
+    // The next case works in the dialog: open it again.
+    await runCommand(page, 'settings');
+    await byTestId('settings-dialog').waitFor();
   });
 
   it('Trust on a workspace MCP server hands focus to its row (or its tools)', async () => {
