@@ -15,8 +15,9 @@
  *   `Atomics.wait` until the worker catches up), so memory stays bounded whatever the log's size.
  * - Only sessions created with deferred search documents may be appended this way: the worker
  *   writes events, never search documents (those are written afterwards, see schema 5).
- * - A write the worker refused (a stale seq, a full disk) is thrown by the next `append` or by
- *   `drain`; nothing after it is written.
+ * - A write the worker refused (a stale seq, a full disk) is thrown by the first `append` or
+ *   `drain` that collects the worker's answer (the same `append`, when the worker is quick);
+ *   nothing after it is written.
  * - Batches commit with `synchronous = NORMAL` (no fsync; the database stays consistent) and
  *   `drain` ends with one fsync'ed commit, so what `drain` returned from is durable.
  *

@@ -242,8 +242,9 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
         if (push.run.id !== current.current) return;
         setShown(push.run);
         if (push.run.status !== 'running') {
-          // Stop went away with the run: the response takes focus (only if focus was left on nothing).
-          focusAfterRender(byTestId('playground-response'));
+          // Stop goes away with the run: the response takes focus, from Stop (still there until the
+          // next render, so it is named) or from nothing; never from something the person moved to.
+          focusAfterRender(byTestId('playground-response'), { from: document.querySelector('[data-testid="playground-cancel"]'), timeoutMs: 30_000 });
           void refreshRuns();
           void loadPlaygroundRuns(client, sessionId, true);
         }
