@@ -24,7 +24,7 @@ import { textResponse, toolCallResponse, type ScriptStep } from '../support/scri
 import { CORPUS_DIR } from '../support/replay-record.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
 import { pressEnterOn, retypeIn, runCommand, waitForFocus } from './support/keyboard-focus.js';
-import { screenshotAtSizes } from './support/layout-checks.js';
+import { screenshotAtSizes } from './support/size-screenshots.js';
 
 let app: E2eApp;
 let page: Page;

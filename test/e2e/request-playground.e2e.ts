@@ -25,7 +25,7 @@ import type { SessionEvent } from '../../shared/events.js';
 import { textResponse, toolCallResponse, type ScriptStep } from '../support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
 import { pressEnterOn, retypeIn, runCommand, waitForFocus } from './support/keyboard-focus.js';
-import { screenshotAtSizes } from './support/layout-checks.js';
+import { screenshotAtSizes } from './support/size-screenshots.js';
 
 let app: E2eApp;
 let page: Page;

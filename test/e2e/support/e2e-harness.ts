@@ -55,11 +55,19 @@ function sharedChromium(): Promise<Browser> {
   fileBrowser ??= launchChromium();
   return fileBrowser;
 }
-afterAll(async () => {
-  const browser = fileBrowser;
-  fileBrowser = undefined;
-  if (browser) await (await browser).close();
-});
+/**
+ * Under vitest (it sets VITEST): one Chromium per test file, closed after it. Elsewhere (the UI
+ * benchmarks, which run this harness as a plain script and have no suite to hook): each app's
+ * Chromium is closed with the app.
+ */
+const UNDER_VITEST = process.env['VITEST'] !== undefined;
+if (UNDER_VITEST) {
+  afterAll(async () => {
+    const browser = fileBrowser;
+    fileBrowser = undefined;
+    if (browser) await (await browser).close();
+  });
+}
 
 export interface E2eOptions {
   readonly approvalPolicy?: 'ask' | 'allow' | 'deny';
@@ -111,6 +119,10 @@ export async function startE2eApp(options: E2eOptions = {}): Promise<E2eApp> {
     async close() {
       // The contexts this app opened (openPage, and the tests' own newContext); the browser stays for the file's next app.
       await Promise.all(browser.contexts().map((context) => context.close()));
+      if (!UNDER_VITEST) {
+        fileBrowser = undefined;
+        await browser.close();
+      }
       await server.close();
       await runtime.close();
       await llm.close();
