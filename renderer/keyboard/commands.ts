@@ -31,6 +31,8 @@ export interface CommandEffects {
   fanOut(sessionId: string): void;
   /** "Replay on this build" (issue 23): the open session's logged answers fed to this build; the result shows on the timeline. */
   replay(sessionId: string): void;
+  /** "Continue in Forkline" on the open imported session's banner (asks for a folder, then forks it there). */
+  continueImported(): void;
   /** Opens the request inspector's "Edit and send" tab (the request playground) on the inspected request. */
   editAndSend(): void;
   compact(sessionId: string): void;
@@ -51,6 +53,8 @@ export interface CommandFacts {
   /** The open session's agent is running. */
   readonly running: boolean;
   readonly readOnly: boolean;
+  /** The open session was imported from another agent's log (continued by "Continue in Forkline"). */
+  readonly imported?: boolean;
   /** Approvals are pending in the open session. */
   readonly approvalsPending: boolean;
 }
@@ -90,6 +94,15 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
         group: 'Session',
         hint: 'then A allow · S allow for session · R reject',
         run: () => effects.focus('approvals'),
+      },
+  );
+  add(
+    open !== undefined &&
+      facts.imported === true && {
+        id: 'continue-imported',
+        label: 'Continue in Forkline (this imported session, in a folder you choose)',
+        group: 'Session',
+        run: effects.continueImported,
       },
   );
   add(open !== undefined && !facts.readOnly && { id: 'fork', label: 'Fork after the last finished turn', group: 'Session', run: () => effects.fork(open, false) });

@@ -41,6 +41,15 @@ export function useCommands(): () => Command[] {
         const from = document.activeElement;
         void runReplay(runtime.client, id, describeError, session?.controller.store.getState().lastSeq).then(() => focusAfterRender(byTestId('replay-banner-focus', 'replay-button'), { from }));
       },
+      continueImported: () => {
+        const button = document.querySelector<HTMLButtonElement>('[data-testid="continue-in-forkline"]:not(:disabled)');
+        if (!button) {
+          runtime.app.getState().toast('This imported session cannot be continued yet (see its banner).', 'info');
+          return;
+        }
+        button.focus();
+        button.click();
+      },
       editAndSend: () => {
         requestInspectorTab('playground');
         focusAfterRender(byTestId('playground-system'), { from: document.activeElement });
@@ -67,6 +76,7 @@ export function useCommands(): () => Command[] {
         state,
         running: facts?.status === 'running',
         readOnly: facts?.readOnly ?? false,
+        imported: facts?.imported !== undefined,
         approvalsPending: (facts?.approvals.length ?? 0) > 0,
       },
       effects,

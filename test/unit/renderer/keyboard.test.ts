@@ -51,6 +51,7 @@ describe('command list', () => {
     fanOut: (id) => calls.push(`fan out ${id}`),
     replay: (id) => calls.push(`replay ${id}`),
     editAndSend: () => calls.push('edit and send'),
+    continueImported: () => calls.push('continue imported'),
     compact: (id) => calls.push(`compact ${id}`),
     exportSession: (id) => calls.push(`export ${id}`),
     importSession: () => calls.push('import'),
@@ -77,6 +78,18 @@ describe('command list', () => {
       .find((c) => c.id === 'edit-and-send')!
       .run();
     expect(calls.at(-1)).toBe('edit and send');
+  });
+
+  it('offers "Continue in Forkline" for an open imported session only (the palette found nothing for "Continue" before)', () => {
+    const app = createAppStore();
+    app.getState().setSessions([summary('imported'), summary('native')]);
+    app.getState().select('imported');
+    const find = (imported: boolean) => filterCommands(buildCommands({ state: app.getState(), running: false, readOnly: true, imported, approvalsPending: false }, effects), 'continue');
+    expect(find(false)).toEqual([]);
+    const found = find(true);
+    expect(found.map((c) => c.id)).toEqual(['continue-imported']);
+    found[0]!.run();
+    expect(calls.at(-1)).toBe('continue imported');
   });
 
   it('offers session commands only with a session open, cancel only while running, compare only for a fork', () => {
