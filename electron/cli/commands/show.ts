@@ -1,4 +1,5 @@
 /** `forkline show ID [--json]`: a stored session's timeline (text with seqs, or one JSON document). Reads only the store. */
+import type { SessionEvent } from '../../../shared/events.js';
 import { sessionCost } from '../../../shared/session-cost.js';
 import { visibleInline } from '../../../shared/visible-text.js';
 import { leftoverNotice } from '../../store/session-repository.js';
@@ -37,7 +38,7 @@ export const command = defineCommand({
       );
       if (loaded.repaired > 0) out(`! recovered after an interruption: ${loaded.repaired} closing events added\n`);
       for (const left of loaded.leftovers) out(`! ${leftoverNotice(left)}\n`);
-      if (loaded.ownedElsewhere) out('! another running Forkline holds this session: shown as stored (an unfinished turn is not closed here)\n');
+      if (loaded.ownedElsewhere) out(`${heldElsewhereNotice(loaded.events)}\n`);
       const book = cliPriceBook(dataDirOf(options));
       const printer = new TimelineText({
         live: false,
@@ -55,3 +56,18 @@ export const command = defineCommand({
     }
   },
 });
+
+/**
+ * The line for a session another running Forkline holds: a turn it is running is shown as stored
+ * so far (it is not closed here, as recovery would for a dead owner); a finished one is just open there.
+ */
+function heldElsewhereNotice(events: readonly SessionEvent[]): string {
+  let open: number | undefined;
+  for (const e of events) {
+    if (e.type === 'turn/start') open = e.data.turn;
+    else if (e.type === 'turn/end') open = undefined;
+  }
+  return open !== undefined
+    ? `! open in another running Forkline, which is running turn ${open}: shown as stored so far (that turn is not closed here)`
+    : 'note: this session is open in another running Forkline (shown as stored)';
+}

@@ -98,6 +98,11 @@ describe('forkline under signals', () => {
       expect(refused.stderr()).toContain('[SESSION_LIVE]');
       expect(refused.stderr()).toContain(`pid ${holding.pid} on ${hostname()}, since `);
       expect(refused.stderr()).toContain('--take-over');
+      // show of a finished session open elsewhere is a plain note, not a warning about unfinished turns.
+      const shown = forkline(['show', id], dataDir);
+      expect((await shown.exited).code).toBe(0);
+      expect(shown.stdout()).toContain('note: this session is open in another running Forkline (shown as stored)');
+      expect(shown.stdout()).not.toContain('not closed here');
       llm.enqueue(textResponse('second answer'));
       const taken = forkline(['resume', id, '--take-over', '--base-url', llm.baseUrl, '--model', 'scripted-model', 'second'], dataDir);
       expect((await taken.exited).code).toBe(0);
