@@ -172,7 +172,8 @@ describe('browser mode', () => {
     llm.enqueue(toolCallResponse([{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'approved.txt', content: 'yes\n' }) }]), textResponse('written'));
     const sub = await client.call<SubscribeResult>('subscribeSession', { sessionId: session.id, fromSeq: 0 });
     await client.call('followup', { sessionId: session.id, text: 'write a file' });
-    await vi.waitFor(() => expect(client.pushes.some((p) => p.kind === 'session/approvals' && p.approvals.length === 1)).toBe(true));
+    // vi.waitFor's default is 1 s: the agent's first step (a model request, the approval) takes longer on a loaded machine.
+    await vi.waitFor(() => expect(client.pushes.some((p) => p.kind === 'session/approvals' && p.approvals.length === 1)).toBe(true), { timeout: 30_000 });
     const asked = client.pushes.find((p): p is Extract<HostPush, { kind: 'session/approvals' }> => p.kind === 'session/approvals' && p.approvals.length === 1)!;
     expect(asked.approvals[0]).toMatchObject({ toolName: 'write_file', callId: 'w1' });
     expect(existsSync(join(workspace, 'approved.txt'))).toBe(false);

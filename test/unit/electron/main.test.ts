@@ -95,7 +95,7 @@ afterAll(() => {
 describe('electron main process', () => {
   it('creates a sandboxed, context-isolated window and registers the IPC handler', async () => {
     const main = await import('../../../electron/main.js');
-    await vi.waitFor(() => expect(mocks.windows).toHaveLength(1));
+    await vi.waitFor(() => expect(mocks.windows).toHaveLength(1), { timeout: 30_000 });
     const prefs = mocks.windows[0]!.options['webPreferences'] as Record<string, unknown>;
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
     expect(String(prefs['preload'])).toMatch(/preload\.cjs$/);
