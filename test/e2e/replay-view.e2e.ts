@@ -13,26 +13,27 @@
  * Every view is screenshotted at 1400×900 and 1000×700 under test-results/ (`replay-*`), checked for
  * overlapping or cut-off controls at both sizes and for serious axe violations.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConnection } from '../../electron/host/host-connection.js';
 import { readReplayFile } from '../../electron/replay/replay-file.js';
 import type { SessionEvent } from '../../shared/events.js';
-import { textResponse, toolCallResponse, type ScriptStep } from '../support/scripted-llm/index.js';
+import { textResponse, type ScriptStep } from '../support/scripted-llm/index.js';
 import { CORPUS_DIR } from '../support/replay-record.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
 import { pressEnterOn, retypeIn, runCommand, waitForFocus } from './support/keyboard-focus.js';
+import { recordNotesSession } from './support/notes-session.js';
 import { screenshotAtSizes } from './support/size-screenshots.js';
 
 let app: E2eApp;
 let page: Page;
 let connection: HostConnection;
 let main: string;
+let answers: ScriptStep[];
 const DIVERGED = 'diverged-copy';
 const IMPORTED = 'imported-copy';
-const answers: ScriptStep[] = [];
 
 const SIZES = [
   { name: '1400', width: 1400, height: 900 },
@@ -46,13 +47,6 @@ const press = pressEnterOn;
 /** Replaces a text field's whole value by typing (select all, insert). */
 const retype = (testId: string, text: string): Promise<void> => retypeIn(byTestId(testId), text);
 
-async function turn(sessionId: string, text: string, steps: ScriptStep[]): Promise<void> {
-  answers.push(...steps);
-  connection.followup({ sessionId, text });
-  await app.runtime.host.agentFor(sessionId)!.whenIdle();
-  expect(answers).toHaveLength(0);
-}
-
 /** Screenshots the current view at both sizes (checking nothing overflows or fails axe), then restores 1400×900. */
 const both = (name: string): Promise<void> => screenshotAtSizes(page, `replay-${name}`, SIZES, { width: 1400, height: 900 }, { axe: true });
 
@@ -65,16 +59,7 @@ async function openSession(id: string): Promise<void> {
 beforeAll(async () => {
   app = await startE2eApp({ approvalPolicy: 'allow' });
   page = app.page;
-  writeFileSync(join(app.workspace, 'notes.txt'), 'hello from the notes file\n');
-  app.llm.setHandler((request) => {
-    const next = answers.shift();
-    if (!next) throw new Error(`nothing scripted for request #${request.number}`);
-    return next;
-  });
-  connection = app.runtime.host.connect(() => undefined);
-  main = connection.createSession({ cwd: app.workspace, title: 'Notes summary' }).id;
-  await turn(main, 'Read notes.txt.', [toolCallResponse([{ id: 'read-1', name: 'read_file', arguments: '{"path":"notes.txt"}' }]), textResponse('It says hello from the notes file.')]);
-  await turn(main, 'Summarize it in one word.', [textResponse('Hello.')]);
+  ({ answers, connection, main } = await recordNotesSession(app));
 
   // A copy of the recording whose logged system prompt differs by one character from what this
   // build sends (as if an older build had sent it): appended through the store as the replay tests do.

@@ -16,23 +16,24 @@
  * Screenshots at 1000×700 and 1400×900 under test-results/ (`playground2-*`), each checked for
  * overlapping or cut-off controls.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConnection } from '../../electron/host/host-connection.js';
 import type { SessionEvent } from '../../shared/events.js';
-import { textResponse, toolCallResponse, type ScriptStep } from '../support/scripted-llm/index.js';
+import { textResponse, type ScriptStep } from '../support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
 import { pressEnterOn, retypeIn, runCommand, waitForFocus } from './support/keyboard-focus.js';
+import { recordNotesSession } from './support/notes-session.js';
 import { screenshotAtSizes } from './support/size-screenshots.js';
 
 let app: E2eApp;
 let page: Page;
 let connection: HostConnection;
 let main: string;
+let answers: ScriptStep[];
 const TOOL_COPY = 'tool-diverged-copy';
-const answers: ScriptStep[] = [];
 const SMALL = { width: 1000, height: 700 } as const;
 const SIZES = [
   { name: '1000', ...SMALL },
@@ -44,13 +45,6 @@ const byTestId = (id: string) => page.getByTestId(id);
 const press = pressEnterOn;
 
 const retype = retypeIn;
-
-async function turn(sessionId: string, text: string, steps: ScriptStep[]): Promise<void> {
-  answers.push(...steps);
-  connection.followup({ sessionId, text });
-  await app.runtime.host.agentFor(sessionId)!.whenIdle();
-  expect(answers).toHaveLength(0);
-}
 
 /** Screenshots at 1000×700 and 1400×900 (checking nothing overlaps or is cut off), then back to 1000×700. */
 const both = (name: string): Promise<void> => screenshotAtSizes(page, `playground2-${name}`, SIZES, SMALL);
@@ -87,16 +81,7 @@ beforeAll(async () => {
   app = await startE2eApp({ approvalPolicy: 'allow', viewport: SMALL });
   page = app.page;
   await app.page.locator('[data-testid="sidebar-empty"], [data-testid="session-list"]').first().waitFor();
-  writeFileSync(join(app.workspace, 'notes.txt'), 'hello from the notes file\n');
-  app.llm.setHandler((request) => {
-    const next = answers.shift();
-    if (!next) throw new Error(`nothing scripted for request #${request.number}`);
-    return next;
-  });
-  connection = app.runtime.host.connect(() => undefined);
-  main = connection.createSession({ cwd: app.workspace, title: 'Notes summary' }).id;
-  await turn(main, 'Read notes.txt.', [toolCallResponse([{ id: 'read-1', name: 'read_file', arguments: '{"path":"notes.txt"}' }]), textResponse('It says hello from the notes file.')]);
-  await turn(main, 'Summarize it in one word.', [textResponse('Hello.')]);
+  ({ answers, connection, main } = await recordNotesSession(app));
 
   // A stored copy whose logged tool call has other arguments than the logged stream carries (as if
   // an older build had parsed the call differently): the tool level must diverge at call #1.
