@@ -49,12 +49,11 @@ export class BundleUpload {
   async end(deps: { readonly repository: SessionRepository; readonly checkpointsGitDir?: string }): Promise<BundleImportView> {
     this.closeFile();
     // The provenance the sessions record is the file's base name (never a path to act on).
-    const named = join(
-      this.dir,
-      basename(this.fileName)
-        .replace(/[\\\0]/g, '_')
-        .slice(0, 200) || 'bundle.jsonl',
-    );
+    // A base name, never '.' or '..' (which would name the folder or its parent).
+    const base = basename(this.fileName)
+      .replace(/[\\\0]/g, '_')
+      .slice(0, 200);
+    const named = join(this.dir, base === '' || base === '.' || base === '..' ? 'bundle.jsonl' : base);
     try {
       if (named !== this.file) renameSync(this.file, named);
       const result = await importBundle({ repository: deps.repository, ...(deps.checkpointsGitDir !== undefined ? { checkpointsGitDir: deps.checkpointsGitDir } : {}) }, named);

@@ -135,6 +135,8 @@ describe('exportBundle over the WebSocket', () => {
     const again = await uploadBundle(text, 'received.bundle.jsonl');
     expect(again).toMatchObject({ rootId: BIG, alreadyImported: true, sessions: [{ id: BIG, bundleId: BIG, eventCount: events, outcome: 'present' }] });
     expect(await client.call('listSessions', {})).toEqual(before);
+    // A file name that is no name ('..', '.'): the upload still imports (it never names the temporary folder or its parent).
+    for (const odd of ['..', '.', '../../x.bundle.jsonl']) expect(await uploadBundle(text, odd)).toMatchObject({ rootId: BIG, alreadyImported: true });
     // One character changed deep in the session part: refused, the part named, nothing stored.
     const at = text.indexOf('reasoning about the next change', Math.floor(text.length / 2));
     const damaged = `${text.slice(0, at)}R${text.slice(at + 1)}`;
