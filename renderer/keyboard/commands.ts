@@ -100,7 +100,7 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
     open !== undefined &&
       facts.imported === true && {
         id: 'continue-imported',
-        label: 'Continue in Forkline (this imported session, in a folder you choose)',
+        label: 'Continue in Forkline: fork this imported log into a workspace you choose',
         group: 'Session',
         run: effects.continueImported,
       },
