@@ -91,7 +91,9 @@ describe('command list', () => {
     found[0]!.run();
     expect(calls.at(-1)).toBe('continue imported');
     // It does not shadow the folder import (the e2e types these words, and the first match runs).
-    expect(filterCommands(buildCommands({ state: app.getState(), running: false, readOnly: true, imported: true, approvalsPending: false }, effects), 'import a session folder')[0]!.id).toBe('import-folder');
+    expect(filterCommands(buildCommands({ state: app.getState(), running: false, readOnly: true, imported: true, approvalsPending: false }, effects), 'import a session folder')[0]!.id).toBe(
+      'import-folder',
+    );
   });
 
   it('offers session commands only with a session open, cancel only while running, compare only for a fork', () => {
