@@ -28,6 +28,10 @@
  * a different session under the id gets a fresh id, and its forks in the bundle name that id as
  * parent and by-reference prefix. Every imported session records its bundle id and hash in
  * `origin.bundle`.
+ *
+ * Size: over 500 lines because verification and storing read the same file with the same line
+ * walker ({@link walkBundle}) and the same per-part rules; the two passes must agree on what a part
+ * is, so they stay beside each other. The format itself is in bundle-format.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';

@@ -11,6 +11,9 @@
  * Keyboard: the timeline is one Tab stop (an F6 area); the active row holds focus (roving
  * tabindex, a visible ring). ↑/↓ move by a row, PageUp/PageDown by ten, Home/End to the ends,
  * →/← expand/fold a foldable row, Enter opens the raw inspector, Tab reaches the row's buttons.
+ *
+ * Size: just over 500 lines because scrolling, following the tail, jump-to-seq and find all move the
+ * same virtualizer and must agree on the active row; rows themselves render in TimelineRowView.tsx.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type WheelEvent } from 'react';
