@@ -168,8 +168,10 @@ export function Timeline(): ReactNode {
       hadFocus.current = true;
       return;
     }
-    if (hadFocus.current && focusLost()) (el.querySelector<HTMLElement>('[data-focus-default]') ?? el).focus({ preventScroll: true });
-    else hadFocus.current = false;
+    // Only focus that fell out with a row (to <body>) comes back; never into a modal dialog's way.
+    if (hadFocus.current && focusLost() && !document.querySelector('[role="dialog"][aria-modal="true"]')) {
+      (el.querySelector<HTMLElement>('[data-focus-default]') ?? el).focus({ preventScroll: true });
+    } else hadFocus.current = false;
   });
 
   // Following stops only when the view moved up (the person scrolled, a jump or a keyboard move),
@@ -453,6 +455,13 @@ export function Timeline(): ReactNode {
         onFocus={(e) => {
           const key = (e.target as HTMLElement).closest<HTMLElement>('[data-testid="timeline-row"]')?.dataset['key'];
           if (key !== undefined && key !== activeKey) setActiveKey(key);
+        }}
+        onBlur={(e) => {
+          // Focus moved on to something outside the timeline (a palette, a dialog, the composer): it
+          // was not lost with a row, so a later render must not take it back (a button elsewhere that
+          // disables itself while busy drops focus to <body> too, and that focus is not ours).
+          const next = e.relatedTarget;
+          if (next instanceof Node && !e.currentTarget.contains(next)) hadFocus.current = false;
         }}
       >
         <p className="sr-only" id="timeline-keys">
