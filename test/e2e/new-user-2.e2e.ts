@@ -179,7 +179,8 @@ describe.each(SIZES)('layout at $width×$height', (size) => {
       return el.scrollHeight - el.scrollTop - el.clientHeight <= 40;
     });
     // The button went away: the newest row took focus (not the page).
-    await page.waitForFunction(() => document.activeElement?.closest('[data-testid="timeline"]') !== null);
+    // (The timeline holds focus until that row is rendered at the bottom: wait for the row itself.)
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid="timeline-row"]') !== null, undefined, { timeout: 15_000 });
     expect(await focused(page)).toMatchObject({ testId: 'timeline-row', kind: 'turn-end' });
   }, 60_000);
 });

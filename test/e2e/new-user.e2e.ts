@@ -352,7 +352,7 @@ describe.each(SIZES)('settings that stick at $width×$height', (size) => {
     await page.getByTestId('sidebar').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('light');
     await runCommand(page, 'dark theme');
-    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
     await expect.poll(() => a.runtime.settings.view().theme).toBe('dark');
     await first.close();
     const second = await a.browser.newContext({ viewport: size, colorScheme: 'light' });

@@ -44,10 +44,31 @@ export async function waitForFocus(page: Page, testId: string, timeout = 10_000)
   }
 }
 
+/**
+ * Opens the command palette with Ctrl+K. A press that lands before the page has taken keyboard focus
+ * or mounted its key handler (a loaded machine, right after a navigation) is pressed again, up to
+ * three times; a palette that never opens fails naming what holds focus and any open dialog (the
+ * palette is not offered over a modal dialog).
+ */
+export async function openPalette(page: Page): Promise<void> {
+  const palette = page.getByTestId('command-palette');
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+k');
+    try {
+      await palette.waitFor({ timeout: attempt < 3 ? 5_000 : 20_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) {
+        const dialog = await page.evaluate(() => document.querySelector('[role="dialog"][aria-modal="true"]')?.getAttribute('aria-label') ?? null);
+        throw new Error(`Ctrl+K opened no command palette (3 presses); focus is on ${JSON.stringify(await focused(page))}${dialog !== null ? `, a dialog is open: ${dialog}` : ''}`, { cause: error });
+      }
+    }
+  }
+}
+
 /** Runs a palette command by typing its words (Ctrl+K, words, Enter). */
 export async function runCommand(page: Page, words: string): Promise<void> {
-  await page.keyboard.press('Control+k');
-  await page.getByTestId('command-palette').waitFor();
+  await openPalette(page);
   await page.keyboard.type(words);
   await page.locator('[data-testid="command-palette-item"][aria-selected="true"]').waitFor();
   await page.keyboard.press('Enter');
