@@ -97,7 +97,7 @@ function notCarried(
     const before = new Map(original.map((m) => [m.id, JSON.stringify(m)]));
     const others = edited.filter((m) => m.id !== promptId);
     const changed = others.some((m) => before.get(m.id) !== JSON.stringify(m)) || edited.length !== original.length;
-    if (changed) out.push('the other messages you edited or removed');
+    if (changed) out.push('the other messages you edited, added or removed');
   }
   if (canonicalJson(edit.tools) !== canonicalJson(initial.tools)) out.push('the tools');
   if (canonicalJson(edit.params) !== canonicalJson(initial.params)) out.push('the parameters');
