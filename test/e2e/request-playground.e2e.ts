@@ -173,14 +173,29 @@ describe('Edit and send at 1000×700', () => {
     await both('edited-sent');
   }, 120_000);
 
-  it('"Fork with this prompt" says what the fork keeps and lists the other edits it does not carry', async () => {
+  it('"Fork with this prompt" says what the fork keeps and lists the other edits it does not carry, on one line that unfolds', async () => {
     await byTestId('playground-fork-note').waitFor();
     expect(await byTestId('playground-fork-note').textContent()).toContain('keeps the session’s own system prompt, tools, parameters, model and earlier messages');
     expect(await byTestId('playground-fork-not-carried').textContent()).toBe('Not carried into the fork: the system prompt, the other messages you edited, added or removed.');
+    // At 1000×700 the note is one line (it took five, and the panes below lost that height): the
+    // request and responses keep the height they have when the note has nothing to say.
+    const noteHeight = async (): Promise<number> => (await byTestId('playground-fork-note').boundingBox())!.height;
+    const panesHeight = async (): Promise<number> => (await page.locator('.playground-panes').boundingBox())!.height;
+    expect(await noteHeight()).toBeLessThan(24);
+    const panesWithNote = await panesHeight();
+    // It unfolds from the keyboard (Enter on its line) to the whole text, and folds back.
+    await press(byTestId('playground-fork-note-summary'));
+    await page.locator('[data-testid="playground-fork-note"][open]').waitFor();
+    expect(await noteHeight()).toBeGreaterThan(40);
+    await both('fork-note-open');
+    await press(byTestId('playground-fork-note-summary'));
+    await page.locator('[data-testid="playground-fork-note"]:not([open])').waitFor();
     // Back to the logged request: nothing to fork with, and the note says how to get one.
     await press(byTestId('playground-reset'));
     await page.locator('[data-testid="playground-fork"][disabled]').waitFor();
     expect(await byTestId('playground-fork-note').textContent()).toContain('edit one of your own prompts');
+    expect(await noteHeight()).toBeLessThan(24);
+    expect(Math.abs((await panesHeight()) - panesWithNote)).toBeLessThan(1);
     // Only the prompt edited: nothing is left out.
     await retype(page.getByTestId('playground-message-text').last(), 'Summarize it in one word, in French.');
     await page.locator('[data-testid="playground-fork"]:not([disabled])').waitFor();
