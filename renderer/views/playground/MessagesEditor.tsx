@@ -14,6 +14,9 @@ import { useRef, useState, type ReactNode } from 'react';
 import { isSystemRoleMessage, SYSTEM_ROLE_SOURCE, type ContentBlock, type Message } from '../../../shared/messages.js';
 import { focusAfterRender } from '../../keyboard/focus-after-render.js';
 
+/** Messages added in this page so far (with the clock, a new message's id never repeats one in the list). */
+let addedCount = 0;
+
 /** The roles a message added in the playground can have. */
 export type AddedMessageRole = 'user' | 'assistant' | 'system';
 
@@ -135,7 +138,8 @@ export function MessagesEditor({ messages, onChange }: { readonly messages: read
   const [addRole, setAddRole] = useState<AddedMessageRole>('user');
   const list = useRef<HTMLOListElement>(null);
   const add = (from: Element): void => {
-    const id = `playground-${crypto.randomUUID()}`;
+    // Not crypto.randomUUID: browser mode may be served where the page is not a secure context.
+    const id = `playground-added-${Date.now().toString(36)}-${++addedCount}`;
     onChange([...messages, newPlaygroundMessage(addRole, id)]);
     // The new message's text box takes focus, once it is rendered.
     focusAfterRender(() => list.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"] textarea`), { from });
