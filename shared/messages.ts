@@ -96,6 +96,18 @@ export function isToolResultMessage(message: Message): message is ToolResultMess
   return message.role === 'user' && message.source.kind === 'tool';
 }
 
+/**
+ * The source of a message the request playground added with the `system` role (issue 23): a
+ * user-role message that the request serializer sends as `role: "system"` where it stands in the
+ * list. Only playground edits hold one; a session's log never does.
+ */
+export const SYSTEM_ROLE_SOURCE = { kind: 'inject', wireRole: 'system' } as const satisfies UserMessageSource;
+
+/** True for a message sent as `role: "system"` in the middle of the messages (see {@link SYSTEM_ROLE_SOURCE}). */
+export function isSystemRoleMessage(message: Message): boolean {
+  return message.role === 'user' && message.source.kind === 'inject' && message.source['wireRole'] === 'system';
+}
+
 /** Concatenated text of the text blocks of a message (reasoning and tool calls excluded). */
 export function messageText(message: { readonly content: readonly ContentBlock[] }): string {
   let out = '';

@@ -18,7 +18,8 @@ import { visibleInline, visibleText } from '../../shared/visible-text.js';
 import { shorten } from '../../shared/text-cut.js';
 import { SpanClock, type SpanMark } from '../../shared/span-clock.js';
 import { formatUsd, totalInputTokens, usageCost, type PriceQuote } from '../../shared/pricing.js';
-import type { QuoteFor } from '../../shared/session-cost.js';
+import { SessionCostFold, type BilledResponse, type QuoteFor } from '../../shared/session-cost.js';
+import type { TokenUsage } from '../../shared/chunks.js';
 
 export interface TimelineTextOptions {
   /** Live mode streams text deltas and skips the final message text (already printed). */
@@ -47,8 +48,17 @@ export class TimelineText {
   private price: { readonly turn: number; readonly step: number; readonly quote: PriceQuote; readonly worstCaseUsd?: number } | undefined;
   /** The running turn's cost so far: the priced sum and how many responses have no known price. */
   private turnCost = { usd: 0, unknown: 0 };
+  /**
+   * The session's billed responses, folded as events are rendered: a compaction's summary is priced
+   * by it (its own logged price, else the one logged latest for its route; shared/session-cost.ts).
+   */
+  private readonly cost: SessionCostFold;
+  /** Set when an odd payload made the fold throw: compaction lines then print without a cost (rendering never throws). */
+  private costBroken = false;
 
-  constructor(private readonly options: TimelineTextOptions) {}
+  constructor(private readonly options: TimelineTextOptions) {
+    this.cost = new SessionCostFold(options.fallbackPrice ? { fallback: options.fallbackPrice } : {});
+  }
 
   /** `[tokens: input 2670 (1340 cached) · output 120 (40 reasoning) · $0.000123]` for one response; adds it to the turn's cost. */
   private usageText(event: SessionEvent<'assistant/message'>, usage: ReturnType<typeof readUsage>): string {
@@ -62,15 +72,30 @@ export class TimelineText {
       else this.turnCost.unknown++;
       return `[usage not reported${worst !== undefined ? ` · counted at its worst case ${formatUsd(worst)}` : ''}]`;
     }
-    const cached = usage.cacheReadTokens ? ` (${usage.cacheReadTokens} cached)` : '';
-    const reasoning = usage.reasoningTokens ? ` (${usage.reasoningTokens} reasoning)` : '';
     let cost = ' · price unknown';
     if (quote?.kind === 'known') {
       const usd = usageCost(usage, quote).usd;
       this.turnCost.usd += usd;
       cost = ` · ${formatUsd(usd)}`;
     } else this.turnCost.unknown++;
-    return `[tokens: input ${totalInputTokens(usage)}${cached} · output ${usage.outputTokens}${reasoning}${cost}]`;
+    return `[${tokensText(usage)}${cost}]`;
+  }
+
+  /**
+   * ` · tokens: input 3000 (1000 cached) · output 200 · $0.006100` for a compaction's billed summary
+   * (the same words as a step's; `price unknown`, or the worst case when no usage was reported); adds it to the turn's cost.
+   */
+  private compactionCostText(billed: BilledResponse | undefined): string {
+    if (!billed) return '';
+    if (billed.status === 'usage-not-reported') {
+      if (billed.usd !== undefined) this.turnCost.usd += billed.usd;
+      else this.turnCost.unknown++;
+      return ` · usage not reported${billed.usd !== undefined ? ` · counted at its worst case ${formatUsd(billed.usd)}` : ''}`;
+    }
+    if (!billed.usage) return '';
+    if (billed.status === 'priced' && billed.usd !== undefined) this.turnCost.usd += billed.usd;
+    else this.turnCost.unknown++;
+    return ` · ${tokensText(billed.usage)} · ${billed.status === 'priced' ? formatUsd(billed.usd) : 'price unknown'}`;
   }
 
   /** ` · cost $0.0012` for the turn that ends ('' when it billed nothing). */
@@ -107,6 +132,13 @@ export class TimelineText {
   /** The text to print for `event` ('' for events not shown). Never throws on odd payloads. */
   render(event: SessionEvent): string {
     this.clock.tick(event.time);
+    if (!this.costBroken) {
+      try {
+        this.cost.add(event);
+      } catch {
+        this.costBroken = true;
+      }
+    }
     const breakStream = () => {
       if (!this.streaming) return '';
       this.streaming = false;
@@ -203,8 +235,10 @@ export class TimelineText {
         const where = event.data.placement === 'tool-result' ? ' (added to the tool result)' : '';
         return `${breakStream()}${this.c('dim', files === '' ? '[project instructions: none in force]' : `[project instructions: ${files}${where}]`)}\n`;
       }
-      case 'compaction/summary':
-        return `${breakStream()}${this.c('dim', `[compacted ${Array.isArray(d['shadowedSeqs']) ? d['shadowedSeqs'].length : '?'} messages]`)}\n`;
+      case 'compaction/summary': {
+        const billed = this.costBroken ? undefined : this.cost.responses.findLast((r) => r.kind === 'compaction' && r.seq === event.seq);
+        return `${breakStream()}${this.c('dim', `[compacted ${Array.isArray(d['shadowedSeqs']) ? d['shadowedSeqs'].length : '?'} messages${this.compactionCostText(billed)}]`)}\n`;
+      }
       case 'import/foreign':
         // Raw records of an imported log are log-only; only those that changed what its model saw are worth a line.
         return this.options.live || d['modelVisible'] !== true
@@ -260,6 +294,13 @@ function reasonWords(reason: TurnEndReason): string {
     case 'budget':
       return `budget: ${reason.message}`;
   }
+}
+
+/** `tokens: input 2670 (1340 cached) · output 120 (40 reasoning)`: total input with its cached part, output with its reasoning part. */
+function tokensText(usage: TokenUsage): string {
+  const cached = usage.cacheReadTokens ? ` (${usage.cacheReadTokens} cached)` : '';
+  const reasoning = usage.reasoningTokens ? ` (${usage.reasoningTokens} reasoning)` : '';
+  return `tokens: input ${totalInputTokens(usage)}${cached} · output ${usage.outputTokens}${reasoning}`;
 }
 
 function summarizeArguments(raw: string): string {

@@ -1,7 +1,12 @@
 /**
- * Deterministic, explained ranking of branches (README "Fan-out, apply, rewind"): check passed > fewer failures > smaller
- * diff > lower cost (tokens for now) > shorter time, then the session id so ties never flip. No
- * model judges. Pure.
+ * Deterministic, explained ranking of branches (README "Fan-out, apply, rewind"): a branch with steps > one with
+ * none, then check passed > fewer failures > smaller diff > lower cost (USD when priced, else tokens) > shorter time,
+ * then the session id so ties never flip. No model judges. Pure.
+ *
+ * A branch with no steps (no model response since its fork point: an empty fork, or one whose turn
+ * failed before its first response) ranks below every branch that has some, whatever its check
+ * says: it produced nothing, so it cannot be the best (its folder is the fork point's, and its
+ * smaller diff and lower cost would otherwise put it first).
  */
 
 import type { RankFigures } from '../../shared/branch-ranking.js';
@@ -15,11 +20,17 @@ export interface RankedBranch<T extends RankFigures> {
   readonly reasons: readonly string[];
 }
 
+/** The branch has no steps since its fork point (`billedResponses` 0; unknown counts as having some). */
+const hasNoSteps = (f: RankFigures) => f.billedResponses === 0;
 const checkOrder = (f: RankFigures) => (f.checkPassed === true ? 0 : f.checkPassed === false ? 1 : 2);
 const failuresOf = (f: RankFigures) => f.failures ?? Number.MAX_SAFE_INTEGER;
 
 /** Criteria in order: a name, a comparator (negative = `a` better) and how to say it. */
 const CRITERIA: readonly { readonly compare: (a: RankFigures, b: RankFigures) => number; readonly say: (a: RankFigures, b: RankFigures) => string }[] = [
+  {
+    compare: (a, b) => Number(hasNoSteps(a)) - Number(hasNoSteps(b)),
+    say: (_a, b) => `${short(b.session)} has no steps (it produced nothing)`,
+  },
   {
     compare: (a, b) => checkOrder(a) - checkOrder(b),
     say: (a, b) => `check ${verdict(a)} (vs ${verdict(b)} in ${short(b.session)})`,
@@ -72,6 +83,7 @@ export function rankBranches<T extends RankFigures>(branches: readonly T[]): Ran
   const sorted = [...branches].sort(compareBranches);
   return sorted.map((branch, i) => {
     const reasons = [`check ${verdict(branch)}, ${branch.failures ?? 'n/a'} failure(s), ${branch.diffLines} changed line(s), ${branch.tokens} tokens, ${seconds(branch.durationMs)}`];
+    if (hasNoSteps(branch)) reasons.push('no steps since its fork point: ranked below every branch with steps (a branch that produced nothing cannot be the best)');
     const next = sorted[i + 1];
     if (next) {
       const decisive = CRITERIA.find((c) => c.compare(branch, next) !== 0);

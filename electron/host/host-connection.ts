@@ -5,7 +5,7 @@
  *
  * The handlers only route: per-client state (subscriptions, streaming imports, terminals) stays
  * here; the work is in electron/host/services/ (session-reader, session-fork, session-compare,
- * workspace-checkpoints, session-imports, branch-actions, session-title, session-bundle,
+ * workspace-checkpoints, session-imports, branch-actions, session-title, bundle-transfer,
  * session-replay, request-playground, team-service) or the Host.
  *
  * Size: over 500 lines because it is the one table of HostApi handlers (one short routing method
@@ -50,10 +50,7 @@ import type { BranchDiff } from '../../shared/branch-ranking.js';
 import { applyBranch, cancelFanout, discardBranch, proposedCheckFor, rewindSession, startFanout, type BranchDeps } from './services/branch-actions.js';
 import { compareSessions, rankBranches } from './services/session-compare.js';
 import { forkSession } from './services/session-fork.js';
-import { checkFileSize } from '../session/import-limits.js';
-import { BundleUpload } from './services/bundle-upload.js';
-import { FileDownloads } from './services/file-downloads.js';
-import { bundleForDownload } from './services/session-bundle.js';
+import { BundleTransfers } from './services/bundle-transfer.js';
 import { forkBeforePrompt } from './services/prompt-fork.js';
 import { PlaygroundRunStore, startPlaygroundRun } from './services/request-playground.js';
 import { replayHostSession } from './services/session-replay.js';
@@ -72,10 +69,8 @@ export class HostConnection implements HostHandlers, IDisposable {
   private disposed = false;
   /** Streaming imports this connection started and has not ended. */
   private readonly imports = new Map<string, ImportJob>();
-  /** Bundles this connection is sending in chunks (importBundleBegin) and has not ended. */
-  private readonly bundleUploads = new Map<string, BundleUpload>();
-  /** Files this connection's renderer is reading in chunks (exportBundle). */
-  private readonly downloads = new FileDownloads();
+  /** Bundle downloads and uploads this connection opened and has not ended. */
+  private readonly bundles: BundleTransfers;
   /** Playground runs this connection started that are still streaming, by run id. */
   private readonly playgroundRuns = new Map<string, () => void>();
   /** The one "live log or stored log" read. */
@@ -85,6 +80,13 @@ export class HostConnection implements HostHandlers, IDisposable {
     private readonly sink: (message: HostPush) => void,
   ) {
     this.reader = new SessionReader(host.repository, (id) => host.agentFor(id)?.session);
+    this.bundles = new BundleTransfers({
+      repository: () => host.repository,
+      checkpointsGitDir: () => host.options.checkpoints?.gitDir,
+      configuredKeys: () => host.options.settings.secretValues(),
+      newId: () => host.options.newId(),
+      sessionsChanged: () => host.broadcast({ kind: 'sessions/changed' }),
+    });
   }
 
   push(message: HostPush): void {
@@ -101,9 +103,7 @@ export class HostConnection implements HostHandlers, IDisposable {
     this.disposed = true;
     for (const job of this.imports.values()) job.abort();
     this.imports.clear();
-    this.downloads.dispose();
-    for (const upload of this.bundleUploads.values()) upload.abort();
-    this.bundleUploads.clear();
+    this.bundles.dispose();
     for (const abort of this.playgroundRuns.values()) abort();
     this.playgroundRuns.clear();
     this.host.detach(this);
@@ -230,64 +230,33 @@ export class HostConnection implements HostHandlers, IDisposable {
     return { fileName: `forkline-${slug}-${params.sessionId.slice(0, 8)}.jsonl`, jsonl };
   }
 
-  async exportBundle(params: { sessionId: string; withFiles?: boolean }): Promise<BundleDownload> {
-    const checkpoints = this.host.options.checkpoints;
-    const written = await bundleForDownload(
-      { repository: this.repo, ...(checkpoints ? { checkpointsGitDir: checkpoints.gitDir } : {}), configuredKeys: () => this.host.options.settings.secretValues() },
-      { sessionId: params.sessionId, ...(params.withFiles !== undefined ? { withFiles: params.withFiles } : {}) },
-    );
-    const downloadId = this.host.options.newId();
-    this.downloads.add(downloadId, written.file, written.dir);
-    return { downloadId, ...written.info };
+  /** A session's bundle for the renderer to read in chunks (electron/host/services/bundle-transfer.ts, as are the bundle methods below). */
+  exportBundle(params: { sessionId: string; withFiles?: boolean }): Promise<BundleDownload> {
+    return this.bundles.exportBundle(params);
   }
 
   importBundleBegin(params: { fileName: string; size?: number }): { importId: string } {
-    if (params.size !== undefined) checkFileSize(params.size);
-    if (this.bundleUploads.size >= MAX_OPEN_IMPORTS) throw new ForklineError('TOO_MANY_IMPORTS', `at most ${MAX_OPEN_IMPORTS} imports may run at once in one window`);
-    const importId = this.host.options.newId();
-    this.bundleUploads.set(importId, new BundleUpload(params.fileName));
-    return { importId };
+    return this.bundles.importBundleBegin(params);
   }
 
   importBundleChunk(params: { importId: string; text: string }): { bytes: number } {
-    const upload = this.bundleUpload(params.importId);
-    try {
-      upload.write(params.text);
-    } catch (error) {
-      this.bundleUploads.delete(params.importId);
-      throw error;
-    }
-    return { bytes: upload.bytes };
+    return this.bundles.importBundleChunk(params);
   }
 
-  async importBundleEnd(params: { importId: string }): Promise<BundleImportView> {
-    const upload = this.bundleUpload(params.importId);
-    this.bundleUploads.delete(params.importId);
-    const checkpoints = this.host.options.checkpoints;
-    const view = await upload.end({ repository: this.repo, ...(checkpoints ? { checkpointsGitDir: checkpoints.gitDir } : {}) });
-    if (!view.alreadyImported) this.host.broadcast({ kind: 'sessions/changed' });
-    return view;
+  importBundleEnd(params: { importId: string }): Promise<BundleImportView> {
+    return this.bundles.importBundleEnd(params);
   }
 
   importBundleAbort(params: { importId: string }): null {
-    this.bundleUploads.get(params.importId)?.abort();
-    this.bundleUploads.delete(params.importId);
-    return null;
-  }
-
-  private bundleUpload(importId: string): BundleUpload {
-    const upload = this.bundleUploads.get(importId);
-    if (!upload) throw new ForklineError('IMPORT_NOT_FOUND', `no bundle import ${importId} is running in this window (it ended, failed or was aborted)`);
-    return upload;
+    return this.bundles.importBundleAbort(params);
   }
 
   readDownload(params: { downloadId: string }): DownloadChunk {
-    return this.downloads.read(params.downloadId);
+    return this.bundles.readDownload(params);
   }
 
   closeDownload(params: { downloadId: string }): null {
-    this.downloads.close(params.downloadId);
-    return null;
+    return this.bundles.closeDownload(params);
   }
 
   importSession(params: { jsonl: string; fileName?: string }): { sessionId: string; warnings: readonly string[]; summary: ImportSummary } {

@@ -38,7 +38,7 @@
  * UTF-8 is refused by servers that check, and imported logs may hold them).
  */
 import type { WireHints } from '../../shared/events.js';
-import type { AssistantMessage, Message, ToolCallBlock, ToolResultMessage, ToolSchema, UserMessage } from '../../shared/messages.js';
+import { isSystemRoleMessage, type AssistantMessage, type Message, type ToolCallBlock, type ToolResultMessage, type ToolSchema, type UserMessage } from '../../shared/messages.js';
 import { isWellFormedText, toWellFormedText } from '../../shared/well-formed-text.js';
 import type { JsonValue } from '../../shared/json.js';
 import type { ModelRequest } from './model-client.js';
@@ -172,6 +172,7 @@ export function serializeTool(tool: ToolSchema): WireTool {
 /**
  * The messages: a system message first when `system` is non-empty, then one wire message per
  * message. User text blocks are joined with a blank line; tool results become `role:'tool'`;
+ * a system message the request playground added ({@link isSystemRoleMessage}) `role:'system'`;
  * assistant messages per {@link serializeAssistant}.
  */
 export function serializeMessages(messages: readonly Message[], dialect: WireDialect, system?: string, hints?: WireHints): WireMessage[] {
@@ -190,7 +191,8 @@ export function serializeMessages(messages: readonly Message[], dialect: WireDia
     } else {
       const texts: string[] = [];
       for (const block of message.content) if (block.type === 'text') texts.push(block.text);
-      out.push({ role: 'user', content: texts.join('\n\n') });
+      // A system message the request playground added goes out as one, where it stands.
+      out.push({ role: isSystemRoleMessage(message) ? 'system' : 'user', content: texts.join('\n\n') });
     }
   }
   return out;

@@ -1,7 +1,7 @@
 /**
  * Issue 22: a branch with no steps has no cost — the compare view and the board say "no steps",
  * never "$0" (which reads as a free run); a branch whose model has no known price says "price
- * unknown". In Chromium against browser mode (real host, SQLite, price book, the scripted model
+ * unknown". On the board it ranks last, and its column says why. In Chromium against browser mode (real host, SQLite, price book, the scripted model
  * server) at 1000×700.
  *
  * Sessions: S has one turn run before any price was set (its price is unknown); F is a fork of S
@@ -91,8 +91,11 @@ describe('a branch with no steps shows no cost, not $0', () => {
     expect(await column(g).getByTestId('board-cost').textContent()).toBe('$0.002400');
     expect(await column(s).getByTestId('board-cost').textContent()).toBe('price unknown');
     expect(await page().getByTestId('board-cost').allTextContents()).not.toContain('$0');
-    // Its rank reason says so too, not "$0.000000".
-    expect(await column(f).getByTestId('board-reasons').textContent()).toContain('lower cost: no steps vs $0.002400');
+    // It ranks last, not first (its empty diff and nothing billed would otherwise put it ahead), and its column says why.
+    expect(await column(f).getAttribute('data-rank')).toBe('3');
+    expect(await column(f).getByTestId('board-rank').textContent()).toBe('#3');
+    expect(await column(f).getByTestId('board-reasons').textContent()).toContain('no steps since its fork point: ranked below every branch with steps');
+    expect(await page().locator('[data-testid="board-column"][data-rank="2"]').getByTestId('board-reasons').textContent()).toContain(`ranked above ${f.slice(0, 8)}: ${f.slice(0, 8)} has no steps`);
     // The board alone (the branch panel closed) for the screenshot.
     await byTestId('branch-picker-close').click();
     await byTestId('branch-picker').waitFor({ state: 'detached' });

@@ -8,6 +8,9 @@
  *   `assistant`, `tool`), not as our internal JSON (ids, `source`, content blocks): what is typed
  *   into a prompt's or a tool result's box is what the scripted server receives;
  * - "Fork with this prompt" says what the fork keeps, and lists the other edits it does not carry;
+ * - "Add message" (keyboard: the role picker, Tab, Enter): a `system` and a `user` message added at
+ *   the end take focus as they appear, and the scripted server receives them where they stand, the
+ *   system one as `role: "system"`;
  * - Stop: a stream that stalls is stopped from the keyboard (Send turns into Stop, which has focus),
  *   the run is recorded as stopped (`aborted` in the scratch record) and the response says so;
  * - the divergence view shows a tool-level divergence: a stored copy whose logged tool call has
@@ -170,14 +173,29 @@ describe('Edit and send at 1000×700', () => {
     await both('edited-sent');
   }, 120_000);
 
-  it('"Fork with this prompt" says what the fork keeps and lists the other edits it does not carry', async () => {
+  it('"Fork with this prompt" says what the fork keeps and lists the other edits it does not carry, on one line that unfolds', async () => {
     await byTestId('playground-fork-note').waitFor();
     expect(await byTestId('playground-fork-note').textContent()).toContain('keeps the session’s own system prompt, tools, parameters, model and earlier messages');
-    expect(await byTestId('playground-fork-not-carried').textContent()).toBe('Not carried into the fork: the system prompt, the other messages you edited or removed.');
+    expect(await byTestId('playground-fork-not-carried').textContent()).toBe('Not carried into the fork: the system prompt, the other messages you edited, added or removed.');
+    // At 1000×700 the note is one line (it took five, and the panes below lost that height): the
+    // request and responses keep the height they have when the note has nothing to say.
+    const noteHeight = async (): Promise<number> => (await byTestId('playground-fork-note').boundingBox())!.height;
+    const panesHeight = async (): Promise<number> => (await page.locator('.playground-panes').boundingBox())!.height;
+    expect(await noteHeight()).toBeLessThan(24);
+    const panesWithNote = await panesHeight();
+    // It unfolds from the keyboard (Enter on its line) to the whole text, and folds back.
+    await press(byTestId('playground-fork-note-summary'));
+    await page.locator('[data-testid="playground-fork-note"][open]').waitFor();
+    expect(await noteHeight()).toBeGreaterThan(40);
+    await both('fork-note-open');
+    await press(byTestId('playground-fork-note-summary'));
+    await page.locator('[data-testid="playground-fork-note"]:not([open])').waitFor();
     // Back to the logged request: nothing to fork with, and the note says how to get one.
     await press(byTestId('playground-reset'));
     await page.locator('[data-testid="playground-fork"][disabled]').waitFor();
     expect(await byTestId('playground-fork-note').textContent()).toContain('edit one of your own prompts');
+    expect(await noteHeight()).toBeLessThan(24);
+    expect(Math.abs((await panesHeight()) - panesWithNote)).toBeLessThan(1);
     // Only the prompt edited: nothing is left out.
     await retype(page.getByTestId('playground-message-text').last(), 'Summarize it in one word, in French.');
     await page.locator('[data-testid="playground-fork"]:not([disabled])').waitFor();
@@ -219,5 +237,64 @@ describe('Edit and send at 1000×700', () => {
       .map((l) => JSON.parse(l) as { status: string; text: string });
     expect(stored.at(-1)).toMatchObject({ status: 'aborted', text: 'Un momen' });
     await both('stopped');
+  }, 120_000);
+
+  it('"Add message": a system and a user message added from the keyboard take focus, and the server receives them where they stand', async () => {
+    await press(byTestId('playground-reset'));
+    const count = await page.getByTestId('playground-message').count();
+    // The role picker, then Tab to "Add message": a system message.
+    await byTestId('playground-add-role').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await byTestId('playground-add-role').inputValue()).toBe('system');
+    await page.keyboard.press('Tab');
+    await waitForFocus(page, 'playground-add-button');
+    await page.keyboard.press('Enter');
+    // The new message's text box has focus: what is typed now goes into it.
+    await page.waitForFunction(
+      (n) => {
+        const rows = document.querySelectorAll('[data-testid="playground-message"]');
+        const last = rows[rows.length - 1];
+        return rows.length === n + 1 && last?.getAttribute('data-role') === 'system' && document.activeElement === last.querySelector('textarea');
+      },
+      count,
+      { timeout: 10_000 },
+    );
+    await page.keyboard.insertText('Answer in German.');
+    // Then a user message (the picker is next after the last message: Tab).
+    await page.keyboard.press('Tab');
+    await waitForFocus(page, 'playground-add-role');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await byTestId('playground-add-role').inputValue()).toBe('user');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      (n) => {
+        const rows = document.querySelectorAll('[data-testid="playground-message"]');
+        const last = rows[rows.length - 1];
+        return rows.length === n + 2 && last?.getAttribute('data-role') === 'user' && document.activeElement === last.querySelector('textarea');
+      },
+      count,
+      { timeout: 10_000 },
+    );
+    await page.keyboard.insertText('And the one word again?');
+    const roles = await page.getByTestId('playground-message-role').allTextContents();
+    expect(roles.slice(-3)).toEqual(['user', 'system', 'user']);
+    await both('added-messages');
+
+    const before = app.llm.requests.length;
+    answers.push(textResponse('Hallo.'));
+    await press(byTestId('playground-send'));
+    await page.locator('[data-testid="playground-response"][data-status="done"]').waitFor({ timeout: 30_000 });
+    const sent = JSON.parse(app.llm.requests[before]!.rawBody) as { messages: { role: string; content: unknown }[] };
+    expect(sent.messages.slice(-3)).toEqual([
+      { role: 'user', content: 'Summarize it in one word.' },
+      { role: 'system', content: 'Answer in German.' },
+      { role: 'user', content: 'And the one word again?' },
+    ]);
+    expect(await byTestId('playground-response-text').textContent()).toBe('Hallo.');
+    // The fork note counts the added messages among what a fork does not carry (no prompt of the log was edited: no fork).
+    expect(await byTestId('playground-fork-note').textContent()).toContain('edit one of your own prompts');
   }, 120_000);
 });

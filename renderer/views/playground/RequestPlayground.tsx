@@ -6,7 +6,8 @@
  * Stop — the response streams beside the logged answer — and the scratch runs of this step, kept
  * by the host beside the log (never in it). "Fork with this prompt" turns an edited typed prompt
  * into a real branch: a fork before that prompt's turn, with the edited prompt sent in it; what
- * else was edited is not carried into the fork, and the tab says so.
+ * else was edited is not carried into the fork, and the tab says so (a one-line note that unfolds
+ * to the whole explanation).
  *
  * Layout: the route and the Send / Stop / Fork controls stay at the top, the request being edited
  * and the responses scroll in two panes of their own below them (side by side in a wide panel,
@@ -97,7 +98,7 @@ function notCarried(
     const before = new Map(original.map((m) => [m.id, JSON.stringify(m)]));
     const others = edited.filter((m) => m.id !== promptId);
     const changed = others.some((m) => before.get(m.id) !== JSON.stringify(m)) || edited.length !== original.length;
-    if (changed) out.push('the other messages you edited or removed');
+    if (changed) out.push('the other messages you edited, added or removed');
   }
   if (canonicalJson(edit.tools) !== canonicalJson(initial.tools)) out.push('the tools');
   if (canonicalJson(edit.params) !== canonicalJson(initial.params)) out.push('the parameters');
@@ -243,8 +244,12 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
         setShown(push.run);
         if (push.run.status !== 'running') {
           // Stop goes away with the run: the response takes focus, from Stop (still there until the
-          // next render, so it is named) or from nothing; never from something the person moved to.
-          focusAfterRender(byTestId('playground-response'), { from: document.querySelector('[data-testid="playground-cancel"]'), timeoutMs: 30_000 });
+          // next render, so it is named), from Send when the run ended before Stop ever rendered, or
+          // from nothing; never from something the person moved to.
+          focusAfterRender(byTestId('playground-response'), {
+            from: document.querySelector('[data-testid="playground-cancel"]') ?? document.querySelector('[data-testid="playground-send"]'),
+            timeoutMs: 30_000,
+          });
           void refreshRuns();
           void loadPlaygroundRuns(client, sessionId, true);
         }
@@ -263,8 +268,16 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
     try {
       const run = await client.startPlaygroundRun({ sessionId, index, route: { provider: choice.provider, baseUrl: choice.baseUrl, model: model.trim() }, edit });
       current.current = run.id;
-      // A push may have overtaken the answer.
-      setShown(pushed.current.get(run.id) ?? run);
+      // A push may have overtaken the answer — even the last one, of a run that ended before this
+      // answer came (the push handler let it pass, not knowing the run yet): then Stop never showed
+      // and Send still has focus; the response takes it, and the list of runs is read again.
+      const latest = pushed.current.get(run.id) ?? run;
+      setShown(latest);
+      if (latest.status !== 'running') {
+        focusAfterRender(byTestId('playground-response'), { from, timeoutMs: 30_000 });
+        void refreshRuns();
+        void loadPlaygroundRuns(client, sessionId, true);
+      }
     } catch (error) {
       setProblem(describeError(error));
     }
@@ -354,21 +367,26 @@ export function RequestPlayground({ inspection, sessionId }: { readonly inspecti
             {forking ? 'Forking…' : 'Fork with this prompt'}
           </button>
         </div>
-        <p className="muted small-note playground-fork-note" id="playground-fork-note" data-testid="playground-fork-note">
-          {!prompt ? (
-            'To fork, edit one of your own prompts in the messages.'
-          ) : (
-            <>
-              The fork is this session before that prompt’s turn, sent your edited prompt; it keeps the session’s own system prompt, tools, parameters, model and earlier messages.
-              {forkLeaves.length > 0 && (
-                <>
-                  {' '}
-                  <b data-testid="playground-fork-not-carried">Not carried into the fork: {forkLeaves.join(', ')}.</b>
-                </>
-              )}
-            </>
-          )}
-        </p>
+        {/* One line, folded (at 1000×700 the whole text took five and squeezed the panes below): what matters most
+            first — what the fork leaves out, else how to get a fork — the rest when unfolded. */}
+        <details className="muted small-note playground-fork-note" id="playground-fork-note" data-testid="playground-fork-note">
+          <summary
+            className="playground-fork-note-summary"
+            data-testid="playground-fork-note-summary"
+            title={!prompt ? undefined : forkLeaves.length > 0 ? `Not carried into the fork: ${forkLeaves.join(', ')}.` : undefined}
+          >
+            {!prompt ? (
+              'To fork, edit one of your own prompts in the messages.'
+            ) : forkLeaves.length > 0 ? (
+              <b data-testid="playground-fork-not-carried">Not carried into the fork: {forkLeaves.join(', ')}.</b>
+            ) : (
+              'The fork is this session before that prompt’s turn, sent your edited prompt.'
+            )}
+          </summary>
+          {!prompt
+            ? '“Fork with this prompt” turns an edited prompt of yours into a real branch: this session before that prompt’s turn, sent the edited prompt.'
+            : 'The fork is this session before that prompt’s turn, sent your edited prompt; it keeps the session’s own system prompt, tools, parameters, model and earlier messages.'}
+        </details>
         {problem && (
           <div className="error-text" data-testid="playground-problem" role="alert">
             {problem}

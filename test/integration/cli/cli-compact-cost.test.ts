@@ -122,6 +122,10 @@ describe('forkline compact: priced and budget-checked like a step', () => {
     expect(summaryRequests()[0]!.body['max_tokens'] ?? summaryRequests()[0]!.body['max_completion_tokens']).toBe(start.data.maxTokens);
     expect(summary.data.usage).toEqual({ inputTokens: 2_000, cacheReadTokens: 1_000, outputTokens: 200 });
 
+    // `show`'s compaction line carries its tokens and cost like a step's line (2,000 + 1,000 cached in, 200 out: 6,100 µ$).
+    const shownText = await forkline(['show', id]);
+    expect(shownText.stdout).toContain(`[compacted ${summary.data.shadowedSeqs.length} messages · tokens: input 3000 (1000 cached) · output 200 · $0.006100]`);
+
     // The session's cost, to 1e-6 USD, wherever it is shown.
     const show = JSON.parse((await forkline(['show', id, '--json'])).stdout) as {
       cost: { usd: number; unpricedResponses: number; inputTokens: number; cachedInputTokens: number; outputTokens: number };

@@ -41,6 +41,16 @@ function dataDirWith(prices: unknown): string {
 /** The CLI through the shared spawn helper (test/support/cli-process.ts). */
 const forkline = (dataDir: string, args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
 
+/** The stored log, read straight from the SQLite file. */
+function storedLog(dataDir: string, id: string): SessionEvent[] {
+  const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));
+  try {
+    return [...store.readAll(id)];
+  } finally {
+    store.close();
+  }
+}
+
 const sessionIdOf = (stdout: string) => /session ([0-9a-f-]{36})\s*$/.exec(stdout)![1]!;
 const listDir = (id: string) => toolCallResponse([{ id, name: 'list_dir', arguments: '{"path":"."}' }]);
 
@@ -147,7 +157,12 @@ describe('forkline price', () => {
     const resumed = await forkline(dataDir, ['resume', id, '--context-window', '900', 'and now?']);
     expect(resumed.code).toBe(0);
     const show = await forkline(dataDir, ['show', id]);
-    expect(show.stdout).toContain('[compacted');
+    // The automatic compaction's line carries its tokens and cost like a step's (400 × 2 + 50 × 8 = 1,200 µ$),
+    // and turn 2's cost counts it: 1,200 + step 2.1's 530 = 1,730 µ$.
+    const log = storedLog(dataDir, id);
+    const shadowed = log.find((e): e is SessionEvent<'compaction/summary'> => e.type === 'compaction/summary')!.data.shadowedSeqs.length;
+    expect(show.stdout).toContain(`[compacted ${shadowed} messages · tokens: input 400 · output 50 · $0.001200]`);
+    expect(show.stdout).toMatch(/━━ Turn 2 ended: completed · cost \$0\.001730/);
 
     const priced = await forkline(dataDir, ['price', id, '--as', 'openai:gpt-5,openai:gpt-4o-mini', '--json']);
     expect(priced.stderr).toBe('');

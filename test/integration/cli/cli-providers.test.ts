@@ -125,7 +125,8 @@ describe('forkline and OpenAI-compatible endpoints', () => {
     ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/\[compacted \d+ messages\]/);
+    // Its summary request is billed like a step, and shown so: no price is known for this endpoint's model.
+    expect(run.stdout).toMatch(/\[compacted \d+ messages · tokens: input \d+ · output 30 · price unknown\]/);
     expect(run.stdout).toMatch(/━━ Turn 1 ended: completed/);
     // It compacted before the endpoint had to refuse anything.
     expect(llm.rejected).toEqual([]);
@@ -133,7 +134,7 @@ describe('forkline and OpenAI-compatible endpoints', () => {
     expect(requests.some(isSummaryRequest)).toBe(true);
     expect(Math.max(...requests.map(tokensOf))).toBeLessThanOrEqual(8000);
     const show = await forkline(['show', sessionOf(run.stdout)]);
-    expect(show.stdout).toMatch(/\[compacted \d+ messages\]/);
+    expect(show.stdout).toMatch(/\[compacted \d+ messages · tokens: input \d+ · output 30 · price unknown\]/);
   });
 
   it('a truncating endpoint: the warning and what to do are in forkline show', async () => {

@@ -21,6 +21,25 @@ describe('rankBranches', () => {
     expect(ranked[0]!.reasons[1]).toBe('ranked above g-fast: check passed (vs failed in g-fast)');
   });
 
+  it('ranks a branch with no steps last, whatever its check, diff and cost, and says why', () => {
+    // The empty fork has the smallest diff, no cost and (on an unchanged folder that already passes) a passing check:
+    // every later criterion would put it first.
+    const ranked = rankBranches([
+      b('a-empty', { billedResponses: 0, checkPassed: true, failures: 0, diffLines: 0, tokens: 0, costUsd: 0, durationMs: 0 }),
+      b('b-failed', { billedResponses: 3, costUsd: 0.0024 }),
+      b('c-nocheck', { billedResponses: 1, checkPassed: undefined, failures: undefined }),
+      b('d-error', { billedResponses: 0, checkPassed: undefined, failures: undefined, diffLines: 0, tokens: 0, durationMs: 300 }),
+    ]);
+    expect(ranked.map((r) => r.branch.session)).toEqual(['b-failed', 'c-nocheck', 'a-empty', 'd-error']);
+    expect(ranked[1]!.reasons).toEqual([expect.stringMatching(/^check not run/), 'ranked above a-empty: a-empty has no steps (it produced nothing)']);
+    const noSteps = 'no steps since its fork point: ranked below every branch with steps (a branch that produced nothing cannot be the best)';
+    // Two empty branches are ordered between themselves by the other criteria.
+    expect(ranked[2]!.reasons).toEqual([expect.stringMatching(/^check passed/), noSteps, 'ranked above d-error: check passed (vs not run in d-error)']);
+    expect(ranked[3]!.reasons).toEqual([expect.stringMatching(/^check not run/), noSteps]);
+    // A report that does not say how many responses were billed is not taken for an empty one.
+    expect(rankBranches([b('x', { diffLines: 50 }), b('y', { diffLines: 0 })]).map((r) => r.branch.session)).toEqual(['y', 'x']);
+  });
+
   it('is deterministic: ties are ordered by session id whatever the input order', () => {
     const one = rankBranches([b('y'), b('x')]);
     const two = rankBranches([b('x'), b('y')]);

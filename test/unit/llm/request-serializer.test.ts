@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmCallConfig } from '../../../shared/events.js';
-import type { AssistantBlock, Message, ToolSchema } from '../../../shared/messages.js';
+import { SYSTEM_ROLE_SOURCE, type AssistantBlock, type Message, type ToolSchema } from '../../../shared/messages.js';
 import type { ModelRequest } from '../../../electron/llm/model-client.js';
 import { callConfigFor, PROVIDER_PRESETS } from '../../../electron/llm/providers.js';
 import { LlmConfigurationError } from '../../../electron/llm/reasoning-effort.js';
@@ -110,6 +110,21 @@ describe('serializeChatRequest', () => {
     expect(body).not.toHaveProperty('tools');
     expect(body).not.toHaveProperty('max_tokens');
     expect(body).not.toHaveProperty('thinking');
+  });
+
+  it('a system message the request playground added goes out as role system where it stands; an injected one stays user', () => {
+    const added: Message = { id: 's', role: 'user', content: [{ type: 'text', text: 'Answer in German.' }], source: SYSTEM_ROLE_SOURCE };
+    const injected: Message = { id: 'i', role: 'user', content: [{ type: 'text', text: 'context' }], source: { kind: 'inject' } };
+    const body = serializeChatRequest(
+      { header: { config: { provider: 'custom', model: 'm' }, system: 'You are Forkline.' }, messages: [user('u', 'hi'), added, injected] },
+      { dialect: PROVIDER_PRESETS.custom.dialect },
+    );
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'You are Forkline.' },
+      { role: 'user', content: 'hi' },
+      { role: 'system', content: 'Answer in German.' },
+      { role: 'user', content: 'context' },
+    ]);
   });
 
   it('DeepSeek thinking: default high, off disables, low/max pass, unknown values throw before anything else', () => {
