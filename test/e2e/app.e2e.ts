@@ -40,8 +40,21 @@ async function steerWith(text: string): Promise<void> {
   await byTestId('composer-input').fill(text);
   await byTestId('composer-steer').click();
 }
+/**
+ * Waits for turn `turn` to end in the log (60 s: a loaded CI machine), then for its row on the
+ * timeline; a failure says which of the two did not happen.
+ */
 async function turnEnded(turn: number, reason = 'completed'): Promise<void> {
-  await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).waitFor({ timeout: 30_000 });
+  const ended = (): boolean => log().some((e) => e.type === 'turn/end' && e.data.turn === turn);
+  await expect.poll(ended, { timeout: 60_000, message: `turn ${turn} did not end in the log` }).toBe(true);
+  try {
+    await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).waitFor({ timeout: 15_000 });
+  } catch (error) {
+    const follow = await page.locator('[data-testid="follow-tail-button"]').count();
+    throw new Error(`turn ${turn} ended in the log but its row is not shown (${follow > 0 ? '"↓ latest" is offered: the timeline stopped following' : 'the timeline follows the tail'})`, {
+      cause: error,
+    });
+  }
   expect(await page.locator(`[data-testid="turn-end"][data-turn="${turn}"]`).getAttribute('data-reason')).toBe(reason);
 }
 const log = (): readonly SessionEvent[] => app.runtime.host.agentFor(sessionId)?.session.events ?? app.runtime.store.readAll(sessionId);
