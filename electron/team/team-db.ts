@@ -9,7 +9,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { redactUrl, teamError, TeamStoreError } from './team-errors.js';
 
 /** Where a connection string was found, in words (for messages). */
@@ -111,6 +114,20 @@ export class TeamDb {
     if (this.broken !== undefined) throw teamError(this.broken, this.where);
     try {
       return await this.client.query<R>(text, values as unknown[]);
+    } catch (error) {
+      throw teamError(this.broken ?? error, this.where);
+    }
+  }
+
+  /**
+   * Streams `rows` (COPY text format, copy-text.ts) into `statement`, a `COPY … FROM STDIN`; inside
+   * a transaction when one is open. Resolves once the server has stored every row.
+   * @throws TeamStoreError (a row the server refuses, a connection that went away)
+   */
+  async copyIn(statement: string, rows: string): Promise<void> {
+    if (this.broken !== undefined) throw teamError(this.broken, this.where);
+    try {
+      await pipeline(Readable.from([rows]), this.client.query(copyFrom(statement)));
     } catch (error) {
       throw teamError(this.broken ?? error, this.where);
     }

@@ -21,8 +21,8 @@ import { ForklineError } from '../../shared/errors.js';
  *   local log lacks, or a different event at the same seq).
  * - `TEAM_SESSION_NOT_FOUND`: no team session with that id (or prefix).
  * - `TEAM_STORE_FAILED`: any other server error (its SQLSTATE is in the message).
- * - `TEAM_SEQ_CONFLICT`: the server refused a batch that would leave a gap (another publisher of
- *   the same session moved first; publishing again resumes).
+ * - `TEAM_SEQ_CONFLICT`: the server refused a batch that would leave a gap or repeats seqs it
+ *   holds (another publisher of the same session moved first; publishing again resumes).
  */
 export type TeamErrorCode =
   | 'TEAM_STORE_NOT_CONFIGURED'
@@ -74,6 +74,10 @@ export function teamError(error: unknown, where: string): TeamStoreError {
   const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
   const cause = { cause: error };
   if (code === SEQ_CONFLICT_SQLSTATE) return new TeamStoreError('TEAM_SEQ_CONFLICT', message, cause);
+  // A batch repeating seqs already stored (the events' primary key): another publisher moved first.
+  if (code === '23505' && (error as { constraint?: unknown }).constraint === 'events_pkey') {
+    return new TeamStoreError('TEAM_SEQ_CONFLICT', `events already stored: ${message}`, cause);
+  }
   if (code === '28P01' || code === '28000') return new TeamStoreError('TEAM_STORE_AUTH', `the team store at ${where} refused the login: ${message}`, cause);
   if (code === '3D000') return new TeamStoreError('TEAM_STORE_UNREACHABLE', `the team store at ${where}: ${message}`, cause);
   if (code === '42501')

@@ -15,8 +15,9 @@
  *   session rows, and nobody but the schema's owner may delete or rewrite an event.
  * - Contiguity: an `AFTER INSERT … FOR EACH STATEMENT` trigger checks that each session's new rows
  *   are contiguous and start exactly at its `next_seq`, then moves it; otherwise the statement
- *   fails with SQLSTATE FL001 and nothing is stored. With `ON CONFLICT DO NOTHING` a replayed
- *   batch inserts nothing and passes, so a publisher may resend anything after a dropped connection.
+ *   fails with SQLSTATE FL001 and nothing is stored. A replayed batch is refused by the primary key
+ *   (or, with `ON CONFLICT DO NOTHING`, inserts nothing and passes), so a publisher may resend
+ *   anything after a dropped connection.
  */
 import type { TeamMigration } from './team-migration.js';
 
