@@ -20,6 +20,9 @@ import type { LoggedAnswer } from './replay-plan.js';
 /** A rebuilt body, or why there is none. */
 export type LoggedBody = { readonly body: string; readonly header: RequestHeader; readonly messages: readonly Message[] } | { readonly error: string };
 
+/** A rebuilt request before serialising (what `wireRequestFromLog` turns into its body), or why there is none. */
+export type LoggedRequest = { readonly request: ModelRequest; readonly route: LoggedRoute } | { readonly error: string };
+
 export class LoggedBodies {
   private surface = new Surface();
   private seq = 0;
@@ -32,6 +35,22 @@ export class LoggedBodies {
 
   /** The body of `answer`'s request. Never throws. */
   bodyOf(answer: LoggedAnswer): LoggedBody {
+    return LoggedBodies.serialize(this.requestOf(answer));
+  }
+
+  /** The body of a request {@link requestOf} rebuilt. Never throws. */
+  static serialize(logged: LoggedRequest): LoggedBody {
+    if ('error' in logged) return logged;
+    const { request, route } = logged;
+    try {
+      return { body: wireRequestFromLog(request, route).body, header: request.header, messages: request.messages };
+    } catch (error) {
+      return { error: `the logged request cannot be serialised: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  /** `answer`'s request (envelope, messages, route) as the log holds it. Never throws. */
+  requestOf(answer: LoggedAnswer): LoggedRequest {
     if (answer.synthesized) return { error: 'the log has no request for this answer (an imported log records no wire bodies)' };
     if (answer.prefixEnd < this.seq) this.reset();
     for (; this.seq < answer.prefixEnd && this.seq < this.events.length; this.seq++) {
@@ -65,11 +84,7 @@ export class LoggedBodies {
       if ('error' in rebuilt) return rebuilt;
       request = rebuilt;
     }
-    try {
-      return { body: wireRequestFromLog(request, route).body, header: request.header, messages: request.messages };
-    } catch (error) {
-      return { error: `the logged request cannot be serialised: ${error instanceof Error ? error.message : String(error)}` };
-    }
+    return { request, route };
   }
 
   private reset(): void {

@@ -39,6 +39,7 @@ import type { ToolDefinition } from '../tools/tool.js';
 import type { WorkspaceCheckpoints } from '../workspace/checkpoints.js';
 import { differenceDiff, firstJsonDifference } from './json-path-diff.js';
 import { LoggedBodies } from './logged-bodies.js';
+import { sameJsonValue, sameJsonValueExcept } from './same-json.js';
 import { liveTools, loggedResultTools } from './logged-tools.js';
 import { ScratchWorkspace } from './live-workspace.js';
 import { readReplayPlan, stepKey, type LoggedAnswer, type LoggedTurn, type ReplayPlan } from './replay-plan.js';
@@ -116,6 +117,8 @@ class Replay {
   private readonly steps: StepTree[] = [];
   private fileDivergence: FileDivergence | undefined;
   private comparedTurns = 0;
+  /** Logged message → the replayed message found the same (sameRequestInputs). */
+  private readonly matchedMessages = new WeakMap<object, object>();
   private readonly notes: string[] = [];
   private readonly typeSeqs = new Map<string, number[]>();
 
@@ -409,16 +412,24 @@ class Replay {
     if (this.plan.imported || answer.synthesized || this.requestDivergence) return;
     const index = answer.record?.index;
     const recordedHash = index !== undefined ? this.options.recordedBodySha256?.[index] : undefined;
-    const logged = this.bodies.bodyOf(answer);
+    const loggedRequest = this.bodies.requestOf(answer);
+    const context = lastOf(this.session.events, 'request/context')?.data;
+    const route: LoggedRoute = context
+      ? { provider: context.provider, model: context.model, ...(context.baseUrl !== undefined ? { baseUrl: context.baseUrl } : {}) }
+      : { provider: request.header.config.provider, model: request.header.config.model };
+    // Fast path: the serializer reads nothing but the request and its route (no clock, no
+    // randomness), so inputs that print the same give the same bytes; only a recording that kept
+    // the bytes it sent needs this build's bytes to hash.
+    if (recordedHash === undefined && !('error' in loggedRequest) && sameJsonValue(loggedRequest.route, route) && sameRequestInputs(loggedRequest.request, request, this.matchedMessages)) {
+      this.identical++;
+      return;
+    }
+    const logged = LoggedBodies.serialize(loggedRequest);
     const loggedBody = 'body' in logged ? logged.body : undefined;
     if (loggedBody === undefined) {
       this.notes.push(`${answer.label}: not compared (${'error' in logged ? logged.error : 'no body'})`);
       return;
     }
-    const context = lastOf(this.session.events, 'request/context')?.data;
-    const route: LoggedRoute = context
-      ? { provider: context.provider, model: context.model, ...(context.baseUrl !== undefined ? { baseUrl: context.baseUrl } : {}) }
-      : { provider: request.header.config.provider, model: request.header.config.model };
     let replayedBody: string;
     try {
       replayedBody = wireRequestFromLog(request, route).body;
@@ -568,4 +579,23 @@ export async function replaySession(header: SessionHeader, events: readonly Sess
       durationMs: performance.now() - started,
     };
   }
+}
+
+/**
+ * Whether two requests give the serializer the same input: the same envelope and the same messages
+ * but for each message's `id`, which is the log's own identity and never sent (a replay mints new
+ * ones; test/unit/llm/request-serializer.test.ts, "a message's id is never sent", holds the serializer to that).
+ */
+function sameRequestInputs(logged: ModelRequest, replayed: ModelRequest, matched: WeakMap<object, object>): boolean {
+  if (logged.messages.length !== replayed.messages.length || !sameJsonValue(logged.header, replayed.header)) return false;
+  for (let i = 0; i < logged.messages.length; i++) {
+    const [a, b] = [logged.messages[i]!, replayed.messages[i]!];
+    // Both sides keep a message's object from one request to the next, unchanged (Session.
+    // deriveMessages shares them; LoggedBodies keeps its projections): a pair found
+    // the same for an earlier request is not walked again, so a session is not compared in O(n²).
+    if (matched.get(a) === b) continue;
+    if (!sameJsonValueExcept(a, b, 'id')) return false;
+    matched.set(a, b);
+  }
+  return true;
 }

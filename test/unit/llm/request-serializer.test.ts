@@ -277,3 +277,26 @@ describe('callConfigFor', () => {
     expect(callConfigFor({ provider: 'ollama', baseUrl: 'x', model: 'qwen3', reasoningEffort: 'high', maxOutputTokens: 100 })).toEqual({ provider: 'ollama', model: 'qwen3', maxTokens: 100 });
   });
 });
+
+describe("a message's id is never sent", () => {
+  // replay-session.ts compares requests without serialising them when everything but the messages'
+  // ids is the same (a replay mints new ids); this holds the serializer to never writing them.
+  const outOfOrder: Message[] = [
+    user('u1', 'run both'),
+    assistant('a1', [
+      { type: 'tool-call', id: 'call_a', name: 'bash', arguments: '{"command":"ls"}' },
+      { type: 'tool-call', id: 'call_b', name: 'bash', arguments: '{"command":"pwd"}' },
+    ]),
+    toolResult('t2', 'call_b', '/work'),
+    toolResult('t1', 'call_a', 'a.txt'),
+    toolResult('t3', 'call_gone', 'an orphan result'),
+  ];
+  const renamed = (messages: readonly Message[]): Message[] => messages.map((m, i) => ({ ...m, id: `renamed-${i}-${m.id}` }));
+  it.each(Object.keys(PROVIDER_PRESETS) as (keyof typeof PROVIDER_PRESETS)[])('for %s: other message ids give the same body', (provider) => {
+    const options: SerializeOptions = { dialect: PROVIDER_PRESETS[provider].dialect };
+    for (const messages of [history, outOfOrder]) {
+      const config = { provider, model: 'm' };
+      expect(JSON.stringify(serializeChatRequest(request(config, renamed(messages)), options))).toBe(JSON.stringify(serializeChatRequest(request(config, messages), options)));
+    }
+  });
+});
