@@ -223,6 +223,8 @@ export class Agent {
   private hasCheckpoint: boolean;
   private disposed = false;
   private headerLoggedByThisInstance = false;
+  /** The header built for the previous request and the logged header it went with (logHeader). */
+  private lastBuilt: { readonly header: RequestHeader; readonly logged: RequestHeader | undefined } | undefined;
   /** Project instruction files of the system prompt, read at this instance's first request. */
   private systemInstructions: readonly InstructionFile[] | undefined;
   private readonly nestedInstructions: NestedInstructionTracker | undefined;
@@ -545,15 +547,27 @@ export class Agent {
   }
 
   /** Logs `request/header` when this is the instance's first request or the envelope changed. */
+  /**
+   * Whether `header` equals the one this instance built for its previous request, while the
+   * session's last logged header is still the one that request went with. Built headers share the
+   * registry's tool schemas, so this compare stops at identical objects; against the logged header
+   * (a frozen copy) it walked every tool schema on every step.
+   */
+  private sameAsLastBuilt(header: RequestHeader, logged: RequestHeader | undefined): boolean {
+    const last = this.lastBuilt;
+    return last !== undefined && last.logged === logged && jsonEquals(last.header as unknown as JsonValue, header as unknown as JsonValue);
+  }
+
   private logHeader(config: AgentModelConfig, header: RequestHeader): RequestHeader {
     const { session } = this;
     const previous = session.requestHeader();
     if (!this.headerLoggedByThisInstance) {
       this.headerLoggedByThisInstance = true;
       session.append({ type: 'request/header', data: { reason: previous === undefined ? 'initial' : 'resume', header } });
-    } else if (!jsonEquals(previous as unknown as JsonValue, header as unknown as JsonValue)) {
+    } else if (!this.sameAsLastBuilt(header, previous) && !jsonEquals(previous as unknown as JsonValue, header as unknown as JsonValue)) {
       session.append({ type: 'request/header', data: { reason: 'change', header } });
     }
+    this.lastBuilt = { header, logged: session.requestHeader() };
     const context = this.lastContext;
     if (
       !context ||

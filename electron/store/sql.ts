@@ -35,6 +35,10 @@ export const DEFERRED_SYNC_PRAGMA = 'synchronous = NORMAL';
 export const APPLICATION_ID = 0x464b4c4e;
 
 export const SQL = {
+  // The two pragmas around a deferred-sync commit, prepared once (db.pragma() prepares each call:
+  // ~0.1 ms per barrier commit, a tenth of a fan-out step's store time).
+  deferredSyncPragma: `PRAGMA ${DEFERRED_SYNC_PRAGMA}`,
+  durableCommitPragma: `PRAGMA ${DURABLE_COMMIT_PRAGMA}`,
   insertSession: `INSERT INTO sessions (id, version, created_at, updated_at, cwd, title, parent_session, seed_length, prefix_from, event_count, origin, search_pending_from)
     VALUES (@id, @version, @created_at, @updated_at, @cwd, @title, @parent_session, @seed_length, @prefix_from, @event_count, @origin, @search_pending_from)`,
   getSession: 'SELECT * FROM sessions WHERE id = ?',

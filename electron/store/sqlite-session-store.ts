@@ -25,7 +25,7 @@ import { lostClaim } from './session-ownership.js';
 import { ThreadedAppender, type RowValue } from './threaded-appender.js';
 import type { AppendOptions, BackgroundAppender, CreateSessionOptions, SessionOwner, SessionRecord, SessionStore, StoreSearchHit, StoreSearchQuery } from './session-store.js';
 import { applyMigration, MIGRATION_LIST, SCHEMA_VERSION } from './migrations/index.js';
-import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, DEFERRED_SYNC_PRAGMA, DURABLE_COMMIT_PRAGMA, SQL, type StatementName } from './sql.js';
+import { APPLICATION_ID, BUSY_TIMEOUT_MS, CONNECTION_PRAGMAS, SQL, type StatementName } from './sql.js';
 
 interface SessionRow {
   id: string;
@@ -493,11 +493,11 @@ export class SqliteSessionStore implements SessionStore {
   atomicallyDeferringSync<T>(fn: () => T): T {
     this.assertOpen();
     if (this.db.inTransaction || this.walFile() === undefined) return this.db.transaction(fn).immediate();
-    this.db.pragma(DEFERRED_SYNC_PRAGMA);
+    this.stmt('deferredSyncPragma').run();
     try {
       return this.db.transaction(fn).immediate();
     } finally {
-      this.db.pragma(DURABLE_COMMIT_PRAGMA);
+      this.stmt('durableCommitPragma').run();
     }
   }
 
