@@ -5,9 +5,10 @@
  * How it stays exact whatever happens (a dropped connection, a SIGKILL at any moment):
  * - The server keeps the high-water mark (`sessions.next_seq`), moved only by the contiguity
  *   trigger in the same transaction as the rows (migrations/001-sessions-events.ts). Each batch is
- *   one plain `INSERT` statement in its own transaction (its rows copied in first, see {@link BatchTransport}): it is stored whole or not at all; one that
- *   would leave a gap, or repeats a stored seq (another publisher of the session moved first), is
- *   refused as TEAM_SEQ_CONFLICT and the publisher continues from the server's `next_seq`. (A plain
+ *   one plain `INSERT` statement in its own transaction (its rows copied in first, see
+ *   {@link BatchTransport}): it is stored whole or not at all; one that would leave a gap, or
+ *   repeats a stored seq (another publisher of the session moved first), is refused as
+ *   TEAM_SEQ_CONFLICT and the publisher continues from the server's `next_seq`. (A plain
  *   insert, not `ON CONFLICT DO NOTHING`: the speculative insertion cost ~15% of the server's time
  *   per batch, and the refusal already says what happened.)
  * - A publisher starts from the server's `next_seq`, never from a local note, so a run that died
