@@ -65,14 +65,15 @@ export function compareFigures(result: Pick<CompareResult, 'a' | 'b'>): FigureRo
 const TRANSCRIPT_KINDS: ReadonlySet<TimelineRowKind> = new Set<TimelineRowKind>(['turn', 'user', 'text', 'tool', 'turn-end']);
 
 /**
- * The transcript a branch added after the common history: its timeline rows from seq `fromSeq` on,
+ * The transcript a branch added after the common history: its timeline rows from seq `fromSeq` on
+ * (up to, not including, `toSeq` when given: the shared history itself is `0`–`commonLength`),
  * keeping turns, user-role messages, assistant text and tool calls; failed attempts' text and
  * interrupted partials are dropped (the retry that followed carries the answer).
  */
-export function transcriptAfter(rows: readonly TimelineRow[], fromSeq: number): TimelineRow[] {
+export function transcriptAfter(rows: readonly TimelineRow[], fromSeq: number, toSeq = Number.POSITIVE_INFINITY): TimelineRow[] {
   const out: TimelineRow[] = [];
   for (const row of rows) {
-    if (row.seq < fromSeq || !TRANSCRIPT_KINDS.has(row.kind)) continue;
+    if (row.seq < fromSeq || row.seq >= toSeq || !TRANSCRIPT_KINDS.has(row.kind)) continue;
     if (row.kind === 'text' && (row.failed !== undefined || (row.partial && row.text === ''))) continue;
     if (row.kind === 'tool' && row.state === 'dropped') continue;
     out.push(row);
@@ -92,4 +93,61 @@ export function commonHistoryLabel(commonLength: number, turns?: number): string
   if (commonLength <= 0) return 'no shared history: the figures cover both whole sessions';
   const events = `${commonLength} shared event${commonLength === 1 ? '' : 's'}`;
   return turns === undefined ? events : `${events} (${turns} turn${turns === 1 ? '' : 's'})`;
+}
+
+/**
+ * The folded shared history's line: `shared history: 3 turns up to turn 3`, counted on a timeline
+ * holding it (`boundary` = the common length); events only when no turn ended in it.
+ */
+export function sharedHistoryLabel(rows: readonly TimelineRow[], boundary: number): string {
+  let turns = 0;
+  let last: number | undefined;
+  for (const row of rows) {
+    if (row.kind !== 'turn-end' || row.seq >= boundary) continue;
+    turns++;
+    last = row.turn;
+  }
+  if (last === undefined) return `shared history: ${boundary} event${boundary === 1 ? '' : 's'}, no whole turn`;
+  return `shared history: ${turns} turn${turns === 1 ? '' : 's'} up to turn ${last}`;
+}
+
+/** What the common history of sessions needs of each: its length and where it was forked from. */
+export interface Lineage {
+  readonly eventCount: number;
+  readonly parentSession?: string;
+  /** Events inherited from `parentSession` (a fork's seed). */
+  readonly seedLength?: number;
+}
+
+/**
+ * Number of leading events every one of `ids` shares: for two, along each one's fork lineage to
+ * their lowest common ancestor, the smallest seed length taken on the way (a session is its own
+ * ancestor); for more, the smallest over the first session paired with each other one. 0 for
+ * unrelated sessions or an unknown one.
+ */
+export function commonHistoryLength(lookup: (id: string) => Lineage | undefined, ids: readonly string[]): number {
+  const chain = (id: string): Map<string, number> => {
+    const out = new Map<string, number>();
+    let limit = Number.POSITIVE_INFINITY;
+    let current: string | undefined = id;
+    while (current !== undefined && !out.has(current)) {
+      const record = lookup(current);
+      if (!record) break;
+      out.set(current, Math.min(limit, record.eventCount));
+      if (record.parentSession === undefined || record.seedLength === undefined) break;
+      limit = Math.min(limit, record.seedLength);
+      current = record.parentSession;
+    }
+    return out;
+  };
+  const pair = (a: string, b: string): number => {
+    const right = chain(b);
+    for (const [id, limit] of chain(a)) {
+      const other = right.get(id);
+      if (other !== undefined) return Math.min(limit, other);
+    }
+    return 0;
+  };
+  if (ids.length < 2) return 0;
+  return Math.min(...ids.slice(1).map((id) => pair(ids[0]!, id)));
 }

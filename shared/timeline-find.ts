@@ -7,43 +7,17 @@
 import { headPreview } from './preview.js';
 import type { TimelineRow } from './timeline-rows.js';
 
-/** The text of a row that find looks at (what the row shows, expanded). */
-export function rowSearchText(row: TimelineRow): string {
-  switch (row.kind) {
-    case 'user':
-      return row.text;
-    case 'text':
-    case 'reasoning':
-      return row.text;
-    case 'tool':
-      return `${row.name}\n${row.arguments}\n${row.resultText ?? ''}\n${row.errorCode ?? ''}`;
-    case 'event':
-      return `${row.type}\n${row.label}\n${row.preview ?? ''}\n${(row.todos ?? []).map((t) => t.content).join('\n')}`;
-    case 'compaction':
-      return `${row.summary ?? ''}\n${row.error ?? ''}\n${row.rejectedSummary ?? ''}\n${row.failure?.message ?? ''}`;
-    case 'retry':
-      return `${row.failure.code}\n${row.failure.message}`;
-    case 'turn-end':
-      return `${row.label}\n${row.end.failure?.message ?? ''}`;
-    case 'approval':
-      return `${row.toolName}\n${row.reason ?? ''}\n${row.outcome ?? ''}`;
-    case 'step':
-      return `${row.model ?? ''}\n${row.finish ?? ''}`;
-    default:
-      return '';
-  }
-}
-
 /**
  * Indexes (into `rows`) of the rows whose text contains `query` (case-insensitive), in order;
- * empty for a blank query.
+ * empty for a blank query. `textOf` is what a row shows (the renderer's `rowSearchText`, built from
+ * the labels its row views render).
  */
-export function findRows(rows: readonly TimelineRow[], query: string): number[] {
+export function findRows(rows: readonly TimelineRow[], query: string, textOf: (row: TimelineRow) => string): number[] {
   const needle = query.trim().toLowerCase();
   if (needle === '') return [];
   const out: number[] = [];
   rows.forEach((row, i) => {
-    if (rowSearchText(row).toLowerCase().includes(needle)) out.push(i);
+    if (textOf(row).toLowerCase().includes(needle)) out.push(i);
   });
   return out;
 }

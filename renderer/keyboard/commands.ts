@@ -4,7 +4,7 @@
  * are built from a snapshot of the app state plus injected effects (actions, focus moves, file
  * pickers), so the list itself is pure and testable.
  */
-import type { AppState } from '../state/app-store.js';
+import { sidebarFolded, type AppState } from '../state/app-store.js';
 import type { Shortcut } from './shortcut.js';
 
 /** Areas of the window the keyboard can jump to (F6 cycles through the present ones). */
@@ -149,7 +149,8 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(open !== undefined && { id: 'model-view', label: s.modelView ? 'Show the full log' : 'Show what the model sees', group: 'View', run: s.toggleModelView });
   add(s.selectedId !== undefined && { id: 'branches', label: s.branchesOpen ? 'Hide branches' : 'Show branches', group: 'View', run: () => s.setBranchesOpen(!s.branchesOpen) });
   add(s.compare !== undefined && { id: 'close-compare', label: 'Close the compare view', group: 'View', run: s.closeCompare });
-  add({ id: 'sidebar', label: s.sidebarCollapsed ? 'Show the sidebar' : 'Hide the sidebar', group: 'View', shortcut: SHORTCUTS.sidebar, run: () => s.setSidebarCollapsed(!s.sidebarCollapsed) });
+  const folded = sidebarFolded(s);
+  add({ id: 'sidebar', label: folded ? 'Show the sidebar' : 'Hide the sidebar', group: 'View', shortcut: SHORTCUTS.sidebar, run: () => s.setSidebarCollapsed(!folded) });
   add({ id: 'theme', label: s.theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme', group: 'View', run: () => s.setTheme(s.theme === 'dark' ? 'light' : 'dark') });
 
   add({ id: 'go-sessions', label: 'Go to the session list', group: 'Go to', hint: '↑ ↓ choose · Enter open · F2 rename · Delete', run: () => effects.focus('sessions') });

@@ -170,7 +170,17 @@ export type DockTab = 'branches' | 'events' | 'request';
  * command palette, the folder browser and the first-run provider card (find: {@link FindSlice}).
  */
 export interface LayoutSlice {
+  /** The person hid the sidebar (Ctrl+B, its button; remembered across runs). */
   readonly sidebarCollapsed: boolean;
+  /** The window is narrower than {@link ROOMY_WIDTH} (set by the sidebar from a media query). */
+  readonly narrowWindow: boolean;
+  /** A side panel of the dock is open (set by the dock). */
+  readonly dockOpen: boolean;
+  /**
+   * The person unfolded the sidebar while it was folded to give the timeline room: it stays open
+   * beside a side panel until the window is wide again.
+   */
+  readonly sidebarKeptOpen: boolean;
   /** The dock panel last brought to the front (the dock shows it when it is open). */
   readonly dockTab: DockTab;
   readonly paletteOpen: boolean;
@@ -182,7 +192,10 @@ export interface LayoutSlice {
   readonly setupReason: 'send' | 'manual';
   /** A sidebar row being renamed, asked about deletion, or exported as a bundle (row buttons, F2 / Delete keys, the palette). */
   readonly sessionEdit?: { readonly sessionId: string; readonly kind: 'rename' | 'delete' | 'bundle' };
+  /** Hides the sidebar, or shows it (also when it was folded for room: then it is kept open while the window stays narrow). */
   setSidebarCollapsed(collapsed: boolean): void;
+  /** What the layout depends on: the window's width class and whether the dock is open. */
+  setLayoutFacts(facts: { readonly narrowWindow?: boolean; readonly dockOpen?: boolean }): void;
   setDockTab(tab: DockTab): void;
   openPalette(open: boolean): void;
   openFolderBrowser(open: boolean): void;
@@ -329,14 +342,41 @@ const branchesSlice = (set: Set): BranchesSlice => ({
   closeBoard: () => set({ board: undefined }),
 });
 
+/** Below this window width (px) an open side panel folds the sidebar to its rail, so the timeline keeps a usable width. */
+export const ROOMY_WIDTH = 1200;
+
+/** The sidebar is folded to its rail only to give the timeline room (not by the person). */
+export function sidebarFoldedForRoom(s: Pick<LayoutSlice, 'sidebarCollapsed' | 'narrowWindow' | 'dockOpen' | 'sidebarKeptOpen'>): boolean {
+  return !s.sidebarCollapsed && s.narrowWindow && s.dockOpen && !s.sidebarKeptOpen;
+}
+
+/** The sidebar shows as its narrow rail: hidden by the person, or folded for room. */
+export function sidebarFolded(s: Pick<LayoutSlice, 'sidebarCollapsed' | 'narrowWindow' | 'dockOpen' | 'sidebarKeptOpen'>): boolean {
+  return s.sidebarCollapsed || sidebarFoldedForRoom(s);
+}
+
 const layoutSlice = (set: Set, sidebarCollapsed: boolean): LayoutSlice => ({
   sidebarCollapsed,
+  narrowWindow: false,
+  dockOpen: false,
+  sidebarKeptOpen: false,
   dockTab: 'branches',
   paletteOpen: false,
   folderBrowserOpen: false,
   setupOpen: false,
   setupReason: 'manual',
-  setSidebarCollapsed: (collapsed) => set({ sidebarCollapsed: collapsed }),
+  setSidebarCollapsed: (collapsed) =>
+    set((s) =>
+      collapsed ? { sidebarCollapsed: true } : { sidebarCollapsed: false, sidebarKeptOpen: s.sidebarKeptOpen || sidebarFoldedForRoom(s) || (s.sidebarCollapsed && s.narrowWindow && s.dockOpen) },
+    ),
+  setLayoutFacts: (facts) =>
+    set((s) => {
+      const narrowWindow = facts.narrowWindow ?? s.narrowWindow;
+      const dockOpen = facts.dockOpen ?? s.dockOpen;
+      if (narrowWindow === s.narrowWindow && dockOpen === s.dockOpen) return {};
+      // Wide again: the next side panel in a narrow window folds the sidebar again.
+      return { narrowWindow, dockOpen, ...(narrowWindow ? {} : { sidebarKeptOpen: false }) };
+    }),
   setDockTab: (dockTab) => set({ dockTab }),
   openPalette: (paletteOpen) => set({ paletteOpen }),
   openFolderBrowser: (folderBrowserOpen) => set({ folderBrowserOpen }),

@@ -109,6 +109,11 @@ async function checkView(page: Page, size: { width: number; height: number }, vi
 const row = (page: Page, id: string) => page.locator(`[data-testid="session-row"][data-session-id="${id}"] [data-testid="session-open"]`);
 
 async function openSession(page: Page, id: string): Promise<void> {
+  // Below 1200 px an open side panel folds the sidebar to its rail (sidebar-fold.e2e): unfold it first.
+  if ((await page.locator('[data-testid="sidebar-rail"][data-for-room="true"]').count()) > 0) {
+    await page.getByTestId('sidebar-expand').click();
+    await page.getByTestId('sidebar').waitFor();
+  }
   await row(page, id).click();
   await page.locator(`[data-testid="session-row"][data-session-id="${id}"][data-selected="true"]`).waitFor();
   await page.getByTestId('session-view').waitFor();

@@ -5,6 +5,7 @@
  * electron/fanout/branch-report.ts).
  */
 import type { CompareBranch, CompareResult } from '../../../shared/api.js';
+import { commonHistoryLength } from '../../../shared/branch-compare.js';
 import { branchStats } from '../../../shared/branch-stats.js';
 import type { RankedReport } from '../../../shared/branch-ranking.js';
 import { ForklineError } from '../../../shared/errors.js';
@@ -97,27 +98,13 @@ export async function rankBranches(
  * common ancestor, the smallest seed length taken on the way (a session is its own ancestor).
  */
 export function commonLength(repo: SessionRepository, a: string, b: string): number {
-  const chain = (id: string) => {
-    const out: { id: string; limit: number }[] = [];
-    let limit = Number.POSITIVE_INFINITY;
-    let current: string | undefined = id;
-    const seen = new Set<string>();
-    while (current !== undefined && !seen.has(current)) {
-      seen.add(current);
-      const record = repo.get(current);
-      if (!record) break;
-      out.push({ id: current, limit: Math.min(limit, record.eventCount) });
-      if (record.header.parentSession === undefined || record.header.seedLength === undefined) break;
-      limit = Math.min(limit, record.header.seedLength);
-      current = record.header.parentSession;
-    }
-    return out;
-  };
-  const left = chain(a);
-  const right = new Map(chain(b).map((e) => [e.id, e.limit]));
-  for (const entry of left) {
-    const other = right.get(entry.id);
-    if (other !== undefined) return Math.min(entry.limit, other);
-  }
-  return 0;
+  return commonHistoryLength(
+    (id) => {
+      const record = repo.get(id);
+      if (!record) return undefined;
+      const { parentSession, seedLength } = record.header;
+      return { eventCount: record.eventCount, ...(parentSession !== undefined ? { parentSession } : {}), ...(seedLength !== undefined ? { seedLength } : {}) };
+    },
+    [a, b],
+  );
 }

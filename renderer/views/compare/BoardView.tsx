@@ -20,6 +20,8 @@ import { BranchesToggle } from '../branches/BranchPicker.js';
 import { SessionScope, useApp, useClient, useOpenSession } from '../context.js';
 import { useFocusInside } from '../common/use-focus-inside.js';
 import { ROW_LIMIT, TranscriptRows } from './CompareTranscript.js';
+import { SharedHistory } from './SharedHistory.js';
+import { commonHistoryLength } from '../../../shared/branch-compare.js';
 import { PatchFileView } from './CompareFiles.js';
 import { parseCompareDiff } from './patch-files.js';
 
@@ -105,7 +107,8 @@ interface ColumnProps {
   /** The summary's status; undefined while the session list does not have it yet. */
   readonly status: SessionSummary['status'] | undefined;
   readonly hasParent: boolean;
-  readonly seedLength: number;
+  /** Where the column's transcript starts: the end of the history every branch on the board shares. */
+  readonly fromSeq: number;
   readonly ranked: Ranked | undefined;
   readonly onApplied: () => void;
 }
@@ -115,7 +118,7 @@ interface ColumnProps {
  * summaries) several times a second while branches stream, and a column whose own figures did
  * not change is not rendered again; its transcript follows its own session's store.
  */
-const Column = memo(function Column({ id, title, status, hasParent, seedLength, ranked, onApplied }: ColumnProps): ReactNode {
+const Column = memo(function Column({ id, title, status, hasParent, fromSeq, ranked, onApplied }: ColumnProps): ReactNode {
   const client = useClient();
   const select = useApp((s) => s.select);
   const toast = useApp((s) => s.toast);
@@ -239,7 +242,7 @@ const Column = memo(function Column({ id, title, status, hasParent, seedLength, 
       )}
       <BranchFiles id={id} checkpoint={ranked?.lastCheckpoint} running={running} />
       <div className="compare-column-body board-transcript" tabIndex={0} role="region" aria-label={`${label}: transcript from the fork point`} data-testid="board-transcript">
-        {session ? <TranscriptRows fromSeq={seedLength} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={showAll} /> : <div className="compare-state">Loading transcript…</div>}
+        {session ? <TranscriptRows fromSeq={fromSeq} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={showAll} /> : <div className="compare-state">Loading transcript…</div>}
       </div>
     </section>
   );
@@ -296,6 +299,8 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
   }, [client, ids, signature, nonce]);
 
   const byId = useMemo(() => new Map(ranking?.branches.map((b) => [b.session, b]) ?? []), [ranking]);
+  // The history every branch shares (a root against its forks: up to the fork point) is shown once, folded.
+  const shared = useMemo(() => commonHistoryLength((id) => sessions.find((s) => s.id === id), ids), [sessions, ids]);
   const onApplied = useCallback(() => setNonce((n) => n + 1), []);
   return (
     <div
@@ -362,6 +367,11 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
           Could not rank these branches: {error}
         </div>
       )}
+      {shared > 0 && (
+        <SessionScope sessionId={ids[0]!}>
+          <SharedHistory length={shared} />
+        </SessionScope>
+      )}
       <div className="board-columns" data-testid="board-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(260px, 1fr))` }}>
         {ids.map((id, i) => (
           <SessionScope key={id} sessionId={id}>
@@ -370,7 +380,7 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
               title={summaries[i] ? displayTitle(summaries[i], undefined, sessions) : `session ${id.slice(0, 8)}`}
               status={summaries[i]?.status}
               hasParent={summaries[i]?.parentSession !== undefined}
-              seedLength={summaries[i]?.seedLength ?? 0}
+              fromSeq={shared > 0 ? shared : (summaries[i]?.seedLength ?? 0)}
               ranked={byId.get(id)}
               onApplied={onApplied}
             />

@@ -79,14 +79,14 @@ const CompareRow = memo(function CompareRow({ row, sessionId, live }: { readonly
   }
 });
 
-/** The rows of the session in scope from `fromSeq` on (at most `limit`), live. */
-export function TranscriptRows({ fromSeq, limit, onShowAll }: { readonly fromSeq: number; readonly limit: number; readonly onShowAll: () => void }): ReactNode {
+/** The rows of the session in scope from `fromSeq` on (before `toSeq` when given; at most `limit`), live. */
+export function TranscriptRows({ fromSeq, toSeq, limit, onShowAll }: { readonly fromSeq: number; readonly toSeq?: number; readonly limit: number; readonly onShowAll: () => void }): ReactNode {
   const timeline = useTimeline();
   const sessionId = useSession((s) => s.sessionId);
   const phase = useSession((s) => s.phase);
   const error = useSession((s) => s.error);
   const live = useSession((s) => s.status === 'running');
-  const rows = useMemo(() => transcriptAfter(timeline.rows, fromSeq), [timeline.rows, fromSeq]);
+  const rows = useMemo(() => transcriptAfter(timeline.rows, fromSeq, toSeq), [timeline.rows, fromSeq, toSeq]);
   const rowsRef = useRef<HTMLDivElement>(null);
   if (phase === 'error') {
     return (

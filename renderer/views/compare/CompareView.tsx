@@ -18,6 +18,7 @@ import { SessionScope, useApp, useClient, useOpenSession, useTimeline } from '..
 import { useFocusInside } from '../common/use-focus-inside.js';
 import { CompareFiles } from './CompareFiles.js';
 import { CompareTranscript } from './CompareTranscript.js';
+import { SharedHistory } from './SharedHistory.js';
 
 interface LoadState {
   readonly loading: boolean;
@@ -240,6 +241,9 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
               <div className="compare-section-title">
                 Transcripts <span className="muted">after the common history</span>
               </div>
+              <SessionScope sessionId={result.a.sessionId}>
+                <SharedHistory length={result.commonLength} />
+              </SessionScope>
               <div className="compare-columns">
                 <SessionScope sessionId={result.a.sessionId}>
                   <CompareTranscript side="a" branch={result.a} title={titleA} fromSeq={result.commonLength} />

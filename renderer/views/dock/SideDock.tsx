@@ -6,7 +6,7 @@
  * dock closes the panel in front (not in a text field that still holds text: there Esc is the
  * field's); focus goes to the panel left in front, else the timeline.
  */
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
 import type { DockTab } from '../../state/app-store.js';
@@ -38,6 +38,10 @@ export function SideDock(): ReactNode {
   const setBranchesOpen = useApp((s) => s.setBranchesOpen);
   const inspect = useApp((s) => s.inspect);
   const inspectRequest = useApp((s) => s.inspectRequest);
+  // The sidebar folds beside an open dock in a narrow window (before paint: no frame with both squeezing the timeline).
+  const setLayoutFacts = useApp((s) => s.setLayoutFacts);
+  const open = tabs.length > 0;
+  useLayoutEffect(() => setLayoutFacts({ dockOpen: open }), [open, setLayoutFacts]);
   const inspectorKey = useApp((s) => (s.inspector ? (s.inspector.kind === 'row' ? `row:${s.inspector.rowKey}` : `seq:${s.inspector.seq}`) : ''));
   // A panel that closes with focus in it takes its close button along: the panel left in front, else the timeline row.
   const dockRef = useRef<HTMLDivElement>(null);

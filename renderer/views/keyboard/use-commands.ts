@@ -11,6 +11,7 @@ import { useOpenSession, useRuntime } from '../context.js';
 import { download } from '../download.js';
 import { describeError } from '../../host/host-client.js';
 import { requestInspectorTab, runReplay } from '../../state/replay-store.js';
+import { sidebarFolded } from '../../state/app-store.js';
 
 /** The platform for shortcut matching and labels. */
 export const PLATFORM: Platform = typeof navigator === 'undefined' ? 'other' : platformOf(`${navigator.platform} ${navigator.userAgent}`);
@@ -59,7 +60,7 @@ export function useCommands(): () => Command[] {
       importSession: () => document.querySelector<HTMLInputElement>('[data-testid="import-session-input"]')?.click(),
       importFolder: () => document.querySelector<HTMLInputElement>('[data-testid="import-folder-input"]')?.click(),
       focus: (region) => {
-        if (region === 'sessions' && runtime.app.getState().sidebarCollapsed) runtime.app.getState().setSidebarCollapsed(false);
+        if (region === 'sessions' && sidebarFolded(runtime.app.getState())) runtime.app.getState().setSidebarCollapsed(false);
         // After React has rendered what the command may have opened.
         focusAfterRender(regionTarget(region), { from: document.activeElement });
       },

@@ -8,7 +8,7 @@
  * opens one, F2 renames it, Delete asks to delete it, Tab reaches the focused row's buttons; ↓ in
  * the search field enters the list.
  */
-import { memo, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { displayTitle, sessionTree } from '../../../shared/session-tree.js';
 import { SHORTCUTS } from '../../keyboard/commands.js';
@@ -22,6 +22,7 @@ import { PLATFORM } from '../keyboard/use-commands.js';
 import { SearchHits } from './SearchHits.js';
 import { focusRow, SessionRow } from './SessionRow.js';
 import { TeamSection } from '../team/TeamSection.js';
+import { ROOMY_WIDTH, sidebarFolded, sidebarFoldedForRoom } from '../../state/app-store.js';
 
 /**
  * Reports the selected session's own first prompt (title fallback; a fork's is the first after its
@@ -122,21 +123,38 @@ const SessionList = memo(function SessionList({ firstMessage }: { readonly first
   );
 });
 
+/** Tells the store whether the window is narrower than {@link ROOMY_WIDTH} (then an open side panel folds the sidebar). */
+function useNarrowWindow(): void {
+  const setLayoutFacts = useApp((s) => s.setLayoutFacts);
+  useLayoutEffect(() => {
+    const query = window.matchMedia(`(max-width: ${ROOMY_WIDTH - 0.02}px)`);
+    const update = (): void => setLayoutFacts({ narrowWindow: query.matches });
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, [setLayoutFacts]);
+}
+
 /** The collapsed sidebar: a narrow rail of icon buttons. */
 function SidebarRail(): ReactNode {
   const runtime = useRuntime();
   const setCollapsed = useApp((s) => s.setSidebarCollapsed);
+  const forRoom = useApp(sidebarFoldedForRoom);
   const openSettings = useApp((s) => s.openSettings);
   const openPalette = useApp((s) => s.openPalette);
   return (
-    <nav className="sidebar-rail" data-testid="sidebar-rail" aria-label="Sessions (collapsed)" data-region="sessions">
+    <nav className="sidebar-rail" data-testid="sidebar-rail" aria-label="Sessions (collapsed)" data-region="sessions" data-for-room={forRoom ? 'true' : 'false'}>
       <button
         type="button"
         className="icon-button"
         data-testid="sidebar-expand"
         data-focus-default=""
-        title={`Show the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)})`}
-        aria-label="Show the sidebar"
+        title={
+          forRoom
+            ? `Folded to give the timeline room beside the side panel. Show the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)}); it then stays open until the window is wide again`
+            : `Show the sidebar (${shortcutLabel(SHORTCUTS.sidebar, PLATFORM)})`
+        }
+        aria-label={forRoom ? 'Show the sidebar (folded to give the timeline room)' : 'Show the sidebar'}
         onClick={() => setCollapsed(false)}
       >
         <SidebarIcon />
@@ -163,8 +181,9 @@ function SidebarRail(): ReactNode {
 
 export function Sidebar(): ReactNode {
   const runtime = useRuntime();
-  const collapsed = useApp((s) => s.sidebarCollapsed);
+  const collapsed = useApp(sidebarFolded);
   const setCollapsed = useApp((s) => s.setSidebarCollapsed);
+  useNarrowWindow();
   const search = useApp((s) => s.search);
   const setSearch = useApp((s) => s.setSearch);
   const openSettings = useApp((s) => s.openSettings);

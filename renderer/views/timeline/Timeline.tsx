@@ -18,6 +18,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type WheelEvent } from 'react';
 import { findRows } from '../../../shared/timeline-find.js';
+import { rowSearchText } from './row-text.js';
 import { rowIndexOfSeq, type TimelineRow } from '../../../shared/timeline.js';
 import { EARLIER_PAGE_EVENTS } from '../../state/session-controller.js';
 import { useApp, useRequiredSession, useSession, useTimeline } from '../context.js';
@@ -67,7 +68,7 @@ interface RowItemProps {
 
 /** Rows →/← expand and fold. */
 function foldable(row: TimelineRow): boolean {
-  return row.kind === 'tool' || row.kind === 'reasoning' || row.kind === 'compaction' || row.kind === 'user';
+  return row.kind === 'tool' || row.kind === 'reasoning' || row.kind === 'compaction' || row.kind === 'user' || (row.kind === 'event' && (row.todos?.length ?? 0) > 0);
 }
 
 const RowItem = memo(function RowItem({ row, index, count, start, sessionId, live, selected, find, modelView, active, measure }: RowItemProps): ReactNode {
@@ -114,7 +115,8 @@ export function Timeline(): ReactNode {
   const session = useRequiredSession();
   const rows = useMemo(() => visibleRows(timeline.rows, { showLogEvents, modelView }), [timeline.rows, showLogEvents, modelView]);
   const findQuery = find?.query;
-  const matches = useMemo(() => (findQuery !== undefined ? findRows(rows, findQuery) : []), [rows, findQuery]);
+  const seedLength = useSession((s) => s.header?.seedLength);
+  const matches = useMemo(() => (findQuery !== undefined ? findRows(rows, findQuery, (row) => rowSearchText(row, seedLength !== undefined ? { seedLength } : {})) : []), [rows, findQuery, seedLength]);
   const current = matches.length > 0 && find ? ((find.index % matches.length) + matches.length) % matches.length : -1;
   const matchKeys = useMemo(() => new Set(matches.map((i) => rows[i]!.key)), [matches, rows]);
   const currentKey = current >= 0 ? rows[matches[current]!]!.key : undefined;

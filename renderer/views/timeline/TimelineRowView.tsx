@@ -43,6 +43,20 @@ import { FanoutForm } from '../compare/FanoutForm.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { approvalLabel, measured, showsTtft, stepFinishLabel, turnDurationLabel } from './trust-labels.js';
+import {
+  elidedLabel,
+  endSeedLabel,
+  instructionsWhere,
+  isForkBoundary,
+  NO_INSTRUCTIONS,
+  SCOPE_LABEL,
+  sourceLabel,
+  stepsLabel,
+  turnEndCost,
+  turnEndReason,
+  turnRuleEnd,
+  warningHintLabel,
+} from './row-text.js';
 
 export interface RowViewProps {
   readonly row: TimelineRow;
@@ -56,22 +70,12 @@ export interface RowViewProps {
 }
 
 function TurnRule({ row }: { readonly row: TurnRow }): ReactNode {
-  const duration = row.end ? turnDurationLabel({ end: row.end, ...(row.durationMs !== undefined ? { durationMs: row.durationMs } : {}) }) : undefined;
   return (
     <div className={`row row-turn${row.ended ? '' : ' open'}`} data-testid="turn-rule" data-turn={row.turn}>
       <span className="turn-label">Turn {row.turn}</span>
       <span className="muted">{clockTime(row.time)}</span>
-      <span className="muted">
-        {row.steps} step{row.steps === 1 ? '' : 's'}
-      </span>
-      {row.ended ? (
-        <span className="muted">
-          {row.endLabel}
-          {duration ? ` · ${duration.text}` : ''}
-        </span>
-      ) : (
-        <span className="running-label">running…</span>
-      )}
+      <span className="muted">{stepsLabel(row.steps)}</span>
+      <span className={row.ended ? 'muted' : 'running-label'}>{turnRuleEnd(row)}</span>
       <span className="rule" />
     </div>
   );
@@ -111,7 +115,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
   return (
     <div className={`row row-turn-end tone-${tone}${fanningOut ? ' with-form' : ''}`} data-testid="turn-end" data-turn={row.turn} data-reason={row.end.kind}>
       <span className="turn-end-label">
-        turn {row.turn} ended: {row.crash ? <CrashBadges crash={row.crash} /> : <b>{row.label}</b>}
+        turn {row.turn} ended: {row.crash ? <CrashBadges crash={row.crash} /> : <b>{turnEndReason(row)}</b>}
       </span>
       {row.end.failure?.message && (
         <span className="muted clip" data-testid="turn-end-detail" title={row.end.failure.message}>
@@ -130,7 +134,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
       )}
       {row.cost && (
         <span className="muted mono" data-testid="turn-end-cost" title="what the turn's steps cost, at the prices logged for their requests">
-          {row.cost.usd !== undefined ? formatUsd(row.cost.usd) : row.cost.knownUsd > 0 ? `≥ ${formatUsd(row.cost.knownUsd)} (${row.cost.unknownCount} unpriced)` : 'price unknown'}
+          {turnEndCost(row.cost)}
         </span>
       )}
       <span className="spacer" />
@@ -283,8 +287,6 @@ function StepMarker({ row, live }: { readonly row: StepRow; readonly live: boole
   );
 }
 
-const SOURCE_LABEL: Record<string, string> = { steer: 'steering', inject: 'injected context', plugin: 'context', compaction: 'compaction summary' };
-
 function UserMessage({ row, expanded, onToggle }: { readonly row: UserRow; readonly expanded: boolean; readonly onToggle: () => void }): ReactNode {
   const machine = row.sourceKind !== 'user' && row.sourceKind !== 'steer';
   const long = row.text.length > 600 || row.text.split('\n').length > 12;
@@ -294,7 +296,7 @@ function UserMessage({ row, expanded, onToggle }: { readonly row: UserRow; reado
   return (
     <div className={`row row-user source-${row.sourceKind}${row.shadowedBy !== undefined ? ' shadowed' : ''}`} data-testid="user-message" data-source={row.sourceKind}>
       <div className="row-head">
-        <span className="who">{row.sourceKind === 'user' ? 'You' : (SOURCE_LABEL[row.sourceKind] ?? row.sourceKind)}</span>
+        <span className="who">{sourceLabel(row.sourceKind)}</span>
         {row.sourceLabel && <span className="muted mono">{row.sourceLabel}</span>}
         {row.replaces && row.replaces.length > 0 && <Badge tone="info">replaces {row.replaces.length}</Badge>}
         {row.shadowedBy !== undefined && <ShadowBadge by={row.shadowedBy} />}
@@ -448,7 +450,7 @@ function Warning({ row }: { readonly row: WarningRow }): ReactNode {
       <Badge tone="warn">{row.code}</Badge>
       <span className="warning-text">
         {row.message}
-        {row.hint && <span className="warning-hint"> What to do: {row.hint}</span>}
+        {row.hint && <span className="warning-hint">{warningHintLabel(row.hint)}</span>}
       </span>
     </div>
   );
@@ -474,36 +476,32 @@ function Approval({ row }: { readonly row: ApprovalRow }): ReactNode {
 
 function EndSeed({ row }: { readonly row: EndSeedRow }): ReactNode {
   const seedLength = useSession((s) => s.header?.seedLength);
-  const fork = seedLength !== undefined && row.seq === seedLength;
+  const fork = isForkBoundary(row.seq, seedLength !== undefined ? { seedLength } : {});
   return (
     <div className="row row-end-seed" data-testid="end-seed-row" data-fork={fork ? 'true' : 'false'}>
       <span className="rule" />
-      <span>{fork ? 'fork boundary: history above is inherited from the parent session' : 'resumed here: history above came from an earlier run'}</span>
+      <span>{endSeedLabel(fork)}</span>
       <span className="rule" />
     </div>
   );
 }
 
 function Elided({ row }: { readonly row: ElidedRow }): ReactNode {
-  const n = row.toSeq - row.fromSeq + 1;
   return (
     <div className="row row-elided" data-testid="elided-row" data-from={row.fromSeq} data-to={row.toSeq}>
-      ⋯ seq {row.fromSeq}
-      {n > 1 ? `–${row.toSeq}` : ''} not in the imported file ({n} event{n === 1 ? '' : 's'} elided)
+      {elidedLabel(row)}
     </div>
   );
 }
 
-const SCOPE_LABEL: Readonly<Record<string, string>> = { user: 'user', project: 'project', nested: 'folder' };
-
 /** Which project-instruction files (AGENTS.md …) the model sees from here on. */
 function Instructions({ row }: { readonly row: InstructionsRow }): ReactNode {
-  const where = row.placement === 'tool-result' ? 'added to the tool result' : 'in the system prompt';
+  const where = instructionsWhere(row);
   return (
     <div className="row row-instructions" data-testid="instructions-row" data-placement={row.placement}>
       <span className="mono event-type">instructions</span>
       {row.files.length === 0 ? (
-        <span>none in force any more</span>
+        <span>{NO_INSTRUCTIONS}</span>
       ) : (
         <span className="instruction-files">
           {row.files.map((f) => (

@@ -1,6 +1,7 @@
 /** Small status badges, including the crash badges e2e tests look for. */
 import type { ReactNode } from 'react';
 import type { CrashBadge } from '../../../shared/timeline.js';
+import { CRASH_LABEL } from './row-text.js';
 
 export type BadgeTone = 'ok' | 'bad' | 'warn' | 'muted' | 'info';
 
@@ -13,9 +14,9 @@ export function Badge({ tone = 'muted', children, testId, title }: { readonly to
 }
 
 const CRASH: Record<CrashBadge, { testId: string; label: string; title: string }> = {
-  'not-started': { testId: 'badge-not-started', label: 'not started', title: 'Crash recovery: this call never started (TOOL_NOT_STARTED)' },
-  'outcome-unknown': { testId: 'badge-outcome-unknown', label: 'outcome unknown', title: 'Crash recovery: the call started but its result was lost (TOOL_OUTCOME_UNKNOWN)' },
-  interrupted: { testId: 'badge-interrupted', label: 'interrupted', title: 'Crash recovery closed this turn (turn/end interrupted)' },
+  'not-started': { testId: 'badge-not-started', label: CRASH_LABEL['not-started'], title: 'Crash recovery: this call never started (TOOL_NOT_STARTED)' },
+  'outcome-unknown': { testId: 'badge-outcome-unknown', label: CRASH_LABEL['outcome-unknown'], title: 'Crash recovery: the call started but its result was lost (TOOL_OUTCOME_UNKNOWN)' },
+  interrupted: { testId: 'badge-interrupted', label: CRASH_LABEL.interrupted, title: 'Crash recovery closed this turn (turn/end interrupted)' },
 };
 
 export function CrashBadges({ crash }: { readonly crash: CrashBadge | undefined }): ReactNode {

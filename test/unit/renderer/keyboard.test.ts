@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionSummary, SettingsView } from '../../../shared/api.js';
 import { buildCommands, filterCommands, SHORTCUTS, type CommandEffects } from '../../../renderer/keyboard/commands.js';
 import { matchesShortcut, platformOf, shortcutLabel } from '../../../renderer/keyboard/shortcut.js';
-import { createAppStore } from '../../../renderer/state/app-store.js';
+import { createAppStore, sidebarFolded, sidebarFoldedForRoom } from '../../../renderer/state/app-store.js';
 import { providerReadiness } from '../../../renderer/state/provider-readiness.js';
 
 const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
@@ -126,6 +126,31 @@ describe('command list', () => {
     expect(forChild.find((c) => c.id === 'find')!.shortcut).toEqual(SHORTCUTS.find);
     // Read-only sessions cannot be forked or continued from here.
     expect(buildCommands({ state: app.getState(), running: false, readOnly: true, approvalsPending: false }, effects).map((c) => c.id)).not.toContain('go-composer');
+  });
+
+  it('a side panel in a narrow window folds the sidebar; showing it again holds until the window is wide', () => {
+    const app = createAppStore();
+    const folded = (): boolean => sidebarFolded(app.getState());
+    const toggle = (): void =>
+      buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects)
+        .find((c) => c.id === 'sidebar')!
+        .run();
+    app.getState().setLayoutFacts({ dockOpen: true });
+    expect(folded()).toBe(false);
+    app.getState().setLayoutFacts({ narrowWindow: true });
+    expect([folded(), sidebarFoldedForRoom(app.getState())]).toEqual([true, true]);
+    toggle();
+    expect([folded(), app.getState().sidebarCollapsed]).toEqual([false, false]);
+    app.getState().setLayoutFacts({ dockOpen: false });
+    app.getState().setLayoutFacts({ dockOpen: true });
+    expect(folded()).toBe(false);
+    app.getState().setLayoutFacts({ narrowWindow: false });
+    app.getState().setLayoutFacts({ narrowWindow: true });
+    expect(folded()).toBe(true);
+    // Hidden by the person: folded whatever the panels, and not "for room".
+    app.getState().setSidebarCollapsed(true);
+    app.getState().setLayoutFacts({ dockOpen: false });
+    expect([folded(), sidebarFoldedForRoom(app.getState())]).toEqual([true, false]);
   });
 
   it('runs state commands against the store', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { timelineOf } from '../../../shared/timeline.js';
 import { visibleRows } from '../../../renderer/views/timeline/row-filter.js';
-import { findRows, turnOutline } from '../../../shared/timeline-find.js';
+import { findRows as findRowsBy, turnOutline } from '../../../shared/timeline-find.js';
+import { rowSearchText } from '../../../renderer/views/timeline/row-text.js';
 import { diffLines, diffStat, unifiedDiffText } from '../../../renderer/views/timeline/unified-diff.js';
 import { LogBuilder } from '../shared/timeline-events.js';
 
@@ -82,6 +83,7 @@ describe('find and outline', () => {
   log.add('turn/start', { turn: 2 });
   log.user('second prompt mentioning typeerror again');
   const rows = timelineOf(log.events).rows;
+  const findRows = (r: typeof rows, q: string): number[] => findRowsBy(r, q, (row) => rowSearchText(row));
 
   it('finds rows by their text, case-insensitively, in order', () => {
     const hits = findRows(rows, 'TYPEERROR');
@@ -95,6 +97,41 @@ describe('find and outline', () => {
       [1, 'Why does parse() crash? It says TypeError.', 'error'],
       [2, 'second prompt mentioning typeerror again', undefined],
     ]);
+  });
+});
+
+describe('find reaches the words of every row kind', () => {
+  const log = new LogBuilder();
+  log.add('turn/start', { turn: 1 });
+  log.add('step/start', { turn: 1, step: 1 });
+  log.user('first prompt');
+  log.add('instructions/loaded', { placement: 'system', files: [{ path: '/w/AGENTS.md', shownPath: 'AGENTS.md', scope: 'project', sha256: 'ab', bytes: 3 }] });
+  log.add('llm/warning', { turn: 1, step: 1, code: 'PROMPT_TRUNCATED', message: 'the server cut the prompt', hint: 'set a smaller window' });
+  log.add('import/elided', {});
+  log.add('import/elided', {});
+  log.chunk(1, 1, { type: 'text-delta', index: 0, text: 'partial answer' });
+  log.message(1, 1, [{ type: 'text', text: 'partial answer' }]);
+  log.add('step/end', { turn: 1, step: 1 });
+  log.add('turn/end', { turn: 1, reason: { kind: 'max-tokens' } });
+  const seed = log.add('session/end-seed', {});
+  const rows = timelineOf(log.events).rows;
+  const kinds = (q: string, seedLength?: number): string[] => findRowsBy(rows, q, (row) => rowSearchText(row, seedLength !== undefined ? { seedLength } : {})).map((i) => rows[i]!.kind);
+
+  it('warnings, their hint, instructions, elided events, turn ends and the fork boundary', () => {
+    expect(kinds('server cut the prompt')).toEqual(['warning']);
+    expect(kinds('what to do: set a smaller')).toEqual(['warning']);
+    expect(kinds('agents.md')).toEqual(['instructions']);
+    expect(kinds('in the system prompt')).toEqual(['instructions']);
+    expect(kinds('2 events elided')).toEqual(['elided']);
+    expect(kinds('turn 1 ended')).toEqual(['turn-end']);
+    expect(kinds('1 step')).toEqual(['turn']);
+    expect(kinds('inherited from the parent', seed)).toEqual(['end-seed']);
+    expect(kinds('inherited from the parent')).toEqual([]);
+    expect(kinds('came from an earlier run')).toEqual(['end-seed']);
+  });
+
+  it('every row kind has searchable text', () => {
+    for (const row of rows) expect(rowSearchText(row, { seedLength: seed }).trim(), row.kind).not.toBe('');
   });
 });
 

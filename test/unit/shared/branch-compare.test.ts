@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CompareResult } from '../../../shared/api.js';
-import { commonHistoryLabel, compareFigures, transcriptAfter, turnsBefore } from '../../../shared/branch-compare.js';
+import { commonHistoryLabel, commonHistoryLength, compareFigures, sharedHistoryLabel, transcriptAfter, turnsBefore, type Lineage } from '../../../shared/branch-compare.js';
 import { branchStats } from '../../../shared/branch-stats.js';
 import { timelineOf } from '../../../shared/timeline.js';
 import { branchCostLabel } from '../../../shared/session-cost.js';
@@ -80,5 +80,50 @@ describe('branchCostLabel', () => {
     expect(branchCostLabel({ costUsd: 0.0024, billedResponses: 1 })).toBe('$0.002400');
     // A local model priced at zero by its user did bill responses: $0 is then the truth.
     expect(branchCostLabel({ costUsd: 0, billedResponses: 2 })).toBe('$0');
+  });
+});
+
+describe('the shared history of several branches', () => {
+  // root (40 events) → f1 forked at 20 → f11 forked at 30 of f1; f2 forked at 10 of root; other unrelated.
+  const sessions: Record<string, Lineage> = {
+    root: { eventCount: 40 },
+    f1: { eventCount: 50, parentSession: 'root', seedLength: 20 },
+    f11: { eventCount: 45, parentSession: 'f1', seedLength: 30 },
+    f2: { eventCount: 12, parentSession: 'root', seedLength: 10 },
+    other: { eventCount: 9 },
+  };
+  const common = (...ids: string[]): number => commonHistoryLength((id) => sessions[id], ids);
+
+  it('is the fork point for a root and its fork, the lowest seed on the way for deeper forks, 0 for unrelated ones', () => {
+    expect(common('root', 'f1')).toBe(20);
+    expect(common('f1', 'root')).toBe(20);
+    expect(common('f1', 'f11')).toBe(30);
+    expect(common('root', 'f11')).toBe(20);
+    expect(common('f11', 'f2')).toBe(10);
+    expect(common('root', 'other')).toBe(0);
+    expect(common('root', 'missing')).toBe(0);
+    expect(common('root')).toBe(0);
+  });
+
+  it('for more than two, what all of them share', () => {
+    expect(common('root', 'f1', 'f11')).toBe(20);
+    expect(common('f11', 'f1', 'f2')).toBe(10);
+    expect(common('root', 'f1', 'other')).toBe(0);
+  });
+
+  it('is labelled by its turns, up to the last one in it', () => {
+    const log = new LogBuilder();
+    turn(log, 1, 'first', 'one');
+    turn(log, 2, 'second', 'two');
+    const boundary = log.events.length;
+    turn(log, 3, 'third', 'three');
+    const rows = timelineOf(log.events).rows;
+    expect(sharedHistoryLabel(rows, boundary)).toBe('shared history: 2 turns up to turn 2');
+    expect(sharedHistoryLabel(rows, 2)).toBe('shared history: 2 events, no whole turn');
+    expect(
+      transcriptAfter(rows, 0, boundary)
+        .filter((r) => r.kind === 'turn')
+        .map((r) => (r as { turn: number }).turn),
+    ).toEqual([1, 2]);
   });
 });
