@@ -1,6 +1,6 @@
 /**
  * Display formatting shared by the timeline views: durations, token counts, usage summaries,
- * timestamps. Pure: no Node, no DOM.
+ * timestamps, file sizes. Pure: no Node, no DOM.
  */
 import type { TokenUsage } from './chunks.js';
 
@@ -21,6 +21,19 @@ export function formatTokens(n: number | undefined): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 2 : 1)}k`;
   return `${(n / 1_000_000).toFixed(2)}M`;
+}
+
+/** File size in bytes, decimal units as file managers show them: `512 B`, `12.3 KB`, `4.56 MB`, `1.20 GB`. */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 1000) return `${Math.max(0, Math.round(Number.isFinite(n) ? n : 0))} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'] as const;
+  let value = n / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`;
 }
 
 /** `in 2.9k · cached 1.28k · out 91 (46 reasoning)` */

@@ -45,6 +45,8 @@ export interface CommandEffects {
   cycle(direction: 1 | -1): void;
   /** Focuses the find bar's field (once it is rendered). */
   focusFind(): void;
+  /** Dismisses the toast holding focus, else the newest one. */
+  dismissToast(): void;
 }
 
 /** What the commands read besides the app state. */
@@ -86,6 +88,8 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(open !== undefined && facts.running && { id: 'cancel', label: 'Cancel the running turn', group: 'Session', shortcut: SHORTCUTS.cancel, run: () => effects.cancel(open) });
   // In the compare view Esc goes back to the open session (no turn can be cancelled from there).
   add(s.compare !== undefined && { id: 'close-compare', label: 'Close the comparison', group: 'View', shortcut: SHORTCUTS.cancel, run: () => s.closeCompare() });
+  // Esc with no turn to cancel and no comparison to close: the newest toast goes (README "Toasts").
+  add(s.toasts.length > 0 && { id: 'dismiss-toast', label: 'Dismiss the newest message (toast)', group: 'View', shortcut: SHORTCUTS.cancel, run: effects.dismissToast });
   add(
     open !== undefined &&
       facts.approvalsPending && {

@@ -9,6 +9,7 @@
  * `providerConfigured()` starts its session once the card saved a working provider.
  */
 import type { HostClient, SessionBudget } from '../../shared/api.js';
+import { formatBytes } from '../../shared/format.js';
 import { HostCallError } from '../host/host-client.js';
 import type { AppStore } from './app-store.js';
 import { providerReadiness } from './provider-readiness.js';
@@ -186,11 +187,13 @@ export class AppActions {
     }
   }
 
-  /** Exports a session; `save` writes the file (the view layer's download). */
+  /** Exports a session; `save` writes the file (the view layer's download). Toasts what was written: the file's name, size and lines. */
   async exportSession(sessionId: string, save: (fileName: string, jsonl: string) => void): Promise<void> {
     try {
       const { fileName, jsonl } = await this.runtime.client.exportSession({ sessionId });
       save(fileName, jsonl);
+      const lines = jsonl.split('\n').filter((line) => line !== '').length;
+      this.app.toast(`Session exported: ${fileName} (${formatBytes(new TextEncoder().encode(jsonl).length)}, ${lines} line${lines === 1 ? '' : 's'} of JSONL).`, 'info');
     } catch (error) {
       this.runtime.reportError('Export', error);
     }
@@ -226,7 +229,7 @@ export class AppActions {
         ...(withFiles ? [`${b.checkpoints} checkpoint(s) with files`] : []),
         b.redacted > 0 ? `${b.redacted} secret(s) redacted` : 'no secrets found',
       ];
-      this.app.toast(`Bundle ${b.fileName} saved: ${parts.join(', ')}${b.missingCheckpoints > 0 ? `; ${b.missingCheckpoints} checkpoint(s) not included` : ''}.`, 'info');
+      this.app.toast(`Bundle ${b.fileName} saved (${formatBytes(b.bytes)}): ${parts.join(', ')}${b.missingCheckpoints > 0 ? `; ${b.missingCheckpoints} checkpoint(s) not included` : ''}.`, 'info');
       return true;
     } catch (error) {
       this.runtime.reportError('Export bundle', error);

@@ -1,7 +1,7 @@
 /**
  * The window: connection banner (or the token page), sidebar, the selected session / compare view /
  * start screen, the side dock, the keyboard layer (shortcuts and command palette), and the dialogs
- * (folder browser, provider setup, settings), toasts.
+ * (folder browser, provider setup, settings); the toasts' strip sits in the main area (Toasts.tsx).
  */
 import { useEffect, type ReactNode } from 'react';
 import { byTestId, focusAfterRender } from '../keyboard/focus-after-render.js';
@@ -21,7 +21,7 @@ import { FolderBrowser } from './sidebar/FolderBrowser.js';
 import { Sidebar } from './sidebar/Sidebar.js';
 import { ImportDropZone } from './import/ImportDropZone.js';
 import { StartScreen } from './start/StartScreen.js';
-import { Toasts } from './Toasts.js';
+import { ToastAnnouncer, Toasts } from './Toasts.js';
 import { TokenPage } from './TokenPage.js';
 import { MarkdownWarmup } from './markdown/Markdown.js';
 
@@ -39,26 +39,33 @@ function useFocusOpenedView(key: string | undefined): void {
   }, [key]);
 }
 
+/** The main area's view; a session's own view places the toasts' strip above its composer, the others get it at their bottom. */
 function Main(): ReactNode {
   const session = useOpenSession();
   const selectedId = useApp((s) => s.selectedId);
   const compare = useApp((s) => s.compare);
   const board = useApp((s) => s.board);
   useFocusOpenedView(board ? `board:${board.ids.join(':')}` : compare ? `compare:${compare.a}:${compare.b}` : undefined);
+  let view: ReactNode;
   if (board)
-    return (
+    view = (
       <BoardView key={board.ids.join(':')} ids={board.ids} {...(board.fanoutId !== undefined ? { fanoutId: board.fanoutId } : {})} {...(board.check !== undefined ? { check: board.check } : {})} />
     );
-  if (compare) return <CompareView key={`${compare.a}:${compare.b}`} a={compare.a} b={compare.b} />;
-  if (!selectedId) return <StartScreen />;
-  if (!session) {
-    return (
+  else if (compare) view = <CompareView key={`${compare.a}:${compare.b}`} a={compare.a} b={compare.b} />;
+  else if (!selectedId) view = <StartScreen />;
+  else if (!session)
+    view = (
       <div className="timeline-state" data-testid="timeline-loading">
         Opening session…
       </div>
     );
-  }
-  return <SessionView key={session.controller.sessionId} />;
+  else return <SessionView key={session.controller.sessionId} />;
+  return (
+    <>
+      <div className="main-view">{view}</div>
+      <Toasts />
+    </>
+  );
 }
 
 /** The setup card as a dialog, for a send from an open session (the start screen shows it inline). */
@@ -127,7 +134,7 @@ export function App(): ReactNode {
       {settingsOpen && <SettingsDialog />}
       <ExportBundleDialog />
       <ImportDropZone />
-      <Toasts />
+      <ToastAnnouncer />
       <MarkdownWarmup />
     </div>
   );

@@ -66,6 +66,12 @@ export function useCommands(): () => Command[] {
       },
       cycle: (direction) => cycleRegion(direction),
       focusFind: () => focusAfterRender(byTestId('find-input'), { from: document.activeElement }),
+      dismissToast: () => {
+        const state = runtime.app.getState();
+        const held = document.activeElement?.closest<HTMLElement>('[data-testid="toast"]')?.dataset['toastId'];
+        const id = held !== undefined ? Number(held) : state.toasts.at(-1)?.id;
+        if (id !== undefined) state.dropToast(id);
+      },
     }),
     [runtime, session],
   );

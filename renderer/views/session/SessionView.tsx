@@ -1,7 +1,7 @@
 /**
  * One open session: header (title, workspace, status, tabs, view toggles; it wraps on narrow
  * windows), banners (read-only, notices from opening), the find bar, the timeline or terminal, the
- * approval panel and composer. The inspectors live in the side dock (dock/SideDock.tsx).
+ * toasts' strip, the approval panel and composer. The inspectors live in the side dock (dock/SideDock.tsx).
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
@@ -18,6 +18,7 @@ import { Timeline } from '../timeline/Timeline.js';
 import { ReplayBanner, ReplayButton } from '../replay/ReplayViews.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
 import { Composer } from './Composer.js';
+import { Toasts } from '../Toasts.js';
 import { ImportedBanner } from './ContinueImported.js';
 import { SessionContextMeter } from './SessionContextMeter.js';
 import { SessionMeter } from './SessionMeter.js';
@@ -272,6 +273,8 @@ export function SessionView(): ReactNode {
               <TerminalPanel />
             </div>
           )}
+          {/* Their own strip between the timeline and the composer: a toast never covers a row or Send. */}
+          <Toasts />
           <ApprovalPanel />
           <Composer />
         </div>

@@ -1,11 +1,13 @@
 /**
  * "Test connection": one tiny request to the endpoint as the form describes it (HostApi
- * `testConnection`), showing the provider's exact error when it fails.
+ * `testConnection`), showing the provider's exact error when it fails. While it runs the button
+ * keeps focus (aria-disabled, common/busy-button.ts) and the result line below says so.
  */
 import { useRef, useState, type ReactNode } from 'react';
 import type { ConnectionTestResult } from '../../../shared/api.js';
 import { describeError } from '../../host/host-client.js';
 import { focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { busyButtonProps } from '../common/busy-button.js';
 import { useClient } from '../context.js';
 
 export interface ConnectionTestButtonProps {
@@ -24,6 +26,7 @@ export function ConnectionTestButton({ provider, baseUrl, model, apiKey }: Conne
   const buttonRef = useRef<HTMLButtonElement>(null);
 
   const run = async (): Promise<void> => {
+    if (busy) return;
     setBusy(true);
     setResult(undefined);
     try {
@@ -32,7 +35,7 @@ export function ConnectionTestButton({ provider, baseUrl, model, apiKey }: Conne
       setResult({ ok: false, code: 'HOST', message: describeError(e) });
     } finally {
       setBusy(false);
-      // Disabled while it ran (focus fell to the page): the button takes focus back, the result beside it.
+      // It kept focus while it ran (aria-disabled, not disabled); should focus have gone anyway, the button takes it back.
       focusAfterRender(() => buttonRef.current, { from: buttonRef.current });
     }
   };
@@ -41,7 +44,7 @@ export function ConnectionTestButton({ provider, baseUrl, model, apiKey }: Conne
     <div className="field">
       <span>Connection</span>
       <div className="inline">
-        <button ref={buttonRef} type="button" data-testid="settings-test-connection" disabled={busy || !model.trim() || !baseUrl.trim()} onClick={() => void run()}>
+        <button ref={buttonRef} type="button" data-testid="settings-test-connection" {...busyButtonProps(busy, !model.trim() || !baseUrl.trim())} onClick={() => void run()}>
           {busy ? 'Testing…' : 'Test connection'}
         </button>
       </div>

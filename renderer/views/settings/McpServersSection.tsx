@@ -13,6 +13,7 @@ import { describeError } from '../../host/host-client.js';
 import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient } from '../context.js';
 import { Badge, type BadgeTone } from '../timeline/badges.js';
+import { useOpenSubForm } from './open-sub-forms.js';
 import { countsLabel, groupMcpServers, placesLabel, type McpServerGroup } from './mcp-server-groups.js';
 
 const STATE_TONE: Readonly<Record<McpServerStatus['state'], BadgeTone>> = {
@@ -138,6 +139,7 @@ export function McpServersSection(): ReactNode {
   const [text, setText] = useState(() => JSON.stringify(settings?.mcpServers ?? {}, null, 2));
   const [error, setError] = useState<string | undefined>();
   const [saved, setSaved] = useState(false);
+  useOpenSubForm('mcp', text.trim() !== JSON.stringify(settings?.mcpServers ?? {}, null, 2).trim() ? 'the edited MCP servers (Save servers)' : undefined);
 
   const refresh = useCallback(() => {
     client.listMcpServers({}).then(setServers, (e: unknown) => setError(describeError(e)));

@@ -9,6 +9,7 @@ import { useState, type ReactNode } from 'react';
 import type { PriceOverrideSetting } from '../../../shared/api.js';
 import { describeError } from '../../host/host-client.js';
 import { useApp, useClient } from '../context.js';
+import { useOpenSubForm } from './open-sub-forms.js';
 
 /** The form's numeric fields: key, label (named in errors), required. */
 const RATE_FIELDS = [
@@ -70,6 +71,7 @@ export function PricesSection(): ReactNode {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [error, setError] = useState<{ text: string; field?: keyof Draft } | undefined>();
   const [saved, setSaved] = useState(false);
+  useOpenSubForm('price', editing === undefined ? undefined : editing === 'new' ? 'the new price row (Save price or Cancel)' : 'the price row being edited (Save price or Cancel)');
 
   const save = async (list: readonly PriceOverrideSetting[]): Promise<boolean> => {
     try {

@@ -2,15 +2,18 @@
  * Settings: provider preset, base URL, model (the preset's models, the endpoint's listed models,
  * or free text), the model's limits (context window, max output), reasoning effort (when the
  * preset has values), API key (write-only; only whether one is set is shown), a connection test,
- * approval policy, and where sessions are stored; below, the MCP servers (McpServersSection).
+ * approval policy, and where sessions are stored; below, prices, trace export, the MCP servers and
+ * the team store. Save waits while one of those sub-forms (or the API key field) holds unsaved input,
+ * and says so beside it (open-sub-forms.ts); busy buttons keep focus (common/busy-button.ts).
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ModelListing, ModelLimitSetting, ProviderChoice, SettingsView } from '../../../shared/api.js';
 import type { ApprovalPolicyName } from '../../../shared/events.js';
 import { describeError } from '../../host/host-client.js';
 import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
+import { busyButtonProps } from '../common/busy-button.js';
 import { ConnectionTestButton } from './ConnectionTestButton.js';
 import { McpServersSection } from './McpServersSection.js';
 import { PricesSection } from './PricesSection.js';
@@ -19,6 +22,7 @@ import { TeamStoreSettingsSection } from '../team/TeamSection.js';
 import { ModelLimitsFields, parseTokens } from './ModelLimitsFields.js';
 import { ModelListField } from './ModelListField.js';
 import { LearnedLimitNote } from './LearnedLimitNote.js';
+import { blockedSaveReason, SubFormsContext, useOpenSubForm, type ReportSubForm } from './open-sub-forms.js';
 
 /** The saved limits of an endpoint + model (base URLs compared without trailing slashes). */
 function savedLimits(view: SettingsView, baseUrl: string, model: string): ModelLimitSetting | undefined {
@@ -32,7 +36,18 @@ const POLICIES: { value: ApprovalPolicyName; label: string }[] = [
   { value: 'deny', label: 'Deny shell commands and file writes' },
 ];
 
-function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView; readonly onSaved: (view: SettingsView) => void; readonly onClose: () => void }): ReactNode {
+function SettingsForm({
+  view,
+  onSaved,
+  onClose,
+  openSubForms,
+}: {
+  readonly view: SettingsView;
+  readonly onSaved: (view: SettingsView) => void;
+  readonly onClose: () => void;
+  /** The sub-forms holding unsaved input (open-sub-forms.ts): Save waits for them. */
+  readonly openSubForms: readonly string[];
+}): ReactNode {
   const client = useClient();
   const [provider, setProvider] = useState(view.active.provider);
   const [baseUrl, setBaseUrl] = useState(view.active.baseUrl);
@@ -92,7 +107,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
   const saveRef = useRef<HTMLButtonElement>(null);
 
   const saveKey = async (): Promise<void> => {
-    if (!apiKey) return;
+    if (!apiKey || busy) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -117,7 +132,11 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
     }
   };
 
+  useOpenSubForm('api-key', apiKey !== '' ? 'the API key you typed (Save key)' : undefined);
+  const blocked = blockedSaveReason(openSubForms);
+
   const save = async (): Promise<void> => {
+    if (busy || blocked !== undefined) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -204,7 +223,7 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
             value={apiKey}
             onChange={(e) => setApiKey(e.target.value)}
           />
-          <button ref={saveKeyRef} type="button" data-testid="settings-api-key-save" disabled={busy || !apiKey} onClick={() => void saveKey()}>
+          <button ref={saveKeyRef} type="button" data-testid="settings-api-key-save" {...busyButtonProps(busy, !apiKey)} onClick={() => void saveKey()}>
             Save key
           </button>
         </div>
@@ -252,11 +271,24 @@ function SettingsForm({ view, onSaved, onClose }: { readonly view: SettingsView;
         </div>
       )}
       <div className="dialog-buttons">
+        {/* Visible, not only a tooltip: Save would close the dialog and lose what the sub-form holds. */}
+        {blocked !== undefined && (
+          <span className="hint warn" id="settings-save-blocked" data-testid="settings-save-blocked">
+            {blocked}
+          </span>
+        )}
         <span className="spacer" />
         <button type="button" onClick={onClose}>
           Cancel
         </button>
-        <button ref={saveRef} type="submit" className="primary" data-testid="settings-save" disabled={busy || !model.trim() || !baseUrl.trim() || limitsInvalid}>
+        <button
+          ref={saveRef}
+          type="submit"
+          className="primary"
+          data-testid="settings-save"
+          aria-describedby={blocked !== undefined ? 'settings-save-blocked' : undefined}
+          {...busyButtonProps(busy, blocked !== undefined || !model.trim() || !baseUrl.trim() || limitsInvalid)}
+        >
           Save
         </button>
       </div>
@@ -288,6 +320,17 @@ export function SettingsDialog(): ReactNode {
   }, [client, setSettings]);
 
   const close = (): void => openSettings(false);
+  // The sub-forms with unsaved input, in the order they first reported.
+  const [subForms, setSubForms] = useState<readonly (readonly [string, string])[]>([]);
+  const reportSubForm = useCallback<ReportSubForm>((key, what) => {
+    setSubForms((list) => {
+      const i = list.findIndex(([k]) => k === key);
+      if (what === undefined) return i < 0 ? list : list.filter(([k]) => k !== key);
+      if (i >= 0 && list[i]![1] === what) return list;
+      return i < 0 ? [...list, [key, what]] : list.map((e, j) => (j === i ? ([key, what] as const) : e));
+    });
+  }, []);
+  const openSubForms = useMemo(() => subForms.map(([, what]) => what), [subForms]);
   return (
     <Dialog title="Settings" testId="settings-dialog" onClose={close}>
       {error && !view ? (
@@ -299,13 +342,13 @@ export function SettingsDialog(): ReactNode {
           Loading settings…
         </div>
       ) : (
-        <>
-          <SettingsForm view={view} onSaved={setSettings} onClose={close} />
+        <SubFormsContext.Provider value={reportSubForm}>
+          <SettingsForm view={view} onSaved={setSettings} onClose={close} openSubForms={openSubForms} />
           <PricesSection />
           <TelemetrySection />
           <McpServersSection />
           <TeamStoreSettingsSection />
-        </>
+        </SubFormsContext.Provider>
       )}
     </Dialog>
   );

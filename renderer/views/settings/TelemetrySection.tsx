@@ -9,7 +9,9 @@
 import { useState, type ReactNode } from 'react';
 import { otlpEndpointError } from '../../../shared/otlp-endpoint.js';
 import { describeError } from '../../host/host-client.js';
+import { busyButtonProps } from '../common/busy-button.js';
 import { useApp, useClient } from '../context.js';
+import { useOpenSubForm } from './open-sub-forms.js';
 
 export function TelemetrySection(): ReactNode {
   const client = useClient();
@@ -20,8 +22,11 @@ export function TelemetrySection(): ReactNode {
   const [error, setError] = useState<string | undefined>();
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  const edited = endpoint.trim() !== (settings?.otlp?.endpoint ?? '') || includeContent !== (settings?.otlp?.includeContent === true);
+  useOpenSubForm('otlp', edited ? 'the trace export settings (Save trace export)' : undefined);
 
   const save = async (): Promise<void> => {
+    if (busy) return;
     const problem = otlpEndpointError(endpoint);
     if (problem !== undefined) {
       setError(problem);
@@ -30,7 +35,11 @@ export function TelemetrySection(): ReactNode {
     }
     setBusy(true);
     try {
-      setSettings(await client.updateSettings({ otlp: { endpoint: endpoint.trim(), includeContent } }));
+      const next = await client.updateSettings({ otlp: { endpoint: endpoint.trim(), includeContent } });
+      setSettings(next);
+      // As the host kept it, so the section no longer counts as edited (open-sub-forms.ts).
+      setEndpoint(next.otlp?.endpoint ?? '');
+      setIncludeContent(next.otlp?.includeContent === true);
       setSaved(true);
       setError(undefined);
     } catch (e) {
@@ -89,7 +98,7 @@ export function TelemetrySection(): ReactNode {
         </span>
         {saved && <span className="hint ok">Saved.</span>}
         <span className="spacer" />
-        <button type="button" className="primary" data-testid="otlp-save" disabled={busy} onClick={() => void save()}>
+        <button type="button" className="primary" data-testid="otlp-save" {...busyButtonProps(busy)} onClick={() => void save()}>
           Save trace export
         </button>
       </div>

@@ -21,6 +21,7 @@ import type { TeamSessionView, TeamStatus } from '../../../shared/team.js';
 import { TEAM_LIST_REFRESH_MS, teamFailure, teamStoreFor, type TeamFailure, type TeamState } from '../../state/team-state.js';
 import { useApp, useClient, useRuntime } from '../context.js';
 import { FolderBrowser } from '../sidebar/FolderBrowser.js';
+import { useOpenSubForm } from '../settings/open-sub-forms.js';
 
 function useTeam<T>(selector: (state: TeamState) => T): T {
   return useStore(teamStoreFor(useClient()), selector);
@@ -86,6 +87,7 @@ function StoreSettings({ status, onDone, ids = 'team' }: { readonly status: Team
   const store = teamStoreFor(client);
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string>();
+  useOpenSubForm(`${ids}-store`, url !== '' ? 'the team store connection string (Save)' : undefined);
   const save = async (): Promise<void> => {
     try {
       await client.setTeamSettings({ storeUrl: url });

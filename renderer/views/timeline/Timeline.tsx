@@ -158,6 +158,24 @@ export function Timeline(): ReactNode {
     if (!el || !followRef.current || rows.length === 0) return;
     el.scrollTop = el.scrollHeight;
   }, [rows, totalSize]);
+  const scrollerShown = rows.length > 0 && phase !== 'error';
+  // …and when the view itself gets shorter (a toast's strip opening under it, the approval panel): the
+  // last rows stay in view instead of moving below its bottom edge.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let height = el.clientHeight;
+    const observer = new ResizeObserver(() => {
+      // Only when it got shorter: taller, the browser keeps a view at the bottom there by itself.
+      const shorter = el.clientHeight < height;
+      height = el.clientHeight;
+      // A row focused in the timeline stays where it is (scrolling could unmount it and drop focus).
+      if (shorter && followRef.current && !el.contains(document.activeElement)) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+    // The scroller exists only once there are rows to show (not while loading, empty or failed).
+  }, [scrollerShown]);
 
   // A focused row can be replaced under the person (the rest of a session arriving after its tail,
   // a row's key changing): focus then falls to <body>. Put it back on the active row (or the

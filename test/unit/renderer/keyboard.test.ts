@@ -59,6 +59,7 @@ describe('command list', () => {
     focus: (region) => calls.push(`focus ${region}`),
     cycle: (d) => calls.push(`cycle ${d}`),
     focusFind: () => calls.push('focus find'),
+    dismissToast: () => calls.push('dismiss toast'),
   };
   const summary = (id: string, extra: Partial<SessionSummary> = {}): SessionSummary => ({ id, createdAt: 0, updatedAt: 0, eventCount: 3, status: 'idle', ...extra });
 
@@ -179,6 +180,24 @@ describe('command list', () => {
     expect(close.shortcut).toEqual(SHORTCUTS.cancel);
     close.run();
     expect(app.getState().compare).toBeUndefined();
+  });
+
+  it('Esc dismisses a toast when there is one, after cancelling a running turn and closing the compare view', () => {
+    const app = createAppStore();
+    app.getState().setSessions([summary('s1'), summary('s2')]);
+    app.getState().select('s1');
+    const firstOnEsc = (running: boolean) => buildCommands({ state: app.getState(), running, readOnly: false, approvalsPending: false }, effects).find((c) => c.shortcut === SHORTCUTS.cancel)?.id;
+    expect(firstOnEsc(false)).toBeUndefined();
+    app.getState().toast('Exported s1.jsonl (1.2 kB).', 'info');
+    expect(firstOnEsc(false)).toBe('dismiss-toast');
+    expect(firstOnEsc(true)).toBe('cancel');
+    app.getState().openCompare('s1', 's2');
+    expect(firstOnEsc(false)).toBe('close-compare');
+    app.getState().closeCompare();
+    buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects)
+      .find((c) => c.id === 'dismiss-toast')!
+      .run();
+    expect(calls.at(-1)).toBe('dismiss toast');
   });
 
   it('filters by every typed word, in list order', () => {
