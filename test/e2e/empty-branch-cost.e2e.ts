@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConnection } from '../../electron/host/host-connection.js';
 import { textResponse, usage } from '../support/scripted-llm/index.js';
 import { startConnectedApp, type E2eApp } from './support/e2e-harness.js';
+import { unfoldSidebarForRoom } from './support/layout-checks.js';
 
 let app: E2eApp;
 let byTestId: (id: string) => Locator;
@@ -47,8 +48,13 @@ const page = () => app.page;
 const figure = async (key: string, side: 'a' | 'b'): Promise<string> =>
   (await page().locator(`[data-testid="compare-figure"][data-figure="${key}"] [data-testid="compare-figure-${side}"]`).textContent()) ?? '';
 const branchNode = (id: string): Locator => page().locator(`[data-testid="branch-node"][data-session-id="${id}"]`);
-/** Opens a session from its sidebar row (its title: at 1000 px the row's hover actions cover its middle). */
+/**
+ * Opens a session from its sidebar row (its title: at 1000 px the row's hover actions cover its
+ * middle). Below 1200 px an open side panel (the branch picker) folds the sidebar to its rail
+ * (sidebar-fold.e2e): unfold it first, as a user would.
+ */
 async function open(id: string): Promise<void> {
+  await unfoldSidebarForRoom(page());
   await page().locator(`[data-testid="session-row"][data-session-id="${id}"]`).getByTestId('session-title').click();
   await page().locator(`[data-testid="session-row"][data-session-id="${id}"][data-selected="true"]`).waitFor();
   await byTestId('session-view').waitFor();

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConnection } from '../../electron/host/host-connection.js';
 import { textResponse, toolCallResponse } from '../support/scripted-llm/index.js';
 import { startE2eApp, type E2eApp } from './support/e2e-harness.js';
-import { layoutProblems, seriousAxeViolations, type AxeViolation, type LayoutProblem } from './support/layout-checks.js';
+import { layoutProblems, seriousAxeViolations, unfoldSidebarForRoom, type AxeViolation, type LayoutProblem } from './support/layout-checks.js';
 
 const SIZES = [
   { width: 900, height: 600 },
@@ -109,11 +109,7 @@ async function checkView(page: Page, size: { width: number; height: number }, vi
 const row = (page: Page, id: string) => page.locator(`[data-testid="session-row"][data-session-id="${id}"] [data-testid="session-open"]`);
 
 async function openSession(page: Page, id: string): Promise<void> {
-  // Below 1200 px an open side panel folds the sidebar to its rail (sidebar-fold.e2e): unfold it first.
-  if ((await page.locator('[data-testid="sidebar-rail"][data-for-room="true"]').count()) > 0) {
-    await page.getByTestId('sidebar-expand').click();
-    await page.getByTestId('sidebar').waitFor();
-  }
+  await unfoldSidebarForRoom(page);
   await row(page, id).click();
   await page.locator(`[data-testid="session-row"][data-session-id="${id}"][data-selected="true"]`).waitFor();
   await page.getByTestId('session-view').waitFor();

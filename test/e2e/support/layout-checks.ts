@@ -96,3 +96,13 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
       .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => String(n.target.join(' '))) }));
   });
 }
+
+/**
+ * Unfolds the sidebar when it is folded to its rail to make room for a side panel (below 1200 px
+ * an open side panel does that: sidebar-fold.e2e), as a user would before picking another session.
+ */
+export async function unfoldSidebarForRoom(page: Page): Promise<void> {
+  if ((await page.locator('[data-testid="sidebar-rail"][data-for-room="true"]').count()) === 0) return;
+  await page.getByTestId('sidebar-expand').click();
+  await page.getByTestId('sidebar').waitFor();
+}
