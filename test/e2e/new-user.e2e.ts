@@ -24,13 +24,10 @@ import { httpError, reply, textResponse, toolCallResponse } from '../support/scr
 import { ROOT, SCREENSHOTS, startConnectedApp, type E2eApp, type E2eOptions } from './support/e2e-harness.js';
 import { createRuntime } from '../../electron/host/runtime.js';
 import { startBrowserServer } from '../../electron/host/transport/ws-server.js';
-import { layoutProblems } from './support/layout-checks.js';
+import { layoutProblems, NARROW_AND_WIDE } from './support/layout-checks.js';
 import { runCommand, waitForFocus } from './support/keyboard-focus.js';
 
-const SIZES = [
-  { width: 1000, height: 700 },
-  { width: 1440, height: 900 },
-] as const;
+const SIZES = NARROW_AND_WIDE;
 
 let app: E2eApp | undefined;
 afterEach(async () => {

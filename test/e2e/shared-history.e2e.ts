@@ -11,12 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { textResponse } from '../support/scripted-llm/index.js';
 import { startConnectedApp, type E2eApp } from './support/e2e-harness.js';
 import { runCommand, waitForFocus } from './support/keyboard-focus.js';
-import { layoutProblems } from './support/layout-checks.js';
+import { layoutProblems, NARROW_AND_WIDE } from './support/layout-checks.js';
 
-const SIZES = [
-  { width: 1000, height: 700 },
-  { width: 1440, height: 900 },
-] as const;
+const SIZES = NARROW_AND_WIDE;
 
 let app: E2eApp | undefined;
 afterEach(async () => {

@@ -106,3 +106,9 @@ export async function unfoldSidebarForRoom(page: Page): Promise<void> {
   await page.getByTestId('sidebar-expand').click();
   await page.getByTestId('sidebar').waitFor();
 }
+
+/** The two window sizes the new-user checks run at: the narrow one (1000×700) and a common laptop one (1440×900). */
+export const NARROW_AND_WIDE = [
+  { width: 1000, height: 700 },
+  { width: 1440, height: 900 },
+] as const;
