@@ -3,19 +3,21 @@
  * (one turn of 1,000 steps, each a model response asking for one tool call, through the real Agent,
  * tool pipeline, Session and SQLite store; model and tool answer instantly) with and without a
  * {@link LiveTraceExporter} streaming its spans through the SDK's OTLP/HTTP exporter to a
- * collector on 127.0.0.1 (an HTTP server in this process that reads each request and answers 200).
- * Runs alternate, off/on, three times each in the same process; the figure is the median mean
+ * collector on 127.0.0.1 (an HTTP server in a child process that reads each request and answers
+ * 200; the SDK exporter encodes and sends on live export's worker thread).
+ * Runs alternate, off/on, five times each in the same process; the figure is the median mean
  * step time with export over the median without. Goal: ≤ 1.05 (≤ 5 % more per step).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import type { StreamChunk } from '../shared/chunks.js';
 import { Agent } from '../electron/agent/agent.js';
 import type { ModelClient } from '../electron/llm/model-client.js';
 import { SessionRepository } from '../electron/store/session-repository.js';
 import { SqliteSessionStore } from '../electron/store/sqlite-session-store.js';
 import { LiveTraceExporter } from '../electron/telemetry/live-exporter.js';
-import { otlpExporter } from '../electron/telemetry/otlp-export.js';
+import { threadedOtlpSink } from '../electron/telemetry/otlp-export-thread.js';
 import { InMemoryFileReadTracker } from '../electron/tools/file-read-tracker.js';
 import { ToolRegistry } from '../electron/tools/registry.js';
 import { noopTool } from './noop-tool.js';
@@ -23,7 +25,18 @@ import { tempDir } from '../test/support/store-fixtures.js';
 import { median, report } from './report.js';
 
 const STEPS = 1_000;
-const ROUNDS = 3;
+const ROUNDS = 5;
+
+/** The collector's program: prints its port, then on SIGUSR2 the number of requests it answered. */
+const COLLECTOR = `
+let requests = 0;
+const server = require('node:http').createServer((req, res) => {
+  req.resume();
+  req.on('end', () => { requests++; res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(); });
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.on('SIGUSR2', () => { console.log(requests); process.exit(0); });
+`;
 
 function instantModel(): ModelClient {
   let n = 0;
@@ -53,7 +66,7 @@ async function run(exportTo: string | undefined): Promise<{ msPerStep: number; e
   const store = new SqliteSessionStore(tmp.file('steps.db'));
   const repository = new SessionRepository(store, { newId: randomUUID, invariants: 'enforce' });
   const live = repository.create({ cwd: tmp.dir });
-  const traces = exportTo ? new LiveTraceExporter({ exporter: otlpExporter(exportTo, 10_000) }) : undefined;
+  const traces = exportTo ? new LiveTraceExporter({ sink: threadedOtlpSink(exportTo, 10_000) }) : undefined;
   const watch = traces?.watch(live.session);
   const noop = noopTool();
   const agent = new Agent({
@@ -84,16 +97,12 @@ async function run(exportTo: string | undefined): Promise<{ msPerStep: number; e
 }
 
 async function main(): Promise<void> {
-  let requests = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      requests++;
-      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/traces`;
+  // The collector runs in a child process, as a real one would (in this process its HTTP server
+  // would be counted as the export's cost): it reads each request, answers 200 and counts them.
+  const collector = spawn(process.execPath, ['-e', COLLECTOR], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: collector.stdout! });
+  const nextLine = (): Promise<string> => new Promise((resolve) => lines.once('line', resolve));
+  const url = `http://127.0.0.1:${await nextLine()}/v1/traces`;
   await run(undefined); // warm-up (JIT, SQLite, module loading)
   const off: number[] = [];
   const on: number[] = [];
@@ -106,7 +115,8 @@ async function main(): Promise<void> {
     exported += r.exported;
     dropped += r.dropped;
   }
-  server.close();
+  collector.kill('SIGUSR2'); // it prints its request count and exits
+  const requests = Number(await nextLine());
   const ours = median(on);
   const baseline = median(off);
   const ratio = ours / baseline;

@@ -1,8 +1,9 @@
 /**
  * Live OTLP export (issue 26): the spans of sessions running here, streamed to a collector while
  * they run. Each live session's appended events go through a {@link SessionSpanBuilder}; ended
- * spans enter one bounded queue, and a timer hands batches to the SDK's OTLP exporter, one export
- * in flight at a time — the shape of the SDK's BatchSpanProcessor, with our own ids and times.
+ * spans enter one bounded queue, and a timer hands batches to a {@link SpanRecordSink} (the SDK's
+ * OTLP exporter, on a worker thread in production: otlp-export-thread.ts), one export in flight at
+ * a time — the shape of the SDK's BatchSpanProcessor, with our own ids and times.
  *
  * It never slows or blocks a step: an append does a little synchronous work and an O(1) enqueue;
  * nothing awaits the collector. When the queue is full (a slow or absent collector) new spans are
@@ -12,9 +13,7 @@
 import type { Event } from '../../shared/event.js';
 import type { SessionEvent, SessionHeader } from '../../shared/events.js';
 import { toDisposable, type IDisposable } from '../../shared/lifecycle.js';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { ExportResultCode } from '@opentelemetry/core';
-import { forklineResource, toReadableSpan } from './otlp-export.js';
+import type { SpanRecordSink } from './otlp-export.js';
 import { forkLinkTarget, SessionSpanBuilder, type SpanRecord } from './session-spans.js';
 
 /** Drop and failure warnings are printed at most this often (ms). */
@@ -29,8 +28,8 @@ export interface LiveSessionView {
 }
 
 export interface LiveTraceOptions {
-  /** The SDK exporter (OTLP/HTTP in production). */
-  readonly exporter: SpanExporter;
+  /** Where batches go: `threadedOtlpSink` in production, `sdkSpanSink(exporter)` to send on this thread. */
+  readonly sink: SpanRecordSink;
   /** Spans held at most while waiting (default 2,048, the SDK's BatchSpanProcessor default). */
   readonly maxQueueSize?: number;
   /** Spans per export (default 512). */
@@ -51,7 +50,6 @@ export class LiveTraceExporter implements IDisposable {
   private readonly queue: SpanRecord[] = [];
   private readonly maxQueue: number;
   private readonly maxBatch: number;
-  private readonly resource = forklineResource();
   private readonly timer: ReturnType<typeof setInterval>;
   private inFlight: Promise<void> | undefined;
   private lastWarning = Number.NEGATIVE_INFINITY;
@@ -119,22 +117,15 @@ export class LiveTraceExporter implements IDisposable {
   private sendNext(): Promise<void> {
     if (this.inFlight || this.queue.length === 0) return this.inFlight ?? Promise.resolve();
     const batch = this.queue.splice(0, this.maxBatch);
-    const spans: ReadableSpan[] = batch.map((r) => toReadableSpan(r, this.resource));
     this.inFlight = new Promise<void>((resolve) => {
-      try {
-        this.options.exporter.export(spans, (result) => {
-          if (result.code === ExportResultCode.SUCCESS) this.exported += batch.length;
-          else {
-            this.failed += batch.length;
-            this.warn();
-          }
-          resolve();
-        });
-      } catch {
-        this.failed += batch.length;
-        this.warn();
+      this.options.sink.send(batch, (ok) => {
+        if (ok) this.exported += batch.length;
+        else {
+          this.failed += batch.length;
+          this.warn();
+        }
         resolve();
-      }
+      });
     }).finally(() => {
       this.inFlight = undefined;
     });
@@ -158,7 +149,7 @@ export class LiveTraceExporter implements IDisposable {
     await Promise.race([this.flush(), wait()]);
     this.disposed = true;
     this.dropped += this.queue.splice(0).length;
-    await Promise.race([this.options.exporter.shutdown().catch(() => undefined), wait()]);
+    await Promise.race([this.options.sink.shutdown().catch(() => undefined), wait()]);
   }
 
   dispose(): void {

@@ -122,10 +122,10 @@ export class LiveTraceSwitch implements IDisposable {
   }
 
   private async load(endpoint: string, includeContent: boolean, generation: number): Promise<void> {
-    const [{ LiveTraceExporter: Exporter }, { otlpExporter }] = await Promise.all([import('./live-exporter.js'), import('./otlp-export.js')]);
+    const [{ LiveTraceExporter: Exporter }, { threadedOtlpSink }] = await Promise.all([import('./live-exporter.js'), import('./otlp-export-thread.js')]);
     if (generation !== this.generation || this.disposed) return;
     const exporter = new Exporter({
-      exporter: otlpExporter(endpoint, this.options.exportTimeoutMs ?? 10_000),
+      sink: threadedOtlpSink(endpoint, this.options.exportTimeoutMs ?? 10_000, this.options.onWarning),
       includeContent,
       ...(this.options.lineage ? { lineage: this.options.lineage } : {}),
       ...(this.options.onWarning ? { onWarning: this.options.onWarning } : {}),

@@ -8,7 +8,7 @@
  * exporter writes it.
  */
 import { writeFileSync } from 'node:fs';
-import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from '@opentelemetry/api';
+import type { HrTime } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -25,38 +25,75 @@ export function forklineResource(): Resource {
   return resourceFromAttributes({ 'service.name': 'forkline', 'service.version': TELEMETRY_SCOPE.version });
 }
 
-function hrTime(ms: number): HrTime {
-  const seconds = Math.floor(ms / 1000);
-  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
-}
-
 /** One record as the SDK's ReadableSpan (ended, with the record's ids and times). */
 export function toReadableSpan(record: SpanRecord, resource: Resource): ReadableSpan {
-  const context = { traceId: record.traceId, spanId: record.spanId, traceFlags: TraceFlags.SAMPLED };
-  const start = hrTime(record.startMs);
-  const end = hrTime(record.endMs);
-  const durationMs = record.endMs - record.startMs;
+  return spanFromRecord(record, resource, TELEMETRY_SCOPE);
+}
+
+/**
+ * {@link toReadableSpan}'s body. It refers to nothing outside itself, so the live exporter's
+ * worker thread (otlp-export-thread.ts) runs the very same code from its source text: hence the
+ * enum values written as numbers (`SpanKind.INTERNAL` 0, `CLIENT` 2; `SpanStatusCode.UNSET` 0, `OK`
+ * 1, `ERROR` 2; `TraceFlags.SAMPLED` 1 — @opentelemetry/api 1.9; test/unit/telemetry/span-ids.test.ts
+ * checks them against the API) and the times converted inline.
+ */
+export function spanFromRecord(record: SpanRecord, resource: Resource, scope: ReadableSpan['instrumentationScope']): ReadableSpan {
+  const sampled = 1;
+  const hrTime = (ms: number): HrTime => {
+    const seconds = Math.floor(ms / 1000);
+    return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+  };
+  const context = { traceId: record.traceId, spanId: record.spanId, traceFlags: sampled };
   return {
     name: record.name,
-    kind: record.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL,
+    kind: record.kind === 'client' ? 2 : 0,
     spanContext: () => context,
-    ...(record.parentSpanId !== undefined ? { parentSpanContext: { traceId: record.traceId, spanId: record.parentSpanId, traceFlags: TraceFlags.SAMPLED } } : {}),
-    startTime: start,
-    endTime: end,
+    ...(record.parentSpanId !== undefined ? { parentSpanContext: { traceId: record.traceId, spanId: record.parentSpanId, traceFlags: sampled } } : {}),
+    startTime: hrTime(record.startMs),
+    endTime: hrTime(record.endMs),
     status: {
-      code: record.status.code === 'error' ? SpanStatusCode.ERROR : record.status.code === 'ok' ? SpanStatusCode.OK : SpanStatusCode.UNSET,
+      code: record.status.code === 'error' ? 2 : record.status.code === 'ok' ? 1 : 0,
       ...(record.status.message !== undefined ? { message: record.status.message } : {}),
     },
     attributes: record.attributes as ReadableSpan['attributes'],
-    links: record.links.map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: TraceFlags.SAMPLED }, attributes: l.attributes as ReadableSpan['attributes'] })),
+    links: record.links.map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: sampled }, attributes: l.attributes as ReadableSpan['attributes'] })),
     events: record.events.map((e) => ({ name: e.name, time: hrTime(e.timeMs), attributes: e.attributes as ReadableSpan['attributes'] })),
-    duration: hrTime(durationMs),
+    duration: hrTime(record.endMs - record.startMs),
     ended: true,
     resource,
-    instrumentationScope: TELEMETRY_SCOPE,
+    instrumentationScope: scope,
     droppedAttributesCount: 0,
     droppedEventsCount: 0,
     droppedLinksCount: 0,
+  };
+}
+
+/**
+ * Where the live exporter hands its batches of ended spans: the SDK exporter on this thread
+ * ({@link sdkSpanSink}) or on a worker thread (otlp-export-thread.ts).
+ */
+export interface SpanRecordSink {
+  /** Sends one batch; `done(true)` once the collector took it, `done(false)` if not. Never throws. */
+  send(records: readonly SpanRecord[], done: (ok: boolean) => void): void;
+  /** Sends nothing more and releases the exporter (and its thread). */
+  shutdown(): Promise<void>;
+}
+
+/** A sink that converts and sends on the calling thread through `exporter`. */
+export function sdkSpanSink(exporter: SpanExporter): SpanRecordSink {
+  const resource = forklineResource();
+  return {
+    send(records, done) {
+      try {
+        exporter.export(
+          records.map((r) => toReadableSpan(r, resource)),
+          (result) => done(result.code === ExportResultCode.SUCCESS),
+        );
+      } catch {
+        done(false);
+      }
+    },
+    shutdown: () => exporter.shutdown(),
   };
 }
 

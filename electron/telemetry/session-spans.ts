@@ -63,9 +63,46 @@ export function traceIdOf(sessionId: string): string {
   return hex(`forkline-trace:${sessionId}`, 16);
 }
 
-/** A span id: the first 8 bytes of SHA-256(`forkline-span:` + id + `:` + the opening event's seq, or `session`). */
+/**
+ * A span id (16 hex digits). The session span's: the first 8 bytes of SHA-256(`forkline-span:` + id
+ * + `:session`). A span opened by the event at `seq`: a per-session key (the first 8 bytes of
+ * SHA-256(`forkline-span:` + id), hashed once per session) mixed with the seq by MurmurHash3's
+ * 32-bit finaliser — one hash per session instead of one per span (a SHA-256 per span was ~20% of
+ * live export's cost per step). The high half is a bijection of the seq for a given session, so two
+ * spans of one session never share an id.
+ */
 export function spanIdOf(sessionId: string, seq: number | 'session'): string {
-  return hex(`forkline-span:${sessionId}:${seq}`, 8);
+  if (seq === 'session') return hex(`forkline-span:${sessionId}:session`, 8);
+  const [k0, k1] = spanKeyOf(sessionId);
+  const high = fmix32((k0 ^ seq) >>> 0);
+  const low = fmix32((k1 ^ Math.imul(seq, 0x9e3779b1) ^ high) >>> 0);
+  if (high === 0 && low === 0) return '0000000000000001'; // an all-zero id is invalid in OTLP
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+}
+
+/** Per-session span keys (two unsigned 32-bit words), remembered for the sessions seen last. */
+const spanKeys = new Map<string, readonly [number, number]>();
+const SPAN_KEYS_KEPT = 256;
+
+function spanKeyOf(sessionId: string): readonly [number, number] {
+  let key = spanKeys.get(sessionId);
+  if (key === undefined) {
+    const digest = createHash('sha256').update(`forkline-span:${sessionId}`).digest();
+    key = [digest.readUInt32BE(0), digest.readUInt32BE(4)];
+    if (spanKeys.size >= SPAN_KEYS_KEPT) spanKeys.clear();
+    spanKeys.set(sessionId, key);
+  }
+  return key;
+}
+
+/** MurmurHash3's 32-bit finaliser (a bijection on unsigned 32-bit integers). */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** `gen_ai.provider.name` for a Forkline provider id (the well-known values of the conventions where one exists). */

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStoredSessions, type StoredSessions } from '../../../electron/cli/stored-sessions.js';
 import { LiveTraceExporter } from '../../../electron/telemetry/live-exporter.js';
-import { otlpExporter } from '../../../electron/telemetry/otlp-export.js';
+import { otlpExporter, sdkSpanSink, type SpanRecordSink } from '../../../electron/telemetry/otlp-export.js';
+import { threadedOtlpSink } from '../../../electron/telemetry/otlp-export-thread.js';
 import { spanIdOf, traceIdOf } from '../../../electron/telemetry/session-spans.js';
 import { AgentLogWriter } from '../../support/store-fixtures.js';
 import { forkline } from '../../support/cli-process.js';
@@ -39,11 +40,16 @@ async function receiver(mode?: Parameters<typeof startReceiver>[0]): Promise<Rec
 }
 
 describe('live OTLP export', () => {
-  it('streams the turn, step and tool spans of a running session with the ids a one-shot export gives', async () => {
+  const sinks: [string, (url: string, timeoutMs: number) => SpanRecordSink][] = [
+    ['on a worker thread', (url, timeoutMs) => threadedOtlpSink(url, timeoutMs)],
+    ['on the calling thread', (url, timeoutMs) => sdkSpanSink(otlpExporter(url, timeoutMs))],
+  ];
+  it.each(sinks)('streams the turn, step and tool spans of a running session with the ids a one-shot export gives (sent %s)', async (_where, sink) => {
     const r = await receiver();
     const { repository } = dataFolder();
     const live = repository.create({ cwd: '/tmp' });
-    const exporter = new LiveTraceExporter({ exporter: otlpExporter(r.url, 5_000), scheduledDelayMs: 50 });
+    const threaded = sink(r.url, 5_000);
+    const exporter = new LiveTraceExporter({ sink: threaded, scheduledDelayMs: 50 });
     const watch = exporter.watch(live.session);
     const w = new AgentLogWriter(live.session);
     w.completedTurn('live one', 3);
@@ -58,6 +64,7 @@ describe('live OTLP export', () => {
     expect(turn.startMs).toBe(turnStart.time);
     expect(exporter.exported).toBe(4);
     expect(exporter.dropped).toBe(0);
+    if ('fallbackReason' in threaded) expect(threaded.fallbackReason).toBeUndefined();
     watch.dispose();
     await exporter.shutdown();
     await live.release();
@@ -68,7 +75,7 @@ describe('live OTLP export', () => {
     const { repository } = dataFolder();
     const live = repository.create({ cwd: '/tmp' });
     const warnings: string[] = [];
-    const exporter = new LiveTraceExporter({ exporter: otlpExporter(r.url, 60_000), maxQueueSize: 4, maxBatchSize: 2, scheduledDelayMs: 10, onWarning: (m) => warnings.push(m) });
+    const exporter = new LiveTraceExporter({ sink: threadedOtlpSink(r.url, 60_000), maxQueueSize: 4, maxBatchSize: 2, scheduledDelayMs: 10, onWarning: (m) => warnings.push(m) });
     const watch = exporter.watch(live.session);
     const w = new AgentLogWriter(live.session);
     const started = performance.now();
@@ -96,7 +103,7 @@ describe('live OTLP export', () => {
     const { repository } = dataFolder();
     const live = repository.create({ cwd: '/tmp' });
     const warnings: string[] = [];
-    const exporter = new LiveTraceExporter({ exporter: otlpExporter(url, 2_000), scheduledDelayMs: 20, onWarning: (m) => warnings.push(m) });
+    const exporter = new LiveTraceExporter({ sink: threadedOtlpSink(url, 2_000), scheduledDelayMs: 20, onWarning: (m) => warnings.push(m) });
     const watch = exporter.watch(live.session);
     new AgentLogWriter(live.session).completedTurn('nobody listens', 2);
     await exporter.flush();
@@ -122,6 +129,8 @@ describe('live OTLP export from the CLI (cli.json otlpEndpoint)', () => {
     setup.llm.enqueue(toolCallResponse([{ id: 'call_live_1', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('all listed'));
     const run = await forkline(['run', '--cwd', setup.work, '--base-url', setup.llm.baseUrl, '--model', 'scripted-model', '--approval', 'allow', 'list the folder'], { dataDir: setup.dataDir });
     expect(run.code, run.stderr).toBe(0);
+    // The bundle's export thread ran (it loads the SDK by path): no fallback to the main thread.
+    expect(run.stderr).not.toMatch(/live OTLP export/);
     const names = r.spans.map((s) => s.name).sort();
     expect(names).toEqual(['chat scripted-model', 'chat scripted-model', 'execute_tool list_dir', 'invoke_agent forkline']);
     const tool = r.spans.find((s) => s.name.startsWith('execute_tool'))!;
