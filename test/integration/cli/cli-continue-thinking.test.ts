@@ -1,11 +1,8 @@
 /**
  * Issue 20 items 1 and 3, through the real CLI (bundled, real child processes, real SQLite, the
  * scripted server in strict thinking mode on 127.0.0.1, which refuses what DeepSeek refuses):
- * - every importable fixture with tool calls (Claude Code, Codex, OpenHands, DeepSeek Harness),
- *   imported, forked into a folder and resumed on the endpoint (`resume CHILD --base-url URL
- *   --model M "continue"`), completes its turn with no rejection at all: a custom endpoint gets
- *   `reasoning_content` on every tool-call message by default (`""` when none is known) and results
- *   go in call order;
+ * - every importable fixture with tool calls continues with no rejection at all:
+ *   cli-continue-fixtures-*.test.ts (two files, so they run side by side);
  * - a Claude Code transcript with three parallel sub-agent calls answered out of order continues
  *   with no rejection at all;
  * - on a server that refuses unknown message fields (Cerebras' 400 for `reasoning_content`), the
@@ -15,90 +12,23 @@
  *   `reasoning_content` with its tool call is never refused, and neither is its resume; nor is a
  *   native session recorded on another custom endpoint and resumed on this one;
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../shared/events.js';
-import { SqliteSessionStore } from '../../../electron/store/sqlite-session-store.js';
-import { agentLogFixtures, sourcePairs, sourceRecords } from '../../support/import-fixtures.js';
-import { startScriptedLlm, textResponse, toolCallResponse, type RecordedRequest, type ScriptedLlm } from '../../support/scripted-llm/index.js';
+import { startScriptedLlm, textResponse, toolCallResponse, type RecordedRequest } from '../../support/scripted-llm/index.js';
 import { strictThinkingViolations } from '../../support/scripted-llm/strict-thinking.js';
 import { unknownFieldViolations } from '../../support/scripted-llm/strict-fields.js';
-import { forkline as forklineRun, ROOT, type ForklineRun } from '../../support/cli-process.js';
-import { closeScriptedCli, openScriptedCli } from '../../support/scripted-cli.js';
+import { ROOT } from '../../support/cli-process.js';
+import { FORMATS_WITH_TOOL_CALLS, fixturesWithToolCalls, thinkingCli } from '../../support/thinking-cli.js';
 
-let llm: ScriptedLlm;
-let dataDir: string;
-let work: string;
-
-beforeAll(async () => {
-  ({ llm, dataDir, work } = await openScriptedCli('forkline-cli-thinking', { llm: { strictThinking: true } }));
-});
-afterAll(() => closeScriptedCli({ llm, dataDir, work }));
-
-/** The CLI through the shared spawn helper (test/support/cli-process.ts). */
-const forkline = (args: string[]): Promise<ForklineRun> => forklineRun(args, { dataDir, env: { FORKLINE_CHECKPOINTS: 'off' } });
-
-function readLog(id: string): SessionEvent[] {
-  const store = new SqliteSessionStore(join(dataDir, 'sessions.db'));
-  try {
-    return store.readAll(id);
-  } finally {
-    store.close();
-  }
-}
-
-/** The rejections since `before`, as the server's error messages. */
-function rejectionsSince(before: number): string[] {
-  return llm.rejected.filter((r) => r.request.number > before).map((r) => (r.step.type === 'http-error' ? JSON.stringify(r.step.body) : r.step.type));
-}
-
-const FORMATS = new Set(['claude-code', 'codex', 'openhands', 'deepseek-harness']);
-const withToolCalls = agentLogFixtures().filter((f) => FORMATS.has(f.folder) && sourcePairs(f.folder, sourceRecords(readFileSync(f.path, 'utf8'))).calls.length > 0);
+const cli = thinkingCli('forkline-cli-thinking');
+const { forkline, readLog, rejectionsSince } = cli;
 
 describe('continuing on a strict thinking endpoint (issue 20)', () => {
   it('covers a fixture of every importable format with tool calls', () => {
-    expect(new Set(withToolCalls.map((f) => f.folder))).toEqual(FORMATS);
-  });
-
-  it.each(withToolCalls.map((f) => [f.file, f] as const))('import, fork --cwd, resume --base-url: %s continues with no 400 left', async (_name, fixture) => {
-    const imported = await forkline(['import', fixture.path]);
-    expect(imported.code, imported.stderr).toBe(0);
-    const id = /^session (\S+)/m.exec(imported.stdout)![1]!;
-    const fork = await forkline(['fork', id, '--cwd', work]);
-    if (fork.stderr.includes('MODEL_VIEW_INCOMPLETE')) {
-      // A log whose model saw something we cannot replay (a sub-agent's sidechain) is not continuable at all (issue 12).
-      expect(fork.code).not.toBe(0);
-      return;
-    }
-    expect(fork.code, fork.stderr).toBe(0);
-    const child = fork.stdout.trim();
-
-    llm.setHandler(() => textResponse('Continuing from where the log stopped.'));
-    const before = llm.requests.length;
-    const resume = await forkline(['resume', child, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'continue']);
-    llm.setHandler(undefined);
-    expect(resume.stderr).toBe('');
-    expect(resume.code).toBe(0);
-    expect(resume.stdout).toMatch(/Turn \d+ ended: completed/);
-
-    const requests = llm.requests.slice(before);
-    // A custom endpoint gets reasoning_content on every tool-call message by default and results in
-    // call order: the thinking endpoint refuses nothing, so nothing needs correcting.
-    expect(rejectionsSince(before)).toEqual([]);
-    expect(requests).toHaveLength(1);
-    expect(strictThinkingViolations(requests[0]!.body)).toEqual([]);
-    const warnings = readLog(child).filter((e): e is SessionEvent<'llm/warning'> => e.type === 'llm/warning' && e.data.code === 'HISTORY_CORRECTED');
-    expect(warnings).toEqual([]);
-
-    // A follow-up on the same endpoint starts from what the log learned: no rejection at all.
-    llm.setHandler(() => textResponse('Still here.'));
-    const again = llm.requests.length;
-    const next = await forkline(['resume', child, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'and then?']);
-    llm.setHandler(undefined);
-    expect(next.code, next.stderr).toBe(0);
-    expect(rejectionsSince(again)).toEqual([]);
+    expect(new Set(fixturesWithToolCalls().map((f) => f.folder))).toEqual(new Set(FORMATS_WITH_TOOL_CALLS));
   });
 
   it('three parallel sub-agent calls whose results arrived in another order: continued with results in call order', async () => {
@@ -142,22 +72,22 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
         },
       }),
     ];
-    const file = join(work, 'parallel-tasks.jsonl');
+    const file = join(cli.work, 'parallel-tasks.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
     const imported = await forkline(['import', file]);
     expect(imported.code, imported.stderr).toBe(0);
     const id = /^session (\S+)/m.exec(imported.stdout)![1]!;
-    const child = (await forkline(['fork', id, '--cwd', work])).stdout.trim();
+    const child = (await forkline(['fork', id, '--cwd', cli.work])).stdout.trim();
 
     // Results in call order is always on: only the reasoning field is checked here, by a server
     // that says (like DeepSeek) what it wants.
-    llm.setHandler(() => textResponse('Writing the tests for a first.'));
-    const before = llm.requests.length;
-    const resume = await forkline(['resume', child, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'what first?']);
-    llm.setHandler(undefined);
+    cli.llm.setHandler(() => textResponse('Writing the tests for a first.'));
+    const before = cli.llm.requests.length;
+    const resume = await forkline(['resume', child, '--base-url', cli.llm.baseUrl, '--model', 'thinking-model', 'what first?']);
+    cli.llm.setHandler(undefined);
     expect(resume.code, resume.stderr).toBe(0);
     expect(rejectionsSince(before)).toEqual([]);
-    const last = llm.requests.at(-1)!;
+    const last = cli.llm.requests.at(-1)!;
     const order = (last.body.messages as { role: string; tool_call_id?: string }[]).filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
     expect(order).toEqual(['toolu_A', 'toolu_B', 'toolu_C']);
     expect(strictThinkingViolations(last.body)).toEqual([]);
@@ -173,24 +103,24 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
     writeFileSync(join(folder, 'a.txt'), 'alpha\n');
     writeFileSync(join(folder, 'b.txt'), 'beta\n');
     try {
-      const before = llm.requests.length;
-      llm.enqueue(toolCallResponse([{ id: 'call_ls', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('There are two files: a.txt and b.txt.'));
-      const run = await forkline(['run', '--cwd', folder, '--base-url', llm.baseUrl, '--model', 'thinking-model', '--approval', 'allow', 'list the files']);
+      const before = cli.llm.requests.length;
+      cli.llm.enqueue(toolCallResponse([{ id: 'call_ls', name: 'list_dir', arguments: '{"path":"."}' }]), textResponse('There are two files: a.txt and b.txt.'));
+      const run = await forkline(['run', '--cwd', folder, '--base-url', cli.llm.baseUrl, '--model', 'thinking-model', '--approval', 'allow', 'list the files']);
       expect(rejectionsSince(before)).toEqual([]);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      const requests: RecordedRequest[] = llm.requests.slice(before);
+      const requests: RecordedRequest[] = cli.llm.requests.slice(before);
       expect(requests).toHaveLength(2);
       const assistantMessage = requests[1]!.body.messages.find((m: { role: string }) => m.role === 'assistant');
       expect(assistantMessage.reasoning_content).toBe('');
       const id = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)![1]!;
 
-      const resumed = llm.requests.length;
-      llm.enqueue(textResponse('Still two.'));
-      const resume = await forkline(['resume', id, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'and now?']);
+      const resumed = cli.llm.requests.length;
+      cli.llm.enqueue(textResponse('Still two.'));
+      const resume = await forkline(['resume', id, '--base-url', cli.llm.baseUrl, '--model', 'thinking-model', 'and now?']);
       expect(resume.code, resume.stderr).toBe(0);
       expect(rejectionsSince(resumed)).toEqual([]);
-      expect(strictThinkingViolations(llm.requests.at(-1)!.body)).toEqual([]);
+      expect(strictThinkingViolations(cli.llm.requests.at(-1)!.body)).toEqual([]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -206,13 +136,13 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
       expect(run.code, run.stderr).toBe(0);
       const id = /session ([0-9a-f-]{36})\s*$/.exec(run.stdout)![1]!;
 
-      const before = llm.requests.length;
-      llm.enqueue(textResponse('Still one.'));
-      const resume = await forkline(['resume', id, '--base-url', llm.baseUrl, '--model', 'thinking-model', 'and now?']);
+      const before = cli.llm.requests.length;
+      cli.llm.enqueue(textResponse('Still one.'));
+      const resume = await forkline(['resume', id, '--base-url', cli.llm.baseUrl, '--model', 'thinking-model', 'and now?']);
       expect(resume.code, resume.stderr).toBe(0);
       expect(rejectionsSince(before)).toEqual([]);
-      expect(llm.requests.length - before).toBe(1);
-      expect(strictThinkingViolations(llm.requests.at(-1)!.body)).toEqual([]);
+      expect(cli.llm.requests.length - before).toBe(1);
+      expect(strictThinkingViolations(cli.llm.requests.at(-1)!.body)).toEqual([]);
       expect(readLog(id).some((e) => e.type === 'llm/warning' && e.data.code === 'HISTORY_CORRECTED')).toBe(false);
     } finally {
       await plain.close();
@@ -226,7 +156,7 @@ describe('continuing on a strict thinking endpoint (issue 20)', () => {
       const imported = await forkline(['import', join(ROOT, 'test/fixtures/agent-session-logs/deepseek-harness/dsh_fs-edit.session.jsonl')]);
       expect(imported.code, imported.stderr).toBe(0);
       const id = /^session (\S+)/m.exec(imported.stdout)![1]!;
-      const fork = await forkline(['fork', id, '--cwd', work]);
+      const fork = await forkline(['fork', id, '--cwd', cli.work]);
       expect(fork.code, fork.stderr).toBe(0);
       const child = fork.stdout.trim();
 
