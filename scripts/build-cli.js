@@ -34,6 +34,8 @@ export function cliBuildOptions(outdir) {
     external: ['better-sqlite3', 'node-pty', 'electron', 'bufferutil', 'utf-8-validate', 'pg-native'],
     // Bundled CommonJS packages call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __forklineCreateRequire } from 'node:module'; const require = __forklineCreateRequire(import.meta.url);" },
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
