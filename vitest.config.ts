@@ -4,10 +4,11 @@ import { defineConfig } from 'vitest/config';
 
 // Unit (test/unit) and integration (test/integration) tests; `npm run test:unit` / `test:integration`
 // run one of the two folders. vitest's default on a 2-core machine is one worker (cores - 1), which
-// leaves a core idle while the integration tests wait on the child processes they spawn. Three
-// workers: alone, two used 1.2 cores (252 CPU-s in 210 s), and in the full run beside the browser
-// tests three took the lane from 378 s to 300 s. FORKLINE_TEST_WORKERS overrides it (e.g. 1 on a
-// busy machine).
+// leaves a core idle while the integration tests wait on the child processes they spawn. Four
+// workers: alone, two used 1.2 cores (252 CPU-s in 210 s); in the full run beside the browser
+// tests three took the lane from 378 s to 300 s, and the whole run still averaged 1.3 of 2 cores
+// with three (886 CPU-s in 681 s), so a fourth fills waits. FORKLINE_TEST_WORKERS overrides it
+// (e.g. 1 on a busy machine).
 //
 // Unit files share their worker process (`isolate: false`: one vitest worker runs many files instead
 // of a fresh process per file, which halves the unit tests' CPU time: 80 s instead of 169 s). A
@@ -34,7 +35,7 @@ const isolatedUnit = unitFiles(join(import.meta.dirname, UNIT))
 export default defineConfig({
   test: {
     pool: 'forks',
-    maxWorkers: Number(process.env['FORKLINE_TEST_WORKERS'] ?? 3),
+    maxWorkers: Number(process.env['FORKLINE_TEST_WORKERS'] ?? 4),
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { FORKLINE_INVARIANTS: 'enforce' },
