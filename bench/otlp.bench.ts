@@ -103,7 +103,9 @@ async function main(): Promise<void> {
   const lines = createInterface({ input: collector.stdout! });
   const nextLine = (): Promise<string> => new Promise((resolve) => lines.once('line', resolve));
   const url = `http://127.0.0.1:${await nextLine()}/v1/traces`;
-  await run(undefined); // warm-up (JIT, SQLite, module loading)
+  // Warm-up of both paths (JIT, SQLite, module loading: the SDK, on the export thread too).
+  await run(undefined);
+  await run(url);
   const off: number[] = [];
   const on: number[] = [];
   let exported = 0;

@@ -235,7 +235,6 @@ export class SessionSpanBuilder {
     }
     const session = this.ensureSession(time);
     const out: SpanRecord[] = [];
-    const holder = (): OpenSpan => this.step ?? this.turn ?? session;
     switch (event.type) {
       case 'turn/start':
         this.turn = this.open(event.seq, 'invoke_agent forkline', 'internal', time, session, {
@@ -280,7 +279,7 @@ export class SessionSpanBuilder {
         if (this.step) this.usage(this.step, event.data.message, event.data.usage);
         break;
       case 'llm/retry':
-        (this.step ?? holder()).events.push({
+        (this.step ?? this.turn ?? session).events.push({
           name: 'forkline.llm.retry',
           timeMs: time,
           attributes: { 'forkline.retry.attempt': event.data.attempt, 'forkline.retry.delay_ms': event.data.delayMs, 'error.type': event.data.failure.code },
@@ -327,7 +326,7 @@ export class SessionSpanBuilder {
         this.compaction = { start: time, id: event.data.compactionId };
         break;
       case 'compaction/summary':
-        holder().events.push({
+        (this.step ?? this.turn ?? session).events.push({
           name: 'forkline.compaction',
           timeMs: time,
           attributes: {
@@ -338,7 +337,7 @@ export class SessionSpanBuilder {
         });
         break;
       case 'compaction/end':
-        holder().events.push({
+        (this.step ?? this.turn ?? session).events.push({
           name: 'forkline.compaction.end',
           timeMs: time,
           attributes: {
