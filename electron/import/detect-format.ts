@@ -265,8 +265,11 @@ export function formatOfDocument(document: JsonValue): { readonly verdict: Forma
 
 /** Formats that share one record vocabulary (a record of one is no format change in the other). */
 export function sameFamily(a: ImportFormatId, b: ImportFormatId): boolean {
-  const family = (id: ImportFormatId): string => (id === 'forkline' || id === 'deepseek-harness' ? 'event-log' : id);
-  return family(a) === family(b);
+  return familyOf(a) === familyOf(b);
+}
+
+function familyOf(id: ImportFormatId): string {
+  return id === 'forkline' || id === 'deepseek-harness' ? 'event-log' : id;
 }
 
 /** The label a person knows a format by ("Claude Code transcript"), for messages. */
