@@ -82,7 +82,18 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
           <div className="section-label" id="folder-recent-title">
             Recent workspaces
           </div>
-          <ul className="folder-list recent" data-testid="folder-recent-list">
+          <ul
+            className="folder-list recent"
+            data-testid="folder-recent-list"
+            onKeyDown={(e) => {
+              // Typing on a recent workspace means a path: it goes to the field (replacing its text), so Enter lists the typed folder, not the recent one.
+              if (e.key.length !== 1 || e.key === ' ' || e.ctrlKey || e.metaKey || e.altKey) return;
+              const field = document.querySelector<HTMLInputElement>('[data-testid="folder-path"]');
+              if (!field) return;
+              field.focus();
+              field.select();
+            }}
+          >
             {recent.map((path, i) => (
               <li key={path}>
                 <button type="button" className="folder-entry" data-testid="folder-recent" data-path={path} autoFocus={i === 0} title={`Start a session in ${path}`} onClick={() => onChoose(path)}>
