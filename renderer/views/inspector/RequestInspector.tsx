@@ -608,7 +608,22 @@ export function RequestInspector(): ReactNode {
           ✕
         </button>
       </header>
-      <div className="tabs panel-tabs" role="tablist" aria-label="Request inspector sections">
+      <div
+        className="tabs panel-tabs"
+        role="tablist"
+        aria-label="Request inspector sections"
+        onKeyDown={(e) => {
+          // A tab list's keys (WAI-ARIA tabs): ← → move to the previous / next tab, Home / End to the first / last.
+          const i = TABS.findIndex((t) => t.id === tab);
+          const to =
+            e.key === 'ArrowRight' ? (i + 1) % TABS.length : e.key === 'ArrowLeft' ? (i + TABS.length - 1) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : undefined;
+          if (to === undefined) return;
+          e.preventDefault();
+          const next = TABS[to]!.id;
+          setTab(next);
+          focusAfterRender(byTestId(`request-tab-${next}`), { from: e.currentTarget });
+        }}
+      >
         {TABS.map((t) => (
           <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'active' : ''} data-testid={`request-tab-${t.id}`} onClick={() => setTab(t.id)}>
             {t.label}

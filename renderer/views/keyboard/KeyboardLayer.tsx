@@ -43,8 +43,9 @@ export function KeyboardLayer(): ReactNode {
     const onBubble = (e: KeyboardEvent): void => {
       if (e.defaultPrevented || e.isComposing) return;
       if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
-      // Escape belongs to the field being typed in (a search box clears itself), except in the composer, where it cancels the run.
-      if (e.key === 'Escape' && isTextTarget(e.target) && !(e.target instanceof Element && e.target.closest('[data-region="composer"]'))) return;
+      // Escape belongs to the field being typed in (a search box clears itself), except in the composer, where it cancels the run,
+      // and on a closed drop-down (an open one keeps its keys to itself), where it means what it means elsewhere.
+      if (e.key === 'Escape' && isTextTarget(e.target) && !(e.target instanceof HTMLSelectElement) && !(e.target instanceof Element && e.target.closest('[data-region="composer"]'))) return;
       for (const command of getCommands()) {
         if (command.shortcut && matchesShortcut(e, command.shortcut, PLATFORM)) {
           e.preventDefault();
