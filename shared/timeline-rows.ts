@@ -172,11 +172,18 @@ export interface ToolRow extends RowBase<'tool'> {
   readonly chunkRange?: { readonly first: number; readonly last: number };
 }
 
-/** A failed model attempt that will be retried (`llm/retry`). */
+/**
+ * A failed model attempt that will be retried (`llm/retry`). Back-to-back retries of one step that
+ * failed the same way (same failure code, nothing streamed between them) fold into one row:
+ * `firstAttempt`..`attempt`, the newest failure and delay, every event in `refSeqs`.
+ */
 export interface RetryRow extends RowBase<'retry'> {
   readonly turn: number;
   readonly step: number;
+  /** The newest retry this row stands for (1-based). */
   readonly attempt: number;
+  /** The first retry this row stands for (equal to `attempt` for one retry). */
+  readonly firstAttempt: number;
   readonly delayMs: number;
   readonly failure: LlmFailure;
 }

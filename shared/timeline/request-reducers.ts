@@ -62,6 +62,21 @@ export const requestReducers = {
     const failure = readFailure(d['failure']) ?? { code: 'UNKNOWN' as const, message: '' };
     fold.failAttempt(st, failure);
     st.attemptClosed = true;
+    const attempt = asNumber(d['attempt']) ?? asNumber(d['retry']) ?? st.attempt;
+    const delayMs = asNumber(d['delayMs']) ?? 0;
+    // The same failure again with nothing between: one row counts them (a refused connection retried five times is one line, not five).
+    const lastIdx = fold.rows.length - 1;
+    const last = fold.rows[lastIdx];
+    if (last?.kind === 'retry' && last.turn === turn && last.step === step && last.failure.code === failure.code) {
+      const merged = fold.edit<RetryRow>(lastIdx);
+      merged.attempt = attempt;
+      merged.delayMs = delayMs;
+      merged.failure = failure;
+      fold.addRef(lastIdx, e.seq);
+      fold.own(e.seq, lastIdx);
+      if (st.rowIdx >= 0) fold.edit<StepRow>(st.rowIdx).finish = `error ${failure.code}`;
+      return;
+    }
     const row: RetryRow = {
       kind: 'retry',
       key: `retry:${e.seq}`,
@@ -70,8 +85,9 @@ export const requestReducers = {
       refSeqs: [e.seq],
       turn,
       step,
-      attempt: asNumber(d['attempt']) ?? asNumber(d['retry']) ?? st.attempt,
-      delayMs: asNumber(d['delayMs']) ?? 0,
+      attempt,
+      firstAttempt: attempt,
+      delayMs,
       failure,
     };
     fold.own(e.seq, fold.push(row));

@@ -143,6 +143,8 @@ describe('focus after actions, keyboard only at 1000×700', () => {
     await press('Enter');
     await byTestId('provider-setup').waitFor({ state: 'detached' });
     await waitForFocus(page, 'start-input', 5_000);
+    // The card is gone; a line above the first prompt says the choice was saved and what it is.
+    expect(await byTestId('start-model').textContent()).toMatch(/^✓ Saved — new turns use .+ · .+change$/);
   });
 
   it('Enter on a session in the list moves focus into it: the composer, or the timeline of a read-only session', async () => {

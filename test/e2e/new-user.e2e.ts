@@ -97,6 +97,8 @@ describe.each(SIZES)('new user at $width×$height', (size) => {
     const line = byTestId('activity-line');
     await page.locator('[data-testid="activity-line"][data-phase="thinking"]').waitFor({ timeout: 15_000 });
     expect(await byTestId('activity-phase').textContent()).toBe('Thinking');
+    // Numbered as the timeline numbers its steps (turn.step).
+    expect(await byTestId('activity-step').textContent()).toBe('step 1.1');
     expect(await page.locator('[data-testid="reasoning-row"] .who').textContent()).toBe('Thinking…');
     await app!.screenshot(`new-user-${tag}-activity-thinking`);
     // The answer streams: the reasoning row no longer says "Thinking…".

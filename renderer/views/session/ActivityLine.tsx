@@ -57,7 +57,11 @@ export function ActivityLine(): ReactNode {
       <b className="activity-phase" data-testid="activity-phase">
         {label}
       </b>
-      {activity.step !== undefined && <span className="muted">step {activity.step}</span>}
+      {activity.step !== undefined && (
+        <span className="muted" data-testid="activity-step">
+          step {activity.turn}.{activity.step}
+        </span>
+      )}
       <span className="muted mono" data-testid="activity-elapsed" title="Time since the turn started">
         {seconds(now - activity.startedAt)}
       </span>

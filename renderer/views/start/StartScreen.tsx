@@ -27,6 +27,8 @@ export function StartScreen(): ReactNode {
   const [browsing, setBrowsing] = useState(false);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  /** Set once the setup card saved a provider here: the model line then says so. */
+  const [saved, setSaved] = useState(false);
   const folder = chosen ?? recent[0];
   const showSetup = setupOpen || (settings !== undefined && !readiness.ready);
   const pendingText = setupOpen && setupReason === 'send' ? runtime.actions.pendingText : undefined;
@@ -72,6 +74,7 @@ export function StartScreen(): ReactNode {
             </p>
             <ProviderSetup
               onConfigured={() => {
+                setSaved(true);
                 void runtime.actions.providerConfigured();
                 // The card goes away; the first prompt is next (a held one opens its session, which takes focus).
                 focusAfterRender(byTestId('start-input'));
@@ -102,6 +105,17 @@ export function StartScreen(): ReactNode {
               Choose a folder…
             </button>
           </div>
+          {settings && readiness.ready && !showSetup && (
+            <div className="start-model hint" data-testid="start-model" aria-live="polite">
+              <span>
+                {saved ? '✓ Saved — new turns use ' : 'New turns use '}
+                <b className="mono">{settings.presets.find((p) => p.id === settings.active.provider)?.label ?? settings.active.provider}</b> · <b className="mono">{settings.active.model}</b>
+              </span>
+              <button type="button" className="link-button" data-testid="start-change-model" onClick={() => openSettings(true)}>
+                change
+              </button>
+            </div>
+          )}
           <textarea
             className="composer-input start-input"
             data-testid="start-input"

@@ -38,6 +38,7 @@ import { FoldToggle } from './FoldToggle.js';
 import { cutTail } from '../../../shared/text-cut.js';
 import { visible } from '../../../shared/visible-text.js';
 import { FailedTurnHelp } from './FailedTurnHelp.js';
+import { failureAdvice } from '../../../shared/failure-advice.js';
 import { BudgetStopHelp } from './BudgetStopHelp.js';
 import { FanoutForm } from '../compare/FanoutForm.js';
 import { describeError } from '../../host/host-client.js';
@@ -431,14 +432,18 @@ function Reasoning({ row, live, expanded, onToggle }: { readonly row: BlockRowBa
   );
 }
 
+/** A failed attempt that is retried (or several in a row, failing the same way): what failed in words; the provider's message on hover. */
 function Retry({ row }: { readonly row: RetryRow }): ReactNode {
+  const count = row.attempt - row.firstAttempt + 1;
   return (
-    <div className="row row-retry" data-testid="retry-row" data-attempt={row.attempt} data-code={row.failure.code}>
+    <div className="row row-retry" data-testid="retry-row" data-attempt={row.attempt} data-retries={count} data-code={row.failure.code}>
       <span>
-        ↻ retry {row.attempt} in {formatDuration(row.delayMs)}
+        {count > 1 ? `↻ retried ${count}× (retries ${row.firstAttempt}–${row.attempt}), last after ${formatDuration(row.delayMs)}` : `↻ retry ${row.attempt} in ${formatDuration(row.delayMs)}`}
       </span>
       <Badge tone="bad">{row.failure.code}</Badge>
-      <span className="muted clip">{row.failure.message}</span>
+      <span className="muted clip" title={row.failure.message} data-testid="retry-what">
+        {failureAdvice(row.failure).what}
+      </span>
     </div>
   );
 }

@@ -355,6 +355,44 @@ describe('timeline rules', () => {
     expect(ofKind(t, 'step')[0]).toMatchObject<Partial<StepRow>>({ attempts: 2, finish: 'stop' });
   });
 
+  it('folds back-to-back retries of one step that fail the same way into one row', () => {
+    const log = new LogBuilder();
+    log.add('turn/start', { turn: 1 });
+    log.add('step/start', { turn: 1, step: 1 });
+    const refused = { code: 'TRANSPORT', message: 'connect ECONNREFUSED 127.0.0.1:37475' };
+    const retrySeqs: number[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      log.chunk(1, 1, { type: 'finish', reason: { kind: 'error', failure: refused } });
+      retrySeqs.push(log.events.length);
+      log.add('llm/retry', { turn: 1, step: 1, attempt, delayMs: attempt * 1000, failure: refused });
+    }
+    // A different failure starts its own row; so does the same failure after streamed text.
+    log.chunk(1, 1, { type: 'finish', reason: { kind: 'error', failure: { code: 'SERVER', message: '502', status: 502 } } });
+    log.add('llm/retry', { turn: 1, step: 1, attempt: 6, delayMs: 500, failure: { code: 'SERVER', message: '502', status: 502 } });
+    log.chunk(1, 1, { type: 'text-delta', index: 0, text: 'Hel' });
+    log.chunk(1, 1, { type: 'finish', reason: { kind: 'error', failure: refused } });
+    log.add('llm/retry', { turn: 1, step: 1, attempt: 7, delayMs: 500, failure: refused });
+    const t = timelineOf(log.events);
+    const retries = ofKind(t, 'retry');
+    expect(retries.map((r) => [r.firstAttempt, r.attempt, r.failure.code, r.delayMs])).toEqual([
+      [1, 5, 'TRANSPORT', 5000],
+      [6, 6, 'SERVER', 500],
+      [7, 7, 'TRANSPORT', 500],
+    ]);
+    expect(retries[0]!.refSeqs).toEqual(retrySeqs);
+    // Every folded retry event opens the one row in the raw inspector.
+    const rowIdx = t.rows.indexOf(retries[0]!);
+    for (const seq of retrySeqs) expect(rowIndexOfSeq(t, seq)).toBe(rowIdx);
+    // Folding the events one at a time gives the same rows.
+    let inc = timelineOf([]);
+    for (const event of log.events) inc = foldEvents(inc, [event]);
+    expect(ofKind(inc, 'retry').map((r) => [r.firstAttempt, r.attempt, r.refSeqs.length])).toEqual([
+      [1, 5, 5],
+      [6, 6, 1],
+      [7, 7, 1],
+    ]);
+  });
+
   it('labels every turn end reason, in both payload shapes', () => {
     const reasons: [unknown, string][] = [
       [{ kind: 'completed' }, 'completed'],
