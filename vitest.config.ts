@@ -39,6 +39,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { FORKLINE_INVARIANTS: 'enforce' },
+    // Bundles the children the integration tests spawn (test/support/child-bundles.ts).
+    globalSetup: ['test/support/child-bundles.global.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: [`${UNIT}/**/*.test.ts`], exclude: isolatedUnit, isolate: false } },
       { extends: true, test: { name: 'unit (isolated)', include: isolatedUnit.length > 0 ? isolatedUnit : ['<none>'] } },
