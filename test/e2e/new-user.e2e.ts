@@ -202,7 +202,8 @@ describe.each(SIZES)('rough edges at $width×$height', (size) => {
     await app!.screenshot(`new-user-${tag}-panels-open`);
     await page.keyboard.press('Escape');
     await byTestId('request-inspector').waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('[data-region]')?.getAttribute('data-region'))).toBe('dock');
+    // Focus moves in the effect after the inspector unmounts (a frame later on a loaded machine).
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('[data-region]')?.getAttribute('data-region')), { timeout: 5_000 }).toBe('dock');
     await page.keyboard.press('Escape');
     await byTestId('side-dock').waitFor({ state: 'detached' });
     // Focus moves in the effect after the dock unmounts (a frame later on a loaded machine).
