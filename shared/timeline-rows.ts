@@ -164,6 +164,11 @@ export interface ToolRow extends RowBase<'tool'> {
   /** Set when this call overlapped other calls of its step. */
   readonly parallel?: OverlapSlot;
   readonly approval?: { readonly id: string; readonly outcome?: string };
+  /**
+   * The standing session rule (described, e.g. "bash commands starting with `ls`") that let this
+   * call run without asking: set on a finished call that asked no one while a logged rule covers it.
+   */
+  readonly allowedByRule?: string;
   /** Time spent waiting for the person's approval decision, included in `durationMs` (shown apart). */
   readonly approvalWaitMs?: number;
   /** Seq of a pruning replacement of this call's result. */

@@ -1,13 +1,22 @@
 /**
- * Timeline reducers for approvals: `approval/asked` (a row, linked to the tool row it gates) and
- * `approval/decided` (the outcome, on both rows).
+ * Timeline reducers for approvals: `approval/asked` (a row, linked to the tool row it gates),
+ * `approval/decided` (the outcome, on both rows) and `approval/rule` (a standing session rule: its
+ * log row, and remembered so a later call it let through without asking is badged as such).
  */
 import { asNumber, asObject, asString } from '../event-read.js';
 import { headPreview } from '../preview.js';
 import type { ApprovalRow, StepRow, ToolRow } from '../timeline-rows.js';
 import type { Mutable, ReducerTable } from './fold-state.js';
+import { eventLabel } from './event-labels.js';
 
 export const approvalReducers = {
+  'approval/rule': (fold, e, d) => {
+    const toolName = asString(d['toolName']);
+    const commandPrefix = asString(d['commandPrefix']);
+    if (toolName !== undefined) fold.approvalRules.push({ toolName, ...(commandPrefix !== undefined ? { commandPrefix } : {}) });
+    fold.eventRow(e, 'approval/rule', eventLabel('approval/rule', d));
+  },
+
   'approval/asked': (fold, e, d) => {
     const id = asString(d['id']) ?? `seq-${e.seq}`;
     const callId = asString(d['callId']);

@@ -10,6 +10,7 @@
  * Pure: no Node, no DOM, no React.
  */
 import type { TokenUsage } from '../chunks.js';
+import type { SessionApprovalRule } from '../approval.js';
 import type { SessionEvent, SessionEventType } from '../events.js';
 import type { Loose } from '../event-read.js';
 import type { BlockRowBase, EventRow, StepRow, TimelineRow, ToolRow } from '../timeline-rows.js';
@@ -75,6 +76,8 @@ export class FoldState {
   openCompaction: string | undefined;
   // Approval family: approval id → its row and the tool row it belongs to.
   readonly approvals = new Map<string, { row: number; tool: number | undefined; mark?: SpanMark; step?: string }>();
+  /** The session's standing "allow for this session" rules logged so far (`approval/rule`), oldest first. */
+  readonly approvalRules: SessionApprovalRule[] = [];
   /** Surface event seq → rows that show it (for shadowing). */
   readonly surfaceRows = new Map<number, number[]>();
   // Request family: the route in effect.

@@ -22,7 +22,6 @@ const FAMILIES: readonly ReducerTable[] = [turnReducers, messageReducers, chunkR
 /** Event types the timeline shows as a generic log row (no family reducer), on purpose. */
 export const LOG_ROW_TYPES = [
   'tool/process',
-  'approval/rule',
   'approval/policy',
   'agent/inbox/spliced',
   'compaction/prune',

@@ -2,6 +2,7 @@
  * Timeline reducers for tool calls: `tool/call` (the call started) and `tool/result` (its result,
  * or a pruning rewrite of an earlier result), plus the overlap lanes of parallel calls.
  */
+import { describeRule, ruleAllows, type SessionApprovalRule } from '../approval.js';
 import type { SessionEvent } from '../events.js';
 import { asNumber, asString, toolResultFacts } from '../event-read.js';
 import type { ToolRow } from '../timeline-rows.js';
@@ -98,6 +99,8 @@ export const toolReducers = {
     r.resultText = facts.text;
     if (facts.meta !== undefined) r.meta = facts.meta;
     r.state = r.isError ? 'error' : 'done';
+    const rule = r.approval === undefined && !NOT_RUN.has(facts.errorCode ?? '') ? ruleFor(fold, r.name, r.arguments) : undefined;
+    if (rule !== undefined) r.allowedByRule = describeRule(rule);
     if (facts.errorCode === 'TOOL_NOT_STARTED') r.crash = 'not-started';
     else if (facts.errorCode === 'TOOL_OUTCOME_UNKNOWN') r.crash = 'outcome-unknown';
     r.refSeqs = [...r.refSeqs, e.seq];
@@ -106,3 +109,18 @@ export const toolReducers = {
     updateOverlap(fold, fold.stepState(turn, step, e));
   },
 } satisfies ReducerTable;
+
+/** Result codes of calls that never reached their body (refused before the policy let them run, or never started). */
+const NOT_RUN: ReadonlySet<string> = new Set(['INVALID_ARGS', 'UNKNOWN_TOOL', 'DENIED', 'ABORTED_BEFORE_DISPATCH', 'TOOL_NOT_STARTED']);
+
+/** The first standing session rule that covers a call of `name` with the raw `argumentsText`, if any. */
+function ruleFor(fold: FoldState, name: string, argumentsText: string): SessionApprovalRule | undefined {
+  if (fold.approvalRules.length === 0) return undefined;
+  let args: unknown;
+  try {
+    args = JSON.parse(argumentsText);
+  } catch {
+    return undefined;
+  }
+  return fold.approvalRules.find((rule) => ruleAllows(rule, name, args));
+}

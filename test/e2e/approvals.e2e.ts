@@ -104,6 +104,12 @@ describe('approvals show the change', () => {
     expect(eventsOfType(log(), 'approval/rule').map((e) => e.data)).toEqual([{ toolName: 'bash', commandPrefix: 'node', approvalId: expect.any(String) }]);
     const ran = eventsOfType(log(), 'tool/result').find((e) => e.data.message.content[0]!.toolCallId === 'node-2')!;
     expect(ran.data.message.content[0]!.isError).toBe(false);
+    // The call the rule let through says so on its row; the one the person allowed shows their decision.
+    const ruleBadge = page.locator('[data-testid="tool-row"][data-call-id="node-2"] [data-testid="tool-allowed-by-rule"]');
+    await ruleBadge.waitFor({ timeout: 10_000 });
+    expect(await ruleBadge.getAttribute('title')).toBe('Ran without asking: you allowed bash commands starting with `node` for this session');
+    expect(await page.locator('[data-testid="tool-row"][data-call-id="node-1"] [data-testid="tool-approval"]').textContent()).toBe('allowed for this session');
+    expect(await page.locator('[data-testid="tool-row"][data-call-id="node-1"] [data-testid="tool-allowed-by-rule"]').count()).toBe(0);
     await app.screenshot('32-after-allow-session');
     await pendingItem('ls-1').getByTestId('approval-reject').click();
     await turnEnded(2);

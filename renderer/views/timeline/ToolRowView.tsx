@@ -159,6 +159,11 @@ export const ToolRowView = memo(function ToolRowView({ row, expanded, onToggle }
             {approval.text}
           </Badge>
         )}
+        {row.allowedByRule !== undefined && (
+          <Badge tone="ok" testId="tool-allowed-by-rule" title={`Ran without asking: you allowed ${row.allowedByRule} for this session`}>
+            allowed by session rule
+          </Badge>
+        )}
         {row.prunedBy !== undefined && <Badge tone="muted">pruned</Badge>}
         {row.state === 'dropped' && <Badge tone="muted">dropped</Badge>}
         <CrashBadges crash={row.crash} />

@@ -355,6 +355,34 @@ describe('timeline rules', () => {
     expect(ofKind(t, 'step')[0]).toMatchObject<Partial<StepRow>>({ attempts: 2, finish: 'stop' });
   });
 
+  it('badges a call a standing session rule let through without asking, and only such calls', () => {
+    const log = new LogBuilder();
+    log.add('turn/start', { turn: 1 });
+    log.add('step/start', { turn: 1, step: 1 });
+    log.toolCall(1, 1, 'a', 'bash', JSON.stringify({ command: 'ls -la' }));
+    log.add('approval/asked', { id: 'ap-1', callId: 'a', toolName: 'bash', reason: 'runs a shell command' });
+    log.add('approval/decided', { id: 'ap-1', outcome: 'allowed-session' });
+    log.add('approval/rule', { toolName: 'bash', commandPrefix: 'ls', approvalId: 'ap-1' });
+    log.toolResult(1, 1, 'a', 'file.txt');
+    log.toolCall(1, 1, 'b', 'bash', JSON.stringify({ command: 'ls src' }));
+    log.toolResult(1, 1, 'b', 'main.ts');
+    // Not covered by the rule (another command), refused before it ran, or arguments that are not JSON.
+    log.toolCall(1, 1, 'c', 'bash', JSON.stringify({ command: 'rm -rf build' }));
+    log.toolResult(1, 1, 'c', 'removed');
+    log.toolCall(1, 1, 'd', 'bash', JSON.stringify({ command: 'ls' }));
+    log.toolResult(1, 1, 'd', 'the user rejected this call', { error: { name: 'ToolDeniedError', code: 'DENIED' } });
+    log.toolCall(1, 1, 'e', 'bash', '{"command": "ls');
+    log.toolResult(1, 1, 'e', 'not valid JSON', { error: { name: 'ToolArgsError', code: 'INVALID_ARGS' } });
+    const t = timelineOf(log.events);
+    const byCall = new Map(ofKind(t, 'tool').map((r) => [r.callId, r]));
+    expect(byCall.get('a')).toMatchObject({ approval: { id: 'ap-1', outcome: 'allowed-session' } });
+    expect(byCall.get('a')!.allowedByRule).toBeUndefined();
+    expect(byCall.get('b')!.allowedByRule).toBe('bash commands starting with `ls`');
+    expect(['c', 'd', 'e'].map((id) => byCall.get(id)!.allowedByRule)).toEqual([undefined, undefined, undefined]);
+    // The rule keeps its log row.
+    expect(t.rows.some((r) => r.kind === 'event' && r.type === 'approval/rule')).toBe(true);
+  });
+
   it('folds back-to-back retries of one step that fail the same way into one row', () => {
     const log = new LogBuilder();
     log.add('turn/start', { turn: 1 });
