@@ -21,16 +21,18 @@ export const chunkReducers = {
       st.attemptRows = [];
       if (st.rowIdx >= 0) fold.edit<StepRow>(st.rowIdx).attempts = st.attempt;
     }
+    const chunk = asObject(d['chunk']) ?? {};
+    // An attempt's failure (a refused connection, a timeout) is a chunk, but no token came: it does not start the step's time to first token.
+    const failureOnly = chunk['type'] === 'finish' && ['error', 'aborted'].includes(asString(asObject(chunk['reason'])?.['kind']) ?? '');
     if (st.rowIdx >= 0) {
       const sr = fold.edit<StepRow>(st.rowIdx);
       sr.chunkCount += 1;
-      if (!st.sawChunk && !sr.implicit) {
+      if (!st.sawChunk && !sr.implicit && !failureOnly) {
         const ttftMs = fold.clock.since(st.mark, e.time);
         if (ttftMs !== undefined) sr.ttftMs = ttftMs;
       }
     }
-    st.sawChunk = true;
-    const chunk = asObject(d['chunk']) ?? {};
+    if (!failureOnly) st.sawChunk = true;
     const index = asNumber(chunk['index']) ?? 0;
     switch (chunk['type']) {
       case 'block-start': {

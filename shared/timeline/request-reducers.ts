@@ -65,7 +65,9 @@ export const requestReducers = {
     const attempt = asNumber(d['attempt']) ?? asNumber(d['retry']) ?? st.attempt;
     const delayMs = asNumber(d['delayMs']) ?? 0;
     // The same failure again with nothing between: one row counts them (a refused connection retried five times is one line, not five).
-    const lastIdx = fold.rows.length - 1;
+    // Log-event rows (hidden unless "log events" is on: each attempt's request header) do not separate them.
+    let lastIdx = fold.rows.length - 1;
+    while (lastIdx >= 0 && fold.rows[lastIdx]!.kind === 'event') lastIdx--;
     const last = fold.rows[lastIdx];
     if (last?.kind === 'retry' && last.turn === turn && last.step === step && last.failure.code === failure.code) {
       const merged = fold.edit<RetryRow>(lastIdx);

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOfType, type SessionEvent } from '../../../shared/events.js';
 import { Session } from '../../../electron/session/session.js';
+import { timelineOf } from '../../../shared/timeline.js';
 import { barrierTool, createHarness, gateTool, waitFor, waitTool, type Harness } from '../../support/agent-harness.js';
 import { framesResponse, frame, httpError, reply, startScriptedLlm, textResponse, toolCallResponse, usage, wireChunk, type ScriptedLlm } from '../../support/scripted-llm/index.js';
 
@@ -245,6 +246,24 @@ describe('agent loop', () => {
     expect(failedFinish.seq).toBeLessThan(retry.seq);
     const message = of(events, 'assistant/message')[0]!;
     expect(message.sourceEventSeqs!.every((s) => s > retry.seq)).toBe(true);
+    expect(of(events, 'turn/end')[0]!.data.reason).toEqual({ kind: 'completed' });
+  });
+
+  it("the timeline shows a step's back-to-back failed attempts as one retry row, with no time to first token until a token came", async () => {
+    harness = await createHarness({ llm });
+    const down = { error: { message: 'upstream hiccup' } };
+    llm.enqueue(httpError(502, down), httpError(502, down), httpError(502, down), textResponse('fourth time lucky'));
+    harness.agent.followup('hi');
+    await harness.agent.whenIdle();
+    const events = harness.events();
+    expect(of(events, 'llm/retry')).toHaveLength(3);
+    const rows = timelineOf(events).rows;
+    const retries = rows.filter((r) => r.kind === 'retry');
+    expect(retries.map((r) => [r.firstAttempt, r.attempt, r.failure.code])).toEqual([[1, 3, 'SERVER']]);
+    const lastRetry = of(events, 'llm/retry').at(-1)!.seq;
+    const before = timelineOf(events.slice(0, lastRetry + 1)).rows.find((r) => r.kind === 'step');
+    expect(before).toMatchObject({ kind: 'step', attempts: 3 });
+    expect(before?.kind === 'step' ? before.ttftMs : 'no step').toBeUndefined();
     expect(of(events, 'turn/end')[0]!.data.reason).toEqual({ kind: 'completed' });
   });
 

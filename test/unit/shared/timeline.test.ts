@@ -390,6 +390,8 @@ describe('timeline rules', () => {
     const refused = { code: 'TRANSPORT', message: 'connect ECONNREFUSED 127.0.0.1:37475' };
     const retrySeqs: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
+      // Each attempt is priced before it is sent (a log-event row, hidden unless "log events" is on).
+      log.add('request/price', { turn: 1, step: 1, quote: { kind: 'unknown', reason: 'no price' } });
       log.chunk(1, 1, { type: 'finish', reason: { kind: 'error', failure: refused } });
       retrySeqs.push(log.events.length);
       log.add('llm/retry', { turn: 1, step: 1, attempt, delayMs: attempt * 1000, failure: refused });
@@ -408,6 +410,9 @@ describe('timeline rules', () => {
       [7, 7, 'TRANSPORT', 500],
     ]);
     expect(retries[0]!.refSeqs).toEqual(retrySeqs);
+    // While nothing but failures came, the step has no time to first token; the streamed text later gives it one.
+    expect(ofKind(timelineOf(log.events.slice(0, retrySeqs.at(-1)! + 1)), 'step')[0]!.ttftMs).toBeUndefined();
+    expect(ofKind(t, 'step')[0]!.ttftMs).toBeGreaterThan(0);
     // Every folded retry event opens the one row in the raw inspector.
     const rowIdx = t.rows.indexOf(retries[0]!);
     for (const seq of retrySeqs) expect(rowIndexOfSeq(t, seq)).toBe(rowIdx);
