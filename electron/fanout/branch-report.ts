@@ -2,7 +2,12 @@
  * The figures of a branch as `forkline fanout --json` and `forkline compare A B C … --json` print
  * them (README "Fan-out, apply, rewind"): its variant (route and prompt, as its log says), its last check, its diff since
  * the fork point, its tokens and time; and the ranked document over several branches.
+ *
+ * "Since the fork point" means since the history the compared branches share: for a fan-out's
+ * children their own seed, for a session compared with a fork of it the fork's seed (the parent's
+ * turns before the fork are common history, not its own work: {@link comparedForkPoints}).
  */
+import { commonHistoryLength } from '../../shared/branch-compare.js';
 import { branchStats } from '../../shared/branch-stats.js';
 import type { BranchDiff, BranchReport, RankedReport } from '../../shared/branch-ranking.js';
 import type { SessionEvent } from '../../shared/events.js';
@@ -26,11 +31,13 @@ export async function branchReport(
     readonly cwd?: string;
     readonly recordedFrom: number;
     readonly label?: string;
+    /** Where the branch's own part starts (a seq count) when it is compared with others ({@link comparedForkPoints}); default: its own fork point. */
+    readonly from?: number;
   },
   checkpoints: WorkspaceCheckpoints | undefined,
 ): Promise<BranchReport> {
   const { events } = params;
-  const from = params.parent !== undefined ? (params.seedLength ?? 0) : 0;
+  const from = params.from ?? (params.parent !== undefined ? (params.seedLength ?? 0) : 0);
   const stats = branchStats(events, from);
   // The fork point's checkpoint: the last one logged at or before the child's own seeded copy of it.
   let forkCheckpoint: string | undefined;
@@ -74,8 +81,37 @@ export async function branchReport(
   };
 }
 
-/** A stored session's figures (loaded, so recovered, through the repository). */
-export async function storedBranchReport(repository: SessionRepository, checkpoints: WorkspaceCheckpoints | undefined, id: string, label?: string): Promise<BranchReport> {
+/**
+ * Number of leading events two sessions share: along each one's fork lineage to their lowest
+ * common ancestor, the smallest seed length taken on the way (a session is its own ancestor).
+ */
+export function commonLength(repository: SessionRepository, a: string, b: string): number {
+  return commonHistoryLength(
+    (id) => {
+      const record = repository.get(id);
+      if (!record) return undefined;
+      const { parentSession, seedLength } = record.header;
+      return { eventCount: record.eventCount, ...(parentSession !== undefined ? { parentSession } : {}), ...(seedLength !== undefined ? { seedLength } : {}) };
+    },
+    [a, b],
+  );
+}
+
+/**
+ * Where each of `ids` starts its own part when they are compared with one another: the events it
+ * shares with the branch it shares the fewest with ({@link commonLength}). Empty for fewer than two
+ * branches (each then counts from its own fork point). Reads headers only.
+ */
+export function comparedForkPoints(repository: SessionRepository, ids: readonly string[]): ReadonlyMap<string, number> {
+  const points = new Map<string, number>();
+  const unique = [...new Set(ids)];
+  if (unique.length < 2) return points;
+  for (const id of unique) points.set(id, Math.min(...unique.filter((other) => other !== id).map((other) => commonLength(repository, id, other))));
+  return points;
+}
+
+/** A stored session's figures (loaded, so recovered, through the repository); `from` as in {@link branchReport}. */
+export async function storedBranchReport(repository: SessionRepository, checkpoints: WorkspaceCheckpoints | undefined, id: string, label?: string, from?: number): Promise<BranchReport> {
   const loaded = repository.load(id);
   const h = loaded.record.header;
   return branchReport(
@@ -87,6 +123,7 @@ export async function storedBranchReport(repository: SessionRepository, checkpoi
       ...(h.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
       ...(h.cwd !== undefined ? { cwd: h.cwd } : {}),
       ...(label !== undefined ? { label } : {}),
+      ...(from !== undefined ? { from } : {}),
     },
     checkpoints,
   );
@@ -96,6 +133,7 @@ export async function storedBranchReport(repository: SessionRepository, checkpoi
  * A branch's figures now: from its live log, marked `provisional`, while this process runs its turn
  * (the store refuses to load a session with an open turn it owns); else as stored.
  * @param live the session this process runs for `id`, if any.
+ * @param from as in {@link branchReport}.
  * @throws StoreError SESSION_NOT_FOUND.
  */
 export async function currentBranchReport(
@@ -104,8 +142,9 @@ export async function currentBranchReport(
   id: string,
   live: { readonly events: readonly SessionEvent[]; readonly state: { readonly openTurn?: unknown } } | undefined,
   label?: string,
+  from?: number,
 ): Promise<BranchReport> {
-  if (live === undefined || live.state.openTurn === undefined) return storedBranchReport(repository, checkpoints, id, label);
+  if (live === undefined || live.state.openTurn === undefined) return storedBranchReport(repository, checkpoints, id, label, from);
   const h = repository.get(id)?.header;
   const report = await branchReport(
     {
@@ -116,6 +155,7 @@ export async function currentBranchReport(
       ...(h?.seedLength !== undefined ? { seedLength: h.seedLength } : {}),
       ...(h?.cwd !== undefined ? { cwd: h.cwd } : {}),
       ...(label !== undefined ? { label } : {}),
+      ...(from !== undefined ? { from } : {}),
     },
     checkpoints,
   );

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { ForklineError } from '../../../shared/errors.js';
 import { visibleInline } from '../../../shared/visible-text.js';
-import { rankedReport, storedBranchReport, type BranchReport, type RankedReport } from '../../fanout/branch-report.js';
+import { comparedForkPoints, rankedReport, storedBranchReport, type BranchReport, type RankedReport } from '../../fanout/branch-report.js';
 import { parseVariant } from '../../host/services/fanout-run.js';
 import { discardBranch, prepareFanout } from '../../host/services/branch-actions.js';
 import { defineCommand } from '../command.js';
@@ -23,8 +23,8 @@ import { listenForStopSignals, SIGNAL_EXIT_CODES } from '../stop-signals.js';
 export type { CommandContext };
 
 /** Figures of one stored session for the ranked document. */
-function reportOf(ctx: CommandContext, id: string, label?: string): Promise<BranchReport> {
-  return storedBranchReport(ctx.runtime.repository, ctx.runtime.host.options.checkpoints, id, label);
+function reportOf(ctx: CommandContext, id: string, label?: string, from?: number): Promise<BranchReport> {
+  return storedBranchReport(ctx.runtime.repository, ctx.runtime.host.options.checkpoints, id, label, from);
 }
 
 /** Prints the ranked document as text (one block per branch). */
@@ -120,7 +120,10 @@ export async function cleanupCommand(ctx: CommandContext, id: string, keep: read
 
 /** `forkline compare A B C … --json` (or with more than two branches): the ranked figures of any branches. */
 export async function compareRankedCommand(ctx: CommandContext, ids: readonly string[], json: boolean): Promise<number> {
-  const reports = await Promise.all(ids.map((id) => reportOf(ctx, ctx.resolveId(id))));
+  const resolved = ids.map((id) => ctx.resolveId(id));
+  // Each counted from the history the branches share (a parent compared with its fork: from the fork's seed).
+  const from = comparedForkPoints(ctx.runtime.repository, resolved);
+  const reports = await Promise.all(resolved.map((id) => reportOf(ctx, id, undefined, from.get(id))));
   const ranked = rankedReport(reports);
   if (json) ctx.out(jsonLine({ branches: ranked.branches }));
   else printRanked(ctx, ranked);

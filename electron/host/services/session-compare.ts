@@ -5,13 +5,12 @@
  * electron/fanout/branch-report.ts).
  */
 import type { CompareBranch, CompareResult } from '../../../shared/api.js';
-import { commonHistoryLength } from '../../../shared/branch-compare.js';
 import { branchStats } from '../../../shared/branch-stats.js';
 import type { RankedReport } from '../../../shared/branch-ranking.js';
 import { ForklineError } from '../../../shared/errors.js';
 import type { SessionEvent } from '../../../shared/events.js';
 import { cutHead } from '../../../shared/text-cut.js';
-import { currentBranchReport, rankedReport } from '../../fanout/branch-report.js';
+import { commonLength, comparedForkPoints, currentBranchReport, rankedReport } from '../../fanout/branch-report.js';
 import type { Session } from '../../session/session.js';
 import { recordedHereFrom } from '../../store/session-provenance.js';
 import type { SessionRepository } from '../../store/session-repository.js';
@@ -89,22 +88,8 @@ export async function rankBranches(
 ): Promise<RankedReport> {
   for (const id of sessionIds) if (!deps.repository.get(id)) throw new ForklineError('SESSION_NOT_FOUND', `session ${id} does not exist`);
   // A running branch is read from its live log and ranked provisionally (branch-report.ts).
-  const reports = await Promise.all(sessionIds.map((id) => currentBranchReport(deps.repository, deps.checkpoints, id, deps.liveSession?.(id))));
+  // Each counted from the history the branches share (a parent compared with its fork: from the fork's seed).
+  const from = comparedForkPoints(deps.repository, sessionIds);
+  const reports = await Promise.all(sessionIds.map((id) => currentBranchReport(deps.repository, deps.checkpoints, id, deps.liveSession?.(id), undefined, from.get(id))));
   return rankedReport(reports);
-}
-
-/**
- * Number of leading events two sessions share: along each one's fork lineage to their lowest
- * common ancestor, the smallest seed length taken on the way (a session is its own ancestor).
- */
-export function commonLength(repo: SessionRepository, a: string, b: string): number {
-  return commonHistoryLength(
-    (id) => {
-      const record = repo.get(id);
-      if (!record) return undefined;
-      const { parentSession, seedLength } = record.header;
-      return { eventCount: record.eventCount, ...(parentSession !== undefined ? { parentSession } : {}), ...(seedLength !== undefined ? { seedLength } : {}) };
-    },
-    [a, b],
-  );
 }

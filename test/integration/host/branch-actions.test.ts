@@ -94,6 +94,15 @@ describe('fan-out actions over the HostApi', () => {
     const ranked = await call<{ branches: { session: string; rank: number; check?: { passed: boolean } }[] }>('rankBranches', { sessionIds: started.branches.map((b) => b.sessionId) });
     expect(ranked.branches[0]!.session).toBe(started.branches[1]!.sessionId);
     expect(ranked.branches[0]!.check?.passed).toBe(true);
+    // The parent compared with a branch: its turns before the fork are shared history, not its own work.
+    type Figures = { session: string; tokens: number; billedResponses: number; durationMs: number; reasons: string[] };
+    const withParent = await call<{ branches: Figures[] }>('rankBranches', { sessionIds: [parentId, started.branches[1]!.sessionId] });
+    const parentFigures = withParent.branches.find((b) => b.session === parentId)!;
+    expect(parentFigures).toMatchObject({ tokens: 0, billedResponses: 0, durationMs: 0 });
+    const branchFigures = withParent.branches.find((b) => b.session === started.branches[1]!.sessionId)!;
+    const alone = ranked.branches.find((b) => b.session === started.branches[1]!.sessionId) as unknown as Figures;
+    expect([branchFigures.tokens, branchFigures.durationMs]).toEqual([alone.tokens, alone.durationMs]);
+    expect(branchFigures.durationMs).toBeGreaterThan(0);
     // Each branch's files against its fork point (the board's per-branch diff).
     const fixed = await call<{ diff: string; note?: string }>('branchDiff', { sessionId: started.branches[1]!.sessionId });
     expect(fixed.note).toBeUndefined();
