@@ -35,6 +35,8 @@ export interface CommandEffects {
   continueImported(): void;
   /** Opens the request inspector's "Edit and send" tab (the request playground) on the inspected request. */
   editAndSend(): void;
+  /** Opens the request inspector on the open session's last step that has a request. */
+  inspectLastRequest(): void;
   compact(sessionId: string): void;
   exportSession(sessionId: string): void;
   importSession(): void;
@@ -77,7 +79,8 @@ export const SHORTCUTS = {
 /** The commands that apply now, in palette order. */
 export function buildCommands(facts: CommandFacts, effects: CommandEffects): Command[] {
   const s = facts.state;
-  const open = s.selectedId !== undefined && s.compare === undefined ? s.selectedId : undefined;
+  // The session in front: none while the compare view or the board covers it (Esc there must not cancel its turn).
+  const open = s.selectedId !== undefined && s.compare === undefined && s.board === undefined ? s.selectedId : undefined;
   const summary = open !== undefined ? s.sessions.find((x) => x.id === open) : undefined;
   const out: Command[] = [];
   const add = (c: Command | false | undefined): void => {
@@ -88,6 +91,7 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(open !== undefined && facts.running && { id: 'cancel', label: 'Cancel the running turn', group: 'Session', shortcut: SHORTCUTS.cancel, run: () => effects.cancel(open) });
   // In the compare view Esc goes back to the open session (no turn can be cancelled from there).
   add(s.compare !== undefined && { id: 'close-compare', label: 'Close the comparison', group: 'View', shortcut: SHORTCUTS.cancel, run: () => s.closeCompare() });
+  add(s.board !== undefined && s.compare === undefined && { id: 'close-board', label: 'Close the board', group: 'View', shortcut: SHORTCUTS.cancel, run: () => s.closeBoard() });
   // Esc with no turn to cancel and no comparison to close: the newest toast goes (README "Toasts").
   add(s.toasts.length > 0 && { id: 'dismiss-toast', label: 'Dismiss the newest message (toast)', group: 'View', shortcut: SHORTCUTS.cancel, run: effects.dismissToast });
   add(
@@ -149,6 +153,8 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   );
   add(open !== undefined && { id: 'tab-timeline', label: 'Show the timeline', group: 'View', run: () => s.setTab('timeline') });
   add(open !== undefined && { id: 'tab-terminal', label: 'Show the terminal', group: 'View', run: () => s.setTab('terminal') });
+  add(open !== undefined && { id: 'outline', label: s.outlineOpen ? 'Hide the outline' : 'Show the outline (the turns of this session)', group: 'View', run: s.toggleOutline });
+  add(open !== undefined && { id: 'inspect-request', label: 'Inspect the last request (request inspector)', group: 'View', run: effects.inspectLastRequest });
   add(open !== undefined && { id: 'log-events', label: s.showLogEvents ? 'Hide log-only events' : 'Show log-only events', group: 'View', run: s.toggleLogEvents });
   add(open !== undefined && { id: 'model-view', label: s.modelView ? 'Show the full log' : 'Show what the model sees', group: 'View', run: s.toggleModelView });
   add(s.selectedId !== undefined && { id: 'branches', label: s.branchesOpen ? 'Hide branches' : 'Show branches', group: 'View', run: () => s.setBranchesOpen(!s.branchesOpen) });

@@ -92,6 +92,8 @@ export interface ConnectionSlice {
 export interface CompareTarget {
   readonly a: string;
   readonly b: string;
+  /** The board this comparison was opened from ("A/B details"): closing the comparison goes back to it. */
+  readonly fromBoard?: BoardTarget;
 }
 
 /** The branch picker panel and the compare view (UI choices; the tree and figures are computed from host answers). */
@@ -330,9 +332,9 @@ const branchesSlice = (set: Set): BranchesSlice => ({
   setBranchesOpen: (branchesOpen) => set(branchesOpen ? { branchesOpen, dockTab: 'branches' } : { branchesOpen }),
   openCompare: (a, b) => {
     if (a === b) return;
-    set({ compare: { a, b }, board: undefined });
+    set((s) => ({ compare: { a, b, ...(s.board !== undefined ? { fromBoard: s.board } : {}) }, board: undefined }));
   },
-  closeCompare: () => set({ compare: undefined }),
+  closeCompare: () => set((s) => ({ compare: undefined, ...(s.compare?.fromBoard !== undefined ? { board: s.compare.fromBoard } : {}) })),
   openBoard: (target) => {
     const ids = [...new Set(target.ids)].slice(0, 8);
     if (ids.length < 2) return;

@@ -4,8 +4,9 @@
  * unknown". On the board it ranks last, and its column says why. In Chromium against browser mode (real host, SQLite, price book, the scripted model
  * server) at 1000×700.
  *
- * Sessions: S has one turn run before any price was set (its price is unknown); F is a fork of S
- * after that turn with no turn of its own; G is another fork, continued once the scripted model
+ * Sessions: S has one turn run before any price was set (its price is unknown; the turn is the
+ * history S, F and G share, so on the board S too has no steps); F is a fork of S after that turn
+ * with no turn of its own; G is another fork, continued once the scripted model
  * has a price ($2 per million input, $8 output): 1,000 input + 50 output = 2,000 + 400 µ$ = $0.002400.
  * Screenshots: test-results/cost-empty-branch-compare-1000.png, cost-empty-branch-board-1000.png.
  */
@@ -95,13 +96,29 @@ describe('a branch with no steps shows no cost, not $0', () => {
     expect(await column(f).getByTestId('board-cost').textContent()).toBe('no steps');
     expect(await column(f).getByTestId('board-cost').getAttribute('title')).toContain('no steps');
     expect(await column(g).getByTestId('board-cost').textContent()).toBe('$0.002400');
-    expect(await column(s).getByTestId('board-cost').textContent()).toBe('price unknown');
+    // S's turn is the history the three share (as in the compare view above): S did nothing after the fork point either.
+    expect(await column(s).getByTestId('board-cost').textContent()).toBe('no steps');
+    expect(await column(s).getByTestId('board-tokens').textContent()).toBe('0');
     expect(await page().getByTestId('board-cost').allTextContents()).not.toContain('$0');
-    // It ranks last, not first (its empty diff and nothing billed would otherwise put it ahead), and its column says why.
-    expect(await column(f).getAttribute('data-rank')).toBe('3');
-    expect(await column(f).getByTestId('board-rank').textContent()).toBe('#3');
-    expect(await column(f).getByTestId('board-reasons').textContent()).toContain('no steps since its fork point: ranked below every branch with steps');
-    expect(await page().locator('[data-testid="board-column"][data-rank="2"]').getByTestId('board-reasons').textContent()).toContain(`ranked above ${f.slice(0, 8)}: ${f.slice(0, 8)} has no steps`);
+    // The empty ones rank last, not first (an empty diff and nothing billed would otherwise put them ahead), and their columns say why.
+    expect(await column(g).getAttribute('data-rank')).toBe('1');
+    for (const id of [s, f]) {
+      expect(await column(id).getAttribute('data-rank')).toMatch(/^[23]$/);
+      expect(await column(id).getByTestId('board-reasons').textContent()).toContain('no steps since its fork point: ranked below every branch with steps');
+    }
+    // Reasons name the other branches as the board does (#rank label), not by session id; once done, the columns stand in rank order.
+    const best = (await column(g).getByTestId('board-reasons').textContent()) ?? '';
+    expect(best).toMatch(/ranked above #2 .+: #2 .+ has no steps/);
+    expect(best).not.toContain(f.slice(0, 8));
+    expect(
+      await page()
+        .locator('[data-testid="board-column"]')
+        .evaluateAll((cols) => cols.map((c) => c.getAttribute('data-rank'))),
+    ).toEqual(['1', '2', '3']);
+    // Each column says which session it is; the one the others were forked from offers no Discard.
+    expect(await column(s).getByTestId('board-branch').textContent()).toContain(`(the session forked from) · ${s.slice(0, 8)}`);
+    expect(await column(s).getByTestId('board-discard').count()).toBe(0);
+    expect(await column(f).getByTestId('board-discard').count()).toBe(1);
     // The board alone (the branch panel closed) for the screenshot.
     await byTestId('branch-picker-close').click();
     await byTestId('branch-picker').waitFor({ state: 'detached' });

@@ -287,6 +287,11 @@ describe('fan-out board by keyboard', () => {
     await tabTo(page, 'compare-close');
     await page.keyboard.press('Enter');
     await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+    // Opened from the board, the comparison closes back to the board; Esc there closes the board.
+    await page.getByTestId('board-view').waitFor();
+    await tabTo(page, 'board-refresh');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('board-view').waitFor({ state: 'detached' });
     await openByKeyboard(page, ids[1]!);
     await page.getByTestId('meter-cost').waitFor();
     await tabTo(page, 'budget-button');

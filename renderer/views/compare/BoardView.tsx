@@ -34,6 +34,11 @@ function checkLabel(b: Ranked | undefined): string {
   return `${b.check.timedOut ? 'timed out' : b.check.passed ? 'passed' : `failed, exit ${b.check.exitCode ?? '?'}`}${counts}`;
 }
 
+/** A column's name: the fan-out variant's label, else the model it ran since the fork point, else `fallback` (its title). */
+function columnLabel(b: Pick<Ranked, 'variant'>, fallback: string): string {
+  return b.variant.label ?? b.variant.model ?? fallback;
+}
+
 /** What the cost column's figure means, for its tooltip. */
 function costTitle(b: Ranked | undefined): string | undefined {
   if (!b) return undefined;
@@ -128,7 +133,7 @@ const Column = memo(function Column({ id, title, status, hasParent, fromSeq, ran
   const [apply, setApply] = useState<ApplyBranchResult | undefined>();
   const running = status === 'running';
   const showAll = useCallback(() => setAll(true), []);
-  const label = ranked?.variant.label ?? ranked?.variant.model ?? title;
+  const label = ranked ? columnLabel(ranked, title) : title;
   const act = async (what: 'apply' | 'discard'): Promise<void> => {
     setBusy(true);
     try {
@@ -167,6 +172,9 @@ const Column = memo(function Column({ id, title, status, hasParent, fromSeq, ran
         </span>
         <span className="board-variant clip mono" data-testid="board-variant" title={label}>
           {label}
+        </span>
+        <span className="board-branch muted clip" data-testid="board-branch" title={`${title} · session ${id}`}>
+          {hasParent ? title : `${title} (the session forked from)`} · <span className="mono">{id.slice(0, 8)}</span>
         </span>
       </header>
       <dl className="board-figures" data-testid="board-figures">
@@ -213,16 +221,18 @@ const Column = memo(function Column({ id, title, status, hasParent, fromSeq, ran
         >
           Apply to my folder
         </button>
-        <button
-          type="button"
-          className="small"
-          data-testid="board-discard"
-          disabled={busy || running}
-          title="Remove this branch's own folder (never yours); its final files stay as a checkpoint"
-          onClick={() => void act('discard')}
-        >
-          Discard
-        </button>
+        {hasParent && (
+          <button
+            type="button"
+            className="small"
+            data-testid="board-discard"
+            disabled={busy || running}
+            title="Remove this branch's own folder (never yours); its final files stay as a checkpoint"
+            onClick={() => void act('discard')}
+          >
+            Discard
+          </button>
+        )}
       </div>
       {apply && (
         <div className={`board-apply-result ${apply.applied ? 'ok' : 'bad'}`} data-testid="board-apply-result" data-applied={apply.applied} tabIndex={-1} role="status">
@@ -298,7 +308,24 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
     // `signature` says when to ask again (counts and statuses change as branches stream).
   }, [client, ids, signature, nonce]);
 
-  const byId = useMemo(() => new Map(ranking?.branches.map((b) => [b.session, b]) ?? []), [ranking]);
+  const titleOf = useCallback(
+    (id: string): string => {
+      const summary = sessions.find((x) => x.id === id);
+      return summary ? displayTitle(summary, undefined, sessions) : `session ${id.slice(0, 8)}`;
+    },
+    [sessions],
+  );
+  // The columns' titles as one string, so the figures below are recomputed when a title changes, not at every session-list refresh.
+  const titleList = ids.map(titleOf).join('\u0000');
+  const titles = useMemo(() => new Map(titleList.split('\u0000').map((t, i) => [ids[i]!, t])), [ids, titleList]);
+  // The ranking's reasons name branches by short session id; the board names them as its columns do (#rank label).
+  const byId = useMemo(() => {
+    const names = new Map((ranking?.branches ?? []).map((b) => [b.session.slice(0, 8), `#${b.rank} ${columnLabel(b, titles.get(b.session) ?? b.session.slice(0, 8))}`]));
+    const named = (reason: string): string => reason.replace(/\b[0-9a-f]{8}\b/g, (id) => names.get(id) ?? id);
+    return new Map(ranking?.branches.map((b) => [b.session, { ...b, reasons: b.reasons.map(named) }]) ?? []);
+  }, [ranking, titles]);
+  // Columns in rank order once every branch has finished (while they run, in the order chosen, so columns do not jump).
+  const order = useMemo(() => (anyRunning || !ranking ? ids : [...ids].sort((a, b) => (byId.get(a)?.rank ?? 99) - (byId.get(b)?.rank ?? 99))), [ids, anyRunning, ranking, byId]);
   // The history every branch shares (a root against its forks: up to the fork point) is shown once, folded.
   const shared = useMemo(() => commonHistoryLength((id) => sessions.find((s) => s.id === id), ids), [sessions, ids]);
   const onApplied = useCallback(() => setNonce((n) => n + 1), []);
@@ -348,7 +375,7 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
               className="small"
               data-testid="board-pair-compare"
               title="The two branches from their common history: shared turns, figures side by side, and the diff between their files (A − / B +)"
-              onClick={() => openCompare(ids[0]!, ids[1]!)}
+              onClick={() => openCompare(order[0]!, order[1]!)}
             >
               A/B details
             </button>
@@ -373,19 +400,22 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
         </SessionScope>
       )}
       <div className="board-columns" data-testid="board-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(260px, 1fr))` }}>
-        {ids.map((id, i) => (
-          <SessionScope key={id} sessionId={id}>
-            <Column
-              id={id}
-              title={summaries[i] ? displayTitle(summaries[i], undefined, sessions) : `session ${id.slice(0, 8)}`}
-              status={summaries[i]?.status}
-              hasParent={summaries[i]?.parentSession !== undefined}
-              fromSeq={shared > 0 ? shared : (summaries[i]?.seedLength ?? 0)}
-              ranked={byId.get(id)}
-              onApplied={onApplied}
-            />
-          </SessionScope>
-        ))}
+        {order.map((id) => {
+          const summary = summaries[ids.indexOf(id)];
+          return (
+            <SessionScope key={id} sessionId={id}>
+              <Column
+                id={id}
+                title={titles.get(id) ?? titleOf(id)}
+                status={summary?.status}
+                hasParent={summary?.parentSession !== undefined}
+                fromSeq={shared > 0 ? shared : (summary?.seedLength ?? 0)}
+                ranked={byId.get(id)}
+                onApplied={onApplied}
+              />
+            </SessionScope>
+          );
+        })}
       </div>
     </div>
   );

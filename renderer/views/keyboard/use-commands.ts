@@ -55,6 +55,18 @@ export function useCommands(): () => Command[] {
         requestInspectorTab('playground');
         focusAfterRender(byTestId('playground-system'), { from: document.activeElement });
       },
+      inspectLastRequest: () => {
+        // The newest step of the open session's timeline (the timeline is a virtual list: its row may not be on screen).
+        const facts = session?.controller.store.getState();
+        const rows = facts ? session!.projector.project(facts.events, facts.prelude).rows : [];
+        const step = rows.findLast((r) => r.kind === 'step');
+        if (step?.kind !== 'step') {
+          runtime.app.getState().toast('No request to inspect in this session yet.', 'info');
+          return;
+        }
+        runtime.app.getState().inspectRequest({ turn: step.turn, step: step.step });
+        focusAfterRender(byTestId('request-inspector-close'), { from: document.activeElement });
+      },
       compact: (id) => void runtime.actions.compact(id),
       exportSession: (id) => void runtime.actions.exportSession(id, download),
       importSession: () => document.querySelector<HTMLInputElement>('[data-testid="import-session-input"]')?.click(),

@@ -51,6 +51,7 @@ describe('command list', () => {
     fanOut: (id) => calls.push(`fan out ${id}`),
     replay: (id) => calls.push(`replay ${id}`),
     editAndSend: () => calls.push('edit and send'),
+    inspectLastRequest: () => calls.push('inspect last request'),
     continueImported: () => calls.push('continue imported'),
     compact: (id) => calls.push(`compact ${id}`),
     exportSession: (id) => calls.push(`export ${id}`),
@@ -180,6 +181,47 @@ describe('command list', () => {
     expect(close.shortcut).toEqual(SHORTCUTS.cancel);
     close.run();
     expect(app.getState().compare).toBeUndefined();
+  });
+
+  it('Esc closes the board, never cancels the turn of the session behind it, and closing an A/B opened from the board goes back to the board', () => {
+    const app = createAppStore();
+    app.getState().setSessions([summary('s1'), summary('s2'), summary('s3')]);
+    app.getState().select('s1');
+    const onEsc = () => buildCommands({ state: app.getState(), running: true, readOnly: false, approvalsPending: false }, effects).find((c) => c.shortcut === SHORTCUTS.cancel)!;
+    expect(onEsc().id).toBe('cancel');
+    app.getState().openBoard({ ids: ['s1', 's2', 's3'] });
+    expect(onEsc().id).toBe('close-board');
+    // "A/B details" from the board, then Esc: back on the board.
+    app.getState().openCompare('s1', 's2');
+    expect(app.getState().board).toBeUndefined();
+    onEsc().run();
+    expect(app.getState().compare).toBeUndefined();
+    expect(app.getState().board?.ids).toEqual(['s1', 's2', 's3']);
+    onEsc().run();
+    expect(app.getState().board).toBeUndefined();
+    expect(onEsc().id).toBe('cancel');
+    // A comparison opened from the session (not the board) closes to the session.
+    app.getState().openCompare('s1', 's3');
+    onEsc().run();
+    expect([app.getState().compare, app.getState().board]).toEqual([undefined, undefined]);
+  });
+
+  it('the palette reaches the outline and the request inspector', () => {
+    const app = createAppStore();
+    app.getState().setSessions([summary('s1')]);
+    app.getState().select('s1');
+    const commands = () => buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects);
+    expect(filterCommands(commands(), 'outline').map((c) => c.id)).toEqual(['outline']);
+    commands()
+      .find((c) => c.id === 'outline')!
+      .run();
+    expect(app.getState().outlineOpen).toBe(true);
+    expect(commands().find((c) => c.id === 'outline')!.label).toBe('Hide the outline');
+    expect(filterCommands(commands(), 'request').map((c) => c.id)).toContain('inspect-request');
+    commands()
+      .find((c) => c.id === 'inspect-request')!
+      .run();
+    expect(calls.at(-1)).toBe('inspect last request');
   });
 
   it('Esc dismisses a toast when there is one, after cancelling a running turn and closing the compare view', () => {
