@@ -5,7 +5,8 @@
  * `focusAfterRender(target)` focuses what `target()` returns once React has rendered it (visible and
  * enabled), checking after each frame for a while, and only while focus is lost (on `<body>`) or
  * still on (or in) the control that started the action (`from`). When the person or another control has
- * moved focus meanwhile, it gives up: a deliberate target never steals focus. DOM-only.
+ * moved focus meanwhile, it gives up: a deliberate target never steals focus. Nor does it take focus
+ * out of an open modal dialog: it waits for the dialog to close. DOM-only.
  */
 
 /** Finds the element to focus now; `null`/`undefined` while it is not rendered yet. */
@@ -48,7 +49,10 @@ export function focusAfterRender(target: FocusTarget, options: FocusAfterRenderO
     // Someone else has moved focus (the person, a dialog's autofocus): leave it there.
     if (!focusLost() && !(from !== null && from.contains(active))) return;
     const el = target();
-    if (focusable(el)) {
+    // An open modal dialog (the command palette, Settings) keeps focus until it closes: a session that
+    // finished opening behind it waits (a person typing in the palette must not lose the field).
+    const modal = active?.closest('[aria-modal="true"]');
+    if (focusable(el) && !(modal && !modal.contains(el))) {
       if (active !== el) el.focus();
       return;
     }
