@@ -25,7 +25,8 @@ export function regionDefault(region: Region): HTMLElement | undefined {
   const preferred = root.querySelector<HTMLElement>('[data-focus-default]');
   if (preferred && focusable(preferred)) return preferred;
   if (root.tabIndex >= 0) return root;
-  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].find(visible);
+  // Not a control Tab skips (tabindex -1: the tabs of a tab list other than the selected one).
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].find((el) => visible(el) && el.getAttribute('tabindex') !== '-1');
 }
 
 /** Focuses `region`'s default element. Returns false when the area is not on screen. */

@@ -194,9 +194,15 @@ describe('Forkline in the browser', () => {
       inner.style.height = `${inner.offsetHeight + 600}px`;
       el.dispatchEvent(new Event('scroll'));
     });
-    await page.waitForTimeout(100);
+    // Two frames: the scroll handler and any effect it starts have run.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(await byTestId('follow-tail-button').count()).toBe(0);
     // The person scrolls up: following stops (the button to go back to the latest rows appears).
+    // From the bottom of the grown content, so the move up is 400 px wherever the view stood.
+    await timeline.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+      el.dispatchEvent(new Event('scroll'));
+    });
     await timeline.evaluate((el) => {
       el.scrollTop = Math.max(0, el.scrollTop - 400);
       el.dispatchEvent(new Event('scroll'));

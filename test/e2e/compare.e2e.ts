@@ -240,7 +240,10 @@ describe('fork and compare in the browser', () => {
   });
 
   it('compares S with the fork that has not continued, from the branch picker, and returns to the session', async () => {
+    // The comparison was opened from the board ("A/B details"): closing it goes back to the board, then Close to the session.
     await byTestId('compare-close').click();
+    await byTestId('board-view').waitFor();
+    await byTestId('board-close').click();
     await byTestId('session-view').waitFor();
     await open(rootId);
     await byTestId('branches-toggle').click();

@@ -80,4 +80,23 @@ describe.each(NARROW_AND_WIDE)('keys that did nothing at $width×$height', (size
     await byTestId('compare-view').waitFor({ state: 'detached', timeout: 5_000 });
     await waitForFocus(page, 'composer-input', 5_000);
   });
+
+  it('the palette opens the outline and the request inspector; ↑ ↓ move between the outline’s turns', async () => {
+    const { page, byTestId } = await startWithFork(size);
+    await runCommand(page, 'show the outline');
+    await byTestId('turn-outline').waitFor();
+    const entries = page.locator('[data-testid="turn-outline"] .outline-button');
+    expect(await entries.count()).toBeGreaterThanOrEqual(2);
+    await entries.first().focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await entries.nth(1).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('ArrowUp');
+    expect(await entries.first().evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('End');
+    expect(await entries.last().evaluate((el) => el === document.activeElement)).toBe(true);
+    await runCommand(page, 'inspect the last request');
+    await byTestId('request-inspector').waitFor();
+    await waitForFocus(page, 'request-inspector-close', 5_000);
+    expect(await byTestId('request-label').textContent()).toMatch(/2\.1/);
+  });
 });

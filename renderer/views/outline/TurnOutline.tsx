@@ -43,7 +43,20 @@ export function TurnOutline(): ReactNode {
       data-testid="turn-outline"
       aria-label="Turn outline"
       onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        if (e.defaultPrevented) return;
+        // ↑ ↓ Home End move between the outline's entries, as in the session list.
+        if (['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key) && (e.target as HTMLElement).classList.contains('outline-button')) {
+          const buttons = [...(panelRef.current?.querySelectorAll<HTMLElement>('.outline-button') ?? [])];
+          const at = buttons.indexOf(e.target as HTMLElement);
+          const next = e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : at + (e.key === 'ArrowDown' ? 1 : -1);
+          const target = buttons[Math.max(0, Math.min(buttons.length - 1, next))];
+          if (target) {
+            e.preventDefault();
+            target.focus();
+          }
+          return;
+        }
+        if (e.key !== 'Escape') return;
         // Handled here: Esc must not also cancel a running turn.
         e.preventDefault();
         // Focus moves first (to the Outline button that opened it), so it never drops with the panel.

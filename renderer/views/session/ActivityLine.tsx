@@ -80,7 +80,8 @@ export function ActivityLine(): ReactNode {
           data-testid="activity-cost"
           title={`this turn so far: ${formatTokens(meter.tokens)} billed tokens (total input + output) over ${meter.billedSteps} finished step(s)${meter.unknownCount ? `; ${meter.unknownCount} without a known price` : ''}`}
         >
-          {cost} · {formatTokens(meter.tokens)} tokens
+          {cost}
+          {meter.tokens > 0 ? ` · ${formatTokens(meter.tokens)} tokens` : ''}
         </span>
       )}
       {waitMs >= 1000 && (

@@ -113,13 +113,8 @@ export function Composer(): ReactNode {
         aria-label={running ? 'Follow-up or steering for the running turn' : 'Message'}
         aria-describedby="composer-hint"
         placeholder={
-          imported
-            ? 'Read-only: this session was imported from another agent. Use “Continue in Forkline” above to go on in a live session.'
-            : readOnly
-              ? 'Read-only: another Forkline owns this session'
-              : running
-                ? 'Queue a follow-up, or steer the running turn…'
-                : 'Ask for a change…'
+          // A read-only session's hint below says why and what to do; the box itself just says it takes no input.
+          readOnly ? 'This session takes no messages here' : running ? 'Queue a follow-up, or steer the running turn…' : 'Ask for a change…'
         }
         value={text}
         rows={Math.min(8, Math.max(2, text.split('\n').length))}

@@ -197,13 +197,22 @@ export function Timeline(): ReactNode {
   // Following stops only when the view moved up (the person scrolled, a jump or a keyboard move),
   // never because content grew below it: a row measured taller, or new rows, can fire a scroll
   // event before the layout effect above has caught up, and that must not lose the tail.
+  // Nor because content got shorter (a row measured smaller, live output folded into its result):
+  // the browser then lowers the scroll position by itself, which is not the person moving up.
+  // Nor because the view itself got taller (the activity line going away at a turn's end): the
+  // browser clamps the scroll position of a view at the bottom then too.
   const lastScrollTop = useRef(0);
+  const lastScrollHeight = useRef(0);
+  const lastClientHeight = useRef(0);
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= TAIL_SLACK;
-    const movedUp = el.scrollTop < lastScrollTop.current - 1;
+    const resized = el.scrollHeight < lastScrollHeight.current - 1 || el.clientHeight > lastClientHeight.current + 1;
+    const movedUp = !resized && el.scrollTop < lastScrollTop.current - 1;
     lastScrollTop.current = el.scrollTop;
+    lastScrollHeight.current = el.scrollHeight;
+    lastClientHeight.current = el.clientHeight;
     if (atBottom) {
       if (!followRef.current) setFollow(true);
     } else if (movedUp && followRef.current) setFollow(false);

@@ -188,10 +188,11 @@ describe('forkline price', () => {
     const shown = JSON.parse((await forkline(dataDir, ['show', id, '--json'])).stdout) as { rows: { kind: string; seq: number }[] };
     const turn1End = shown.rows.find((r) => r.kind === 'turn-end')!.seq;
     const child = (await forkline(dataDir, ['fork', id, '--at', String(turn1End)])).stdout.trim();
-    // compare --json ranks the branches (as fanout does); each carries the cost of its own part: the
-    // child's since its fork point (nothing yet), the parent's whole log (it is no fork), as ls says.
+    // compare --json ranks the branches (as fanout does); each carries the cost of its own part since
+    // the history they share: the child's nothing yet, the parent's turn 2 (its turn 1 is common history),
+    // as the two-way compare below says.
     const compared = JSON.parse((await forkline(dataDir, ['compare', id, child, '--json'])).stdout) as { branches: { session: string; costUsd?: number }[] };
-    expect(compared.branches.find((b) => b.session === id)!.costUsd).toBeCloseTo(0.00333, 6);
+    expect(compared.branches.find((b) => b.session === id)!.costUsd).toBeCloseTo(0.00173, 6);
     expect(compared.branches.find((b) => b.session === child)!.costUsd).toBe(0);
     // The two-way text compare counts from the common history: the parent's part is turn 2 only.
     expect((await forkline(dataDir, ['compare', id, child])).stdout).toContain('$0.00173');
