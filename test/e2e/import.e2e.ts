@@ -97,7 +97,10 @@ describe('importing a Claude Code log in the browser', () => {
 
     // Read-only: Send and Compact are off, and say why.
     expect(await page.getByTestId('composer-input').isDisabled()).toBe(true);
-    expect(await page.getByTestId('composer-input').getAttribute('placeholder')).toContain('imported from another agent');
+    // Said once, in the hint the box is described by (not again in its placeholder).
+    expect(await page.locator('#composer-hint').textContent()).toContain('imported from another agent');
+    expect(await page.getByTestId('composer-input').getAttribute('aria-describedby')).toBe('composer-hint');
+    expect(await page.getByTestId('composer-input').getAttribute('placeholder')).not.toContain('Read-only');
     expect(await page.getByTestId('compact-button').isDisabled()).toBe(true);
     expect(await page.locator('[data-testid="session-row"][data-selected="true"] [data-testid="session-imported"]').textContent()).toBe('claude-code');
     await app.screenshot('import-02-imported-timeline');
