@@ -6,7 +6,7 @@
  * path field, replacing its text, so the typed path is what Enter lists and then chooses.
  * Screenshot: test-results/new-user-7-picker-typed.png.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,5 +47,33 @@ describe('folder picker, keyboard only', () => {
       .getByText(`New session in ${basename(other)}`)
       .first()
       .waitFor();
+  });
+
+  it('↓ from the path field goes to the listing, ↑ ↓ move in it, ↑ on the first entry goes back', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'forkline-arrows-'));
+    for (const name of ['alpha', 'beta', 'gamma']) mkdirSync(join(parent, name));
+    await runCommand(page, 'new session');
+    await byTestId('folder-browser').waitFor();
+    await waitForFocus(page, 'folder-recent');
+    await page.keyboard.type(parent);
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="folder-entry"]').first().waitFor();
+    const focusedEntry = (): Promise<string | null> =>
+      page.evaluate(() => (document.activeElement as HTMLElement | null)?.getAttribute('data-path') ?? document.activeElement?.getAttribute('data-testid') ?? null);
+    await byTestId('folder-path').focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedEntry()).toBe('folder-up');
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedEntry()).toBe(join(parent, 'alpha'));
+    await page.keyboard.press('End');
+    expect(await focusedEntry()).toBe(join(parent, 'gamma'));
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedEntry()).toBe(join(parent, 'beta'));
+    await page.keyboard.press('Home');
+    expect(await focusedEntry()).toBe('folder-up');
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedEntry()).toBe('folder-path');
+    await page.keyboard.press('Escape');
+    await byTestId('folder-browser').waitFor({ state: 'detached' });
   });
 });

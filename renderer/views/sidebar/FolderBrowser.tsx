@@ -4,7 +4,8 @@
  * folder (home) with its visible entries; hidden (dot) folders stay behind a toggle.
  *
  * Keyboard: Enter in the path field lists the typed folder, and Enter again on an unchanged,
- * listed path uses it; every entry is a button in the Tab order.
+ * listed path uses it; ↓ from the field goes to the listing, where ↑ ↓ Home End move (↑ on the
+ * first entry goes back to the field); every entry is also a button in the Tab order.
  *
  * "Use this folder" only ever uses the folder that is listed *and* typed: after a failed listing
  * ("…/does-not-exist is not a folder") or while the field holds another path, it is disabled and a
@@ -121,6 +122,15 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
           aria-describedby="folder-path-hint"
           spellCheck={false}
           autoFocus={recent.length === 0}
+          onKeyDown={(e) => {
+            // ↓ goes on to the listing (its first entry), as from a search field to its results.
+            if (e.key !== 'ArrowDown') return;
+            const first = document.querySelector<HTMLElement>('[data-testid="folder-list"] .folder-entry');
+            if (first) {
+              e.preventDefault();
+              first.focus();
+            }
+          }}
         />
         <button type="submit">Go</button>
       </form>
@@ -132,7 +142,26 @@ export function FolderBrowser({ onChoose, onCancel }: { readonly onChoose: (path
           {error.message}
         </div>
       )}
-      <ul className="folder-list" data-testid="folder-list" aria-busy={loading} aria-label={listing ? `Folders in ${listing.path}` : 'Folders'}>
+      <ul
+        className="folder-list"
+        data-testid="folder-list"
+        aria-busy={loading}
+        aria-label={listing ? `Folders in ${listing.path}` : 'Folders'}
+        onKeyDown={(e) => {
+          // ↑ ↓ Home End move between the entries; ↑ on the first goes back to the path field.
+          if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+          const entries = [...e.currentTarget.querySelectorAll<HTMLElement>('.folder-entry')];
+          const at = entries.indexOf(e.target as HTMLElement);
+          if (at < 0) return;
+          e.preventDefault();
+          if (e.key === 'ArrowUp' && at === 0) {
+            document.querySelector<HTMLElement>('[data-testid="folder-path"]')?.focus();
+            return;
+          }
+          const next = e.key === 'Home' ? 0 : e.key === 'End' ? entries.length - 1 : Math.min(entries.length - 1, Math.max(0, at + (e.key === 'ArrowDown' ? 1 : -1)));
+          entries[next]?.focus();
+        }}
+      >
         {listing?.parent !== undefined && (
           <li>
             <button type="button" className="folder-entry up" data-testid="folder-up" aria-label="Parent folder" onClick={() => void load(listing.parent)}>
