@@ -234,6 +234,8 @@ export class Agent {
   private lastContext: SessionEvent<'request/context'>['data'] | undefined;
   /** Windows learned from this endpoint + model in this lifecycle (limitKey → tokens); they only lower the window. */
   private readonly learnedWindows = new Map<string, number>();
+  /** The window each endpoint and model was last warned of as cutting prompts (PROMPT_TRUNCATED). */
+  private readonly truncationWarned = new Map<string, number>();
   /** A lowered max output for the rest of the running turn (after an output-only overflow). */
   private turnOutputCap: number | undefined;
   /** What the log taught about each endpoint's history dialect (logged in `request/header.dialect`). */
@@ -805,13 +807,21 @@ export class Agent {
    * Silent truncation: a provider that reports under half the prompt tokens we estimate we sent
    * (and the request was big enough for the estimate to mean something: ≥ 4096 tokens, above a bare system prompt and tool list) cut the
    * prompt without saying so (Ollama keeps only `num_ctx` tokens). Logs `llm/warning{PROMPT_TRUNCATED}`
-   * on the step and makes the reported size the window in force.
+   * on the step (once per endpoint and model, again only when the window is smaller) and makes the
+   * reported size the window in force.
    */
   private checkTruncation(turn: number, step: number, config: AgentModelConfig, estimate: number, usage: TokenUsage): void {
     const reported = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
     if (estimate < TRUNCATION_MIN_ESTIMATE || reported <= 0 || reported >= estimate * TRUNCATION_RATIO) return;
     const window = reported + usage.outputTokens;
     this.learnWindow(config, window, 'truncated-prompt');
+    // Said once per endpoint and model in this lifecycle, and again only for a smaller window: a
+    // server that keeps cutting (compaction off, or the estimate still above its window) would
+    // otherwise log the same paragraph on every step.
+    const key = limitKey(config.baseUrl ?? '', config.model);
+    const warned = this.truncationWarned.get(key);
+    if (warned !== undefined && warned <= window) return;
+    this.truncationWarned.set(key, window);
     const hint = truncationHint(config);
     this.session.append({
       type: 'llm/warning',

@@ -207,6 +207,29 @@ describe('silent truncation', () => {
     expect(of(tail, 'turn/end')[0]!.data.reason).toEqual({ kind: 'completed' });
   });
 
+  it('a server that keeps cutting the same way is warned of once, and again only for a smaller window', async () => {
+    harness = await createHarness({
+      llm,
+      client: { provider: 'ollama', dialect: undefined },
+      agent: { config: () => ({ provider: 'ollama', model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:11434/v1' }), compaction: false },
+    });
+    const push = scripted();
+    writeFileSync(`${harness.workspace}/big.txt`, 'line of text\n'.repeat(1200));
+    const read = (id: string, reported: number) => toolCallResponse([{ id, name: 'read_file', arguments: '{"path":"big.txt"}' }], { usage: usage(reported, 20) });
+    // Step 1 is small; steps 2–4 are cut at ~2,051 (as Ollama's num_ctx does); step 5 at 1,000.
+    push(read('r1', 1900), read('r2', 2031), read('r3', 2031), read('r4', 2035), textResponse('I only see part of it', { usage: usage(980, 20) }));
+    harness.agent.followup('read big.txt until you see all of it');
+    await harness.agent.whenIdle();
+    const warnings = of(harness.events(), 'llm/warning').filter((w) => w.data.code === 'PROMPT_TRUNCATED');
+    expect(warnings.map((w) => [w.data.step, w.data.contextWindow])).toEqual([
+      [2, 2051],
+      [5, 1000],
+    ]);
+    // From step 3 on the requests go out with the learnt window.
+    expect(of(harness.events(), 'request/context').at(-1)!.data).toMatchObject({ contextWindow: 2051, contextSource: 'learned' });
+    expect(of(harness.events(), 'turn/end')[0]!.data.reason).toEqual({ kind: 'completed' });
+  });
+
   it('no warning when the counts agree or the request is small', async () => {
     harness = await createHarness({ llm, client: { dialect: undefined }, agent: { config: () => ({ provider: 'custom', model: 'scripted-model' }) } });
     const push = scripted();
