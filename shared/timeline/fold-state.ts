@@ -129,6 +129,31 @@ export class FoldState {
     return idx;
   }
 
+  /**
+   * Shows a message that opens a step above that step's header: the user's prompt or a follow-up
+   * is spliced into the step's request, so it is logged after its `step/start`, but a reader expects
+   * "You" first and then what the agent did. Swaps the message row (just pushed at `rowIdx`) with the
+   * open step's header while the step has shown nothing (only log-event rows follow the header);
+   * otherwise leaves the rows as they are. Returns the message row's index.
+   */
+  placeAboveFreshStep(rowIdx: number): number {
+    const st = this.openStep !== undefined ? this.steps.get(this.openStep) : undefined;
+    if (!st || st.sawChunk || st.attempt !== 1 || st.tools.length > 0 || st.attemptRows.length > 0) return rowIdx;
+    const headerIdx = st.rowIdx;
+    if (headerIdx < 0 || headerIdx >= rowIdx) return rowIdx;
+    for (let i = headerIdx + 1; i < rowIdx; i++) if (this.rows[i]!.kind !== 'event') return rowIdx;
+    const header = this.rows[headerIdx]!;
+    const message = this.rows[rowIdx]!;
+    this.rows[headerIdx] = message;
+    this.rows[rowIdx] = header;
+    this.keyIndex.set(message.key, headerIdx);
+    this.keyIndex.set(header.key, rowIdx);
+    st.rowIdx = rowIdx;
+    // The events the header owns (its step/start, and whatever was attached to it) are all at or after its seq.
+    for (let i = Math.max(0, header.seq - this.ownerBase); i < this.owner.length; i++) if (this.owner[i] === headerIdx) this.owner[i] = rowIdx;
+    return headerIdx;
+  }
+
   /** Returns a row that may be mutated during this fold (cloned on first edit). */
   edit<T extends TimelineRow>(idx: number): Mutable<T> {
     const row = this.rows[idx]!;

@@ -33,7 +33,7 @@ export const messageReducers = {
       shadowed = fold.surfaceSeqs(e.sourceEventSeqs);
       row.replaces = shadowed;
     }
-    const idx = fold.push(row);
+    const idx = replace ? fold.push(row) : fold.placeAboveFreshStep(fold.push(row));
     fold.own(e.seq, idx);
     fold.surfaceRows.set(e.seq, [idx]);
     if (shadowed.length > 0) fold.markShadowed(shadowed, e.seq);

@@ -33,7 +33,7 @@ describe('row filter', () => {
 
   it('shows everything by default and hides log-only events on request', () => {
     expect(visibleRows(rows, { showLogEvents: true, modelView: false })).toBe(rows);
-    expect(visibleRows(rows, { showLogEvents: false, modelView: false }).map((r) => r.kind)).toEqual(['turn', 'step', 'user', 'text', 'retry', 'compaction', 'text']);
+    expect(visibleRows(rows, { showLogEvents: false, modelView: false }).map((r) => r.kind)).toEqual(['turn', 'user', 'step', 'text', 'retry', 'compaction', 'text']);
   });
 
   it('model view shows what the model sees next: the summary first, then the rest, without shadowed, failed or log-only rows', () => {
@@ -66,8 +66,8 @@ describe('row filter', () => {
     big.user('checkpoint', { kind: 'compaction', compactionId: 'k' }, { surfaceOp: { op: 'replace', start: shadowed[0]!, end: shadowed.at(-1)! }, sourceEventSeqs: [start, summary, ...shadowed] });
     big.add('compaction/end', { compactionId: 'k', turn: null });
     const view = visibleRows(timelineOf(big.events).rows, { showLogEvents: false, modelView: true });
-    expect(view.map((r) => r.kind)).toEqual(['compaction', 'turn', 'step', 'user', 'text']);
-    expect([view[3]!.seq, (view[4] as { messageSeq?: number }).messageSeq]).toEqual(kept);
+    expect(view.map((r) => r.kind)).toEqual(['compaction', 'turn', 'user', 'step', 'text']);
+    expect([view[2]!.seq, (view[4] as { messageSeq?: number }).messageSeq]).toEqual(kept);
   });
 });
 

@@ -85,7 +85,7 @@ describe('timeline over the DSH fixtures', () => {
   it('compaction-recovery: tool round, failed attempt, compaction with shadowed original', () => {
     const { events } = readDshFixture('dsh_compaction-recovery.session.jsonl');
     const t = timelineOf(events);
-    expect(t.rows.map((r) => r.kind)).toEqual(['event', 'turn', 'event', 'step', 'user', 'event', 'event', 'event', 'tool', 'step', 'compaction', 'text', 'turn-end']);
+    expect(t.rows.map((r) => r.kind)).toEqual(['event', 'turn', 'event', 'user', 'step', 'event', 'event', 'event', 'tool', 'step', 'compaction', 'text', 'turn-end']);
     const [turn] = ofKind(t, 'turn');
     expect(turn).toMatchObject({ turn: 1, steps: 2, ended: true, endLabel: 'completed', durationMs: 116 });
     const [tool] = ofKind(t, 'tool');
@@ -190,6 +190,33 @@ describe('timeline over the DSH fixtures', () => {
 });
 
 describe('timeline rules', () => {
+  it("shows the message that opens a step above the step's header, folded at once or event by event", () => {
+    const log = new LogBuilder();
+    log.add('turn/start', { turn: 1 });
+    const stepSeq = log.add('step/start', { turn: 1, step: 1 });
+    log.add('agent/inbox/spliced', { start: 0, deleteCount: 1, items: [] });
+    const userSeq = log.user('what did you change?');
+    log.add('request/header', { reason: 'initial', header: { config: { provider: 'p', model: 'm' } } });
+    log.chunk(1, 1, { type: 'text-delta', index: 0, text: 'one line' });
+    log.message(1, 1, [{ type: 'text', text: 'one line' }]);
+    log.add('step/end', { turn: 1, step: 1 });
+    // A second message spliced in after the step showed its answer stays where it was logged.
+    log.add('step/start', { turn: 1, step: 2 });
+    log.chunk(1, 2, { type: 'text-delta', index: 0, text: 'more' });
+    const lateSeq = log.user('and a test?');
+    const whole = timelineOf(log.events);
+    let live = createTimeline();
+    for (const event of log.events) live = foldEvents(live, [event]);
+    for (const t of [whole, live]) {
+      expect(t.rows.map((r) => r.kind)).toEqual(['turn', 'user', 'event', 'step', 'event', 'text', 'step', 'text', 'user']);
+      expect(t.rows[rowIndexOfSeq(t, stepSeq)]).toMatchObject({ kind: 'step', step: 1 });
+      expect(t.rows[rowIndexOfSeq(t, userSeq)]).toMatchObject({ kind: 'user', text: 'what did you change?' });
+      expect(t.rows[rowIndexOfSeq(t, lateSeq)]).toMatchObject({ kind: 'user', text: 'and a test?' });
+      expect(rowIndexOfKey(t, `step:${stepSeq}`)).toBe(3);
+      expect(t.rows[3]).toMatchObject({ kind: 'step', step: 1, open: false });
+    }
+  });
+
   it('streams text and reasoning from deltas, then commits the message text', () => {
     const log = new LogBuilder();
     log.add('turn/start', { turn: 1 });
