@@ -20,8 +20,22 @@ function address(message: string): string | undefined {
   return /\b(?:ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\s+(\S+)/.exec(message)?.[1];
 }
 
-/** Advice for `failure`; `endpoint` is the base URL in use, named when the server could not be reached. */
-export function failureAdvice(failure: Pick<LlmFailure, 'code' | 'message' | 'status'>, endpoint?: string): FailureAdvice {
+/**
+ * Advice for `failure`; `endpoint` is the base URL in use, named when the server could not be
+ * reached; `attempts` is how many times the step's request was sent (1 + its retries, default 1):
+ * after several, "retry in a moment" is no longer the advice — the todo says how often it was tried
+ * and, for a server error, to read what the provider said (a cause that retrying will not fix, such
+ * as a server with nothing to answer, shows there).
+ */
+export function failureAdvice(failure: Pick<LlmFailure, 'code' | 'message' | 'status'>, endpoint?: string, attempts = 1): FailureAdvice {
+  const advice = adviceFor(failure, endpoint);
+  if (attempts <= 1 || advice.action !== 'retry') return advice;
+  if (failure.code === 'SERVER' || failure.code === 'INSUFFICIENT_SYSTEM_RESOURCE')
+    return { ...advice, todo: `Tried ${attempts} times. If the provider's message says why, fix that; otherwise retry later or pick another model in Settings.` };
+  return { ...advice, todo: `Tried ${attempts} times. ${advice.todo}` };
+}
+
+function adviceFor(failure: Pick<LlmFailure, 'code' | 'message' | 'status'>, endpoint: string | undefined): FailureAdvice {
   const where = address(failure.message) ?? endpoint;
   switch (failure.code) {
     case 'AUTH':

@@ -145,6 +145,26 @@ describe.each(SIZES)('new user at $width×$height', (size) => {
     expect((a.llm.requests.at(-1)!.body as { model?: string }).model).toBe('scripted-large');
   });
 
+  it('a turn whose retries all failed says how often it was tried and shows what the provider said, whole, without a hover', async () => {
+    const { app: a, page, byTestId } = await start(size);
+    await openNewSession(a, page);
+    const said = 'scripted-llm: the script has nothing for its next step (conversation position 3 of 2); add a reply to the script or start the server again';
+    // Retry-After of 1 ms: the five retries go at once.
+    for (let i = 0; i < 6; i++) a.llm.enqueue(httpError(500, { error: { message: said, type: 'server_error' } }, { headers: { 'retry-after-ms': '1' } }));
+    await byTestId('composer-input').fill('add a test for multiply_numbers');
+    await byTestId('composer-input').press('Enter');
+    await page.locator('[data-testid="turn-end"][data-turn="1"][data-reason="error"]').waitFor({ timeout: 30_000 });
+    expect(await byTestId('failed-turn-what').textContent()).toBe(
+      "The provider had a server error (HTTP 500). Tried 6 times. If the provider's message says why, fix that; otherwise retry later or pick another model in Settings.",
+    );
+    const whole = byTestId('failed-turn-said');
+    expect(await whole.textContent()).toContain(said);
+    // Wrapped on its own line, not clipped: every character is on screen.
+    expect(await whole.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    await app!.screenshot(`new-user-${tag}-retries-failed`);
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+
   it('a failed turn says what failed and what to do, opens Settings for a refused key, and Retry sends the prompt again', async () => {
     const { app: a, page, byTestId } = await start(size);
     await openNewSession(a, page);

@@ -1,8 +1,8 @@
 /**
  * Under a turn that ended with a model error: what failed in words, what to do, and the action —
  * "Retry" (sends the turn's prompt again as a new turn; only on the session's last turn, while
- * idle) and, when the fix is a key, endpoint or model, "Open Settings". The provider's exact
- * message stays on the turn-end line as the detail. After Retry focus goes to the message box
+ * idle) and, when the fix is a key, endpoint or model, "Open Settings"; then the provider's exact
+ * message, whole (the turn-end line shows it clipped). After Retry focus goes to the message box
  * (the button goes away with the new turn).
  */
 import { useMemo, useState, type ReactNode } from 'react';
@@ -21,21 +21,26 @@ export function FailedTurnHelp({ row, failure, sessionId }: { readonly row: Turn
   const timeline = useTimeline();
   const [busy, setBusy] = useState(false);
   // The turn's own prompt, and whether a later turn exists (then Retry is not offered here).
-  const { prompt, last } = useMemo(() => {
+  // …and how many times its last step's request was sent.
+  const { prompt, last, attempts } = useMemo(() => {
     let text: string | undefined;
     let later = false;
     let inTurn = false;
+    let tries = 1;
     for (const r of timeline.rows) {
       if (r.kind === 'turn') {
         if (r.turn === row.turn) inTurn = true;
         else if (r.turn > row.turn) later = true;
         else inTurn = false;
       } else if (inTurn && text === undefined && r.kind === 'user' && r.sourceKind === 'user') text = r.text;
+      else if (inTurn && r.kind === 'step') tries = r.attempts;
       if (r === row) inTurn = false;
     }
-    return { prompt: text, last: !later };
+    return { prompt: text, last: !later, attempts: tries };
   }, [timeline, row]);
-  const advice = failureAdvice(failure, endpoint);
+  const advice = failureAdvice(failure, endpoint, attempts);
+  // The provider's own words, whole (the turn-end line clips them; a hover title is no use from the keyboard).
+  const said = failure.message.trim();
   const retry = async (): Promise<void> => {
     if (prompt === undefined) return;
     // The button goes away with the new turn (the timeline may hand focus to a row meanwhile): the message box takes it.
@@ -54,6 +59,11 @@ export function FailedTurnHelp({ row, failure, sessionId }: { readonly row: Turn
       <span data-testid="failed-turn-what">
         <b>{advice.what}</b> {advice.todo}
       </span>
+      {said && (
+        <span className="failed-turn-said" data-testid="failed-turn-said">
+          The provider said: <q>{said}</q>
+        </span>
+      )}
       <span className="failed-turn-actions">
         {canRetry && (
           <button

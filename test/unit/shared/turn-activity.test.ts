@@ -54,4 +54,17 @@ describe('failureAdvice', () => {
     expect(notFound.todo).toMatch(/^Check the Base URL in Settings/);
     expect(failureAdvice({ code: 'INVALID_REQUEST', message: '400 bad', status: 400 }).todo).toMatch(/^Check the model name/);
   });
+
+  it('after retries, no longer says "retry in a moment": it says how often it was tried and where the cause may be', () => {
+    const server = { code: 'SERVER', message: '500 scripted-llm: the script has nothing for its next step', status: 500 } as const;
+    expect(failureAdvice(server).todo).toBe('Retry in a moment.');
+    expect(failureAdvice(server, undefined, 6)).toEqual({
+      what: 'The provider had a server error (HTTP 500).',
+      todo: "Tried 6 times. If the provider's message says why, fix that; otherwise retry later or pick another model in Settings.",
+      action: 'retry',
+    });
+    expect(failureAdvice({ code: 'TIMEOUT', message: '' }, undefined, 3).todo).toBe('Tried 3 times. Retry; if it keeps happening, the provider may be overloaded.');
+    // Advice that points at Settings is the same however often it was tried.
+    expect(failureAdvice({ code: 'AUTH', message: '401', status: 401 }, undefined, 4).todo).toBe('Check or replace the key in Settings, then retry.');
+  });
 });
