@@ -117,3 +117,38 @@ export function sessionTree(sessions: readonly SessionSummary[], search = '', ti
   for (const s of sessions) if (!seen.has(s.id) && matches(s)) walk(s, 0);
   return out;
 }
+
+/**
+ * Folder hints for rows that would otherwise read alike: for every title shown more than once in
+ * `rows` (by `titleOf`) whose sessions are in different folders, each such session's folder, as
+ * its last path part — or its last two or more when those are still alike (`a/app` and `b/app`).
+ * Keyed by session id; sessions with a unique title, or whose duplicates share one folder, get
+ * none. Paths are split on `/` and `\`.
+ */
+export function folderHints(rows: readonly Pick<SessionSummary, 'id' | 'cwd'>[], titleOf: (id: string) => string): Map<string, string> {
+  const byTitle = new Map<string, Pick<SessionSummary, 'id' | 'cwd'>[]>();
+  for (const row of rows) {
+    const title = titleOf(row.id);
+    const group = byTitle.get(title);
+    if (group) group.push(row);
+    else byTitle.set(title, [row]);
+  }
+  const hints = new Map<string, string>();
+  for (const group of byTitle.values()) {
+    const folders = [...new Set(group.map((r) => r.cwd ?? ''))];
+    if (group.length < 2 || folders.length < 2) continue;
+    const parts = new Map(folders.map((f) => [f, f.split(/[\\/]+/).filter(Boolean)]));
+    const longest = Math.max(...[...parts.values()].map((p) => p.length));
+    // The fewest trailing parts that tell every folder of the group apart.
+    let depth = 1;
+    while (depth < longest && new Set(folders.map((f) => parts.get(f)!.slice(-depth).join('/'))).size < folders.length) depth++;
+    for (const row of group) {
+      const tail = parts
+        .get(row.cwd ?? '')!
+        .slice(-depth)
+        .join('/');
+      hints.set(row.id, tail || (row.cwd ?? '') || 'no folder');
+    }
+  }
+  return hints;
+}

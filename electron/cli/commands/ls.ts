@@ -1,5 +1,6 @@
 /**
- * `forkline ls [--json]`: the stored sessions, newest first. Reads only the store: no agent, model
+ * `forkline ls [--json]`: the stored sessions, newest first (id, last change, events, title, lineage,
+ * whether imported, folder). Reads only the store: no agent, model
  * client, tools, MCP or importer code is loaded (test/integration/cli/ls-module-graph.test.ts).
  */
 import { isImportedSession } from '../../../shared/events.js';
@@ -27,8 +28,10 @@ export const command = defineCommand({
       for (const r of rows) {
         const lineage = r.header.parentSession ? `  ⑂ ${r.header.parentSession.slice(0, 8)}` : '';
         const imported = isImportedSession(r.header) ? '  (imported)' : '';
+        // The folder last: the same task run in two folders reads alike otherwise.
+        const folder = r.header.cwd ? `  in ${r.header.cwd}` : '';
         out(
-          `${visibleInline(r.header.id)}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${visibleInline(r.header.title ?? '(untitled)')}${visibleInline(lineage)}${imported}\n`,
+          `${visibleInline(r.header.id)}  ${new Date(r.updatedAt).toISOString()}  ${String(r.eventCount).padStart(6)} events  ${visibleInline(r.header.title ?? '(untitled)')}${visibleInline(lineage)}${imported}${visibleInline(folder)}\n`,
         );
       }
       return 0;

@@ -20,9 +20,11 @@ export interface RowProps {
   /** This row holds the list's Tab stop. */
   readonly active: boolean;
   readonly title: string;
+  /** The folder, shown under the title when another row's title reads the same (see `folderHints`). */
+  readonly folder?: string;
 }
 
-export const SessionRow = memo(function SessionRow({ item, selected, active, title }: RowProps): ReactNode {
+export const SessionRow = memo(function SessionRow({ item, selected, active, title, folder }: RowProps): ReactNode {
   const { session, depth } = item;
   const client = useClient();
   const runtime = useRuntime();
@@ -126,6 +128,11 @@ export const SessionRow = memo(function SessionRow({ item, selected, active, tit
             <span className="session-title" data-testid="session-title">
               {title}
             </span>
+            {folder !== undefined && (
+              <span className="session-folder muted" data-testid="session-folder">
+                in {folder}
+              </span>
+            )}
             <SessionCost session={session} />
           </span>
           {session.status === 'running' && <span className="sr-only"> (running)</span>}

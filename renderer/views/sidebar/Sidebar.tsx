@@ -10,7 +10,7 @@
  */
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { displayTitle, sessionTree } from '../../../shared/session-tree.js';
+import { displayTitle, folderHints, sessionTree } from '../../../shared/session-tree.js';
 import { SHORTCUTS } from '../../keyboard/commands.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { shortcutLabel } from '../../keyboard/shortcut.js';
@@ -45,6 +45,17 @@ const SessionList = memo(function SessionList({ firstMessage }: { readonly first
   const editSession = useApp((s) => s.editSession);
   const titles = useMemo(() => (selectedId && firstMessage ? new Map([[selectedId, firstMessage]]) : new Map<string, string>()), [selectedId, firstMessage]);
   const tree = useMemo(() => sessionTree(sessions, search, titles), [sessions, search, titles]);
+  // Row titles, and the folder of rows whose titles read alike (the same task in two folders).
+  const { rowTitles, folders } = useMemo(() => {
+    const shown = new Map(tree.map((item) => [item.session.id, displayTitle(item.session, titles.get(item.session.id), sessions)]));
+    return {
+      rowTitles: shown,
+      folders: folderHints(
+        tree.map((item) => item.session),
+        (id) => shown.get(id) ?? id,
+      ),
+    };
+  }, [tree, titles, sessions]);
   const [focusId, setFocusId] = useState<string | undefined>();
   const listRef = useRef<HTMLUListElement>(null);
   // The Tab stop: the row last moved to, else the open session, else the first row.
@@ -116,7 +127,8 @@ const SessionList = memo(function SessionList({ firstMessage }: { readonly first
           item={item}
           selected={item.session.id === selectedId}
           active={item.session.id === activeId}
-          title={displayTitle(item.session, titles.get(item.session.id), sessions)}
+          title={rowTitles.get(item.session.id) ?? item.session.id}
+          {...(folders.has(item.session.id) ? { folder: folders.get(item.session.id)! } : {})}
         />
       ))}
     </ul>

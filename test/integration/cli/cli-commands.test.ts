@@ -54,6 +54,8 @@ describe('forkline CLI', () => {
     const ls = await forkline(['ls']);
     expect(ls.stdout).toContain(sessionId);
     expect(ls.stdout).toContain('sum([]) returns undefined');
+    // Each line ends with the session's folder.
+    expect(ls.stdout.split('\n').find((l) => l.startsWith(sessionId))).toMatch(/ {2}in \/\S+$/);
   });
 
   it('resume continues the same session with the next turn number', async () => {

@@ -111,7 +111,7 @@ describe('forkline team', () => {
       store.close();
     }
     const ls = await forkline(['ls'], { dataDir: bobDir });
-    expect(ls.stdout).toMatch(/flaky parser {2}⑂ [0-9a-f]{8}$/m);
-    expect(ls.stdout).toMatch(/flaky parser {2}\(imported\)$/m);
+    expect(ls.stdout).toMatch(/flaky parser {2}⑂ [0-9a-f]{8}( {2}in \S.*)?$/m);
+    expect(ls.stdout).toMatch(/flaky parser {2}\(imported\)( {2}in \S.*)?$/m);
   });
 });

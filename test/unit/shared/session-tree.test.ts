@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../../shared/api.js';
-import { displayTitle, sessionTree } from '../../../shared/session-tree.js';
+import { displayTitle, folderHints, sessionTree } from '../../../shared/session-tree.js';
 
 function s(id: string, extra: Partial<SessionSummary> = {}): SessionSummary {
   return { id, createdAt: 0, updatedAt: 0, eventCount: 0, status: 'idle', ...extra };
@@ -101,5 +101,28 @@ describe('sessionTree', () => {
     expect(title('lone')).toBe('What is in this folder?');
     // A first prompt (no stored title) equal to the parent's title counts too.
     expect(displayTitle(s('p', { parentSession: 'root', createdAt: 5 }), 'What is in this folder?', lineage)).toBe('fork · What is in this folder?');
+  });
+});
+
+describe('folderHints', () => {
+  const titles: Record<string, string> = { a: 'fix sum', b: 'fix sum', c: 'other', d: 'fix sum', e: 'same place', f: 'same place' };
+  const titleOf = (id: string): string => titles[id]!;
+  it('names the folder of sessions whose titles read alike, with as many path parts as tell them apart', () => {
+    const hints = folderHints(
+      [
+        { id: 'a', cwd: '/work/trial/project' },
+        { id: 'b', cwd: '/work/trial/project3' },
+        { id: 'c', cwd: '/work/trial/project' },
+        { id: 'd', cwd: '/home/me/project' },
+        { id: 'e', cwd: '/x/y' },
+        { id: 'f', cwd: '/x/y' },
+      ],
+      titleOf,
+    );
+    expect(Object.fromEntries(hints)).toEqual({ a: 'trial/project', b: 'trial/project3', d: 'me/project' });
+  });
+  it('says nothing for unique titles, and copes with Windows paths and a missing folder', () => {
+    expect(folderHints([{ id: 'c', cwd: '/p' }], titleOf).size).toBe(0);
+    expect(Object.fromEntries(folderHints([{ id: 'a', cwd: 'C:\\code\\app' }, { id: 'b' }], titleOf))).toEqual({ a: 'app', b: 'no folder' });
   });
 });
