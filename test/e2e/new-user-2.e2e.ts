@@ -289,6 +289,7 @@ describe.each(SIZES)('find at $width×$height', (size) => {
     await page.keyboard.type(needle);
     const hit = page.locator('[data-testid="search-hit"]').first();
     await hit.waitFor({ timeout: 10_000 });
+    expect(await hit.getByTestId('search-hit-kind').textContent()).toBe('tool output');
     await hit.focus();
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="tool-row"][data-tool-name="bash"] [data-testid="tool-body"]').waitFor({ timeout: 10_000 });

@@ -12,7 +12,17 @@ import { useApp, useClient } from '../context.js';
 
 /** Wait after the last keystroke before searching, ms. */
 const DEBOUNCE_MS = 200;
-const KIND_LABEL: Record<string, string> = { user: 'prompt', assistant: 'answer', tool: 'tool output', summary: 'summary' };
+/**
+ * What part of a session a hit is in. An assistant message is indexed whole — its answer, its
+ * thinking and its tool calls in one document — so its hits say "agent", not "answer" (a match in
+ * the thinking was labelled an answer).
+ */
+const KIND_LABEL: Record<string, { readonly label: string; readonly title: string }> = {
+  user: { label: 'prompt', title: 'in a message to the agent' },
+  assistant: { label: 'agent', title: "in the agent's message: its answer, thinking or tool calls" },
+  tool: { label: 'tool output', title: 'in what a tool returned' },
+  summary: { label: 'summary', title: 'in a compaction summary' },
+};
 
 export function SearchHits({ query }: { readonly query: string }): ReactNode {
   const client = useClient();
@@ -70,7 +80,9 @@ export function SearchHits({ query }: { readonly query: string }): ReactNode {
               >
                 <span className="search-hit-head">
                   <span className="search-hit-title clip">{summary ? displayTitle(summary) : hit.sessionId.slice(0, 8)}</span>
-                  <span className="badge badge-muted">{KIND_LABEL[hit.kind] ?? hit.kind}</span>
+                  <span className="badge badge-muted" data-testid="search-hit-kind" title={KIND_LABEL[hit.kind]?.title}>
+                    {KIND_LABEL[hit.kind]?.label ?? hit.kind}
+                  </span>
                   <span className="muted mono">#{hit.seq}</span>
                 </span>
                 <span className="search-hit-snippet">{hit.snippet.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}</span>
