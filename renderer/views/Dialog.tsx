@@ -21,6 +21,7 @@ export function Dialog({
   children,
   wide,
   className,
+  footer,
 }: {
   readonly title: string;
   readonly testId: string;
@@ -28,6 +29,8 @@ export function Dialog({
   readonly children: ReactNode;
   readonly wide?: boolean;
   readonly className?: string;
+  /** Shown under the scrolling body, always in view, last in Tab order (e.g. a form's Cancel / Save). */
+  readonly footer?: ReactNode;
 }): ReactNode {
   const ref = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -96,6 +99,7 @@ export function Dialog({
           </button>
         </header>
         <div className="dialog-body">{children}</div>
+        {footer}
       </div>
     </div>,
     document.body,

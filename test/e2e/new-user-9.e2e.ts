@@ -5,6 +5,9 @@
  *   apart: such rows now say their folder (as many path parts as tell them apart).
  * - A focused (or hovered) row's five action buttons sat beside its title and left it two letters
  *   wide in a 220 px sidebar ("sum([…"): they now take a line of their own under it.
+ * - Settings' Cancel / Save sat in the middle of the dialog (after "Data folder", before the
+ *   sections that save their own), so Tab went Approvals → Cancel → Save → Add price: they are now
+ *   the dialog's footer, always in view and last in Tab order.
  * Screenshots: test-results/new-user-9-*.png.
  */
 import { mkdirSync } from 'node:fs';
@@ -56,5 +59,26 @@ describe.each(NARROW_AND_WIDE)('the session list at $width×$height', (size) => 
     expect(actions!.x + actions!.width).toBeLessThanOrEqual(rowBox!.x + rowBox!.width + 1);
     await app.screenshot(`new-user-9-${tag}-session-list`);
     expect(await layoutProblems(page)).toEqual([]);
+  });
+
+  it("Settings' Cancel and Save are the dialog's footer: in view at once, and last in Tab order", async () => {
+    const started = await startConnectedApp({ viewport: size });
+    app = started.app;
+    const { page, byTestId } = started;
+    await page.keyboard.press('Control+,');
+    const dialog = byTestId('settings-dialog');
+    await dialog.waitFor();
+    const save = byTestId('settings-save');
+    await save.waitFor();
+    // In view without scrolling the dialog, at its bottom edge.
+    const [saveBox, dialogBox] = await Promise.all([save.boundingBox(), dialog.boundingBox()]);
+    expect(saveBox!.y + saveBox!.height).toBeLessThanOrEqual(dialogBox!.y + dialogBox!.height);
+    expect(saveBox!.y).toBeGreaterThan(dialogBox!.y + dialogBox!.height - 60);
+    expect(await byTestId('settings-footer').locator('button').allTextContents()).toEqual(['Cancel', 'Save']);
+    // Shift+Tab from the dialog's first control wraps to its last: Save.
+    await page.locator('[data-testid="settings-dialog"] .dialog-close').focus();
+    await page.keyboard.press('Shift+Tab');
+    await waitForFocus(page, 'settings-save');
+    await app.screenshot(`new-user-9-${tag}-settings-footer`);
   });
 });

@@ -35,7 +35,7 @@ export function ModelLimitsFields({ contextWindow, maxOutput, onContextWindow, o
             data-testid="settings-context-window"
             inputMode="numeric"
             aria-invalid={windowInvalid}
-            placeholder={known?.contextWindow !== undefined ? `published: ${known.contextWindow}` : 'unknown — learned when needed'}
+            placeholder={known?.contextWindow !== undefined ? `published: ${known.contextWindow}` : 'unknown (learned)'}
             value={contextWindow}
             onChange={(e) => onContextWindow(e.target.value)}
           />

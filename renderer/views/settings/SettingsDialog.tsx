@@ -3,10 +3,11 @@
  * or free text), the model's limits (context window, max output), reasoning effort (when the
  * preset has values), API key (write-only; only whether one is set is shown), a connection test,
  * approval policy, and where sessions are stored; below, prices, trace export, the MCP servers and
- * the team store. Save waits while one of those sub-forms (or the API key field) holds unsaved input,
+ * the team store (each saves its own); the form's Cancel / Save in the dialog's footer. Save waits while one of those sub-forms (or the API key field) holds unsaved input,
  * and says so beside it (open-sub-forms.ts); busy buttons keep focus (common/busy-button.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import type { ModelListing, ModelLimitSetting, ProviderChoice, SettingsView } from '../../../shared/api.js';
 import type { ApprovalPolicyName } from '../../../shared/events.js';
 import { describeError } from '../../host/host-client.js';
@@ -41,12 +42,15 @@ function SettingsForm({
   onSaved,
   onClose,
   openSubForms,
+  footer,
 }: {
   readonly view: SettingsView;
   readonly onSaved: (view: SettingsView) => void;
   readonly onClose: () => void;
   /** The sub-forms holding unsaved input (open-sub-forms.ts): Save waits for them. */
   readonly openSubForms: readonly string[];
+  /** The dialog's footer, where Cancel / Save go (under every section, always in view); none yet on the first render. */
+  readonly footer: HTMLElement | null;
 }): ReactNode {
   const client = useClient();
   const [provider, setProvider] = useState(view.active.provider);
@@ -165,6 +169,7 @@ function SettingsForm({
   const keepHint = preset?.apiKeyEnv ? `set $${preset.apiKeyEnv} in the environment that starts \`forkline serve\`` : 'keep it in the environment that starts the server';
   return (
     <form
+      id="settings-form"
       className="settings-form"
       onSubmit={(e) => {
         e.preventDefault();
@@ -270,28 +275,33 @@ function SettingsForm({
           {error}
         </div>
       )}
-      <div className="dialog-buttons">
-        {/* Visible, not only a tooltip: Save would close the dialog and lose what the sub-form holds. */}
-        {blocked !== undefined && (
-          <span className="hint warn" id="settings-save-blocked" data-testid="settings-save-blocked">
-            {blocked}
-          </span>
+      {footer &&
+        createPortal(
+          <div className="dialog-buttons">
+            {/* Visible, not only a tooltip: Save would close the dialog and lose what the sub-form holds. */}
+            {blocked !== undefined && (
+              <span className="hint warn" id="settings-save-blocked" data-testid="settings-save-blocked">
+                {blocked}
+              </span>
+            )}
+            <span className="spacer" />
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button
+              ref={saveRef}
+              type="submit"
+              form="settings-form"
+              className="primary"
+              data-testid="settings-save"
+              aria-describedby={blocked !== undefined ? 'settings-save-blocked' : undefined}
+              {...busyButtonProps(busy, blocked !== undefined || !model.trim() || !baseUrl.trim() || limitsInvalid)}
+            >
+              Save
+            </button>
+          </div>,
+          footer,
         )}
-        <span className="spacer" />
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          ref={saveRef}
-          type="submit"
-          className="primary"
-          data-testid="settings-save"
-          aria-describedby={blocked !== undefined ? 'settings-save-blocked' : undefined}
-          {...busyButtonProps(busy, blocked !== undefined || !model.trim() || !baseUrl.trim() || limitsInvalid)}
-        >
-          Save
-        </button>
-      </div>
     </form>
   );
 }
@@ -331,8 +341,11 @@ export function SettingsDialog(): ReactNode {
     });
   }, []);
   const openSubForms = useMemo(() => subForms.map(([, what]) => what), [subForms]);
+  // Cancel / Save of the provider form sit in the dialog's footer: under every section (prices, trace
+  // export, MCP, team store each save their own), always in view, last in Tab order.
+  const [footer, setFooter] = useState<HTMLElement | null>(null);
   return (
-    <Dialog title="Settings" testId="settings-dialog" onClose={close}>
+    <Dialog title="Settings" testId="settings-dialog" onClose={close} footer={view && loaded ? <footer className="dialog-foot" data-testid="settings-footer" ref={setFooter} /> : undefined}>
       {error && !view ? (
         <div className="error-text" data-testid="settings-error">
           Could not load settings: {error}
@@ -343,7 +356,7 @@ export function SettingsDialog(): ReactNode {
         </div>
       ) : (
         <SubFormsContext.Provider value={reportSubForm}>
-          <SettingsForm view={view} onSaved={setSettings} onClose={close} openSubForms={openSubForms} />
+          <SettingsForm view={view} onSaved={setSettings} onClose={close} openSubForms={openSubForms} footer={footer} />
           <PricesSection />
           <TelemetrySection />
           <McpServersSection />
