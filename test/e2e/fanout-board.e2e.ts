@@ -209,6 +209,17 @@ describe('fan-out board by keyboard', () => {
     await page.keyboard.press('Enter');
     await openByKeyboard(page, base.id);
     await tabTo(page, 'rewind-here-button', { within: '[data-testid="turn-end"][data-turn="1"]' });
+    // Asked first (it restores the folder in place): Esc leaves everything as it was, focus back on the link.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').waitFor();
+    expect(await page.getByTestId('confirm-dialog').textContent()).toContain('The files as they are now and the later turns are kept');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'rewind-here-button');
+    expect(readFileSync(join(base.folder, 'sum.js'), 'utf8')).toContain('let total = 0;');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').waitFor();
+    await page.keyboard.press('Tab'); // from Cancel to Rewind
     await page.keyboard.press('Enter');
     await page.waitForFunction((p) => document.querySelector('[data-testid="session-row"][data-selected="true"]')?.getAttribute('data-session-id') !== p, base.id, { timeout: 20_000 });
     expect(readFileSync(join(base.folder, 'sum.js'), 'utf8')).toContain('let total;');

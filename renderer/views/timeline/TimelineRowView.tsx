@@ -43,6 +43,7 @@ import { BudgetStopHelp } from './BudgetStopHelp.js';
 import { FanoutForm } from '../compare/FanoutForm.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { ConfirmDialog } from '../Dialog.js';
 import { approvalLabel, measured, showsTtft, stepFinishLabel, turnDurationLabel } from './trust-labels.js';
 import {
   elidedLabel,
@@ -93,7 +94,10 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
   const select = useApp((s) => s.select);
   const toast = useApp((s) => s.toast);
   const [fanningOut, setFanningOut] = useState(false);
+  // Rewind restores the folder in place: asked first (the files as they are now are kept, and said so).
+  const [confirmingRewind, setConfirmingRewind] = useState(false);
   const rewind = async (): Promise<void> => {
+    setConfirmingRewind(false);
     setForking(true);
     try {
       const r = await client.rewindSession({ sessionId, toSeq: row.seq });
@@ -190,11 +194,26 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
               disabled={forking}
               onClick={(e) => {
                 e.stopPropagation();
-                void rewind();
+                setConfirmingRewind(true);
               }}
             >
               rewind to here
             </button>
+          )}
+          {confirmingRewind && (
+            <ConfirmDialog
+              title={`Rewind to the end of turn ${row.turn}?`}
+              message={
+                <>
+                  The session’s folder goes back to how it was when turn {row.turn} ended, and the conversation continues from there in a new session. The files as they are now and the later turns are
+                  kept: they stay in this session, as its own branch.
+                </>
+              }
+              confirmLabel="Rewind"
+              onConfirm={() => void rewind()}
+              // Focus goes back to "rewind to here" (the dialog returns it where it was).
+              onCancel={() => setConfirmingRewind(false)}
+            />
           )}
         </>
       )}
