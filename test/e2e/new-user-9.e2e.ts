@@ -8,6 +8,7 @@
  * - Settings' Cancel / Save sat in the middle of the dialog (after "Data folder", before the
  *   sections that save their own), so Tab went Approvals → Cancel → Save → Add price: they are now
  *   the dialog's footer, always in view and last in Tab order.
+ * - Compact and "Replay on this build" were offered on a session with no turn: disabled now, saying why.
  * Screenshots: test-results/new-user-9-*.png.
  */
 import { mkdirSync } from 'node:fs';
@@ -59,6 +60,15 @@ describe.each(NARROW_AND_WIDE)('the session list at $width×$height', (size) => 
     expect(actions!.x + actions!.width).toBeLessThanOrEqual(rowBox!.x + rowBox!.width + 1);
     await app.screenshot(`new-user-9-${tag}-session-list`);
     expect(await layoutProblems(page)).toEqual([]);
+
+    // A session with no turn yet has nothing to compact or replay: both say so, disabled.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('session-name').waitFor();
+    for (const id of ['compact-button', 'replay-button']) {
+      const button = page.getByTestId(id);
+      expect(await button.isDisabled()).toBe(true);
+      expect(await button.getAttribute('title')).toMatch(/^Nothing to (compact|replay) yet: the session has no turns$/);
+    }
   });
 
   it("Settings' Cancel and Save are the dialog's footer: in view at once, and last in Tab order", async () => {

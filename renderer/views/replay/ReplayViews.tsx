@@ -23,7 +23,8 @@ function useReplayOf(sessionId: string): ReplayState | undefined {
 }
 
 /** The header button: runs the replay (again). */
-export function ReplayButton(): ReactNode {
+/** "Replay on this build"; disabled (and says why) while the session has no turn to replay. */
+export function ReplayButton({ hasTurns }: { readonly hasTurns: boolean }): ReactNode {
   const sessionId = useSession((s) => s.sessionId);
   const client = useClient();
   const state = useReplayOf(sessionId);
@@ -34,8 +35,12 @@ export function ReplayButton(): ReactNode {
       type="button"
       className="small"
       data-testid="replay-button"
-      title="Feed this session's logged model answers to this build and show where it would now act differently (nothing is sent to a provider)"
-      disabled={running}
+      title={
+        hasTurns
+          ? "Feed this session's logged model answers to this build and show where it would now act differently (nothing is sent to a provider)"
+          : 'Nothing to replay yet: the session has no turns'
+      }
+      disabled={running || !hasTurns}
       aria-busy={running}
       onClick={(e) => {
         const from = e.currentTarget;

@@ -4,6 +4,7 @@
  * toasts' strip, the approval panel and composer. The inspectors live in the side dock (dock/SideDock.tsx).
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { EventLog } from '../../state/event-log.js';
 import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { mainTarget } from '../../keyboard/focus-regions.js';
 import { useClient, useOpenSession, useRuntime } from '../context.js';
@@ -120,6 +121,8 @@ function Header(): ReactNode {
   const outlineOpen = useApp((s) => s.outlineOpen);
   const toggleOutline = useApp((s) => s.toggleOutline);
   const readOnly = useSession((s) => s.readOnly);
+  // Compact and Replay have nothing to work on before the first turn (the first turn/start is near the log's start).
+  const hasTurns = useSession((s) => s.startSeq > 0 || logHasTurn(s.events));
   const runtime = useRuntime();
   const [compacting, setCompacting] = useState(false);
   const compact = async (): Promise<void> => {
@@ -217,13 +220,19 @@ function Header(): ReactNode {
             type="button"
             className="small"
             data-testid="compact-button"
-            title={readOnly ? 'Read-only session: nothing can be compacted here' : 'Replace the oldest part of what the model sees with a summary (nothing is deleted)'}
-            disabled={compacting || readOnly || status === 'running'}
+            title={
+              readOnly
+                ? 'Read-only session: nothing can be compacted here'
+                : !hasTurns
+                  ? 'Nothing to compact yet: the session has no turns'
+                  : 'Replace the oldest part of what the model sees with a summary (nothing is deleted)'
+            }
+            disabled={compacting || readOnly || status === 'running' || !hasTurns}
             onClick={() => void compact()}
           >
             Compact
           </button>
-          <ReplayButton />
+          <ReplayButton hasTurns={hasTurns} />
           <BranchesToggle />
         </div>
       </div>
@@ -281,4 +290,10 @@ export function SessionView(): ReactNode {
       </div>
     </div>
   );
+}
+
+/** Whether `log` holds a `turn/start` (stops at the first: it is near the start of any log that has one). */
+function logHasTurn(log: EventLog): boolean {
+  for (let i = 0; i < log.length; i++) if (log.bySeq(log.baseSeq + i)?.type === 'turn/start') return true;
+  return false;
 }
