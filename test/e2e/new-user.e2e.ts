@@ -125,7 +125,9 @@ describe.each(SIZES)('new user at $width×$height', (size) => {
   it('the composer shows the provider, model and approval mode, and changing them saves the settings', async () => {
     const { app: a, page, byTestId } = await start(size, { models: ['scripted-model', 'scripted-large'] });
     await openNewSession(a, page);
-    expect(await byTestId('run-provider').textContent()).not.toBe('');
+    // A custom endpoint is named by its host, the full label and URL in the title.
+    expect(await byTestId('run-provider').textContent()).toBe(new URL(a.runtime.settings.active.baseUrl).host);
+    expect(await byTestId('run-provider').getAttribute('title')).toMatch(/^Custom OpenAI-compatible endpoint: http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(await byTestId('run-model').inputValue()).toBe('scripted-model');
     expect(await byTestId('run-approval').inputValue()).toBe('ask');
     // Focusing the model picker lists the endpoint's models.

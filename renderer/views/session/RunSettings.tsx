@@ -52,7 +52,7 @@ export function RunSettings(): ReactNode {
   return (
     <span className="run-settings" data-testid="run-settings">
       <span className="muted clip run-provider" data-testid="run-provider" title={`${preset?.label ?? active.provider}: ${active.baseUrl}`}>
-        {preset?.label ?? active.provider}
+        {composerProviderLabel(preset?.label ?? active.provider, active.provider, active.baseUrl)}
       </span>
       <select
         className="small"
@@ -90,4 +90,20 @@ export function RunSettings(): ReactNode {
       </label>
     </span>
   );
+}
+
+/**
+ * The provider as the composer's narrow bar names it: a custom endpoint by its host and port (what
+ * tells two endpoints apart), a preset by its label without the parenthesis ("Ollama (local)" →
+ * "Ollama"); the full label and URL are the element's title.
+ */
+export function composerProviderLabel(label: string, provider: string, baseUrl: string): string {
+  if (provider === 'custom') {
+    try {
+      return new URL(baseUrl).host || label;
+    } catch {
+      return label;
+    }
+  }
+  return label.replace(/\s*\([^)]*\)\s*$/, '') || label;
 }

@@ -5,6 +5,7 @@ import { findRows as findRowsBy, turnOutline } from '../../../shared/timeline-fi
 import { rowSearchText } from '../../../renderer/views/timeline/row-text.js';
 import { diffLines, diffStat, unifiedDiffText } from '../../../renderer/views/timeline/unified-diff.js';
 import { LogBuilder } from '../shared/timeline-events.js';
+import { composerProviderLabel } from '../../../renderer/views/session/RunSettings.js';
 
 describe('row filter', () => {
   const log = new LogBuilder();
@@ -148,5 +149,14 @@ describe('unified diff', () => {
     expect(diffLines('a', 'same', 'same')).toEqual([]);
     expect(unifiedDiffText('a.txt', '', 'new\n')).toContain('+++ b/a.txt');
     expect(diffLines('n', 'a', 'b').some((l) => l.kind === 'note')).toBe(true);
+  });
+});
+
+describe('composerProviderLabel', () => {
+  it('names a custom endpoint by its host and a preset by its label without the parenthesis', () => {
+    expect(composerProviderLabel('Custom OpenAI-compatible endpoint', 'custom', 'http://127.0.0.1:8787/v1')).toBe('127.0.0.1:8787');
+    expect(composerProviderLabel('Custom OpenAI-compatible endpoint', 'custom', 'not a url')).toBe('Custom OpenAI-compatible endpoint');
+    expect(composerProviderLabel('Ollama (local)', 'ollama', 'http://127.0.0.1:11434/v1')).toBe('Ollama');
+    expect(composerProviderLabel('DeepSeek', 'deepseek', 'https://api.deepseek.com')).toBe('DeepSeek');
   });
 });
