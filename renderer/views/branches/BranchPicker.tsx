@@ -195,7 +195,12 @@ export function BranchPicker(): ReactNode {
     <aside className="side-panel branch-panel" data-testid="branch-picker" aria-label="Branches">
       <div className="panel-head">
         <span className="panel-title">Branches</span>
-        {nodes.length > 0 && <span className="muted">{nodes.length === 1 ? '1 session' : `${nodes.length} sessions`}</span>}
+        {/* A count badge, not "N sessions" text: a narrow panel cut that to "2 sessi…". */}
+        {nodes.length > 0 && (
+          <span className="badge badge-muted" data-testid="branch-count" title={nodes.length === 1 ? '1 session in this tree' : `${nodes.length} sessions in this tree`}>
+            {nodes.length}
+          </span>
+        )}
         <span className="spacer" />
         <button
           type="button"
