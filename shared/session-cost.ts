@@ -384,15 +384,18 @@ export function costJson(t: CostTotals, snapshots: readonly string[]): Record<st
 
 /**
  * Short label of totals for a row or a meter: `$0.0123`; `≥ $0.0100 (2 unpriced)` when some
- * responses have no known price; `12.3k tokens, price unknown` when none has. Empty when nothing
+ * responses have no known price; `12.3k tokens, price unknown` when none has; `≤ ` before the
+ * figure when a response without reported usage counts at its worst case. Empty when nothing
  * was billed.
  */
 export function costLabel(t: CostTotals | undefined, options: { readonly compact?: boolean } = {}): string {
   if (!t || (t.tokens === 0 && t.unknownCount === 0 && t.knownUsd === 0)) return '';
   const usd = options.compact ? compactUsd : formatUsd;
-  if (t.usd !== undefined) return usd(t.usd);
+  // A response without reported usage counts at its worst case: the figure is then an upper bound.
+  const atMost = t.unreportedCount > 0 ? '≤ ' : '';
+  if (t.usd !== undefined) return `${atMost}${usd(t.usd)}`;
   if (t.knownUsd > 0) return options.compact ? `≥ ${usd(t.knownUsd)}` : `≥ ${usd(t.knownUsd)} (${t.unknownCount} unpriced)`;
-  return options.compact ? `${formatTokens(t.tokens)} tok` : `${formatTokens(t.tokens)} tokens, price unknown`;
+  return options.compact ? `${atMost}${formatTokens(t.tokens)} tok` : `${atMost}${formatTokens(t.tokens)} tokens, price unknown`;
 }
 
 /** USD for a narrow place (a sidebar row): four decimals below a cent (`$0.0022`), else as {@link formatUsd}. */

@@ -141,6 +141,10 @@ describe('labels', () => {
     expect(costLabel({ ...base, usd: 0.0022, knownUsd: 0.0022, tokens: 10 }, { compact: true })).toBe('$0.0022');
     expect(costLabel({ ...base, knownUsd: 0.5, unknownCount: 2, tokens: 10 })).toBe('≥ $0.5000 (2 unpriced)');
     expect(costLabel({ ...base, unknownCount: 1, tokens: 12_300 })).toBe('12.3k tokens, price unknown');
+    // A response without reported usage is counted at its worst case: the figure is an upper bound, and says so.
+    expect(costLabel({ ...base, unknownCount: 1, unreportedCount: 1, tokens: 2_150 })).toBe('≤ 2.15k tokens, price unknown');
+    expect(costLabel({ ...base, unknownCount: 1, unreportedCount: 1, tokens: 2_150 }, { compact: true })).toBe('≤ 2.15k tok');
+    expect(costLabel({ ...base, usd: 0.01, knownUsd: 0.01, unreportedCount: 1, tokens: 10 })).toBe('≤ $0.0100');
     expect(compactUsd(1.234)).toBe('$1.23');
   });
 });
