@@ -5,6 +5,7 @@
  * pickers), so the list itself is pure and testable.
  */
 import { sidebarFolded, type AppState } from '../state/app-store.js';
+import { commandMatchScore } from './command-match.js';
 import type { Shortcut } from './shortcut.js';
 
 /** Areas of the window the keyboard can jump to (F6 cycles through the present ones). */
@@ -61,6 +62,8 @@ export interface CommandFacts {
   readonly imported?: boolean;
   /** Approvals are pending in the open session. */
   readonly approvalsPending: boolean;
+  /** Keyboard focus is in a toast (its Esc dismisses that toast before closing a view behind it). */
+  readonly toastFocused?: boolean;
 }
 
 export const SHORTCUTS = {
@@ -89,11 +92,21 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
 
   add({ id: 'new-session', label: 'New session…', group: 'Session', shortcut: SHORTCUTS.newSession, run: effects.newSession });
   add(open !== undefined && facts.running && { id: 'cancel', label: 'Cancel the running turn', group: 'Session', shortcut: SHORTCUTS.cancel, run: () => effects.cancel(open) });
+  // Esc closes the innermost thing focus is in: a toast holding focus goes before the compare view
+  // or board behind it (the strip is not part of them); with focus elsewhere, the view goes first.
+  const dismissToast: Command | false = s.toasts.length > 0 && {
+    id: 'dismiss-toast',
+    label: 'Dismiss the newest message (toast)',
+    group: 'View',
+    shortcut: SHORTCUTS.cancel,
+    run: effects.dismissToast,
+  };
+  if (facts.toastFocused === true) add(dismissToast);
   // In the compare view Esc goes back to the open session (no turn can be cancelled from there).
   add(s.compare !== undefined && { id: 'close-compare', label: 'Close the comparison', group: 'View', shortcut: SHORTCUTS.cancel, run: () => s.closeCompare() });
   add(s.board !== undefined && s.compare === undefined && { id: 'close-board', label: 'Close the board', group: 'View', shortcut: SHORTCUTS.cancel, run: () => s.closeBoard() });
   // Esc with no turn to cancel and no comparison to close: the newest toast goes (README "Toasts").
-  add(s.toasts.length > 0 && { id: 'dismiss-toast', label: 'Dismiss the newest message (toast)', group: 'View', shortcut: SHORTCUTS.cancel, run: effects.dismissToast });
+  if (facts.toastFocused !== true) add(dismissToast);
   add(
     open !== undefined &&
       facts.approvalsPending && {
@@ -175,14 +188,15 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
 }
 
 /**
- * Commands matching every word of `query` (case-insensitive): those whose label has all the words
- * first, then those that match only with their group or key hint; list order within each.
+ * Commands matching every word of `query` (case-insensitive), best match first: a word of the
+ * title ("Show branches") before a word only in the description ("Fan out… (2–8 branches …)"), a
+ * whole word before its start, the label before the group or key hint (command-match.ts); equal
+ * matches keep the list order. An empty query keeps every command in list order.
  */
 export function filterCommands(commands: readonly Command[], query: string): Command[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return [...commands];
-  const has = (text: string): boolean => words.every((w) => text.includes(w));
-  const byLabel = commands.filter((c) => has(c.label.toLowerCase()));
-  const byMore = commands.filter((c) => !byLabel.includes(c) && has(`${c.label} ${c.group} ${c.hint ?? ''}`.toLowerCase()));
-  return [...byLabel, ...byMore];
+  return commands
+    .map((command, index) => ({ command, index, score: commandMatchScore(query, command.label, `${command.group} ${command.hint ?? ''}`) }))
+    .filter((m) => m.score > 0)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map((m) => m.command);
 }

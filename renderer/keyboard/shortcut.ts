@@ -70,3 +70,19 @@ export function isTextTarget(target: EventTarget | null): boolean {
   if (el.tagName === 'INPUT') return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(el.type ?? 'text');
   return typeof el.closest === 'function' && el.closest('.xterm') !== null;
 }
+
+/** Input types that take no typed text (their Esc is nobody's but the area around them). */
+const NOT_TEXT_INPUTS = ['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image'];
+
+/**
+ * The text of a field a person types into (a text-like input, a textarea), or undefined for
+ * anything else — a checkbox, a drop-down, a button. A field holding text keeps Esc to itself in
+ * the side dock (README "Keyboard"); everything else there closes the panel.
+ */
+export function typedText(target: EventTarget | null): string | undefined {
+  const el = target as { tagName?: string; type?: string; value?: unknown } | null;
+  if (!el || typeof el.tagName !== 'string') return undefined;
+  if (el.tagName === 'TEXTAREA') return String(el.value ?? '');
+  if (el.tagName === 'INPUT' && !NOT_TEXT_INPUTS.includes(el.type ?? 'text')) return String(el.value ?? '');
+  return undefined;
+}

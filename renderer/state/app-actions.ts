@@ -99,7 +99,9 @@ export class AppActions {
 
   /**
    * Sends composer text. `held`: no provider works, so nothing was sent and the setup card opened
-   * (the caller keeps the text); `failed`: reported as a toast.
+   * (the caller keeps the text); `failed`: reported as a toast. Once sent, the session's timeline
+   * jumps to its newest row and follows the tail again, wherever the person had scrolled: what was
+   * just sent (or the running turn it was queued behind or steers) is what they want to see.
    */
   async send(sessionId: string, text: string, mode: SendMode): Promise<SendOutcome> {
     const body = text.trim();
@@ -111,6 +113,7 @@ export class AppActions {
     try {
       if (mode === 'steer') await this.runtime.client.steer({ sessionId, text: body });
       else await this.runtime.client.followup({ sessionId, text: body });
+      this.app.showLatest(sessionId);
       return 'sent';
     } catch (error) {
       if (HostCallError.is(error, 'MISSING_CREDENTIAL')) {

@@ -46,6 +46,11 @@ export interface SelectionSlice {
    */
   readonly jump?: { readonly seq: number; readonly nonce: number; readonly text?: string };
   /**
+   * The timeline of `sessionId` should jump to its newest row and follow the tail again (a message
+   * the person sent: a new turn, a queued follow-up, steering); the nonce makes repeats count.
+   */
+  readonly toLatest?: { readonly sessionId: string; readonly nonce: number };
+  /**
    * Opens a session (undefined: the start screen). Closes the compare view, the inspectors, find and
    * the branch picker — the picker belongs to one lineage — unless `keepBranches` (navigating the tree).
    * `focusSession`: focus moves into the session once it is ready (see `focusSessionFor`).
@@ -59,6 +64,8 @@ export interface SelectionSlice {
   jumpTo(seq: number): void;
   /** Scrolls the timeline to the row of `seq` (marked as the current row) without opening an inspector. */
   scrollTo(seq: number): void;
+  /** Brings `sessionId`'s timeline to its newest row, following the tail again (see `toLatest`). */
+  showLatest(sessionId: string): void;
   sessionFocused(): void;
 }
 
@@ -261,6 +268,7 @@ const selectionSlice = (set: Set, counters: Counters): SelectionSlice => ({
   inspectRequest: (requestTarget) => set(requestTarget ? { requestTarget, dockTab: 'request' } : { requestTarget }),
   jumpTo: (seq) => set({ jump: { seq, nonce: ++counters.jump }, inspector: { kind: 'seq', seq }, dockTab: 'events' }),
   scrollTo: (seq) => set({ jump: { seq, nonce: ++counters.jump } }),
+  showLatest: (sessionId) => set({ toLatest: { sessionId, nonce: ++counters.jump } }),
   sessionFocused: () => set({ focusSessionFor: undefined }),
 });
 

@@ -3,13 +3,15 @@
  * own folder, run at once. Per branch a variant: a model of the endpoint (its list), a reasoning
  * effort, its own prompt, a system-prompt addendum. The check command is proposed from the project
  * and editable. Starting opens the board; Escape or Cancel closes the form. Keyboard only: the
- * count takes focus on open; Tab walks the fields; Enter on Start runs.
+ * count takes focus on open, the timeline scrolling the form into sight (timeline-view.ts); Tab
+ * walks the fields; Enter on Start runs. It is as wide as the timeline: a variant's fields wrap.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { FanoutVariantInput } from '../../../shared/api.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient } from '../context.js';
+import { useTimelineView } from '../timeline/timeline-view.js';
 
 const EFFORTS = ['', 'low', 'medium', 'high'] as const;
 
@@ -42,8 +44,15 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
   const [error, setError] = useState<string | undefined>();
   const [starting, setStarting] = useState(false);
   const countRef = useRef<HTMLSelectElement>(null);
-  // Opened by its button: the count takes focus (the person asked for the form).
-  useEffect(() => countRef.current?.focus(), []);
+  const formRef = useRef<HTMLDivElement>(null);
+  const timelineView = useTimelineView();
+  // Opened by its button: the count takes focus (the person asked for the form), in sight. Before
+  // the row is measured taller, so the timeline no longer follows its tail when it grows.
+  useLayoutEffect(() => {
+    if (formRef.current && countRef.current) timelineView.focusInPanel(formRef.current, countRef.current);
+    // Once, on open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -91,6 +100,7 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
   const modelOptions = [...new Set([...(active ? [active.model] : []), ...models])];
   return (
     <div
+      ref={formRef}
       className="fanout-form"
       data-testid="fanout-form"
       role="group"
@@ -118,51 +128,47 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
       </label>
       <label>
         Prompt
-        <textarea data-testid="fanout-prompt" rows={2} value={prompt} placeholder="What every branch is asked" onChange={(e) => setPrompt(e.target.value)} style={{ flex: 1 }} />
+        <textarea data-testid="fanout-prompt" rows={2} value={prompt} placeholder="What every branch is asked" onChange={(e) => setPrompt(e.target.value)} />
       </label>
       {drafts.slice(0, count).map((d, i) => (
         <div key={i} className="fanout-variant" data-testid="fanout-variant" data-index={i}>
-          <span className="muted">#{i + 1}</span>
-          <select data-testid={`fanout-model-${i}`} aria-label={`Branch ${i + 1} model`} value={d.model} onChange={(e) => update(i, { model: e.target.value })}>
-            {modelOptions.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-          <select data-testid={`fanout-effort-${i}`} aria-label={`Branch ${i + 1} reasoning effort`} value={d.effort} onChange={(e) => update(i, { effort: e.target.value })}>
-            {EFFORTS.map((x) => (
-              <option key={x} value={x}>
-                {x || 'effort: default'}
-              </option>
-            ))}
-          </select>
-          <input
-            data-testid={`fanout-system-${i}`}
-            aria-label={`Branch ${i + 1} system prompt addendum`}
-            placeholder="system addendum"
-            value={d.system}
-            onChange={(e) => update(i, { system: e.target.value })}
-          />
-          <input
-            data-testid={`fanout-variant-prompt-${i}`}
-            aria-label={`Branch ${i + 1} own prompt`}
-            placeholder="own prompt (else the one above)"
-            value={d.prompt}
-            onChange={(e) => update(i, { prompt: e.target.value })}
-          />
+          <span className="muted fanout-variant-label">#{i + 1}</span>
+          <span className="fanout-variant-fields">
+            <select data-testid={`fanout-model-${i}`} aria-label={`Branch ${i + 1} model`} value={d.model} onChange={(e) => update(i, { model: e.target.value })}>
+              {modelOptions.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+            <select data-testid={`fanout-effort-${i}`} aria-label={`Branch ${i + 1} reasoning effort`} value={d.effort} onChange={(e) => update(i, { effort: e.target.value })}>
+              {EFFORTS.map((x) => (
+                <option key={x} value={x}>
+                  {x || 'effort: default'}
+                </option>
+              ))}
+            </select>
+            <input
+              data-testid={`fanout-system-${i}`}
+              aria-label={`Branch ${i + 1} system prompt addendum`}
+              placeholder="system addendum"
+              value={d.system}
+              onChange={(e) => update(i, { system: e.target.value })}
+            />
+            <input
+              data-testid={`fanout-variant-prompt-${i}`}
+              aria-label={`Branch ${i + 1} own prompt`}
+              className="fanout-own-prompt"
+              placeholder="own prompt (else the one above)"
+              value={d.prompt}
+              onChange={(e) => update(i, { prompt: e.target.value })}
+            />
+          </span>
         </div>
       ))}
       <label>
         Check
-        <input
-          data-testid="fanout-check"
-          className="mono"
-          value={check}
-          placeholder="command run in each branch's folder after its turn"
-          onChange={(e) => setCheck(e.target.value)}
-          style={{ flex: 1 }}
-        />
+        <input data-testid="fanout-check" className="mono" value={check} placeholder="command run in each branch's folder after its turn" onChange={(e) => setCheck(e.target.value)} />
       </label>
       {error && (
         <div className="banner error" data-testid="fanout-error" tabIndex={-1} role="alert">

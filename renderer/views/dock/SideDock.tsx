@@ -2,13 +2,15 @@
  * The right-hand dock: the side panels (branch picker, raw event inspector, request inspector)
  * share one column, one panel in front at a time, with a tab per open panel. So opening every panel
  * never squeezes the timeline or covers a control, whatever the window width; the dock itself is
- * one F6 area. Tabs follow the WAI-ARIA APG tabs pattern (←/→ move between them). Esc inside the
- * dock closes the panel in front (not in a text field that still holds text: there Esc is the
- * field's); focus goes to the panel left in front, else the timeline.
+ * one F6 area. Tabs follow the WAI-ARIA APG tabs pattern (←/→ move between them). Esc anywhere
+ * inside the dock closes the panel in front — never the compare view or board beside it — except
+ * in a text field that still holds text (there Esc is the field's); focus goes to the panel left in
+ * front, else the timeline.
  */
 import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { mainTarget, regionTarget } from '../../keyboard/focus-regions.js';
+import { typedText } from '../../keyboard/shortcut.js';
 import type { DockTab } from '../../state/app-store.js';
 import { BranchPicker } from '../branches/BranchPicker.js';
 import { useFocusInside } from '../common/use-focus-inside.js';
@@ -66,8 +68,10 @@ export function SideDock(): ReactNode {
 
   const onDockKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
     if (e.key !== 'Escape' || e.defaultPrevented) return;
-    const field = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement ? e.target : undefined;
-    if (field && field.value !== '') return;
+    // A text field still holding text keeps Esc (it is the field's); a checkbox or a drop-down does
+    // not: a ticked branch's box is an input with a value ("on"), and its Esc went on to close the
+    // compare view behind the panel instead of the panel the focus was in.
+    if ((typedText(e.target) ?? '') !== '') return;
     // Handled here: Esc must not also cancel a running turn.
     e.preventDefault();
     if (active === 'branches') setBranchesOpen(false);

@@ -97,6 +97,7 @@ export function useCommands(): () => Command[] {
         readOnly: facts?.readOnly ?? false,
         imported: facts?.imported !== undefined,
         approvalsPending: (facts?.approvals.length ?? 0) > 0,
+        toastFocused: typeof document !== 'undefined' && (document.activeElement?.closest('[data-testid="toast"]') ?? null) !== null,
       },
       effects,
     );

@@ -10,13 +10,14 @@
  * Keyboard: the budget button opens the field with the amount focused (Tab reaches the unit and
  * the per-turn amount); Enter sets them, Escape cancels, empty amounts clear the budget.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { SessionBudget, SessionSummary } from '../../../shared/api.js';
 import { formatTokens } from '../../../shared/format.js';
 import { formatUsd } from '../../../shared/pricing.js';
 import { costLabel, costTokensTitle } from '../../../shared/session-cost.js';
 import { useRuntime } from '../context.js';
 import { tickSeconds, useNow } from '../sidebar/SessionCost.js';
+import { useTimelineView } from '../timeline/timeline-view.js';
 
 /** A budget amount without trailing zeros (`$0.5`, `$2`). */
 const shortUsd = (usd: number): string =>
@@ -74,9 +75,14 @@ export function BudgetEditor({
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const turnInput = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    input.current?.focus();
+  const editor = useRef<HTMLSpanElement>(null);
+  const timelineView = useTimelineView();
+  // Opened under a budget stop in the timeline, it is scrolled into sight there (timeline-view.ts).
+  useLayoutEffect(() => {
+    if (editor.current && input.current) timelineView.focusInPanel(editor.current, input.current);
     input.current?.select();
+    // Once, on open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, []);
   const save = async (): Promise<void> => {
     const parsed = parseBudgetInput(text, unit);
@@ -111,6 +117,7 @@ export function BudgetEditor({
   };
   return (
     <span
+      ref={editor}
       className="budget-editor"
       data-testid="budget-editor"
       onKeyDown={(e) => {

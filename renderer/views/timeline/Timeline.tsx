@@ -1,7 +1,7 @@
 /**
  * The session timeline: a virtual list (@tanstack/react-virtual, dynamic row heights) over the
  * rows of `shared/timeline.ts`. Follows the tail while new rows stream in unless the person
- * scrolled up ("jump to latest" brings it back). Clicking a row opens the raw event inspector;
+ * scrolled up ("jump to latest", End, or sending a message brings it back). Clicking a row opens the raw event inspector;
  * "jump to seq" requests (from inspectors, compaction rows, the outline, search hits) scroll to
  * the row of that seq, loading earlier events first when the session was opened at its tail. The
  * find bar searches every row (rendered or not) and scrolls to each match; a match folded away
@@ -12,8 +12,9 @@
  * tabindex, a visible ring). ↑/↓ move by a row, PageUp/PageDown by ten, Home/End to the ends,
  * →/← expand/fold a foldable row, Enter opens the raw inspector, Tab reaches the row's buttons.
  *
- * Size: just over 500 lines because scrolling, following the tail, jump-to-seq and find all move the
- * same virtualizer and must agree on the active row; rows themselves render in TimelineRowView.tsx.
+ * Size: about 600 lines because scrolling, following the tail, jump-to-seq, find, "to the latest"
+ * after a send and panels opening in rows (timeline-view.ts) all move the same virtualizer and must
+ * agree on the active row and on following; rows themselves render in TimelineRowView.tsx.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type WheelEvent } from 'react';
@@ -28,6 +29,7 @@ import { FindBar } from '../find/FindBar.js';
 import { clearMarks, findTextRanges, markedRange, markRanges, scrollRangeIntoView } from '../find/find-mark.js';
 import { visibleRows } from './row-filter.js';
 import { TimelineRowView } from './TimelineRowView.js';
+import { revealDelta, TimelineViewContext, type TimelineView } from './timeline-view.js';
 
 const ESTIMATES: Record<TimelineRow['kind'], number> = {
   turn: 30,
@@ -142,6 +144,37 @@ export function Timeline(): ReactNode {
     setFollow(false);
   }, []);
 
+  // A panel opening in a row (the fan-out form) takes focus without scrolling; following stops at
+  // once (the tail would push the grown row above the view) and the panel is scrolled into sight,
+  // again each frame until its row is measured and the view holds still.
+  const timelineView = useMemo<TimelineView>(
+    () => ({
+      focusInPanel: (panel, control) => {
+        stopFollowing();
+        control.focus({ preventScroll: true });
+        let frames = 0;
+        let still = 0;
+        const step = (): void => {
+          const el = scrollRef.current;
+          if (!el || !panel.isConnected) return;
+          const top = el.getBoundingClientRect().top + el.clientTop;
+          const span = (x: HTMLElement): { top: number; bottom: number } => {
+            const r = x.getBoundingClientRect();
+            return { top: r.top, bottom: r.bottom };
+          };
+          const delta = Math.round(revealDelta({ top, bottom: top + el.clientHeight }, span(panel), control.isConnected ? span(control) : undefined));
+          if (delta !== 0) {
+            el.scrollTop += delta;
+            still = 0;
+          } else still++;
+          if (still < 3 && frames++ < 60) requestAnimationFrame(step);
+        };
+        step();
+      },
+    }),
+    [stopFollowing],
+  );
+
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -221,6 +254,21 @@ export function Timeline(): ReactNode {
   const onWheel = useCallback((e: WheelEvent) => {
     if (e.deltaY < 0 && followRef.current) setFollow(false);
   }, []);
+
+  // A message the person sent (AppActions.send): the newest row, and following the tail again. A
+  // request made before this timeline mounted is not this view's (a new view follows the tail anyway).
+  const toLatest = useApp((s) => (s.toLatest?.sessionId === sessionId ? s.toLatest.nonce : undefined));
+  const handledToLatest = useRef(toLatest);
+  useLayoutEffect(() => {
+    if (toLatest === undefined || handledToLatest.current === toLatest) return;
+    handledToLatest.current = toLatest;
+    followRef.current = true;
+    setFollow(true);
+    // The Tab stop goes back to the newest row too (a later Shift+Tab from the composer lands there).
+    setActiveKey(undefined);
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [toLatest]);
 
   // Scroll to a requested seq: load earlier events first when it is before the loaded part; the
   // request stays pending (by its nonce) until its row exists.
@@ -497,25 +545,27 @@ export function Timeline(): ReactNode {
           Up and Down arrows move between rows, Right and Left expand and fold, Enter shows the raw events.
         </p>
         <div className="timeline-inner" role="list" aria-label="Timeline rows" style={{ height: totalSize }}>
-          {items.map((item) => {
-            const row = rows[item.index]!;
-            return (
-              <RowItem
-                key={item.key}
-                row={row}
-                index={item.index}
-                count={rows.length}
-                start={item.start}
-                sessionId={sessionId}
-                live={live}
-                selected={row.key === selectedKey}
-                {...(row.key === currentKey ? { find: 'current' as const } : matchKeys.has(row.key) ? { find: 'hit' as const } : {})}
-                modelView={modelView}
-                active={item.index === activeIndex}
-                measure={virtualizer.measureElement}
-              />
-            );
-          })}
+          <TimelineViewContext.Provider value={timelineView}>
+            {items.map((item) => {
+              const row = rows[item.index]!;
+              return (
+                <RowItem
+                  key={item.key}
+                  row={row}
+                  index={item.index}
+                  count={rows.length}
+                  start={item.start}
+                  sessionId={sessionId}
+                  live={live}
+                  selected={row.key === selectedKey}
+                  {...(row.key === currentKey ? { find: 'current' as const } : matchKeys.has(row.key) ? { find: 'hit' as const } : {})}
+                  modelView={modelView}
+                  active={item.index === activeIndex}
+                  measure={virtualizer.measureElement}
+                />
+              );
+            })}
+          </TimelineViewContext.Provider>
         </div>
       </div>
       {!follow && (

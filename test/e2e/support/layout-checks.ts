@@ -75,6 +75,78 @@ export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
   });
 }
 
+/** What sticks out sideways in a scroll container (the timeline): its widths, its sideways scroll, and the elements past its edges. */
+export interface SidewaysOverflow {
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  readonly scrollLeft: number;
+  /** Elements (described) whose box reaches past the container's left or right inner edge. */
+  readonly outside: readonly string[];
+}
+
+/**
+ * Sideways overflow of the scroll container `selector`: its scroll width against its width, its
+ * scroll position, and every element inside it whose box reaches past its left or right inner edge.
+ * An element inside a container of its own that scrolls or hides its overflow (a code block, an
+ * ellipsis) is left out: that container is checked instead. Containers matching `seeThrough` do not
+ * count as such (a last-resort clip, so the check still sees what it would hide).
+ */
+export async function sidewaysOverflow(page: Page, selector: string, options: { seeThrough?: string } = {}): Promise<SidewaysOverflow> {
+  return page.evaluate(
+    ([sel, seeThrough]) => {
+      const scroller = document.querySelector<HTMLElement>(sel);
+      if (!scroller) throw new Error(`no ${sel}`);
+      const outer = scroller.getBoundingClientRect();
+      const left = outer.left + scroller.clientLeft;
+      const right = left + scroller.clientWidth;
+      const outside: string[] = [];
+      for (const el of scroller.querySelectorAll<HTMLElement>('*')) {
+        if (el.closest('.sr-only')) continue;
+        const box = el.getBoundingClientRect();
+        if (box.width < 1 || box.height < 1) continue;
+        let clipped = false;
+        for (let a = el.parentElement; a && a !== scroller; a = a.parentElement) {
+          if (seeThrough && a.matches(seeThrough)) continue;
+          if (getComputedStyle(a).overflowX !== 'visible') clipped = true;
+        }
+        if (clipped || (box.left >= left - 1 && box.right <= right + 1)) continue;
+        const id = el.getAttribute('data-testid');
+        const label = (el.getAttribute('aria-label') ?? el.getAttribute('placeholder') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+        outside.push(
+          `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''}${label ? ` "${label}"` : ''} spans ${Math.round(box.left)}–${Math.round(box.right)} in ${Math.round(left)}–${Math.round(right)}`,
+        );
+      }
+      return { scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth, scrollLeft: scroller.scrollLeft, outside };
+    },
+    [selector, options.seeThrough ?? ''] as const,
+  );
+}
+
+/**
+ * Undefined when the focused element is wholly in sight: inside the window and inside every
+ * ancestor that scrolls or clips; else what it is and where, for a failure message.
+ */
+export async function focusOutOfSight(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'nothing holds focus';
+    const box = el.getBoundingClientRect();
+    const what = `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''} at ${JSON.stringify({ l: Math.round(box.left), t: Math.round(box.top), r: Math.round(box.right), b: Math.round(box.bottom) })}`;
+    if (box.left < -1 || box.top < -1 || box.right > window.innerWidth + 1 || box.bottom > window.innerHeight + 1) return `${what}: outside the window`;
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const r = a.getBoundingClientRect();
+      const l = r.left + a.clientLeft;
+      const t = r.top + a.clientTop;
+      if (box.left < l - 1 || box.top < t - 1 || box.right > l + a.clientWidth + 1 || box.bottom > t + a.clientHeight + 1) {
+        return `${what}: outside ${a.tagName.toLowerCase()}${a.getAttribute('data-testid') ? `[${a.getAttribute('data-testid')}]` : ''} ${JSON.stringify({ l: Math.round(l), t: Math.round(t), r: Math.round(l + a.clientWidth), b: Math.round(t + a.clientHeight) })}`;
+      }
+    }
+    return undefined;
+  });
+}
+
 export interface AxeViolation {
   readonly id: string;
   readonly impact: string;

@@ -242,6 +242,25 @@ describe('command list', () => {
     expect(calls.at(-1)).toBe('dismiss toast');
   });
 
+  it('Esc closes the innermost thing focus is in: a focused toast before the compare view or board behind it', () => {
+    const app = createAppStore();
+    app.getState().setSessions([summary('s1'), summary('s2')]);
+    app.getState().select('s1');
+    const firstOnEsc = (toastFocused: boolean, running = false) =>
+      buildCommands({ state: app.getState(), running, readOnly: false, approvalsPending: false, toastFocused }, effects).find((c) => c.shortcut === SHORTCUTS.cancel)?.id;
+    app.getState().toast('Exported s1.jsonl (1.2 kB).', 'info');
+    app.getState().openCompare('s1', 's2');
+    expect(firstOnEsc(false)).toBe('close-compare');
+    expect(firstOnEsc(true)).toBe('dismiss-toast');
+    app.getState().closeCompare();
+    app.getState().openBoard({ ids: ['s1', 's2'] });
+    expect(firstOnEsc(false)).toBe('close-board');
+    expect(firstOnEsc(true)).toBe('dismiss-toast');
+    // In the session itself a running turn is still cancelled first (README "Keyboard").
+    app.getState().closeBoard();
+    expect(firstOnEsc(true, true)).toBe('cancel');
+  });
+
   it('filters by every typed word, in list order', () => {
     const app = createAppStore();
     const all = buildCommands({ state: app.getState(), running: false, readOnly: false, approvalsPending: false }, effects);
