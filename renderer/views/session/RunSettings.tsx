@@ -5,6 +5,7 @@
  * apply to every session, as in Settings), saved with `updateSettings` at once; a failed save
  * shows as a toast and the pickers go back to what the host holds.
  */
+import { composerProviderLabel } from './provider-label.js';
 import { useState, type ReactNode } from 'react';
 import type { ApprovalPolicyName } from '../../../shared/events.js';
 import { useApp, useClient, useRuntime } from '../context.js';
@@ -90,20 +91,4 @@ export function RunSettings(): ReactNode {
       </label>
     </span>
   );
-}
-
-/**
- * The provider as the composer's narrow bar names it: a custom endpoint by its host and port (what
- * tells two endpoints apart), a preset by its label without the parenthesis ("Ollama (local)" →
- * "Ollama"); the full label and URL are the element's title.
- */
-export function composerProviderLabel(label: string, provider: string, baseUrl: string): string {
-  if (provider === 'custom') {
-    try {
-      return new URL(baseUrl).host || label;
-    } catch {
-      return label;
-    }
-  }
-  return label.replace(/\s*\([^)]*\)\s*$/, '') || label;
 }

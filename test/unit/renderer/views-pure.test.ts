@@ -5,7 +5,7 @@ import { findRows as findRowsBy, turnOutline } from '../../../shared/timeline-fi
 import { rowSearchText } from '../../../renderer/views/timeline/row-text.js';
 import { diffLines, diffStat, unifiedDiffText } from '../../../renderer/views/timeline/unified-diff.js';
 import { LogBuilder } from '../shared/timeline-events.js';
-import { composerProviderLabel } from '../../../renderer/views/session/RunSettings.js';
+import { composerProviderLabel } from '../../../renderer/views/session/provider-label.js';
 
 describe('row filter', () => {
   const log = new LogBuilder();
