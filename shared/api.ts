@@ -546,8 +546,13 @@ export interface HostMethods {
    * diff > fewer tokens > shorter time), each with its figures and the reasons; for a board view.
    */
   rankBranches(params: { sessionIds: readonly string[] }): RankedReport;
-  /** A branch's file diff against its fork point's checkpoint (issue 21's board), or a note why there is none. */
-  branchDiff(params: { sessionId: string }): BranchDiff;
+  /**
+   * A branch's file diff against its fork point's checkpoint (issue 21's board), or a note why there
+   * is none. `comparedWith`: the branches it is shown beside (the board's); the diff then starts where
+   * the history they share ends, as `rankBranches` counts their figures (a root beside its fork: from
+   * the fork point, not from its own start).
+   */
+  branchDiff(params: { sessionId: string; comparedWith?: readonly string[] }): BranchDiff;
   /** The check command a fan-out of this session would run (proposed from its project), to show and edit. */
   proposeFanoutCheck(params: { sessionId: string }): { check?: string };
   /**

@@ -21,7 +21,12 @@ export interface RankFigures {
   readonly durationMs: number;
 }
 
-/** What a branch ran with, as its own log says (first request after the fork, first prompt). */
+/**
+ * What a branch ran with, as its own log says (first request after the fork, first prompt). A part
+ * with steps but no request header of its own (a root continued in the same process: a header is
+ * logged only when it changes), and a root, take the route in force before it; a fork with no steps
+ * has none.
+ */
 export interface BranchVariant {
   /** The `--variant` text given to fanout, when known. */
   readonly label?: string;

@@ -49,7 +49,7 @@ export async function branchReport(
   }
   const own = events.slice(from);
   const check = own.findLast((e): e is SessionEvent<'check/result'> => e.type === 'check/result' && e.data.purpose === 'check')?.data;
-  const header = own.find((e): e is SessionEvent<'request/header'> => e.type === 'request/header')?.data.header;
+  const header = routeOf(events, from, stats.billedResponses > 0 || params.parent === undefined);
   const end = own.findLast((e): e is SessionEvent<'turn/end'> => e.type === 'turn/end')?.data.reason;
   let diffLines = 0;
   if (checkpoints && forkCheckpoint && lastCheckpoint && forkCheckpoint !== lastCheckpoint) diffLines = await checkpoints.changedLines(forkCheckpoint, lastCheckpoint);
@@ -79,6 +79,20 @@ export async function branchReport(
     ...(forkCheckpoint ? { forkCheckpoint } : {}),
     ...(lastCheckpoint ? { lastCheckpoint } : {}),
   };
+}
+
+/**
+ * The request header a branch's own part ran with: the first one logged in it, else — when
+ * `inherited` (the part has steps, or the session is a root) — the last one logged before it. A
+ * header is logged only when a process first sends or the envelope changes, so a root continued in
+ * the same app after the fork logs none for its later turns; its route is the one still in force
+ * (`forkline compare` printed it as "?/?"). A fork with no steps of its own has no route.
+ */
+function routeOf(events: readonly SessionEvent[], from: number, inherited: boolean): SessionEvent<'request/header'>['data']['header'] | undefined {
+  const isHeader = (e: SessionEvent): e is SessionEvent<'request/header'> => e.type === 'request/header';
+  const own = events.slice(from).find(isHeader);
+  if (own || !inherited) return own?.data.header;
+  return events.slice(0, from).findLast(isHeader)?.data.header;
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 
 import type { RankFigures } from '../../shared/branch-ranking.js';
+import { durationFigure, durationPair, tokensFigure, usdPair } from '../../shared/figure-text.js';
 
 export type { RankFigures };
 
@@ -44,14 +45,20 @@ const CRITERIA: readonly { readonly compare: (a: RankFigures, b: RankFigures) =>
     // USD when both branches are fully priced (docs/providers.md "Prices, overrides and budgets"), else their tokens.
     compare: (a, b) => (a.costUsd !== undefined && b.costUsd !== undefined ? a.costUsd - b.costUsd : a.tokens - b.tokens),
     say: (a, b) =>
-      a.costUsd !== undefined && b.costUsd !== undefined ? `lower cost: ${usdOf(a)} vs ${usdOf(b)} in ${short(b.session)}` : `lower cost: ${a.tokens} vs ${b.tokens} tokens in ${short(b.session)}`,
+      a.costUsd !== undefined && b.costUsd !== undefined
+        ? `lower cost: ${usdVs(a, b)} in ${short(b.session)}`
+        : `lower cost: ${tokensFigure(a.tokens)} vs ${tokensFigure(b.tokens)} tokens in ${short(b.session)}`,
   },
-  { compare: (a, b) => a.durationMs - b.durationMs, say: (a, b) => `shorter time: ${seconds(a.durationMs)} vs ${seconds(b.durationMs)} in ${short(b.session)}` },
+  { compare: (a, b) => a.durationMs - b.durationMs, say: (a, b) => `shorter time: ${durationPair(a.durationMs, b.durationMs).join(' vs ')} in ${short(b.session)}` },
 ];
 
-/** A fully priced branch's cost for a reason: six decimals, or `no steps` for one that billed nothing (never `$0.000000`). */
-function usdOf(f: RankFigures): string {
-  return f.billedResponses === 0 ? 'no steps' : `$${f.costUsd!.toFixed(6)}`;
+/**
+ * Two fully priced branches' costs for a reason, at the precision that tells them apart
+ * (shared/figure-text.ts), or `no steps` for one that billed nothing (never `$0.000000`).
+ */
+function usdVs(a: RankFigures, b: RankFigures): string {
+  const [left, right] = usdPair(a.costUsd!, b.costUsd!);
+  return `${a.billedResponses === 0 ? 'no steps' : left} vs ${b.billedResponses === 0 ? 'no steps' : right}`;
 }
 
 function verdict(f: RankFigures): string {
@@ -60,10 +67,6 @@ function verdict(f: RankFigures): string {
 
 function short(id: string): string {
   return id.slice(0, 8);
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** Compares two branches by the criteria in order (negative = `a` ranks first). */
@@ -82,7 +85,9 @@ export function compareBranches(a: RankFigures, b: RankFigures): number {
 export function rankBranches<T extends RankFigures>(branches: readonly T[]): RankedBranch<T>[] {
   const sorted = [...branches].sort(compareBranches);
   return sorted.map((branch, i) => {
-    const reasons = [`check ${verdict(branch)}, ${branch.failures ?? 'n/a'} failure(s), ${branch.diffLines} changed line(s), ${branch.tokens} tokens, ${seconds(branch.durationMs)}`];
+    const reasons = [
+      `check ${verdict(branch)}, ${branch.failures ?? 'n/a'} failure(s), ${branch.diffLines} changed line(s), ${tokensFigure(branch.tokens)} tokens, ${durationFigure(branch.durationMs)}`,
+    ];
     if (hasNoSteps(branch)) reasons.push('no steps since its fork point: ranked below every branch with steps (a branch that produced nothing cannot be the best)');
     const next = sorted[i + 1];
     if (next) {

@@ -50,7 +50,7 @@ export const PARAM_SCHEMAS = {
   forkSession: z.object({ sessionId: id, atSeq: z.number().int().min(0).optional(), worktree: z.boolean().optional(), cwd: z.string().min(1).max(4096).optional() }).strict(),
   compareSessions: z.object({ a: id, b: id, files: z.boolean().optional() }).strict(),
   rankBranches: z.object({ sessionIds: z.array(id).min(1).max(64) }).strict(),
-  branchDiff: z.object({ sessionId: id }).strict(),
+  branchDiff: z.object({ sessionId: id, comparedWith: z.array(id).max(64).optional() }).strict(),
   proposeFanoutCheck: z.object({ sessionId: id }).strict(),
   startFanout: z
     .object({

@@ -45,10 +45,9 @@ import type { HostHandlers } from './dispatch.js';
 import { listFolders } from './folders.js';
 import type { Host } from './host.js';
 import { inspectSessionRequest, listRequests, requestStream } from './request-inspector.js';
-import { branchDiffOf, currentBranchReport } from '../fanout/branch-report.js';
 import type { BranchDiff } from '../../shared/branch-ranking.js';
 import { applyBranch, cancelFanout, discardBranch, proposedCheckFor, rewindSession, startFanout, type BranchDeps } from './services/branch-actions.js';
-import { compareSessions, rankBranches } from './services/session-compare.js';
+import { branchDiff, compareSessions, rankBranches } from './services/session-compare.js';
 import { forkSession } from './services/session-fork.js';
 import { BundleTransfers } from './services/bundle-transfer.js';
 import { forkBeforePrompt } from './services/prompt-fork.js';
@@ -171,11 +170,13 @@ export class HostConnection implements HostHandlers, IDisposable {
     return rankBranches({ repository: this.repo, ...(checkpoints ? { checkpoints } : {}), liveSession: (id) => this.host.agentFor(id)?.session }, params.sessionIds);
   }
 
-  /** A branch's file diff against its fork point (issue 21's board). */
-  async branchDiff(params: { sessionId: string }): Promise<BranchDiff> {
-    if (!this.repo.get(params.sessionId)) throw new ForklineError('SESSION_NOT_FOUND', `session ${params.sessionId} does not exist`);
-    const report = await currentBranchReport(this.repo, this.host.options.checkpoints, params.sessionId, this.host.agentFor(params.sessionId)?.session);
-    return branchDiffOf(report, this.host.options.checkpoints);
+  /**
+   * A branch's file diff against its fork point (issue 21's board); beside `comparedWith`, against the
+   * point where the history they share ends (the same point `rankBranches` counts its diff from).
+   */
+  branchDiff(params: { sessionId: string; comparedWith?: readonly string[] }): Promise<BranchDiff> {
+    const { checkpoints } = this.host.options;
+    return branchDiff({ repository: this.repo, ...(checkpoints ? { checkpoints } : {}), liveSession: (id) => this.host.agentFor(id)?.session }, params);
   }
 
   /** What the branch actions use of this host (electron/host/services/branch-actions.ts). */

@@ -116,7 +116,9 @@ describe('a branch with no steps shows no cost, not $0', () => {
         .evaluateAll((cols) => cols.map((c) => c.getAttribute('data-rank'))),
     ).toEqual(['1', '2', '3']);
     // Each column says which session it is; the one the others were forked from offers no Discard.
-    expect(await column(s).getByTestId('board-branch').textContent()).toContain(`(the session forked from) · ${s.slice(0, 8)}`);
+    expect(await column(s).getByTestId('board-branch-root').textContent()).toBe('(the session forked from)');
+    expect(await column(s).getByTestId('board-branch-id').textContent()).toBe(`· ${s.slice(0, 8)}`);
+    expect(await column(f).getByTestId('board-branch-root').count()).toBe(0);
     expect(await column(s).getByTestId('board-discard').count()).toBe(0);
     expect(await column(f).getByTestId('board-discard').count()).toBe(1);
     // The board alone (the branch panel closed) for the screenshot.

@@ -2,6 +2,7 @@
  * `forkline compare A B [--json]`: two branches side by side (turns, tokens, cost, time, file diff);
  * with three or more ids, or --json, the branches ranked as fanout ranks them (fanout.ts).
  */
+import { durationPair } from '../../../shared/figure-text.js';
 import { branchCostLabel } from '../../../shared/session-cost.js';
 import { visibleInline, visibleText } from '../../../shared/visible-text.js';
 import { defineCommand } from '../command.js';
@@ -21,10 +22,12 @@ export const command = defineCommand({
       const result = await connection.compareSessions({ a: resolveSessionId(runtime, a), b: resolveSessionId(runtime, b) });
       connection.dispose();
       out(`common history: ${result.commonLength} events\n`);
-      for (const side of [result.a, result.b]) {
+      // The two times at the precision that tells them apart (40 ms vs 48 ms, never 0.0 s vs 0.0 s).
+      const times = durationPair(result.a.stats.durationMs, result.b.stats.durationMs);
+      for (const [i, side] of [result.a, result.b].entries()) {
         const s = side.stats;
         out(
-          `\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${(s.durationMs / 1000).toFixed(1)} s\n  tokens: input ${s.inputTokens + s.cacheReadTokens} (${s.cacheReadTokens} cached), output ${s.outputTokens}${s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ''}\n  cost: ${branchCostLabel(s)}\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`,
+          `\n${visibleInline(side.sessionId)}  ${visibleInline(side.title ?? '')}\n  first prompt: ${visibleInline(s.firstPrompt ?? '(none)')}\n  ${count(s.turns, 'turn')}, ${count(s.steps, 'step')}, ${count(s.toolCalls, 'tool call')}, ${times[i]}\n  tokens: input ${s.inputTokens + s.cacheReadTokens} (${s.cacheReadTokens} cached), output ${s.outputTokens}${s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ''}\n  cost: ${branchCostLabel(s)}\n  last turn: ${visibleInline(String(s.lastTurnEnd ?? '(none)'))}\n`,
         );
       }
       out(`\nfiles that differ (${result.files.length}):\n${result.files.map((f) => `  ${visibleInline(f.status)} ${visibleInline(f.path)}`).join('\n')}\n`);

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ForklineError } from '../../../shared/errors.js';
+import { durationFigure, tokensFigure } from '../../../shared/figure-text.js';
 import { visibleInline } from '../../../shared/visible-text.js';
 import { comparedForkPoints, rankedReport, storedBranchReport, type BranchReport, type RankedReport } from '../../fanout/branch-report.js';
 import { parseVariant } from '../../host/services/fanout-run.js';
@@ -27,6 +28,17 @@ function reportOf(ctx: CommandContext, id: string, label?: string, from?: number
   return storedBranchReport(ctx.runtime.repository, ctx.runtime.host.options.checkpoints, id, label, from);
 }
 
+/**
+ * A branch's name in the ranked text: its fan-out variant, else the route its own part ran on
+ * (provider/model, branch-report.ts), else what it is — the root, or a fork with no request of its
+ * own. Never `?/?`.
+ */
+export function branchLabel(b: Pick<BranchReport, 'variant' | 'parent'>): string {
+  if (b.variant.label !== undefined) return b.variant.label;
+  if (b.variant.model !== undefined) return b.variant.provider !== undefined ? `${b.variant.provider}/${b.variant.model}` : b.variant.model;
+  return b.parent === undefined ? '(the session forked from)' : '(no request since its fork point)';
+}
+
 /** Prints the ranked document as text (one block per branch). */
 function printRanked(ctx: CommandContext, report: RankedReport): void {
   for (const b of report.branches) {
@@ -34,7 +46,7 @@ function printRanked(ctx: CommandContext, report: RankedReport): void {
       ? `${b.check.timedOut ? 'timed out' : b.check.passed ? 'passed' : 'failed'}${b.check.counts ? ` (${b.check.counts.passed} passed, ${b.check.counts.failed} failed)` : ''}`
       : 'not run';
     ctx.out(
-      `#${b.rank} ${b.session}  ${visibleInline(b.variant.label ?? `${b.variant.provider ?? '?'}/${b.variant.model ?? '?'}`)}\n   turn: ${b.turnEnd ?? '(none)'}${b.turnEndDetail ? ` — ${visibleInline(b.turnEndDetail)}` : ''}; check: ${check}; ${b.diffLines} changed lines; ${b.tokens} tokens; ${(b.durationMs / 1000).toFixed(1)} s\n`,
+      `#${b.rank} ${b.session}  ${visibleInline(branchLabel(b))}\n   turn: ${b.turnEnd ?? '(none)'}${b.turnEndDetail ? ` — ${visibleInline(b.turnEndDetail)}` : ''}; check: ${check}; ${b.diffLines} changed lines; ${tokensFigure(b.tokens)} tokens; ${durationFigure(b.durationMs)}\n`,
     );
     for (const reason of b.reasons.slice(1)) ctx.out(`   ${visibleInline(reason)}\n`);
     if (b.cwd) ctx.out(`   folder: ${visibleInline(b.cwd)}\n`);

@@ -1,16 +1,16 @@
 /**
  * Comparing branches (docs/architecture.md, compare): two sessions' figures since their common
  * history with the file diff between their last checkpoints (HostApi `compareSessions`, `forkline
- * compare A B`), and any number of branches ranked as a fan-out ranks them (`rankBranches`,
- * electron/fanout/branch-report.ts).
+ * compare A B`), any number of branches ranked as a fan-out ranks them (`rankBranches`,
+ * electron/fanout/branch-report.ts), and one branch's files from the same point (`branchDiff`).
  */
 import type { CompareBranch, CompareResult } from '../../../shared/api.js';
 import { branchStats } from '../../../shared/branch-stats.js';
-import type { RankedReport } from '../../../shared/branch-ranking.js';
+import type { BranchDiff, RankedReport } from '../../../shared/branch-ranking.js';
 import { ForklineError } from '../../../shared/errors.js';
 import type { SessionEvent } from '../../../shared/events.js';
 import { cutHead } from '../../../shared/text-cut.js';
-import { commonLength, comparedForkPoints, currentBranchReport, rankedReport } from '../../fanout/branch-report.js';
+import { branchDiffOf, commonLength, comparedForkPoints, currentBranchReport, rankedReport } from '../../fanout/branch-report.js';
 import type { Session } from '../../session/session.js';
 import { recordedHereFrom } from '../../store/session-provenance.js';
 import type { SessionRepository } from '../../store/session-repository.js';
@@ -92,4 +92,22 @@ export async function rankBranches(
   const from = comparedForkPoints(deps.repository, sessionIds);
   const reports = await Promise.all(sessionIds.map((id) => currentBranchReport(deps.repository, deps.checkpoints, id, deps.liveSession?.(id), undefined, from.get(id))));
   return rankedReport(reports);
+}
+
+/**
+ * A branch's files (the board's "Files:" fold): the diff from its fork point's checkpoint to its
+ * last one. Beside `comparedWith` (the board's branches), from where the history they share ends —
+ * the point {@link rankBranches} counts the branch's figures from — so a root shown beside its fork
+ * does not list its pre-fork turns' changes as its own while its "diff" figure says 0.
+ * @throws ForklineError SESSION_NOT_FOUND for an id with no session.
+ */
+export async function branchDiff(
+  deps: Pick<CompareDeps, 'repository' | 'checkpoints'> & { readonly liveSession?: (id: string) => Session | undefined },
+  params: { readonly sessionId: string; readonly comparedWith?: readonly string[] },
+): Promise<BranchDiff> {
+  const ids = [params.sessionId, ...(params.comparedWith ?? [])];
+  for (const id of ids) if (!deps.repository.get(id)) throw new ForklineError('SESSION_NOT_FOUND', `session ${id} does not exist`);
+  const from = comparedForkPoints(deps.repository, ids).get(params.sessionId);
+  const report = await currentBranchReport(deps.repository, deps.checkpoints, params.sessionId, deps.liveSession?.(params.sessionId), undefined, from);
+  return branchDiffOf(report, deps.checkpoints);
 }

@@ -11,6 +11,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ApplyBranchResult, SessionSummary } from '../../../shared/api.js';
 import type { BranchDiff, RankedReport } from '../../../shared/branch-ranking.js';
+import { durationFigure } from '../../../shared/figure-text.js';
 import { branchCostLabel } from '../../../shared/session-cost.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { describeError } from '../../host/host-client.js';
@@ -49,22 +50,24 @@ function costTitle(b: Ranked | undefined): string | undefined {
 
 /**
  * A branch's files since its fork point (host `branchDiff`, parsed with the `diff` package): the
- * changed files with their +/− counts in the summary line, each file's diff when opened. Asked
- * again when the branch's last checkpoint changes (after each of its turns).
+ * changed files with their +/− counts in the summary line, each file's diff when opened. Counted
+ * from where the history of the board's branches (`board`) ends, as its figures are — a root beside
+ * its fork lists no pre-fork change. Asked again when the branch's last checkpoint changes (after
+ * each of its turns).
  */
-function BranchFiles({ id, checkpoint, running }: { readonly id: string; readonly checkpoint: string | undefined; readonly running: boolean }): ReactNode {
+function BranchFiles({ id, board, checkpoint, running }: { readonly id: string; readonly board: readonly string[]; readonly checkpoint: string | undefined; readonly running: boolean }): ReactNode {
   const client = useClient();
   const [result, setResult] = useState<{ readonly diff?: BranchDiff; readonly error?: string }>({});
   useEffect(() => {
     let live = true;
-    client.branchDiff({ sessionId: id }).then(
+    client.branchDiff({ sessionId: id, comparedWith: board }).then(
       (diff) => live && setResult({ diff }),
       (e: unknown) => live && setResult({ error: describeError(e) }),
     );
     return () => {
       live = false;
     };
-  }, [client, id, checkpoint, running]);
+  }, [client, id, board, checkpoint, running]);
   const parsed = useMemo(() => (result.diff ? parseCompareDiff(result.diff.diff) : undefined), [result.diff]);
   const files = parsed?.ok ? parsed.files : [];
   const added = files.reduce((n, f) => n + f.added, 0);
@@ -108,6 +111,8 @@ function BranchFiles({ id, checkpoint, running }: { readonly id: string; readonl
 /** What a column shows of its session's summary (plain values, so an unchanged column is not rendered again). */
 interface ColumnProps {
   readonly id: string;
+  /** Every branch on the board (its files are counted from the history they share). */
+  readonly board: readonly string[];
   readonly title: string;
   /** The summary's status; undefined while the session list does not have it yet. */
   readonly status: SessionSummary['status'] | undefined;
@@ -123,7 +128,7 @@ interface ColumnProps {
  * summaries) several times a second while branches stream, and a column whose own figures did
  * not change is not rendered again; its transcript follows its own session's store.
  */
-const Column = memo(function Column({ id, title, status, hasParent, fromSeq, ranked, onApplied }: ColumnProps): ReactNode {
+const Column = memo(function Column({ id, board, title, status, hasParent, fromSeq, ranked, onApplied }: ColumnProps): ReactNode {
   const client = useClient();
   const select = useApp((s) => s.select);
   const toast = useApp((s) => s.toast);
@@ -173,8 +178,17 @@ const Column = memo(function Column({ id, title, status, hasParent, fromSeq, ran
         <span className="board-variant clip mono" data-testid="board-variant" title={label}>
           {label}
         </span>
-        <span className="board-branch muted clip" data-testid="board-branch" title={`${title} · session ${id}`}>
-          {hasParent ? title : `${title} (the session forked from)`} · <span className="mono">{id.slice(0, 8)}</span>
+        {/* What identifies the column stays visible when the title is cut: the root's marker first, the short id last. */}
+        <span className="board-branch muted" data-testid="board-branch" title={`${hasParent ? '' : '(the session forked from) '}${title} · session ${id}`}>
+          {!hasParent && (
+            <span className="board-branch-root" data-testid="board-branch-root">
+              (the session forked from)
+            </span>
+          )}{' '}
+          <span className="board-branch-title clip">{title}</span>{' '}
+          <span className="board-branch-id" data-testid="board-branch-id">
+            · <span className="mono">{id.slice(0, 8)}</span>
+          </span>
         </span>
       </header>
       <dl className="board-figures" data-testid="board-figures">
@@ -193,7 +207,7 @@ const Column = memo(function Column({ id, title, status, hasParent, fromSeq, ran
           {ranked ? branchCostLabel(ranked) : '–'}
         </dd>
         <dt>time</dt>
-        <dd data-testid="board-time">{ranked ? `${(ranked.durationMs / 1000).toFixed(1)} s` : '–'}</dd>
+        <dd data-testid="board-time">{ranked ? durationFigure(ranked.durationMs) : '–'}</dd>
         <dt>end</dt>
         <dd data-testid="board-end" className="clip" title={ranked?.turnEndDetail ?? ''}>
           {ranked?.turnEnd ?? (running ? '…' : '–')}
@@ -250,7 +264,7 @@ const Column = memo(function Column({ id, title, status, hasParent, fromSeq, ran
           ))}
         </div>
       )}
-      <BranchFiles id={id} checkpoint={ranked?.lastCheckpoint} running={running} />
+      <BranchFiles id={id} board={board} checkpoint={ranked?.lastCheckpoint} running={running} />
       <div className="compare-column-body board-transcript" tabIndex={0} role="region" aria-label={`${label}: transcript from the fork point`} data-testid="board-transcript">
         {session ? <TranscriptRows fromSeq={fromSeq} limit={all ? Number.POSITIVE_INFINITY : ROW_LIMIT} onShowAll={showAll} /> : <div className="compare-state">Loading transcript…</div>}
       </div>
@@ -406,6 +420,7 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
             <SessionScope key={id} sessionId={id}>
               <Column
                 id={id}
+                board={ids}
                 title={titles.get(id) ?? titleOf(id)}
                 status={summary?.status}
                 hasParent={summary?.parentSession !== undefined}

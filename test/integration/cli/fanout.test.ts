@@ -167,6 +167,12 @@ describe('forkline fanout / apply / rewind (issue 21)', () => {
       const ranked = JSON.parse(cmp.stdout) as Ranked;
       expect(ranked.branches.map((b) => b.session)).toEqual([winner, ...losers].map((b) => b.session));
       expect(ranked.branches[0]!.check).toMatchObject({ passed: true, exitCode: 0 });
+      // Beside its branches the parent's own part is empty, with no request header in it: the text
+      // ranking names it by the route it ran on (trial finding: "?/?"), and its time in ms.
+      const withParent = await forkline(['compare', parentId, winner.session, losers[0]!.session]);
+      expect(withParent.code, withParent.stderr).toBe(0);
+      expect(withParent.stdout).not.toContain('?/?');
+      expect(withParent.stdout).toMatch(new RegExp(`^#\\d ${parentId}  \\S+/model-a\\n   turn: .*; 0 tokens; 0 ms$`, 'm'));
       // The host API method (for a board view) answers the same, through the real dispatch and schemas.
       const runtime = createRuntime({ dataDir });
       try {

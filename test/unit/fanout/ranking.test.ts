@@ -47,6 +47,18 @@ describe('rankBranches', () => {
     expect(two).toEqual(one);
     expect(one[0]!.reasons[1]).toContain('tied with y on every criterion');
   });
+
+  it('says the deciding difference at a precision that shows it', () => {
+    // The trial's case: the same figures but the time, 40 ms against 48 ms.
+    const same = { checkPassed: undefined, failures: undefined, diffLines: 0, tokens: 2544, durationMs: 40 };
+    const time = rankBranches([b('bbbbbbbb', { ...same, durationMs: 48 }), b('aaaaaaaa', same)]);
+    expect(time[0]!.reasons).toEqual(['check not run, n/a failure(s), 0 changed line(s), 2,544 tokens, 40 ms', 'ranked above bbbbbbbb: shorter time: 40 ms vs 48 ms in bbbbbbbb']);
+    expect(time[1]!.reasons[0]).toBe('check not run, n/a failure(s), 0 changed line(s), 2,544 tokens, 48 ms');
+    const cost = rankBranches([b('aaaaaaaa', { ...same, costUsd: 0.012345, billedResponses: 1 }), b('bbbbbbbb', { ...same, costUsd: 0.012349, billedResponses: 1 })]);
+    expect(cost[0]!.reasons[1]).toBe('ranked above bbbbbbbb: lower cost: $0.012345 vs $0.012349 in bbbbbbbb');
+    const tokens = rankBranches([b('aaaaaaaa', { ...same, tokens: 12_344 }), b('bbbbbbbb', { ...same, tokens: 12_345 })]);
+    expect(tokens[0]!.reasons[1]).toBe('ranked above bbbbbbbb: lower cost: 12,344 vs 12,345 tokens in bbbbbbbb');
+  });
 });
 
 describe('mergeText', () => {
