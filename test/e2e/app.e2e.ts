@@ -232,7 +232,9 @@ describe('Forkline in the browser', () => {
   });
 
   it('shows any row in the raw event inspector', async () => {
-    await page.locator('[data-testid="timeline-row"][data-kind="turn-end"]').last().click();
+    // On the row's label, not its middle: the middle of a turn-end row can be one of its links
+    // (fork here, fan out…, rewind to here) once the dock that just closed gives the row its width back.
+    await page.locator('[data-testid="timeline-row"][data-kind="turn-end"]').last().locator('.turn-end-label').click();
     await byTestId('raw-inspector').waitFor();
     expect(await page.locator('[data-testid="raw-event"]').first().getAttribute('data-type')).toBe('turn/end');
     await app.screenshot('10-raw-inspector');
