@@ -170,7 +170,14 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
   add(open !== undefined && { id: 'inspect-request', label: 'Inspect the last request (request inspector)', group: 'View', run: effects.inspectLastRequest });
   add(open !== undefined && { id: 'log-events', label: s.showLogEvents ? 'Hide log-only events' : 'Show log-only events', group: 'View', run: s.toggleLogEvents });
   add(open !== undefined && { id: 'model-view', label: s.modelView ? 'Show the full log' : 'Show what the model sees', group: 'View', run: s.toggleModelView });
-  add(s.selectedId !== undefined && { id: 'branches', label: s.branchesOpen ? 'Hide branches' : 'Show branches', group: 'View', run: () => s.setBranchesOpen(!s.branchesOpen) });
+  add(
+    s.selectedId !== undefined && {
+      id: 'branches',
+      label: s.branchesOpen ? 'Hide branches' : 'Show branches (the fork tree: tick 2–8 to compare)',
+      group: 'View',
+      run: () => s.setBranchesOpen(!s.branchesOpen),
+    },
+  );
   add(s.compare !== undefined && { id: 'close-compare', label: 'Close the compare view', group: 'View', run: s.closeCompare });
   const folded = sidebarFolded(s);
   add({ id: 'sidebar', label: folded ? 'Show the sidebar' : 'Hide the sidebar', group: 'View', shortcut: SHORTCUTS.sidebar, run: () => s.setSidebarCollapsed(!folded) });

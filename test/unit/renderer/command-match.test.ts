@@ -51,6 +51,8 @@ describe('command palette ranking', () => {
     // The start of the word too, and with the verb typed.
     expect(ids('bran')[0]).toBe('branches');
     expect(ids('show branches')).toEqual(['branches']);
+    // "compare" finds the branch tree, where sessions are ticked to be compared.
+    expect(ids('compare')).toContain('branches');
   });
 
   it('a whole word of a title beats the start of one, which beats a word only in a description', () => {
