@@ -186,12 +186,14 @@ describe('fan-out board by keyboard', () => {
     await app.screenshot('63-board-applied');
   }, 180_000);
 
-  it('at 1000×700: a 2-branch fan-out board, discard one, and rewind the parent by keyboard', async () => {
+  it('at 1000×700: a 3-branch fan-out board, discard one, and rewind the parent by keyboard', async () => {
     const base = await baseSession();
     const page = await app.openPage({ width: 1000, height: 700 });
     await openByKeyboard(page, base.id);
-    await fanOut(page, 2);
-    await boardSettled(page, 2);
+    await fanOut(page, 3);
+    await boardSettled(page, 3);
+    // Three columns fit beside the sidebar: nothing is hidden past the board's right edge (a trial saw the third cut off).
+    expect(await page.getByTestId('board-columns').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await app.screenshot('64-board-1000');
     const loser = page.locator('[data-testid="board-column"][data-rank="2"]');
     const loserId = (await loser.getAttribute('data-session-id'))!;

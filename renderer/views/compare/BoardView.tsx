@@ -413,7 +413,7 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
           <SharedHistory length={shared} />
         </SessionScope>
       )}
-      <div className="board-columns" data-testid="board-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(260px, 1fr))` }}>
+      <div className="board-columns" data-testid="board-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(230px, 1fr))` }}>
         {order.map((id) => {
           const summary = summaries[ids.indexOf(id)];
           return (
