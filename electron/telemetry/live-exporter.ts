@@ -5,8 +5,13 @@
  * OTLP exporter, on a worker thread in production: otlp-export-thread.ts), one export in flight at
  * a time — the shape of the SDK's BatchSpanProcessor, with our own ids and times.
  *
- * It never slows or blocks a step: an append does a little synchronous work and an O(1) enqueue;
- * nothing awaits the collector. When the queue is full (a slow or absent collector) new spans are
+ * It never slows or blocks a step: an append only pushes the event onto its watch's pending list
+ * (O(1)); the span builders run over the pending events in one pass per
+ * {@link LiveTraceOptions.scheduledDelayMs} (or once {@link LiveTraceOptions.maxPendingEvents} are
+ * waiting), right before a batch is sent. Building a step's spans inside its appends cost ~50 µs of
+ * the agent's thread per step (the builder's code and data cold between the agent's own work: ~6% of
+ * a 1 ms harness step), against ~8 µs in one pass (BENCHMARKS.md, eleventh session); nothing awaits
+ * the collector. When the queue is full (a slow or absent collector) new spans are
  * dropped and counted; drops and failed exports are reported as warnings at most every
  * {@link WARN_EVERY_MS}, with the running counts.
  */
@@ -34,8 +39,10 @@ export interface LiveTraceOptions {
   readonly maxQueueSize?: number;
   /** Spans per export (default 512). */
   readonly maxBatchSize?: number;
-  /** How often the queue is sent, ms (default 1,000). */
+  /** How often pending events become spans and the queue is sent, ms (default 1,000). */
   readonly scheduledDelayMs?: number;
+  /** Events waiting for their spans at most; the append that reaches it builds them at once (default 4,096). */
+  readonly maxPendingEvents?: number;
   readonly includeContent?: boolean;
   /** Session headers by id, for a fork's link to its parent. */
   readonly lineage?: (id: string) => SessionHeader | undefined;
@@ -45,9 +52,19 @@ export interface LiveTraceOptions {
   readonly now?: () => number;
 }
 
+/** One followed session: its span builder and the events appended since the last pass. */
+interface Watch {
+  readonly builder: SessionSpanBuilder;
+  pending: SessionEvent[];
+}
+
 /** Streams live sessions' spans to an OTLP endpoint through a bounded queue. */
 export class LiveTraceExporter implements IDisposable {
   private readonly queue: SpanRecord[] = [];
+  /** Watches with events waiting for their spans. */
+  private readonly waiting = new Set<Watch>();
+  private pendingEvents = 0;
+  private readonly maxPending: number;
   private readonly maxQueue: number;
   private readonly maxBatch: number;
   private readonly timer: ReturnType<typeof setInterval>;
@@ -64,7 +81,11 @@ export class LiveTraceExporter implements IDisposable {
   constructor(private readonly options: LiveTraceOptions) {
     this.maxQueue = options.maxQueueSize ?? 2_048;
     this.maxBatch = options.maxBatchSize ?? 512;
-    this.timer = setInterval(() => void this.sendNext(), options.scheduledDelayMs ?? 1_000);
+    this.maxPending = options.maxPendingEvents ?? 4_096;
+    this.timer = setInterval(() => {
+      this.buildPending();
+      void this.sendNext();
+    }, options.scheduledDelayMs ?? 1_000);
     this.timer.unref();
   }
 
@@ -84,13 +105,32 @@ export class LiveTraceExporter implements IDisposable {
     const lastHeader = before.findLast((e) => e.type === 'request/header');
     if (lastHeader) builder.add(lastHeader);
     for (const event of session.eventsFrom(start)) for (const span of builder.add(event)) this.enqueue(span);
+    const watch: Watch = { builder, pending: [] };
     const subscription = session.onDidAppend((event) => {
-      for (const span of builder.add(event)) this.enqueue(span);
+      if (this.disposed) return;
+      if (watch.pending.push(event) === 1) this.waiting.add(watch);
+      if (++this.pendingEvents >= this.maxPending) this.buildPending();
     });
     return toDisposable(() => {
       subscription.dispose();
+      this.build(watch);
+      this.waiting.delete(watch);
       for (const span of builder.finish()) this.enqueue(span);
     });
+  }
+
+  /** Feeds every watch's pending events to its span builder, in append order per session. */
+  private buildPending(): void {
+    for (const watch of this.waiting) this.build(watch);
+    this.waiting.clear();
+  }
+
+  private build(watch: Watch): void {
+    const events = watch.pending;
+    if (events.length === 0) return;
+    watch.pending = [];
+    this.pendingEvents -= events.length;
+    for (const event of events) for (const span of watch.builder.add(event)) this.enqueue(span);
   }
 
   private enqueue(span: SpanRecord): void {
@@ -132,8 +172,9 @@ export class LiveTraceExporter implements IDisposable {
     return this.inFlight;
   }
 
-  /** Sends everything queued now (tests, shutdown). */
+  /** Builds the spans of every pending event and sends everything queued now (tests, shutdown). */
   async flush(): Promise<void> {
+    this.buildPending();
     while (this.queue.length > 0 || this.inFlight) {
       await (this.inFlight ?? this.sendNext());
     }

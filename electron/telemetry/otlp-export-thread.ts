@@ -15,6 +15,8 @@
  * the SDK exporter on the calling thread instead ({@link sdkSpanSink}): slower, never lost.
  */
 import { createRequire } from 'node:module';
+import type * as Fs from 'node:fs';
+import type * as Os from 'node:os';
 import type * as WorkerThreads from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import type { Resource } from '@opentelemetry/resources';
@@ -44,6 +46,15 @@ function otlpExportThread(load: NodeJS.Require, convert: typeof spanFromRecord):
   const { workerData, parentPort } = load('node:worker_threads') as typeof WorkerThreads;
   const port = parentPort!;
   const init = workerData as ExportThreadInit;
+  // Export is background work: on Linux this thread runs at nice 10, so on a busy machine the
+  // agent's thread gets the core first (setpriority with a thread id sets that thread only,
+  // https://man7.org/linux/man-pages/man2/setpriority.2.html NOTES; /proc/thread-self names it).
+  try {
+    const tid = Number((load('node:fs') as typeof Fs).readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) (load('node:os') as typeof Os).setPriority(tid, 10);
+  } catch {
+    // Not Linux, or not allowed: the thread keeps the process's priority.
+  }
   let exporter: SpanExporter;
   let resource: Resource;
   try {

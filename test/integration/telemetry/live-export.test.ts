@@ -3,7 +3,7 @@
  * SDK's OTLP/HTTP exporter to a receiver on 127.0.0.1 (decoded with the official protos). A stalled
  * or absent collector: spans are dropped or fail with a counted warning, appends never wait.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,6 +70,28 @@ describe('live OTLP export', () => {
     await live.release();
   });
 
+  it.runIf(process.platform === 'linux')('encodes and sends on a thread at nice 10, below the agent’s thread', async () => {
+    const r = await receiver();
+    const niceOf = (tid: string): number => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const threadsBefore = new Set(readdirSync('/proc/self/task'));
+    const sink = threadedOtlpSink(r.url, 5_000);
+    const exporter = new LiveTraceExporter({ sink, scheduledDelayMs: 50 });
+    const { repository } = dataFolder();
+    const live = repository.create({ cwd: '/tmp' });
+    const watch = exporter.watch(live.session);
+    new AgentLogWriter(live.session).completedTurn('one', 1);
+    await exporter.flush(); // the worker has loaded the SDK and sent: its priority is set
+    expect(exporter.exported).toBeGreaterThan(0);
+    const niceNow = readdirSync('/proc/self/task')
+      .filter((tid) => !threadsBefore.has(tid))
+      .map(niceOf);
+    expect(niceNow).toContain(10);
+    expect(niceOf(String(process.pid))).toBe(0); // the main thread keeps its priority
+    watch.dispose();
+    await exporter.shutdown();
+    await live.release();
+  });
+
   it('drops spans with a counted warning when the collector stalls, and never makes an append wait', async () => {
     const r = await receiver({ kind: 'stall' });
     const { repository } = dataFolder();
@@ -81,7 +103,9 @@ describe('live OTLP export', () => {
     const started = performance.now();
     for (let i = 0; i < 20; i++) w.completedTurn(`turn ${i}`, 2);
     const appendMs = performance.now() - started;
-    // 20 turns × 4 spans went through a queue of 4 whose only export hangs.
+    // 20 turns × 4 spans went through a queue of 4 whose only export hangs (their spans are built
+    // on the exporter's next pass, every 10 ms here).
+    for (let i = 0; i < 200 && exporter.dropped <= 60; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(exporter.dropped).toBeGreaterThan(60);
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     expect(warnings[0]).toMatch(/live OTLP export: \d+ span\(s\) dropped \(queue of 4 full\)/);
