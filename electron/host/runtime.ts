@@ -111,7 +111,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const supervisor = new ProcessSupervisor();
   // Tool processes inherit this process's environment minus secrets (tool-environment.ts); these
   // values are also removed from every tool result, under whatever name they appear.
-  const toolSecrets = (): string[] => [...new Set([...settings.secretValues(), ...secretValuesOf(env), ...secretValuesOf(process.env)])];
+  // The environments' secrets are read once: nothing in this process changes its environment after
+  // start, and reading process.env whole for every tool result was ~1.5% of a fan-out step's main thread.
+  const envSecrets = [...secretValuesOf(env), ...secretValuesOf(process.env)];
+  const toolSecrets = (): string[] => [...new Set([...settings.secretValues(), ...envSecrets])];
   const mcp = new McpHub({
     settingsServers: () => settings.mcpServers(),
     cliServers,

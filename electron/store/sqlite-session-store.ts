@@ -530,6 +530,8 @@ export class SqliteSessionStore implements SessionStore {
   private syncNext: Promise<void> | undefined;
   /** The WAL file's descriptor (opened at the first sync; `undefined` until then). */
   private walFd: number | undefined;
+  /** The inode {@link walFd} was opened on (one stat per sync tells a replaced WAL file). */
+  private walIno = 0;
 
   /** The WAL file's path, or undefined for an in-memory database. */
   private walFile(): string | undefined {
@@ -541,11 +543,14 @@ export class SqliteSessionStore implements SessionStore {
     return new Promise<void>((resolve, reject) => {
       try {
         // The descriptor is reopened should the WAL file ever have been replaced.
-        if (this.walFd !== undefined && fstatSync(this.walFd).ino !== statSync(wal).ino) {
+        if (this.walFd !== undefined && statSync(wal).ino !== this.walIno) {
           closeSync(this.walFd);
           this.walFd = undefined;
         }
-        this.walFd ??= openSync(wal, 'r');
+        if (this.walFd === undefined) {
+          this.walFd = openSync(wal, 'r');
+          this.walIno = fstatSync(this.walFd).ino;
+        }
       } catch (error) {
         reject(new StoreError('WRITE_FAILED', `could not open ${wal} to sync it: ${(error as Error).message}`, { cause: error }));
         return;
