@@ -1,8 +1,9 @@
 /**
  * Moving keyboard focus between the window's areas. Each area is an element with
  * `data-region="<name>"`; inside it, the element marked `data-focus-default` (the selected session
- * row, the timeline's active row, the first approval, …) gets focus, else the area itself when it is
- * focusable, else its first focusable control. DOM-only.
+ * row, the timeline's active row, the first approval, …) gets focus, else the one marked
+ * `data-focus-fallback` (the sidebar's New session, when the list has no row), else the area itself
+ * when it is focusable, else its first focusable control. DOM-only.
  */
 import type { Region } from './commands.js';
 import { FOCUSABLE, firstOf, focusable, type FocusTarget } from './focus-after-render.js';
@@ -30,6 +31,9 @@ export function regionDefault(region: Region): HTMLElement | undefined {
   const own = (el: HTMLElement): boolean => el.closest('[data-region]') === root;
   const preferred = [...root.querySelectorAll<HTMLElement>('[data-focus-default]')].find(own);
   if (preferred && focusable(preferred)) return preferred;
+  // With no such element now (an empty session list): the area's main control, not its first one (the theme button).
+  const fallback = [...root.querySelectorAll<HTMLElement>('[data-focus-fallback]')].find((el) => own(el) && focusable(el));
+  if (fallback) return fallback;
   if (root.tabIndex >= 0) return root;
   // Not a control Tab skips (tabindex -1: the tabs of a tab list other than the selected one).
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].find((el) => own(el) && visible(el) && el.getAttribute('tabindex') !== '-1');

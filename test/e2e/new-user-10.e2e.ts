@@ -227,6 +227,10 @@ describe.each(SIZES)('the new user trial, part 10, at $width×$height', (size) =
     await byTestId('settings-dialog').waitFor({ state: 'detached' });
     await waitForFocus(page, 'settings-button');
     await app.screenshot(`new-user-10-${tag}-settings-closed`);
+    // F6 into a sidebar with no session row: New session, not its first control (the theme button).
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('F6');
+    await waitForFocus(page, 'new-session-button');
   });
 
   it("a session row's dialogs (delete, export bundle) hand focus back to the row, whose actions show only while it has focus", async () => {

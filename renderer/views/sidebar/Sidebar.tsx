@@ -317,6 +317,7 @@ export function Sidebar(): ReactNode {
           type="button"
           className="primary small new-session"
           data-testid="new-session-button"
+          data-focus-fallback=""
           disabled={creating}
           title={`New session (${shortcutLabel(SHORTCUTS.newSession, PLATFORM)})`}
           onClick={() => void newSession()}

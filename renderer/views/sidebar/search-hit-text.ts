@@ -19,6 +19,16 @@ export interface SearchHitPlace {
   readonly title: string;
 }
 
+/** The event a hit is in, as a hit shows it: `event 227` (not a bare `#227`). */
+export function hitEventLabel(seq: number): string {
+  return `event ${seq}`;
+}
+
+/** What that number is, for a tooltip. */
+export function hitEventTitle(seq: number): string {
+  return `event ${seq} of its log (the event's number, seq); opening the hit scrolls the session to it`;
+}
+
 /**
  * Where `hit` is, for its row in the search results.
  * @param summary its session from the sidebar's list, when it is there.
@@ -31,12 +41,12 @@ export function searchHitPlace(
   const session = summary ? displayTitle(summary, undefined, sessions) : `session ${hit.sessionId.slice(0, 8)}`;
   const cwd = summary?.cwd?.trim();
   const folder = cwd ? folderName(cwd) : undefined;
-  const event = `event ${hit.seq}`;
+  const event = hitEventLabel(hit.seq);
   const where = cwd ? `in the session “${session}”, folder ${cwd}` : `in the session “${session}”`;
   return {
     session,
     ...(folder !== undefined ? { folder } : {}),
     event,
-    title: `${where} — event ${hit.seq} of its log (the event's number, seq); opening the hit scrolls the session to it`,
+    title: `${where} — ${hitEventTitle(hit.seq)}`,
   };
 }

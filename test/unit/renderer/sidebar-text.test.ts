@@ -5,7 +5,7 @@
  * (session-row-text.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { searchHitPlace } from '../../../renderer/views/sidebar/search-hit-text.js';
+import { hitEventLabel, hitEventTitle, searchHitPlace } from '../../../renderer/views/sidebar/search-hit-text.js';
 import { importedBadgeLabel, sessionRowTooltip } from '../../../renderer/views/sidebar/session-row-text.js';
 
 describe('searchHitPlace', () => {
@@ -50,5 +50,12 @@ describe('session row words', () => {
     const tip = sessionRowTooltip(title, { cwd: '/w/app', eventCount: 12, origin: { kind: 'imported', format: 'claude-code', file: 'a.jsonl', importedAt: 1 } });
     expect(tip.split('\n')).toEqual([title, 'imported from claude-code (a.jsonl): read-only', '/w/app', '12 events']);
     expect(sessionRowTooltip('T', { eventCount: 0 }).split('\n')).toEqual(['T', '', '0 events']);
+  });
+});
+
+describe('hit event words', () => {
+  it('name the number an event and say what it is (the team search hits use them too)', () => {
+    expect(hitEventLabel(227)).toBe('event 227');
+    expect(hitEventTitle(227)).toBe("event 227 of its log (the event's number, seq); opening the hit scrolls the session to it");
   });
 });
