@@ -11,7 +11,8 @@
  * 1. the opener itself;
  * 2. the element that replaced it: the same `data-testid`, in the same session's row (or in none);
  * 3. while the opener is still in the page but disabled, it is waited for a moment (its call runs);
- * 4. the first control of the opener's row, list item, section or form, when that is still there;
+ * 4. the first control of the opener's row, list item, section or form, when that is still there
+ *    (opened from inside another dialog that is still open: that, else the dialog's first control);
  * 5. the default element of the opener's F6 area (focus-regions.ts);
  * 6. the main area (composer, timeline, compare view, the start screen's prompt), else the sessions.
  *
@@ -32,6 +33,8 @@ export interface Opener {
   readonly region?: Region;
   /** Its row, list item, section or form (the nearest one), for step 4. */
   readonly group?: HTMLElement;
+  /** The modal dialog it is in (a confirmation opened from Settings): while that is open, focus stays in it. */
+  readonly dialog?: HTMLElement;
 }
 
 /** How long a disabled opener (its call still running) is waited for before the next place is taken. */
@@ -50,6 +53,7 @@ export function rememberOpener(active: Element | null = document.activeElement):
   if (!(active instanceof HTMLElement) || active === document.body || active === document.documentElement) return {};
   const region = active.closest<HTMLElement>('[data-region]');
   const group = active.parentElement?.closest<HTMLElement>(GROUP);
+  const dialog = active.closest<HTMLElement>('[aria-modal="true"]');
   return {
     element: active,
     ...(active.dataset['testid'] !== undefined ? { testId: active.dataset['testid'] } : {}),
@@ -57,6 +61,7 @@ export function rememberOpener(active: Element | null = document.activeElement):
     ...(region?.dataset['region'] !== undefined ? { region: region.dataset['region'] as Region } : {}),
     // Only a group inside the area: an area-wide container's first control is not a stand-in.
     ...(group && (!region || (region !== group && region.contains(group))) ? { group } : {}),
+    ...(dialog ? { dialog } : {}),
   };
 }
 
@@ -89,6 +94,8 @@ export function openerTarget(opener: Opener): FocusTarget {
     const same = replacement(opener);
     if (same) return same;
     if (disabledForNow(own) && performance.now() < until) return undefined;
+    // Opened from inside a dialog that is still open: somewhere in it, never behind it.
+    if (opener.dialog?.isConnected) return firstInGroup(opener.group) ?? firstInGroup(opener.dialog) ?? opener.dialog;
     return firstInGroup(opener.group) ?? (opener.region !== undefined ? regionDefault(opener.region) : undefined) ?? mainTarget() ?? regionDefault('sessions');
   };
 }

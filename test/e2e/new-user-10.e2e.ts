@@ -314,6 +314,17 @@ describe.each(SIZES)('the new user trial, part 10, at $width×$height', (size) =
     expect(focus.outlineColor).toBe(focus.accent);
     expect(focus.offset).toBeGreaterThanOrEqual(2);
     await app.screenshot(`new-user-10-${tag}-primary-focused`);
+    // The other theme: the same (the fill, no accent edge at rest).
+    const theme = await page.evaluate(() => document.documentElement.dataset['theme']);
+    await byTestId('theme-toggle').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((before) => document.documentElement.dataset['theme'] !== before, theme);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const other = await look();
+    expect(other.outline).toBe(0);
+    expect(other.border === other.accent && other.borderWidth > 0).toBe(false);
+    expect(other.background).toBe(other.accent);
+    await app.screenshot(`new-user-10-${tag}-primary-other-theme`);
   });
 
   it("an imported session's long title ends in an ellipsis beside a compact badge, the whole title in its tooltip", async () => {
