@@ -177,18 +177,25 @@ describe.each(SIZES)('the new user trial, part 10, at $width×$height', (size) =
     const started = await startConnectedApp({ viewport: size });
     app = started.app;
     const { page, byTestId } = started;
-    storedSession(app, 'titled-session', app.workspace, `The ${NEEDLE} plan`, 1);
+    storedSession(app, 'titled-a', app.workspace, `The ${NEEDLE} plan`, 1);
+    storedSession(app, 'titled-b', app.workspace, `The ${NEEDLE} review`, 1);
     await page.reload();
-    await searchNeedle(page, 1);
-    // The title matches too: ↓ from the field is the session row, ↓ again the hit, ↑ back to the row.
-    await page.locator('[data-testid="session-row"]').waitFor();
+    await page.locator('[data-testid="session-row"]').nth(1).waitFor();
+    await searchNeedle(page, 2);
+    // The titles match too: ↓ from the field is the first row, ↓ the last, ↓ again the first hit, ↑ back to the last row.
+    const rows = await page.locator('[data-testid="session-open"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-session-id')));
+    expect(rows).toHaveLength(2);
+    const focusedSession = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset['sessionId']);
     await byTestId('sidebar-search').focus();
     await page.keyboard.press('ArrowDown');
-    await waitForFocus(page, 'session-open');
+    await expect.poll(focusedSession).toBe(rows[0]);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedSession).toBe(rows[1]);
     await page.keyboard.press('ArrowDown');
     await waitForFocus(page, 'search-hit');
     await page.keyboard.press('ArrowUp');
     await waitForFocus(page, 'session-open');
+    expect(await focusedSession()).toBe(rows[1]);
   });
 
   it('closing Settings (Esc, Cancel, Save) puts focus back where it was, or on the prompt when it was on nothing', async () => {

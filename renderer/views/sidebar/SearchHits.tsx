@@ -66,9 +66,9 @@ export function SearchHits({ query }: { readonly query: string }): ReactNode {
     let next: number | undefined;
     if (e.key === 'ArrowDown') next = Math.min(keys.length - 1, i + 1);
     else if (e.key === 'ArrowUp' && i === 0) {
-      // Above the first hit: the session list's Tab stop, else the search field.
+      // Above the first hit: the last session row (it then holds the list's Tab stop), else the search field.
       const nav = listRef.current?.closest('nav');
-      const above = nav?.querySelector<HTMLElement>('[data-testid="session-open"][tabindex="0"]') ?? nav?.querySelector<HTMLElement>('[data-testid="sidebar-search"]');
+      const above = [...(nav?.querySelectorAll<HTMLElement>('[data-testid="session-open"]') ?? [])].at(-1) ?? nav?.querySelector<HTMLElement>('[data-testid="sidebar-search"]');
       if (above) {
         e.preventDefault();
         above.focus();
