@@ -17,7 +17,7 @@ export interface SessionTreeRow {
 }
 
 /** The last path segment of a folder (`/home/me/proj` → `proj`). */
-function folderName(cwd: string): string {
+export function folderName(cwd: string): string {
   const parts = cwd.split(/[\\/]+/).filter(Boolean);
   return parts[parts.length - 1] ?? cwd;
 }

@@ -8,8 +8,8 @@ import { sidebarFolded, type AppState } from '../state/app-store.js';
 import { commandMatchScore } from './command-match.js';
 import type { Shortcut } from './shortcut.js';
 
-/** Areas of the window the keyboard can jump to (F6 cycles through the present ones). */
-export type Region = 'sessions' | 'compare' | 'timeline' | 'approvals' | 'composer' | 'dock';
+/** Areas of the window the keyboard can jump to (F6 cycles through the present ones; `search`: the sidebar's search results). */
+export type Region = 'sessions' | 'search' | 'compare' | 'timeline' | 'approvals' | 'composer' | 'dock';
 
 export interface Command {
   readonly id: string;

@@ -2,11 +2,12 @@
  * A modal dialog and a confirm dialog built on it. Keyboard: focus moves into the dialog when it
  * opens (an `autoFocus` control inside wins, else the first control), Tab and Shift+Tab stay inside
  * it, Escape (or the backdrop) closes it, and focus returns to where it was when it closes
- * (WAI-ARIA APG "Dialog (Modal)" pattern).
+ * (WAI-ARIA APG "Dialog (Modal)" pattern) — or, when that control is gone or cannot take focus, to
+ * a stable place near it (keyboard/focus-return.ts), never to the first control of the page.
  */
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { mainTarget, regionDefault } from '../keyboard/focus-regions.js';
+import { rememberOpener, returnFocus } from '../keyboard/focus-return.js';
 
 const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -14,6 +15,7 @@ function focusables(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
 }
 
+/** A modal dialog (see the top of this file); `footer` stays in view under the scrolling body. */
 export function Dialog({
   title,
   testId,
@@ -35,11 +37,10 @@ export function Dialog({
   const ref = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
-  // Where focus was before the dialog opened (read on the first render, before an autoFocus moves it).
-  const beforeRef = useRef(document.activeElement as HTMLElement | null);
+  // What had focus before the dialog opened (read on the first render, before an autoFocus moves it).
+  const [opener] = useState(rememberOpener);
 
   useEffect(() => {
-    const before = beforeRef.current;
     const root = ref.current;
     if (root && !root.contains(document.activeElement)) (focusables(root).find((el) => !el.classList.contains('dialog-close')) ?? root).focus();
     // Escape with focus outside the dialog (e.g. on the page body) still closes it.
@@ -52,11 +53,10 @@ export function Dialog({
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
-      if (before && before.isConnected && before !== document.body && typeof before.focus === 'function') before.focus();
-      // Opened from what is gone now (the command palette) or from nothing: the main area takes focus, never the page.
-      else (mainTarget() ?? regionDefault('sessions'))?.focus();
+      // Back to the opener, else a stable place near it (the main area when it was opened from nothing).
+      returnFocus(opener);
     };
-  }, []);
+  }, [opener]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
     if (e.key === 'Escape') {
@@ -106,6 +106,7 @@ export function Dialog({
   );
 }
 
+/** A dialog asking to confirm a destructive action; Cancel has focus first. */
 export function ConfirmDialog({
   title,
   message,

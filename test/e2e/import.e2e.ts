@@ -102,7 +102,10 @@ describe('importing a Claude Code log in the browser', () => {
     expect(await page.getByTestId('composer-input').getAttribute('aria-describedby')).toBe('composer-hint');
     expect(await page.getByTestId('composer-input').getAttribute('placeholder')).not.toContain('Read-only');
     expect(await page.getByTestId('compact-button').isDisabled()).toBe(true);
-    expect(await page.locator('[data-testid="session-row"][data-selected="true"] [data-testid="session-imported"]').textContent()).toBe('claude-code');
+    // The badge is compact (the format's first word); its tooltip names the whole format.
+    const badge = page.locator('[data-testid="session-row"][data-selected="true"] [data-testid="session-imported"]');
+    expect(await badge.textContent()).toBe('claude');
+    expect(await badge.getAttribute('title')).toContain('imported from claude-code');
     await app.screenshot('import-02-imported-timeline');
 
     await page.locator('[data-testid="tool-row"][data-tool-name="Bash"] [data-testid="tool-toggle"]').click();

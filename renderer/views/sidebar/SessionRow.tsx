@@ -1,7 +1,8 @@
 /**
  * One row of the session sidebar: the open button (status dot, title, cost, badges) and the row's
  * actions (rename, fork, export JSONL, export bundle, delete), the inline rename field and the
- * delete confirmation. A click anywhere on the row opens it.
+ * delete confirmation. A click anywhere on the row opens it. A long title ends in an ellipsis
+ * beside the row's compact badges; the whole title is the first line of the row's tooltip.
  */
 import { memo, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { SessionTreeRow } from '../../../shared/session-tree.js';
@@ -11,6 +12,7 @@ import { ConfirmDialog } from '../Dialog.js';
 import { download } from '../download.js';
 import { BundleIcon, DeleteIcon, ExportIcon, ForkIcon, RenameIcon } from '../icons.js';
 import { SessionCost } from './SessionCost.js';
+import { importedBadgeLabel, sessionRowTooltip } from './session-row-text.js';
 import { SessionActivityBadge } from './SessionActivityBadge.js';
 import { TeamPendingMarker, teamOwnerOf } from '../team/TeamSection.js';
 
@@ -115,7 +117,7 @@ export const SessionRow = memo(function SessionRow({ item, selected, active, tit
           tabIndex={tab}
           aria-current={selected ? 'true' : undefined}
           {...(active ? { 'data-focus-default': '' } : {})}
-          title={`${title}\n${session.cwd ?? ''}\n${session.eventCount} events`}
+          title={sessionRowTooltip(title, session)}
           onClick={() => select(session.id, { focusSession: true })}
         >
           {depth > 0 && (
@@ -138,10 +140,10 @@ export const SessionRow = memo(function SessionRow({ item, selected, active, tit
           {session.status === 'running' && <span className="sr-only"> (running)</span>}
           <SessionActivityBadge session={session} />
           <TeamPendingMarker sessionId={session.id} />
-          {session.ownedElsewhere && <span className="badge badge-muted">read-only</span>}
+          {session.ownedElsewhere && <span className="badge badge-muted session-badge">read-only</span>}
           {session.origin?.kind === 'imported' && (
-            <span className="badge badge-muted" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
-              {teamOwnerOf(session.origin.file) !== undefined ? `team: ${teamOwnerOf(session.origin.file)}` : session.origin.format}
+            <span className="badge badge-muted session-badge" data-testid="session-imported" title={`imported from ${session.origin.format}: read-only; open it to continue it in Forkline`}>
+              {teamOwnerOf(session.origin.file) !== undefined ? `team: ${teamOwnerOf(session.origin.file)}` : importedBadgeLabel(session.origin.format)}
             </span>
           )}
         </button>

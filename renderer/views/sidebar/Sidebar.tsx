@@ -6,7 +6,8 @@
  *
  * Keyboard: the list is one Tab stop (roving tabindex); ↑/↓/Home/End move between sessions, Enter
  * opens one, F2 renames it, Delete asks to delete it, Tab reaches the focused row's buttons; ↓ in
- * the search field enters the list.
+ * the search field enters the list, and ↓ on its last row enters the search results (SearchHits.tsx,
+ * an F6 area of their own), as ↓ in the field does when no title matches.
  */
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -38,6 +39,11 @@ function SelectedFirstMessage({ onText }: { readonly onText: (text: string | und
   return null;
 }
 
+/** The search results' Tab stop inside the sidebar `nav`, when a search shows hits. */
+function searchHitStop(nav: Element | null | undefined): HTMLElement | null | undefined {
+  return nav?.querySelector<HTMLElement>('[data-testid="search-hit"][tabindex="0"]');
+}
+
 const SessionList = memo(function SessionList({ firstMessage }: { readonly firstMessage: string | undefined }): ReactNode {
   const { sessions, state, error, search, selectedId } = useApp(
     useShallow((s) => ({ sessions: s.sessions, state: s.sessionsState, error: s.sessionsError, search: s.search, selectedId: s.selectedId })),
@@ -67,6 +73,12 @@ const SessionList = memo(function SessionList({ firstMessage }: { readonly first
     if (!id) return;
     const i = tree.findIndex((r) => r.session.id === id);
     let next: number | undefined;
+    if (e.key === 'ArrowDown' && i === tree.length - 1) {
+      // Below the last session: the search results' Tab stop, when a search shows some.
+      e.preventDefault();
+      searchHitStop(listRef.current?.closest('nav'))?.focus();
+      return;
+    }
     if (e.key === 'ArrowDown') next = Math.min(tree.length - 1, i + 1);
     else if (e.key === 'ArrowUp') next = Math.max(0, i - 1);
     else if (e.key === 'Home') next = 0;
@@ -305,6 +317,7 @@ export function Sidebar(): ReactNode {
           type="button"
           className="primary small new-session"
           data-testid="new-session-button"
+          data-focus-fallback=""
           disabled={creating}
           title={`New session (${shortcutLabel(SHORTCUTS.newSession, PLATFORM)})`}
           onClick={() => void newSession()}
@@ -345,7 +358,7 @@ export function Sidebar(): ReactNode {
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') {
               e.preventDefault();
-              navRef.current?.querySelector<HTMLElement>('[data-testid="session-open"][tabindex="0"]')?.focus();
+              (navRef.current?.querySelector<HTMLElement>('[data-testid="session-open"][tabindex="0"]') ?? searchHitStop(navRef.current))?.focus();
             }
           }}
         />
@@ -357,7 +370,7 @@ export function Sidebar(): ReactNode {
         <TeamSection />
       </div>
       <p className="sr-only" id="session-list-keys">
-        Arrow keys move between sessions, Enter opens one, F2 renames it, Delete deletes it.
+        Arrow keys move between sessions, Enter opens one, F2 renames it, Delete deletes it. Below the last session come the matches in messages, when a search shows some.
       </p>
     </nav>
   );

@@ -21,6 +21,7 @@ import type { TeamSessionView, TeamStatus } from '../../../shared/team.js';
 import { TEAM_LIST_REFRESH_MS, teamFailure, teamStoreFor, type TeamFailure, type TeamState } from '../../state/team-state.js';
 import { useApp, useClient, useRuntime } from '../context.js';
 import { FolderBrowser } from '../sidebar/FolderBrowser.js';
+import { hitEventLabel, hitEventTitle } from '../sidebar/search-hit-text.js';
 import { useOpenSubForm } from '../settings/open-sub-forms.js';
 
 function useTeam<T>(selector: (state: TeamState) => T): T {
@@ -284,12 +285,17 @@ function TeamSearch(): ReactNode {
                   data-testid="team-search-hit"
                   data-team-session-id={hit.sessionId}
                   data-seq={hit.seq}
+                  title={`in ${hit.owner}'s session “${hit.title ?? hit.sessionId.slice(0, 8)}” — ${hitEventTitle(hit.seq)}`}
                   onClick={() => void open(hit.sessionId, { seq: hit.seq, ...(term ? { text: term } : {}) })}
                 >
                   <span className="search-hit-head">
                     <span className="search-hit-title clip">{hit.title ?? hit.sessionId.slice(0, 8)}</span>
-                    <span className="muted">{hit.owner}</span>
-                    <span className="muted mono">#{hit.seq}</span>
+                  </span>
+                  <span className="search-hit-place muted">
+                    <span className="search-hit-folder clip">by {hit.owner}</span>
+                    <span className="search-hit-event" data-testid="team-search-hit-event">
+                      {hitEventLabel(hit.seq)}
+                    </span>
                   </span>
                   <span className="search-hit-snippet">{parts.map((p, i) => (p.startsWith('[[') ? <mark key={i}>{p.slice(2, -2)}</mark> : <span key={i}>{p}</span>))}</span>
                 </button>
