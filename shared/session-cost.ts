@@ -385,8 +385,8 @@ export function costJson(t: CostTotals, snapshots: readonly string[]): Record<st
 /**
  * Short label of totals for a row or a meter: `$0.0123`; `≥ $0.0100 (2 unpriced)` when some
  * responses have no known price; `12.3k tokens, price unknown` when none has; `≤ ` before the
- * figure when a response without reported usage counts at its worst case. Empty when nothing
- * was billed.
+ * figure when a response without reported usage counts at its worst case; `usage unknown` when
+ * responses reported no usage and nothing is counted. Empty when nothing was billed.
  */
 export function costLabel(t: CostTotals | undefined, options: { readonly compact?: boolean } = {}): string {
   if (!t || (t.tokens === 0 && t.unknownCount === 0 && t.knownUsd === 0)) return '';
@@ -395,6 +395,8 @@ export function costLabel(t: CostTotals | undefined, options: { readonly compact
   const atMost = t.unreportedCount > 0 ? '≤ ' : '';
   if (t.usd !== undefined) return `${atMost}${usd(t.usd)}`;
   if (t.knownUsd > 0) return options.compact ? `≥ ${usd(t.knownUsd)}` : `≥ ${usd(t.knownUsd)} (${t.unknownCount} unpriced)`;
+  // No token counted and no price: "≤ 0 tok" would say nothing (an imported log that recorded no usage).
+  if (t.tokens === 0) return t.unreportedCount > 0 ? 'usage unknown' : '';
   return options.compact ? `${atMost}${formatTokens(t.tokens)} tok` : `${atMost}${formatTokens(t.tokens)} tokens, price unknown`;
 }
 

@@ -145,6 +145,9 @@ describe('labels', () => {
     expect(costLabel({ ...base, unknownCount: 1, unreportedCount: 1, tokens: 2_150 })).toBe('≤ 2.15k tokens, price unknown');
     expect(costLabel({ ...base, unknownCount: 1, unreportedCount: 1, tokens: 2_150 }, { compact: true })).toBe('≤ 2.15k tok');
     expect(costLabel({ ...base, usd: 0.01, knownUsd: 0.01, unreportedCount: 1, tokens: 10 })).toBe('≤ $0.0100');
+    // An imported log whose responses recorded no usage: not "≤ 0 tok".
+    expect(costLabel({ ...base, unknownCount: 3, unreportedCount: 3, tokens: 0 }, { compact: true })).toBe('usage unknown');
+    expect(costLabel({ ...base, unknownCount: 3, unreportedCount: 3, tokens: 0 })).toBe('usage unknown');
     expect(compactUsd(1.234)).toBe('$1.23');
   });
 });
