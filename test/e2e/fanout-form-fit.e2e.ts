@@ -111,7 +111,8 @@ describe('the fan-out form in the timeline, keyboard only', () => {
     expect(visited).toEqual([
       'fanout-count',
       'fanout-prompt',
-      ...[0, 1, 2, 3].flatMap((i) => [`fanout-model-${i}`, `fanout-effort-${i}`, `fanout-system-${i}`, `fanout-variant-prompt-${i}`]),
+      // The scripted provider (custom) takes no reasoning effort: no effort select (as in Settings).
+      ...[0, 1, 2, 3].flatMap((i) => [`fanout-model-${i}`, `fanout-system-${i}`, `fanout-variant-prompt-${i}`]),
       'fanout-check',
       'fanout-start',
     ]);

@@ -12,8 +12,7 @@ import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { useApp, useClient } from '../context.js';
 import { useTimelineView } from '../timeline/timeline-view.js';
-
-const EFFORTS = ['', 'low', 'medium', 'high'] as const;
+import { effortChoices } from '../common/effort-choices.js';
 
 interface VariantDraft {
   model: string;
@@ -35,6 +34,8 @@ function toInput(d: VariantDraft): FanoutVariantInput {
 export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: string; readonly atSeq: number; readonly onClose: () => void }): ReactNode {
   const client = useClient();
   const active = useApp((s) => s.settings?.active);
+  // The efforts of the active provider, labelled as Settings labels them (one list: common/effort-choices.ts).
+  const efforts = useApp((s) => s.settings?.presets.find((p) => p.id === s.settings?.active.provider)?.reasoningEfforts);
   const openBoard = useApp((s) => s.openBoard);
   const [models, setModels] = useState<readonly string[]>([]);
   const [count, setCount] = useState(2);
@@ -141,13 +142,21 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
                 </option>
               ))}
             </select>
-            <select data-testid={`fanout-effort-${i}`} aria-label={`Branch ${i + 1} reasoning effort`} value={d.effort} onChange={(e) => update(i, { effort: e.target.value })}>
-              {EFFORTS.map((x) => (
-                <option key={x} value={x}>
-                  {x || 'effort: default'}
-                </option>
-              ))}
-            </select>
+            {effortChoices(efforts, d.effort).length > 0 && (
+              <select
+                data-testid={`fanout-effort-${i}`}
+                aria-label={`Branch ${i + 1} reasoning effort`}
+                title="Reasoning effort"
+                value={d.effort}
+                onChange={(e) => update(i, { effort: e.target.value })}
+              >
+                {effortChoices(efforts, d.effort).map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            )}
             <input
               data-testid={`fanout-system-${i}`}
               aria-label={`Branch ${i + 1} system prompt addendum`}

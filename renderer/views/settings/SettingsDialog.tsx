@@ -15,6 +15,7 @@ import { firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js'
 import { useApp, useClient } from '../context.js';
 import { Dialog } from '../Dialog.js';
 import { busyButtonProps } from '../common/busy-button.js';
+import { effortChoices } from '../common/effort-choices.js';
 import { ConnectionTestButton } from './ConnectionTestButton.js';
 import { McpServersSection } from './McpServersSection.js';
 import { PricesSection } from './PricesSection.js';
@@ -204,14 +205,13 @@ function SettingsForm({
       <ModelListField provider={provider} baseUrl={baseUrl} model={model} preset={preset} onModel={chooseModel} listing={listing} onListing={setListing} />
       <ModelLimitsFields contextWindow={contextWindow} maxOutput={maxOutput} onContextWindow={setContextWindow} onMaxOutput={setMaxOutput} known={known} />
       <LearnedLimitNote limits={learnedLimits} baseUrl={baseUrl} model={model} onChanged={(next) => setLearnedLimits(next.learnedLimits)} />
-      {preset && preset.reasoningEfforts.length > 0 && (
+      {preset && effortChoices(preset.reasoningEfforts).length > 0 && (
         <label className="field">
           <span>Reasoning effort</span>
           <select data-testid="settings-effort" value={effort} onChange={(e) => setEffort(e.target.value)}>
-            <option value="">default</option>
-            {preset.reasoningEfforts.map((v) => (
-              <option key={v} value={v}>
-                {v}
+            {effortChoices(preset.reasoningEfforts, effort).map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
               </option>
             ))}
           </select>
