@@ -10,6 +10,7 @@
  * Pure: no Node, no DOM.
  */
 import type { SessionSummary } from './api.js';
+import { distinctNames } from './distinct-names.js';
 import { displayTitle, sessionTree } from './session-tree.js';
 import { shorten } from './text-cut.js';
 
@@ -139,7 +140,7 @@ function noteFor(state: ForkPromptState | undefined, isRoot: boolean): string | 
 /**
  * The fork tree of `openId`'s lineage: the root first, children in fork order (oldest first)
  * under their parent, with depths. `prompts` holds the host's answers per child id (see
- * {@link forkPairs}). Empty when `openId` is not listed.
+ * {@link forkPairs}). Titles shared by several nodes get a hint (distinct-names.ts). Empty when `openId` is not listed.
  */
 export function branchTree(sessions: readonly SessionSummary[], openId: string, prompts: ReadonlyMap<string, ForkPromptState> = new Map()): BranchNode[] {
   const rootId = lineageRootId(sessions, openId);
@@ -153,7 +154,7 @@ export function branchTree(sessions: readonly SessionSummary[], openId: string, 
     if (!list) childrenOf.set(s.parentSession, (list = []));
     list.push(s);
   }
-  return sessionTree(lineage).map((row): BranchNode => {
+  const nodes = sessionTree(lineage).map((row): BranchNode => {
     const s = row.session;
     const isRoot = s.id === rootId;
     const parent = isRoot ? undefined : byId.get(s.parentSession!);
@@ -185,4 +186,7 @@ export function branchTree(sessions: readonly SessionSummary[], openId: string, 
       ...(promptNote !== undefined ? { promptNote } : {}),
     };
   });
+  // Two nodes of one title (identical fan-out variants, forks asked alike) read apart: a folder or short-id hint.
+  const names = distinctNames(nodes.map((n) => ({ id: n.session.id, name: n.title, ...(n.session.cwd !== undefined ? { cwd: n.session.cwd } : {}) })));
+  return nodes.map((n, i) => (names[i] === n.title ? n : { ...n, title: names[i]! }));
 }

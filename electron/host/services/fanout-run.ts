@@ -15,6 +15,7 @@ import type { Host } from '../host.js';
 import type { ClientConnection } from '../host-client.js';
 import type { SessionRepository } from '../../store/session-repository.js';
 import { titleFromPrompt } from './session-title.js';
+import { fanoutBranchTitle } from '../../../shared/distinct-names.js';
 import { PROVIDER_PRESETS } from '../../llm/providers.js';
 import { runCheck } from '../../fanout/check-runner.js';
 
@@ -214,7 +215,14 @@ export class Fanout<C extends ClientConnection = ClientConnection> {
       }
       if (this.abort.signal.aborted) return;
       const prompt = branch.variant.prompt ?? params.prompt;
-      runtime.repository.rename(branch.sessionId, `${branch.variant.label} · ${titleFromPrompt(prompt)}`);
+      runtime.repository.rename(
+        branch.sessionId,
+        fanoutBranchTitle(
+          params.variants.map((v) => v.label),
+          branch.index,
+          titleFromPrompt(prompt),
+        ),
+      );
       const before = agent.session.lastTurn;
       this.say(branch, `${branch.variant.label}: ${branch.route.model} started`);
       agent.followup(prompt);

@@ -13,6 +13,7 @@ import type { ApplyBranchResult, SessionSummary } from '../../../shared/api.js';
 import type { BranchDiff, RankedReport } from '../../../shared/branch-ranking.js';
 import { durationFigure } from '../../../shared/figure-text.js';
 import { branchCostLabel } from '../../../shared/session-cost.js';
+import { distinctNames, fanoutVariantNumber } from '../../../shared/distinct-names.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, focusAfterRender } from '../../keyboard/focus-after-render.js';
@@ -38,6 +39,20 @@ function checkLabel(b: Ranked | undefined): string {
 /** A column's name: the fan-out variant's label, else the model it ran since the fork point, else `fallback` (its title). */
 function columnLabel(b: Pick<Ranked, 'variant'>, fallback: string): string {
   return b.variant.label ?? b.variant.model ?? fallback;
+}
+
+/**
+ * The columns' names, each told apart from the others: branches of identical variants (the same
+ * model) would read alike, so a name used more than once is followed by the branch's place in its
+ * fan-out (`variant 2`, from the title the fan-out gave it), else its short id (distinct-names.ts).
+ */
+function columnLabels(columns: readonly { readonly id: string; readonly title: string; readonly ranked: Pick<Ranked, 'variant'> | undefined }[]): string[] {
+  return distinctNames(
+    columns.map((c) => {
+      const n = fanoutVariantNumber(c.title);
+      return { id: c.id, name: c.ranked ? columnLabel(c.ranked, c.title) : c.title, ...(n !== undefined ? { hint: `variant ${n}` } : {}) };
+    }),
+  );
 }
 
 /** What the cost column's figure means, for its tooltip. */
@@ -114,6 +129,8 @@ interface ColumnProps {
   /** Every branch on the board (its files are counted from the history they share). */
   readonly board: readonly string[];
   readonly title: string;
+  /** The column's name, told apart from the other columns' (see `columnLabels`). */
+  readonly label: string;
   /** The summary's status; undefined while the session list does not have it yet. */
   readonly status: SessionSummary['status'] | undefined;
   readonly hasParent: boolean;
@@ -128,7 +145,7 @@ interface ColumnProps {
  * summaries) several times a second while branches stream, and a column whose own figures did
  * not change is not rendered again; its transcript follows its own session's store.
  */
-const Column = memo(function Column({ id, board, title, status, hasParent, fromSeq, ranked, onApplied }: ColumnProps): ReactNode {
+const Column = memo(function Column({ id, board, title, label: labelOverride, status, hasParent, fromSeq, ranked, onApplied }: ColumnProps): ReactNode {
   const client = useClient();
   const select = useApp((s) => s.select);
   const toast = useApp((s) => s.toast);
@@ -138,7 +155,7 @@ const Column = memo(function Column({ id, board, title, status, hasParent, fromS
   const [apply, setApply] = useState<ApplyBranchResult | undefined>();
   const running = status === 'running';
   const showAll = useCallback(() => setAll(true), []);
-  const label = ranked ? columnLabel(ranked, title) : title;
+  const label = labelOverride ?? (ranked ? columnLabel(ranked, title) : title);
   const act = async (what: 'apply' | 'discard'): Promise<void> => {
     setBusy(true);
     try {
@@ -343,6 +360,10 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
   // The history every branch shares (a root against its forks: up to the fork point) is shown once, folded.
   const shared = useMemo(() => commonHistoryLength((id) => sessions.find((s) => s.id === id), ids), [sessions, ids]);
   const onApplied = useCallback(() => setNonce((n) => n + 1), []);
+  const labels = useMemo(() => {
+    const list = columnLabels(ids.map((id) => ({ id, title: titles.get(id) ?? id.slice(0, 8), ranked: byId.get(id) })));
+    return new Map(ids.map((id, i) => [id, list[i]!]));
+  }, [ids, titles, byId]);
   return (
     <div
       ref={viewRef}
@@ -422,6 +443,7 @@ export function BoardView({ ids, fanoutId, check }: { readonly ids: readonly str
                 id={id}
                 board={ids}
                 title={titles.get(id) ?? titleOf(id)}
+                label={labels.get(id)!}
                 status={summary?.status}
                 hasParent={summary?.parentSession !== undefined}
                 fromSeq={shared > 0 ? shared : (summary?.seedLength ?? 0)}

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { CompareResult, SessionSummary } from '../../../shared/api.js';
 import { commonHistoryLabel, compareFigures, turnsBefore } from '../../../shared/branch-compare.js';
 import { branchTree } from '../../../shared/branch-tree.js';
+import { distinctNames } from '../../../shared/distinct-names.js';
 import { displayTitle } from '../../../shared/session-tree.js';
 import { describeError } from '../../host/host-client.js';
 import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
@@ -30,27 +31,35 @@ function signature(s: SessionSummary | undefined): string {
   return s ? `${s.eventCount}:${s.status}:${s.updatedAt}` : '-';
 }
 
-/** Session picker for one side: the other side's lineage (indented), plus both current sessions. */
+/**
+ * Session picker for one side: the other side's lineage (indented), plus both current sessions. Its
+ * visible label and accessible name say which side it is ("Branch A"); options of one title read
+ * apart by a folder or short-id hint (distinct-names.ts).
+ */
 function SidePicker({ side, value, other, sessions }: { readonly side: 'a' | 'b'; readonly value: string; readonly other: string; readonly sessions: readonly SessionSummary[] }): ReactNode {
   const openCompare = useApp((s) => s.openCompare);
   const options = useMemo(() => {
     const nodes = branchTree(sessions, other);
     // Tree order; fork titles already name their fork, and a native select cannot draw the tree.
-    const list = nodes.map((n) => ({ id: n.session.id, label: n.title }));
+    const list: { id: string; label: string; cwd?: string | undefined }[] = nodes.map((n) => ({ id: n.session.id, label: n.title, cwd: n.session.cwd }));
     for (const id of [value, other]) {
       if (list.some((o) => o.id === id)) continue;
       const s = sessions.find((x) => x.id === id);
-      list.push({ id, label: s ? displayTitle(s, undefined, sessions) : `session ${id.slice(0, 8)}` });
+      list.push({ id, label: s ? displayTitle(s, undefined, sessions) : `session ${id.slice(0, 8)}`, cwd: s?.cwd });
     }
-    return list;
+    const names = distinctNames(list.map((o) => ({ id: o.id, name: o.label, ...(o.cwd !== undefined ? { cwd: o.cwd } : {}) })));
+    return list.map((o, i) => ({ id: o.id, label: names[i]! }));
   }, [sessions, value, other]);
   return (
     <label className="compare-pick">
-      <span className={`side-tag side-${side}`}>{side.toUpperCase()}</span>
+      <span className={`side-tag side-${side}`} data-testid={`compare-pick-${side}-label`}>
+        Branch {side.toUpperCase()}
+      </span>
       <select
         data-testid={`compare-pick-${side}`}
         value={value}
         aria-label={`Branch ${side.toUpperCase()}`}
+        title={`Branch ${side.toUpperCase()}: ${options.find((o) => o.id === value)?.label ?? value}`}
         onChange={(e) => {
           const next = e.target.value;
           if (next === other) openCompare(side === 'a' ? other : value, side === 'a' ? value : other);
@@ -160,8 +169,13 @@ export function CompareView({ a, b }: { readonly a: string; readonly b: string }
   }, [client, a, b, sigA, sigB, nonce]);
 
   const { result, error, loading } = load;
-  const titleA = displayTitle(summaryA ?? { id: a, ...(result?.a.title !== undefined ? { title: result.a.title } : {}) }, undefined, sessions);
-  const titleB = displayTitle(summaryB ?? { id: b, ...(result?.b.title !== undefined ? { title: result.b.title } : {}) }, undefined, sessions);
+  const plainA = displayTitle(summaryA ?? { id: a, ...(result?.a.title !== undefined ? { title: result.a.title } : {}) }, undefined, sessions);
+  const plainB = displayTitle(summaryB ?? { id: b, ...(result?.b.title !== undefined ? { title: result.b.title } : {}) }, undefined, sessions);
+  // Two branches of one title read apart (a folder or short-id hint), in the figures, transcripts and files.
+  const [titleA, titleB] = distinctNames([
+    { id: a, name: plainA, ...(summaryA?.cwd !== undefined ? { cwd: summaryA.cwd } : {}) },
+    { id: b, name: plainB, ...(summaryB?.cwd !== undefined ? { cwd: summaryB.cwd } : {}) },
+  ]) as [string, string];
 
   return (
     <div ref={viewRef} className="compare-view" data-testid="compare-view" data-region="compare" data-a={a} data-b={b} data-state={result ? 'ready' : error ? 'error' : 'loading'}>
