@@ -175,7 +175,11 @@ export function buildCommands(facts: CommandFacts, effects: CommandEffects): Com
       id: 'branches',
       label: s.branchesOpen ? 'Hide branches' : 'Show branches (the fork tree: tick 2–8 to compare)',
       group: 'View',
-      run: () => s.setBranchesOpen(!s.branchesOpen),
+      run: () => {
+        s.setBranchesOpen(!s.branchesOpen);
+        // Opened, the panel takes focus (its open node), as the other side panels do; never the sidebar's rail.
+        if (!s.branchesOpen) effects.focus('dock');
+      },
     },
   );
   add(s.compare !== undefined && { id: 'close-compare', label: 'Close the compare view', group: 'View', run: s.closeCompare });

@@ -7,6 +7,8 @@
 import { memo, useMemo, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { branchTree, forkPairs, type BranchNode } from '../../../shared/branch-tree.js';
+import { focusAfterRender } from '../../keyboard/focus-after-render.js';
+import { regionTarget } from '../../keyboard/focus-regions.js';
 import { useApp, useClient } from '../context.js';
 import { Badge } from '../timeline/badges.js';
 import { useForkPrompts } from './use-fork-prompts.js';
@@ -221,12 +223,23 @@ export function BranchPicker(): ReactNode {
   );
 }
 
-/** The header button that shows or hides the branch picker. */
+/** The header button that shows or hides the branch picker; opening it moves focus into the panel. */
 export function BranchesToggle(): ReactNode {
   const open = useApp((s) => s.branchesOpen);
   const setOpen = useApp((s) => s.setBranchesOpen);
   return (
-    <button type="button" className={`small${open ? ' active' : ''}`} data-testid="branches-toggle" aria-pressed={open} title="Show the fork tree of this session" onClick={() => setOpen(!open)}>
+    <button
+      type="button"
+      className={`small${open ? ' active' : ''}`}
+      data-testid="branches-toggle"
+      aria-pressed={open}
+      title="Show the fork tree of this session"
+      onClick={(e) => {
+        setOpen(!open);
+        // Opened, focus goes into the panel (its open node), not to whatever the layout change left it on.
+        if (!open) focusAfterRender(regionTarget('dock'), { from: e.currentTarget });
+      }}
+    >
       Branches
     </button>
   );
