@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './test/support/duration-sequencer.js';
 
 // Unit (test/unit) and integration (test/integration) tests; `npm run test:unit` / `test:integration`
 // run one of the two folders. vitest's default on a 2-core machine is one worker (cores - 1), which
@@ -36,6 +37,8 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: Number(process.env['FORKLINE_TEST_WORKERS'] ?? 4),
+    // Longest recorded file first across the three projects (test/support/duration-sequencer.ts).
+    sequence: { sequencer: DurationSequencer },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { FORKLINE_INVARIANTS: 'enforce' },

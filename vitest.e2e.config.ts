@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './test/support/duration-sequencer.js';
 
 // Browser end-to-end tests: real Chromium (Debian, /usr/bin/chromium) through playwright-core,
 // driving the built renderer in browser mode against the real host and the scripted model server.
@@ -10,6 +11,8 @@ export default defineConfig({
     include: ['test/e2e/**/*.e2e.ts'],
     pool: 'forks',
     maxWorkers: Number(process.env['FORKLINE_E2E_WORKERS'] ?? 3),
+    // Longest recorded file first (test/support/duration-sequencer.ts).
+    sequence: { sequencer: DurationSequencer },
     // Generous: on a loaded 2-core CI machine (beside the unit lane) a browser test can take three
     // times as long as alone; the waits inside the tests are what catch a real hang.
     testTimeout: 120_000,
