@@ -115,8 +115,9 @@ describe.each(SIZES)('the shared history of a root and its fork at $width×$heig
       await column(id).locator('[data-testid="board-rank"]', { hasText: /#\d/ }).waitFor();
       expect(await column(id).getByTestId('board-files-summary').textContent()).toBe('Files: no changes since the fork point');
       expect(await column(id).getByTestId('board-diff').textContent()).toBe('0 changed lines');
-      // Named by the route it ran on (the root's turn 3 logged no request header: the same agent sent it).
-      expect(await column(id).getByTestId('board-variant').textContent()).toBe('scripted-model');
+      // Named by the route it ran on (the root's turn 3 logged no request header: the same agent sent it);
+      // both ran on one route, so each adds its short id to read apart (shared/distinct-names.ts).
+      expect(await column(id).getByTestId('board-variant').textContent()).toBe(`scripted-model · ${id.slice(0, 8)}`);
       expect(await column(id).getByTestId('board-time').textContent()).toMatch(/^\d[\d,]* ms$/);
     }
     // A reason's figures show the difference they name.
