@@ -87,6 +87,14 @@ describe('the fan-out form in the timeline, keyboard only', () => {
       return { fits: f.height <= t.clientHeight, inside: f.top >= box.top - 1 && f.bottom <= box.top + t.clientHeight + 1 };
     });
     if (fits.fits) expect(fits.inside, 'the whole form is in sight').toBe(true);
+    // Its first line names the turn it forks at, and is in sight with the count (the row above may not be).
+    expect(await form.getByTestId('fanout-turn').textContent()).toBe('Fan out from the end of turn 1');
+    const titleShown = await page.evaluate(() => {
+      const title = document.querySelector('[data-testid="fanout-turn"]')!.getBoundingClientRect();
+      const box = document.querySelector('[data-testid="timeline"]')!.getBoundingClientRect();
+      return title.top >= box.top - 1 && title.bottom <= box.bottom + 1;
+    });
+    expect(titleShown, 'the turn line is in sight as the form opens').toBe(true);
     await app.screenshot(`fanout-form-fit-${size.name}-open`);
     await expectNoSidewaysOverflow(page, 'form open');
     expect(await layoutProblems(page), 'controls cut off or overlapping').toEqual([]);

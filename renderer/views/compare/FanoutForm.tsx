@@ -31,7 +31,11 @@ function toInput(d: VariantDraft): FanoutVariantInput {
   };
 }
 
-export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: string; readonly atSeq: number; readonly onClose: () => void }): ReactNode {
+/**
+ * `atSeq`: the seq of the turn's `turn/end` the branches fork at; `turn`: that turn's number (1-based,
+ * as the timeline shows it), named on the form's first line so it reads without the row above in sight.
+ */
+export function FanoutForm({ sessionId, atSeq, turn, onClose }: { readonly sessionId: string; readonly atSeq: number; readonly turn: number; readonly onClose: () => void }): ReactNode {
   const client = useClient();
   const active = useApp((s) => s.settings?.active);
   // The efforts of the active provider, labelled as Settings labels them (one list: common/effort-choices.ts).
@@ -105,7 +109,7 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
       className="fanout-form"
       data-testid="fanout-form"
       role="group"
-      aria-label="Fan out from this turn"
+      aria-label={`Fan out from the end of turn ${turn}`}
       onClick={(e) => e.stopPropagation()}
       onKeyDown={(e) => {
         // The timeline's row keys stay out of the form.
@@ -116,6 +120,9 @@ export function FanoutForm({ sessionId, atSeq, onClose }: { readonly sessionId: 
         }
       }}
     >
+      <div className="fanout-form-title" data-testid="fanout-turn">
+        Fan out from the end of turn {turn}
+      </div>
       <label>
         Branches
         <select ref={countRef} data-testid="fanout-count" value={count} onChange={(e) => setCount(Number(e.target.value))}>

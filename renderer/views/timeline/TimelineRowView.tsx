@@ -221,6 +221,7 @@ function TurnEnd({ row, sessionId }: { readonly row: TurnEndRow; readonly sessio
         <FanoutForm
           sessionId={sessionId}
           atSeq={row.seq}
+          turn={row.turn}
           onClose={() => {
             setFanningOut(false);
             focusAfterRender(byTestId('fanout-button'));
