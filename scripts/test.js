@@ -7,7 +7,7 @@
 // Three lanes run side by side from the start (the CI machine has 2 cores, and the tests spend
 // much of their time waiting on child processes, servers and the browser): lane 1 builds the CLI
 // bundle and runs the unit + integration tests (output streamed); lane 2 builds the renderer and
-// runs the browser tests; lane 3 runs the three typechecks and the lint (at nice 10: the other
+// runs the browser tests; lane 3 runs the three typechecks, the format check and the lint (at nice 10: the other
 // lanes are what the run waits for). Lanes 2 and 3 print each
 // step's output whole when it ends, so nothing interleaves within a step.
 //
@@ -98,7 +98,7 @@ async function vitest(label, config, reportFile, extraArgs = [], { buffered = fa
 const TSC = 'node_modules/typescript-native/bin/tsc';
 
 /**
- * Typecheck ×3, lint and the formatter's check, one after the other. `niceness` > 0 (the full run): at a lower CPU
+ * Typecheck ×3, the formatter's check and lint, one after the other. `niceness` > 0 (the full run): at a lower CPU
  * priority, because nothing waits for them, while the native builds they run beside are what every
  * test waits for (at the same priority, the type-aware lint's two threads made the builds take
  * 200 s instead of 70).
@@ -107,10 +107,14 @@ async function staticChecks(buffered, niceness = 0) {
   await check('typecheck', process.execPath, [TSC, '-p', 'tsconfig.node.json'], { buffered, niceness });
   await check('typecheck (renderer)', process.execPath, [TSC, '-p', 'tsconfig.web.json'], { buffered, niceness });
   await check('typecheck (browser tests)', process.execPath, [TSC, '-p', 'tsconfig.e2e.json'], { buffered, niceness });
-  // Two lint threads: parsing (most of eslint's time) runs on both cores.
-  await check('lint', 'npx', ['eslint', '--max-warnings', '0', '--concurrency', '2', '.'], { buffered, niceness });
-  // One formatter for the code (.prettierrc.json; `npm run format` applies it).
+  // One formatter for the code (.prettierrc.json; `npm run format` applies it). Before the lint: in
+  // the full run the short checks take the core the native builds leave free (the SQLite
+  // amalgamation compiles on one); after the lint, at nice 10 behind the tests, the 10 s check took 111 s.
   await check('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'], { buffered, niceness });
+  // Alone, two lint threads (parsing, most of eslint's time, on both cores: 39 s instead of 43 s
+  // here). In the full run one: both cores are busy with the tests, and each thread builds its own
+  // type-checked program (50 CPU-s with two against 32 with one).
+  await check('lint', 'npx', ['eslint', '--max-warnings', '0', '--concurrency', niceness > 0 ? '1' : '2', '.'], { buffered, niceness });
 }
 
 /** The CLI bundle (which the integration tests run), then vitest over `paths` (all of vitest.config.ts's include when empty). */
