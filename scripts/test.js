@@ -111,11 +111,10 @@ async function staticChecks(buffered, niceness = 0) {
   // the full run the short checks take the core the native builds leave free (the SQLite
   // amalgamation compiles on one); after the lint, at nice 10 behind the tests, the 10 s check took 111 s.
   await check('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.'], { buffered, niceness });
-  // Two lint threads (parsing, most of eslint's time, on both cores). Each builds its own
-  // type-checked program (50 CPU-s with two against 32 with one), but in the full run, at nice 10,
-  // one thread gets half the CPU share of two: the lint then took 401–433 s and ended last (r12, r13)
-  // against 288 s with two (r11).
-  await check('lint', 'npx', ['eslint', '--max-warnings', '0', '--concurrency', '2', '.'], { buffered, niceness });
+  // Alone, two lint threads (parsing, most of eslint's time, on both cores: 39 s instead of 43 s
+  // here). In the full run one: both cores are busy with the tests, and each thread builds its own
+  // type-checked program (50 CPU-s with two against 32 with one).
+  await check('lint', 'npx', ['eslint', '--max-warnings', '0', '--concurrency', niceness > 0 ? '1' : '2', '.'], { buffered, niceness });
 }
 
 /** The CLI bundle (which the integration tests run), then vitest over `paths` (all of vitest.config.ts's include when empty). */
