@@ -322,7 +322,10 @@ describe('new-user trial, part 5, at 1000×700', () => {
   }, 60_000);
 });
 
-async function readDownload(download: { path(): Promise<string | null> }): Promise<Buffer> {
+/** A download's bytes: saved into the app's temp folder first (the browser is the run's shared one, reached over its WebSocket, so the download's own path is on its side). */
+async function readDownload(download: { saveAs(path: string): Promise<void>; suggestedFilename(): string }): Promise<Buffer> {
   const { readFile } = await import('node:fs/promises');
-  return readFile((await download.path())!);
+  const copy = join(app.dir, `download-${Date.now()}-${download.suggestedFilename()}`);
+  await download.saveAs(copy);
+  return readFile(copy);
 }

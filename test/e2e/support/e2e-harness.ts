@@ -12,6 +12,7 @@ import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
 import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../support/scripted-llm/index.js';
 import { findChromium } from '../../../scripts/chromium-path.js';
+import { CHROMIUM_ENDPOINT_ENV, chromiumLaunchOptions } from './chromium-launch.js';
 
 export const ROOT = join(import.meta.dirname, '../../..');
 export const SCREENSHOTS = join(ROOT, 'test-results');
@@ -38,27 +39,26 @@ export interface E2eApp {
 export function launchChromium(): Promise<Browser> {
   const found = findChromium();
   if (found.path === undefined) return Promise.reject(new Error(found.reason));
-  return chromium.launch({
-    executablePath: found.path,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  return chromium.launch(chromiumLaunchOptions(found.path));
 }
 
 /**
- * The test file's one Chromium: launched by the first app and shared by every app of the file (each
- * app gets fresh browser contexts — own cookies, storage and viewport — and closes them), closed
- * after the file. A launch costs about a second of CPU, which a file of 24 apps paid 24 times.
+ * The test file's connection to Chromium: made by the first app and shared by every app of the file
+ * (each app gets fresh browser contexts — own cookies, storage and viewport — and closes them),
+ * closed after the file. Under vitest the browser itself is the run's one Chromium, started by the
+ * global setup (chromium-server.global.ts) and reached over its WebSocket; a launch costs about a
+ * second of CPU, which 37 files paid 37 times. Without that setup (a plain script), a Chromium of its own.
  */
 let fileBrowser: Promise<Browser> | undefined;
 function sharedChromium(): Promise<Browser> {
-  fileBrowser ??= launchChromium();
+  const endpoint = process.env[CHROMIUM_ENDPOINT_ENV];
+  fileBrowser ??= endpoint ? chromium.connect(endpoint) : launchChromium();
   return fileBrowser;
 }
 /**
- * Under vitest (it sets VITEST): one Chromium per test file, closed after it. Elsewhere (the UI
- * benchmarks, which run this harness as a plain script and have no suite to hook): each app's
- * Chromium is closed with the app.
+ * Under vitest (it sets VITEST): one connection per test file, closed after it (which leaves the
+ * shared browser running). Elsewhere (the UI benchmarks, which run this harness as a plain script and
+ * have no suite to hook): each app's Chromium is closed with the app.
  */
 const UNDER_VITEST = process.env['VITEST'] !== undefined;
 if (UNDER_VITEST) {
@@ -104,7 +104,9 @@ export async function startE2eApp(options: E2eOptions = {}): Promise<E2eApp> {
     browser,
     page: undefined as unknown as Page,
     async openPage(viewport = options.viewport ?? { width: 1400, height: 900 }) {
-      const context = await browser.newContext({ viewport });
+      // Reduced motion: the app then stops its decorative pulses (activity dots, the streaming caret),
+      // which otherwise keep Chromium drawing frames in software the whole time a test waits.
+      const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
       const page = await context.newPage();
       page.on('pageerror', (error) => console.error('page error:', error));
       await page.goto(server.url);

@@ -1,0 +1,16 @@
+/** How the browser tests start Chromium: shared by the harness (e2e-harness.ts) and the run's global setup (chromium-server.global.ts). */
+
+/** How the browser tests start Chromium at `executablePath` (here and in chromium-server.global.ts). */
+export function chromiumLaunchOptions(executablePath: string): { executablePath: string; headless: true; args: string[] } {
+  return {
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  };
+}
+
+/**
+ * The environment variable through which vitest's global setup (chromium-server.global.ts) hands the
+ * test workers the WebSocket address of the one Chromium the whole run shares.
+ */
+export const CHROMIUM_ENDPOINT_ENV = 'FORKLINE_E2E_CHROMIUM_WS';
