@@ -15,6 +15,8 @@ export default defineConfig({
     // Longest recorded file first (test/support/duration-sequencer.ts).
     sequence: { sequencer: DurationSequencer },
     globalSetup: ['test/e2e/support/chromium-server.global.ts'],
+    // The main-process bundle that global setup builds is loaded by Node itself, not vitest's module runner.
+    server: { deps: { external: [/\/dist\/test-e2e\//] } },
     // Generous: on a loaded 2-core CI machine (beside the unit lane) a browser test can take three
     // times as long as alone; the waits inside the tests are what catch a real hang.
     testTimeout: 120_000,

@@ -5,18 +5,39 @@
  * file connects to it once and opens its own browser contexts (cookies, storage and viewport of
  * their own, closed by the app that opened them), so no state passes between files. Closed after
  * the run. Without Chromium it starts nothing: each file then fails with the harness's one-line reason.
+ *
+ * It also bundles the main-process code the harness uses (e2e-host.ts) and hands its path over the same way.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+// @ts-expect-error -- plain JavaScript build script without type declarations
+import { cliBuildOptions } from '../../../scripts/build-cli.js';
 import { findChromium } from '../../../scripts/chromium-path.js';
-import { CHROMIUM_ENDPOINT_ENV, chromiumLaunchOptions } from './chromium-launch.js';
+import { CHROMIUM_ENDPOINT_ENV, E2E_HOST_BUNDLE_ENV, chromiumLaunchOptions } from './chromium-launch.js';
+
+/** Where the e2e-host bundle goes: two folders below the repository root, like dist/cli/, so paths derived from `import.meta` resolve the same. */
+const HOST_BUNDLE_DIR = join(import.meta.dirname, '../../../dist/test-e2e');
 
 export default async function setup(): Promise<() => Promise<void>> {
+  // A folder of this run's own (runs of two checkouts never share it), built from the current sources.
+  const outdir = join(HOST_BUNDLE_DIR, String(process.pid));
+  rmSync(outdir, { recursive: true, force: true });
+  const options = (cliBuildOptions as (outdir: string) => Record<string, unknown>)(outdir);
+  await build({ ...options, entryPoints: { 'e2e-host': join(import.meta.dirname, 'e2e-host.ts') }, minifyWhitespace: false, minifySyntax: false, metafile: false });
+  process.env[E2E_HOST_BUNDLE_ENV] = join(outdir, 'e2e-host.js');
+  const removeBundle = (): void => {
+    delete process.env[E2E_HOST_BUNDLE_ENV];
+    rmSync(outdir, { recursive: true, force: true });
+  };
   const found = findChromium();
-  if (found.path === undefined) return async () => {};
+  if (found.path === undefined) return async () => removeBundle();
   const server = await chromium.launchServer(chromiumLaunchOptions(found.path));
   process.env[CHROMIUM_ENDPOINT_ENV] = server.wsEndpoint();
   return async () => {
     delete process.env[CHROMIUM_ENDPOINT_ENV];
     await server.close();
+    removeBundle();
   };
 }

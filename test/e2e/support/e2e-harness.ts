@@ -8,11 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll } from 'vitest';
-import { createRuntime, type Runtime } from '../../../electron/host/runtime.js';
-import { startBrowserServer, type BrowserServer } from '../../../electron/host/transport/ws-server.js';
+import { pathToFileURL } from 'node:url';
+import type { Runtime } from '../../../electron/host/runtime.js';
+import type { BrowserServer } from '../../../electron/host/transport/ws-server.js';
+import type * as E2eHost from './e2e-host.js';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../support/scripted-llm/index.js';
 import { findChromium } from '../../../scripts/chromium-path.js';
-import { CHROMIUM_ENDPOINT_ENV, chromiumLaunchOptions } from './chromium-launch.js';
+import { CHROMIUM_ENDPOINT_ENV, E2E_HOST_BUNDLE_ENV, chromiumLaunchOptions } from './chromium-launch.js';
 
 export const ROOT = join(import.meta.dirname, '../../..');
 export const SCREENSHOTS = join(ROOT, 'test-results');
@@ -78,7 +80,17 @@ export interface E2eOptions {
   readonly models?: ScriptedLlmOptions['models'];
 }
 
+/**
+ * The runtime and browser-mode server: from this run's bundle when the global setup built one
+ * (loaded natively, see e2e-host.ts), else from the sources (a plain script such as the UI benches).
+ */
+function hostModule(): Promise<typeof E2eHost> {
+  const bundle = process.env[E2E_HOST_BUNDLE_ENV];
+  return bundle ? (import(/* @vite-ignore */ pathToFileURL(bundle).href) as Promise<typeof E2eHost>) : import('./e2e-host.js');
+}
+
 export async function startE2eApp(options: E2eOptions = {}): Promise<E2eApp> {
+  const { createRuntime, startBrowserServer } = await hostModule();
   const dir = mkdtempSync(join(tmpdir(), 'forkline-e2e-'));
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace);
