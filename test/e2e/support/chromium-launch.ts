@@ -1,9 +1,9 @@
 /**
- * What the browser tests' harness (e2e-harness.ts) and the run's global setup (chromium-server.global.ts)
+ * What the browser tests' harness (e2e-harness.ts) and the run's global setup (e2e-run.global.ts)
  * share: how Chromium starts, and the environment variables through which the setup hands over what it started or built.
  */
 
-/** How the browser tests start Chromium at `executablePath` (here and in chromium-server.global.ts). */
+/** How the browser tests start Chromium at `executablePath` (here and in e2e-run.global.ts). */
 export function chromiumLaunchOptions(executablePath: string): { executablePath: string; headless: true; args: string[] } {
   return {
     executablePath,
@@ -13,7 +13,7 @@ export function chromiumLaunchOptions(executablePath: string): { executablePath:
 }
 
 /**
- * The environment variable through which vitest's global setup (chromium-server.global.ts) hands the
+ * The environment variable through which vitest's global setup (e2e-run.global.ts) hands the
  * test workers the WebSocket address of the one Chromium the whole run shares.
  */
 export const CHROMIUM_ENDPOINT_ENV = 'FORKLINE_E2E_CHROMIUM_WS';

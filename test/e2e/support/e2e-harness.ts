@@ -6,9 +6,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll } from 'vitest';
-import { pathToFileURL } from 'node:url';
 import type { Runtime } from '../../../electron/host/runtime.js';
 import type { BrowserServer } from '../../../electron/host/transport/ws-server.js';
 import type * as E2eHost from './e2e-host.js';
@@ -48,7 +48,7 @@ export function launchChromium(): Promise<Browser> {
  * The test file's connection to Chromium: made by the first app and shared by every app of the file
  * (each app gets fresh browser contexts — own cookies, storage and viewport — and closes them),
  * closed after the file. Under vitest the browser itself is the run's one Chromium, started by the
- * global setup (chromium-server.global.ts) and reached over its WebSocket; a launch costs about a
+ * global setup (e2e-run.global.ts) and reached over its WebSocket; a launch costs about a
  * second of CPU, which 37 files paid 37 times. Without that setup (a plain script), a Chromium of its own.
  */
 let fileBrowser: Promise<Browser> | undefined;

@@ -1,12 +1,12 @@
 /**
- * vitest global setup of the browser tests (vitest.e2e.config.ts): starts the run's one Chromium
+ * vitest global setup of the browser tests (vitest.e2e.config.ts), once per run. It bundles the
+ * main-process code the harness uses (e2e-host.ts) and hands its path over ({@link E2E_HOST_BUNDLE_ENV}),
+ * and it starts the run's one Chromium
  * (playwright-core's `launchServer`, with the harness's launch options) and hands its WebSocket
  * address to the test workers through the environment ({@link CHROMIUM_ENDPOINT_ENV}); each test
  * file connects to it once and opens its own browser contexts (cookies, storage and viewport of
  * their own, closed by the app that opened them), so no state passes between files. Closed after
  * the run. Without Chromium it starts nothing: each file then fails with the harness's one-line reason.
- *
- * It also bundles the main-process code the harness uses (e2e-host.ts) and hands its path over the same way.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
