@@ -6,23 +6,13 @@
  */
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-// @ts-expect-error -- plain JavaScript build script without type declarations
-import { cliBuildOptions } from '../../scripts/build-cli.js';
 import { CHILD_BUNDLE_DIR, CHILD_BUNDLE_ENV, CHILD_ENTRIES, childBundleName } from './child-bundles.js';
+import { buildTestBundle } from './test-bundle-build.js';
 
 export default async function setup(): Promise<void> {
   const tmp = `${CHILD_BUNDLE_DIR}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
-  const options = (cliBuildOptions as (outdir: string) => Record<string, unknown>)(tmp);
-  await build({
-    ...options,
-    entryPoints: Object.fromEntries(CHILD_ENTRIES.map((entry) => [childBundleName(entry), entry])),
-    // Readable stack traces in a failing child; no minifying (nothing ships).
-    minifyWhitespace: false,
-    minifySyntax: false,
-    metafile: false,
-  });
+  await buildTestBundle(Object.fromEntries(CHILD_ENTRIES.map((entry) => [childBundleName(entry), entry])), tmp);
   mkdirSync(join(CHILD_BUNDLE_DIR, '..'), { recursive: true });
   const old = `${CHILD_BUNDLE_DIR}.old-${process.pid}`;
   try {

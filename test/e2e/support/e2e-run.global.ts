@@ -10,11 +10,9 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-// @ts-expect-error -- plain JavaScript build script without type declarations
-import { cliBuildOptions } from '../../../scripts/build-cli.js';
 import { findChromium } from '../../../scripts/chromium-path.js';
+import { buildTestBundle } from '../../support/test-bundle-build.js';
 import { CHROMIUM_ENDPOINT_ENV, E2E_HOST_BUNDLE_ENV, chromiumLaunchOptions } from './chromium-launch.js';
 
 /** Where the e2e-host bundle goes: two folders below the repository root, like dist/cli/, so paths derived from `import.meta` resolve the same. */
@@ -24,8 +22,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   // A folder of this run's own (runs of two checkouts never share it), built from the current sources.
   const outdir = join(HOST_BUNDLE_DIR, String(process.pid));
   rmSync(outdir, { recursive: true, force: true });
-  const options = (cliBuildOptions as (outdir: string) => Record<string, unknown>)(outdir);
-  await build({ ...options, entryPoints: { 'e2e-host': join(import.meta.dirname, 'e2e-host.ts') }, minifyWhitespace: false, minifySyntax: false, metafile: false });
+  await buildTestBundle({ 'e2e-host': join(import.meta.dirname, 'e2e-host.ts') }, outdir);
   process.env[E2E_HOST_BUNDLE_ENV] = join(outdir, 'e2e-host.js');
   const removeBundle = (): void => {
     delete process.env[E2E_HOST_BUNDLE_ENV];
