@@ -97,6 +97,9 @@ class ThreadedSpanSink implements SpanRecordSink {
   private nextId = 0;
   private readonly pending = new Map<number, { readonly records: readonly SpanRecord[]; readonly done: (ok: boolean) => void }>();
   private stopped: Promise<void> | undefined;
+  /** Set by {@link drain}: sends from then on go through {@link exitSink}, on the calling thread. */
+  private draining = false;
+  private exitSink: SpanRecordSink | undefined;
 
   constructor(
     endpoint: string,
@@ -132,6 +135,11 @@ class ThreadedSpanSink implements SpanRecordSink {
   fallbackReason: string | undefined;
 
   send(records: readonly SpanRecord[], done: (ok: boolean) => void): void {
+    if (this.draining && !this.fallback) {
+      this.exitSink ??= sdkSpanSink(this.inThread());
+      this.exitSink.send(records, done);
+      return;
+    }
     if (this.fallback || !this.worker) {
       (this.fallback ?? this.useThisThread('the export thread is gone')).send(records, done);
       return;
@@ -139,6 +147,14 @@ class ThreadedSpanSink implements SpanRecordSink {
     const id = this.nextId++;
     this.pending.set(id, { records, done });
     this.worker.postMessage({ id, records } satisfies ToThread);
+  }
+
+  /**
+   * Later batches are sent on the calling thread (the live exporter's shutdown: its thread is free,
+   * the worker runs at nice 10); batches the worker holds stay there.
+   */
+  drain(): void {
+    this.draining = true;
   }
 
   shutdown(): Promise<void> {
@@ -163,6 +179,7 @@ class ThreadedSpanSink implements SpanRecordSink {
     for (const { done } of this.pending.values()) done(false);
     this.pending.clear();
     await this.fallback?.shutdown();
+    await this.exitSink?.shutdown();
   }
 
   private onMessage(message: FromThread): void {

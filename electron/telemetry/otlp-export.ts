@@ -75,6 +75,11 @@ export function spanFromRecord(record: SpanRecord, resource: Resource, scope: Re
 export interface SpanRecordSink {
   /** Sends one batch; `done(true)` once the collector took it, `done(false)` if not. Never throws. */
   send(records: readonly SpanRecord[], done: (ok: boolean) => void): void;
+  /**
+   * Optional: the caller is about to send its last batches (it is shutting down, so its own thread is
+   * free); a sink that sends on a background thread may send those on the calling thread instead.
+   */
+  drain?(): void;
   /** Sends nothing more and releases the exporter (and its thread). */
   shutdown(): Promise<void>;
 }

@@ -127,6 +127,37 @@ describe('live OTLP export', () => {
     await live.release();
   });
 
+  it('says how many spans a shutdown could not send; a shutdown sends every batch still queued', async () => {
+    // A collector that never answers holds the first batch; the second cannot go before it.
+    const stalled = await receiver({ kind: 'stall' });
+    const { repository } = dataFolder();
+    const live = repository.create({ cwd: '/tmp' });
+    const warnings: string[] = [];
+    const exporter = new LiveTraceExporter({ sink: threadedOtlpSink(stalled.url, 60_000), maxBatchSize: 2, scheduledDelayMs: 10, onWarning: (m) => warnings.push(m) });
+    const watch = exporter.watch(live.session);
+    new AgentLogWriter(live.session).completedTurn('held', 2);
+    await until(() => stalled.contentTypes.length > 0, 30_000);
+    watch.dispose();
+    await exporter.shutdown(200);
+    expect(exporter.dropped).toBe(2);
+    expect(warnings.join('\n')).toMatch(/live OTLP export: 2 span\(s\) not sent at shutdown \(the collector had not taken the earlier ones within 200 ms; 0 sent meanwhile\)/);
+    await live.release();
+
+    // A collector that answers: the batches queued at shutdown all go out (drained on this thread).
+    const r = await receiver();
+    const second = dataFolder().repository.create({ cwd: '/tmp' });
+    const sink = threadedOtlpSink(r.url, 5_000);
+    const drained = new LiveTraceExporter({ sink, scheduledDelayMs: 60_000, onWarning: (m) => warnings.push(m) });
+    const follow = drained.watch(second.session);
+    new AgentLogWriter(second.session).completedTurn('sent at exit', 2);
+    follow.dispose();
+    await drained.shutdown(30_000);
+    expect(r.spans.map((s) => s.name).sort()).toEqual(['chat deepseek-chat', 'chat deepseek-chat', 'execute_tool read_file', 'invoke_agent forkline']);
+    expect(drained.exported).toBe(4);
+    expect(sink.fallbackReason).toBeUndefined();
+    await second.release();
+  });
+
   it('counts failed exports to an absent collector and keeps going', async () => {
     const gone = await startReceiver();
     const url = gone.url;
