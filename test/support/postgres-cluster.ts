@@ -8,9 +8,11 @@
  * up roles and databases) and `scram-sha-256` on 127.0.0.1, so team roles connect over TCP with a
  * real password, as users would.
  *
- * One cluster per test file (per worker process): {@link sharedPostgres} starts it on first use; a
- * test file stops it in `afterAll` (`cluster.stop()`), and a detached watchdog stops it when the
- * process is gone however it ended; each test takes its own database ({@link PgCluster.createDatabase}).
+ * One cluster per test process: {@link sharedPostgres} starts it on first use, and the test files that
+ * process runs share it (integration files share worker processes, vitest.config.ts); it stops when
+ * the process exits, and a detached watchdog stops it when the process is gone however it ended. Each
+ * test takes its own database ({@link PgCluster.createDatabase}); roles are the cluster's, so
+ * {@link PgCluster.createRole} is idempotent. A file does not stop the shared cluster.
  * `stop()` removes the folder. CI installs Debian's `postgresql` when `initdb` is missing (.ci/run).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';

@@ -37,7 +37,6 @@ afterEach(async () => {
 });
 afterAll(() => {
   temp.dispose();
-  cluster.stop();
 });
 
 /** A TeamService over `dataDir`'s store with fast timings; `FORKLINE_TEAM_STORE` names the store. */

@@ -54,7 +54,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const db of dbs) await db.close();
   temp.dispose();
-  cluster.stop();
 });
 
 describe('publishing batches', () => {

@@ -36,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   temp.dispose();
-  cluster.stop();
 });
 
 describe('forkline team', () => {

@@ -75,7 +75,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const db of dbs) await db.close();
   temp.dispose();
-  cluster.stop();
 });
 
 describe('two roles publishing at the same time', () => {

@@ -47,7 +47,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const db of open) await db.close();
-  cluster.stop();
 });
 
 describe('team init', () => {
