@@ -3,7 +3,7 @@
  * windows), banners (read-only, notices from opening), the find bar, the timeline or terminal, the
  * toasts' strip, the approval panel and composer. The inspectors live in the side dock (dock/SideDock.tsx).
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { EventLog } from '../../state/event-log.js';
 import { byTestId, firstOf, focusAfterRender } from '../../keyboard/focus-after-render.js';
 import { mainTarget } from '../../keyboard/focus-regions.js';
@@ -14,7 +14,6 @@ import { useApp, useSession, useTimeline } from '../context.js';
 import { BranchesToggle } from '../branches/BranchPicker.js';
 import { TurnOutline } from '../outline/TurnOutline.js';
 import { ownFirstPrompt } from './own-prompt.js';
-import { TerminalPanel } from '../terminal/TerminalPanel.js';
 import { Timeline } from '../timeline/Timeline.js';
 import { ReplayBanner, ReplayButton } from '../replay/ReplayViews.js';
 import { ApprovalPanel } from './ApprovalPanel.js';
@@ -23,6 +22,12 @@ import { Toasts } from '../Toasts.js';
 import { ImportedBanner } from './ContinueImported.js';
 import { SessionContextMeter } from './SessionContextMeter.js';
 import { SessionMeter } from './SessionMeter.js';
+
+/**
+ * The terminal (xterm.js, about a quarter of the renderer's code) is its own chunk, loaded the first
+ * time a session's terminal tab is opened: a window that never opens one never parses it.
+ */
+const TerminalPanel = lazy(() => import('../terminal/TerminalPanel.js').then((m) => ({ default: m.TerminalPanel })));
 
 /** The read-only banner, with a confirmed "Take over" for a session another running Forkline holds. */
 function ReadOnlyBanner(): ReactNode {
@@ -279,7 +284,15 @@ export function SessionView(): ReactNode {
           </div>
           {terminalOpened && (
             <div className={`tab-pane${tab === 'terminal' ? '' : ' hidden'}`}>
-              <TerminalPanel />
+              <Suspense
+                fallback={
+                  <div className="terminal-loading" role="status">
+                    Opening the terminal…
+                  </div>
+                }
+              >
+                <TerminalPanel />
+              </Suspense>
             </div>
           )}
           {/* Their own strip between the timeline and the composer: a toast never covers a row or Send. */}
