@@ -22,7 +22,8 @@ import { ForklineError } from '../../shared/errors.js';
  * - `TEAM_SESSION_NOT_FOUND`: no team session with that id (or prefix).
  * - `TEAM_STORE_FAILED`: any other server error (its SQLSTATE is in the message).
  * - `TEAM_SEQ_CONFLICT`: the server refused a batch that would leave a gap or repeats seqs it
- *   holds (another publisher of the same session moved first; publishing again resumes).
+ *   holds, or rolled it back on a deadlock or serialisation failure with a concurrent writer
+ *   (another publisher of the same session moved first; publishing again resumes).
  */
 export type TeamErrorCode =
   | 'TEAM_STORE_NOT_CONFIGURED'
@@ -77,6 +78,13 @@ export function teamError(error: unknown, where: string): TeamStoreError {
   // A batch repeating seqs already stored (the events' primary key): another publisher moved first.
   if (code === '23505' && (error as { constraint?: unknown }).constraint === 'events_pkey') {
     return new TeamStoreError('TEAM_SEQ_CONFLICT', `events already stored: ${message}`, cause);
+  }
+  // Two publishers of one session whose batches overlap can deadlock on the events' key (or fail
+  // serialisation): the server rolled the whole transaction back, so it is the same case as above —
+  // re-read the server's next_seq and go on (PostgreSQL's advice for both: retry the transaction,
+  // https://www.postgresql.org/docs/15/mvcc-serialization-failure-handling.html).
+  if (code === '40P01' || code === '40001') {
+    return new TeamStoreError('TEAM_SEQ_CONFLICT', `a concurrent writer of the same rows: ${message} (SQLSTATE ${code}); publishing again resumes`, cause);
   }
   if (code === '28P01' || code === '28000') return new TeamStoreError('TEAM_STORE_AUTH', `the team store at ${where} refused the login: ${message}`, cause);
   if (code === '3D000') return new TeamStoreError('TEAM_STORE_UNREACHABLE', `the team store at ${where}: ${message}`, cause);
