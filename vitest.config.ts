@@ -28,21 +28,23 @@ const UNIT = 'test/unit';
 /** What makes a unit file run in a process of its own. */
 const OWN_STATE = /\bvi\.(mock|doMock|hoisted|stubGlobal|stubEnv|useFakeTimers)\(|@vitest-environment|process\.chdir\(|child_process|node-pty|createBashTool|createBuiltinTools|process-supervisor/;
 
-function unitFiles(dir: string): string[] {
+/** The `*.test.ts` files under `dir`, recursively. */
+function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return unitFiles(path);
+    if (e.isDirectory()) return testFiles(path);
     return e.name.endsWith('.test.ts') ? [path] : [];
   });
 }
-const isolatedUnit = unitFiles(join(import.meta.dirname, UNIT))
+const isolatedUnit = testFiles(join(import.meta.dirname, UNIT))
   .filter((file) => OWN_STATE.test(readFileSync(file, 'utf8')))
   .map((file) => file.slice(import.meta.dirname.length + 1));
 const INTEGRATION = 'test/integration';
-const INT_OWN =
+/** What makes an integration file run in a process of its own (they all run processes, so unlike OWN_STATE not `child_process`). */
+const INTEGRATION_OWN_STATE =
   /\bvi\.(mock|doMock|hoisted|stubGlobal|stubEnv|useFakeTimers)\(|@vitest-environment|process\.chdir\(|process\.env\[?[^=]*\]? *=[^=]|node-pty|createBashTool|createBuiltinTools|process-supervisor|process\.on\(/;
-const isolatedIntegration = unitFiles(join(import.meta.dirname, INTEGRATION))
-  .filter((file) => INT_OWN.test(readFileSync(file, 'utf8')))
+const isolatedIntegration = testFiles(join(import.meta.dirname, INTEGRATION))
+  .filter((file) => INTEGRATION_OWN_STATE.test(readFileSync(file, 'utf8')))
   .map((file) => file.slice(import.meta.dirname.length + 1));
 
 export default defineConfig({
@@ -61,8 +63,8 @@ export default defineConfig({
       { extends: true, test: { name: 'unit (isolated)', include: isolatedUnit.length > 0 ? isolatedUnit : ['<none>'] } },
       // Integration tests run real CLIs, servers and shells; on a loaded 2-core CI machine one can take
       // three times as long as on a quiet one, so they get 90 s (a hang still fails, later).
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: isolatedIntegration, isolate: false, testTimeout: 90_000, hookTimeout: 90_000 } },
-      { extends: true, test: { name: 'integration (isolated)', include: isolatedIntegration, testTimeout: 90_000, hookTimeout: 90_000 } },
+      { extends: true, test: { name: 'integration', include: [`${INTEGRATION}/**/*.test.ts`], exclude: isolatedIntegration, isolate: false, testTimeout: 90_000, hookTimeout: 90_000 } },
+      { extends: true, test: { name: 'integration (isolated)', include: isolatedIntegration.length > 0 ? isolatedIntegration : ['<none>'], testTimeout: 90_000, hookTimeout: 90_000 } },
     ],
   },
 });
