@@ -25,8 +25,10 @@ import { DurationSequencer } from './test/support/duration-sequencer.js';
 // the team files it runs (test/support/postgres-cluster.ts).
 
 const UNIT = 'test/unit';
-/** What makes a unit file run in a process of its own. */
-const OWN_STATE = /\bvi\.(mock|doMock|hoisted|stubGlobal|stubEnv|useFakeTimers)\(|@vitest-environment|process\.chdir\(|child_process|node-pty|createBashTool|createBuiltinTools|process-supervisor/;
+/** What changes module or process state for the rest of a file's worker, in unit and integration files alike. */
+const STATE_CHANGES = String.raw`\bvi\.(mock|doMock|hoisted|stubGlobal|stubEnv|useFakeTimers)\(|@vitest-environment|process\.chdir\(|node-pty|createBashTool|createBuiltinTools|process-supervisor`;
+/** What makes a unit file run in a process of its own: a state change, or running processes at all. */
+const OWN_STATE = new RegExp(`${STATE_CHANGES}|child_process`);
 
 /** The `*.test.ts` files under `dir`, recursively. */
 function testFiles(dir: string): string[] {
@@ -40,9 +42,8 @@ const isolatedUnit = testFiles(join(import.meta.dirname, UNIT))
   .filter((file) => OWN_STATE.test(readFileSync(file, 'utf8')))
   .map((file) => file.slice(import.meta.dirname.length + 1));
 const INTEGRATION = 'test/integration';
-/** What makes an integration file run in a process of its own (they all run processes, so unlike OWN_STATE not `child_process`). */
-const INTEGRATION_OWN_STATE =
-  /\bvi\.(mock|doMock|hoisted|stubGlobal|stubEnv|useFakeTimers)\(|@vitest-environment|process\.chdir\(|process\.env\[?[^=]*\]? *=[^=]|node-pty|createBashTool|createBuiltinTools|process-supervisor|process\.on\(/;
+/** What makes an integration file run in a process of its own (they all run processes): a state change, a `process.env` assignment or signal handlers of its own. */
+const INTEGRATION_OWN_STATE = new RegExp(`${STATE_CHANGES}|process\\.env\\[?[^=]*\\]? *=[^=]|process\\.on\\(`);
 const isolatedIntegration = testFiles(join(import.meta.dirname, INTEGRATION))
   .filter((file) => INTEGRATION_OWN_STATE.test(readFileSync(file, 'utf8')))
   .map((file) => file.slice(import.meta.dirname.length + 1));
